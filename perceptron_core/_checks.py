@@ -42,8 +42,8 @@ def check_data(X: Any, y: Any) -> tuple[FloatArray, FloatArray]:
         raise ValueError("X is empty: the dataset needs at least one point")
     if d == 0:
         raise ValueError("X has no features: shape (n, 0)")
-    bad = ~np.isfinite(Xa).all(axis=1)
-    if bad.any():
+    if not np.isfinite(Xa).all():
+        bad = ~np.isfinite(Xa).all(axis=1)
         raise ValueError(f"X contains NaN or infinite values (first at row {int(np.argmax(bad))})")
     try:
         ya = np.asarray(y, dtype=np.float64)
@@ -51,9 +51,8 @@ def check_data(X: Any, y: Any) -> tuple[FloatArray, FloatArray]:
         raise ValueError(f"y must be an array of labels -1 or +1: {exc}") from None
     if ya.ndim != 1 or ya.shape[0] != n:
         raise ValueError(f"y must have shape ({n},), one label per row of X; got shape {ya.shape}")
-    bad_y = (ya != 1.0) & (ya != -1.0)
-    if bad_y.any():
-        i = int(np.argmax(bad_y))
+    if (np.abs(ya) != 1.0).any():
+        i = int(np.argmax(np.abs(ya) != 1.0))
         raise ValueError(f"labels y must be -1 or +1; got {ya[i]:g} at row {i}")
     return np.ascontiguousarray(Xa), ya
 

@@ -1,9 +1,13 @@
 """The inner loop: one pass of the online perceptron over the data.
 
-Written once in plain Python that numba can compile. ``get_epoch()`` returns the
-compiled version (cached on disk, ``nogil`` so a long run never blocks other
-threads of the server) when numba is installed, else this very function.
-Tests run both against the same reference loop.
+``scan`` is written once in plain Python that numba can compile; ``get_scan()``
+returns the compiled version (cached on disk, ``nogil`` so a long run never
+blocks the other threads of a server) when numba is installed, else ``scan``
+itself. Tests run both against the same reference loop.
+
+``scan`` writes into buffers it is given and stops when they are full, and
+``run_epoch`` hands it bigger ones: memory stays O(mistakes), and the compiled
+loop never reallocates (which would cost it a factor of five).
 """
 
 from __future__ import annotations
@@ -15,63 +19,70 @@ import numpy as np
 
 from ._checks import FloatArray, IntArray
 
-EpochResult = tuple[FloatArray, IntArray, IntArray, FloatArray]
 
-
-def epoch_python(
-    Xa: FloatArray,
+def scan(
+    X: FloatArray,
     y: FloatArray,
     order: IntArray,
+    start: int,
     w: FloatArray,
+    bias: bool,
     eta: float,
     tie_pos: bool,
     tie_neg: bool,
-    record: bool,
-) -> EpochResult:
-    """One pass over ``Xa[order]``; ``w`` is updated in place.
+    W: FloatArray,
+    pos: IntArray,
+    idx: IntArray,
+    margins: FloatArray,
+) -> tuple[int, int]:
+    """Show ``X[order[start:]]`` one at a time until the pass ends or the buffers fill.
 
     Parameters
     ----------
-    Xa : ndarray, shape (n, d)
-        Inputs, already augmented with the constant bias feature if any.
+    X : ndarray, shape (n, d)
+        Inputs, without the bias feature.
     y : ndarray, shape (n,)
         Labels in {-1, +1}.
     order : ndarray of int, shape (n,)
         The example shown at each position of this pass.
-    w : ndarray, shape (d,)
-        The current weights; modified in place.
+    start : int
+        First position to show.
+    w : ndarray, shape (d',)
+        Current weights, ``d' = d + 1`` with bias (bias last); updated in place.
+    bias : bool
+        Whether ``w[d]`` multiplies a constant feature 1.
     eta : float
         Learning rate.
     tie_pos, tie_neg : bool
         Whether ``w . x == 0`` counts as a mistake for a +1 / -1 example.
-    record : bool
-        Whether to return ``y * w . x`` for every position.
+    W : ndarray, shape (cap, d')
+        Out: ``w`` after each mistake.
+    pos, idx : ndarray of int, shape (cap,)
+        Out: position in the pass and example index of each mistake.
+    margins : ndarray, shape (n,) or (0,)
+        Out, if non-empty: ``y_i * w . x_i`` before the update at each position.
 
     Returns
     -------
-    W : ndarray, shape (k, d)
-        ``w`` after each of the k mistakes of this pass.
-    pos : ndarray of int, shape (k,)
-        Position in the pass (0..n-1) of each mistake.
-    idx : ndarray of int, shape (k,)
-        Example index of each mistake.
-    margins : ndarray, shape (n,) if ``record`` else (0,)
-        ``y_i * w . x_i`` before the update, at each position.
+    k : int
+        Mistakes written to the buffers.
+    stop : int
+        Next position to show (n when the pass is complete).
     """
     n = order.shape[0]
-    d = Xa.shape[1]
-    cap = 16
-    W = np.empty((cap, d))
-    pos = np.empty(cap, dtype=np.int64)
-    idx = np.empty(cap, dtype=np.int64)
-    margins = np.empty(n if record else 0)
+    d = X.shape[1]
+    cap = W.shape[0]
+    record = margins.shape[0] > 0
     k = 0
-    for s in range(n):
-        i = order[s]
-        a = 0.0  # activation a = w . x_i
+    s = start
+    while s < n and k < cap:
+        i = int(order[s])
+        a = 0.0  # activation a = w . x_i (+ w_bias * 1)
         for j in range(d):
-            a += w[j] * Xa[i, j]
-        yi = y[i]
+            a += w[j] * X[i, j]
+        if bias:
+            a += float(w[d])
+        yi = float(y[i])
         m = yi * a  # functional margin y_i * w . x_i
         if record:
             margins[s] = m
@@ -79,37 +90,63 @@ def epoch_python(
         if m < 0.0 or (a == 0.0 and (tie_pos if yi > 0.0 else tie_neg)):
             step = eta * yi
             for j in range(d):
-                w[j] += step * Xa[i, j]  # on a mistake: w <- w + eta * y * x
-            if k == cap:  # grow the buffers geometrically: O(mistakes) memory
-                cap *= 2
-                W2 = np.empty((cap, d))
-                W2[:k] = W[:k]
-                W = W2
-                pos2 = np.empty(cap, dtype=np.int64)
-                pos2[:k] = pos[:k]
-                pos = pos2
-                idx2 = np.empty(cap, dtype=np.int64)
-                idx2[:k] = idx[:k]
-                idx = idx2
-            W[k] = w
+                w[j] += step * X[i, j]  # on a mistake: w <- w + eta * y * x
+            if bias:
+                w[d] += step  # ... whose last feature is the constant 1
+            for j in range(w.shape[0]):
+                W[k, j] = w[j]
             pos[k] = s
             idx[k] = i
             k += 1
-    return W[:k].copy(), pos[:k].copy(), idx[:k].copy(), margins
+        s += 1
+    return k, s
 
 
-_compiled: Callable[..., EpochResult] | None = None
+_compiled: Callable[..., tuple[int, int]] | None = None
 
 
-def get_epoch() -> Callable[..., EpochResult]:
-    """The compiled epoch kernel if numba is available, else ``epoch_python``."""
+def get_scan() -> Callable[..., tuple[int, int]]:
+    """The compiled ``scan`` if numba is available, else the plain-Python one."""
     global _compiled
     if _compiled is None:
         try:
             import numba
         except ImportError:  # pragma: no cover - numba is in requirements.txt
-            _compiled = epoch_python
+            _compiled = scan
         else:
             jit: Any = numba.njit(cache=True, nogil=True)
-            _compiled = jit(epoch_python)
+            _compiled = jit(scan)
     return _compiled
+
+
+def run_epoch(
+    scan_fn: Callable[..., tuple[int, int]],
+    X: FloatArray,
+    y: FloatArray,
+    order: IntArray,
+    w: FloatArray,
+    bias: bool,
+    eta: float,
+    tie_pos: bool,
+    tie_neg: bool,
+    record: bool,
+) -> tuple[FloatArray, IntArray, IntArray, FloatArray]:
+    """One full pass; returns (W (k, d'), pos (k,), idx (k,), margins (n,) or (0,))."""
+    n = order.shape[0]
+    margins = np.empty(n if record else 0)
+    Ws: list[FloatArray] = []
+    poss: list[IntArray] = []
+    idxs: list[IntArray] = []
+    cap, s = 64, 0
+    while s < n:
+        W = np.empty((cap, w.shape[0]))
+        pos = np.empty(cap, dtype=np.int64)
+        idx = np.empty(cap, dtype=np.int64)
+        k, s = scan_fn(X, y, order, s, w, bias, eta, tie_pos, tie_neg, W, pos, idx, margins)
+        Ws.append(W[:k])
+        poss.append(pos[:k])
+        idxs.append(idx[:k])
+        cap = min(2 * cap, 1 << 20)  # geometric growth: O(mistakes) memory, few calls
+    if len(Ws) == 1:
+        return Ws[0].copy(), poss[0].copy(), idxs[0].copy(), margins
+    return np.concatenate(Ws), np.concatenate(poss), np.concatenate(idxs), margins

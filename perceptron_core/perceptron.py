@@ -24,7 +24,7 @@ from ._checks import (
     check_seed,
     check_vector,
 )
-from ._kernel import get_epoch
+from ._kernel import get_scan, run_epoch
 
 
 @dataclass(frozen=True)
@@ -230,13 +230,13 @@ def train(
     eta = check_positive_float(eta, "eta")
     rule = check_choice(rule, "rule", tuple(RULES))
     seed = check_seed(seed)
-    Xa = np.ascontiguousarray(augment(X)) if bias else X
-    n, d = Xa.shape
-    w = np.zeros(d) if w0 is None else check_vector(w0, "w0", d)
+    n, d = X.shape
+    d_aug = d + 1 if bias else d  # the bias is a constant feature 1, appended last
+    w = np.zeros(d_aug) if w0 is None else check_vector(w0, "w0", d_aug)
     tie_pos, tie_neg = RULES[rule].tie_pos, RULES[rule].tie_neg
     rng = None if seed is None else np.random.default_rng(seed)
     given = np.arange(n, dtype=np.int64)
-    epoch = get_epoch()
+    scan = get_scan()
 
     W_parts: list[FloatArray] = [w.copy()[None, :]]
     t_parts: list[IntArray] = []
@@ -247,7 +247,7 @@ def train(
     n_epochs = 0
     while n_epochs < max_epochs:
         order = given if rng is None else rng.permutation(n).astype(np.int64)
-        W, pos, idx, m = epoch(Xa, y, order, w, eta, tie_pos, tie_neg, record_steps)
+        W, pos, idx, m = run_epoch(scan, X, y, order, w, bias, eta, tie_pos, tie_neg, record_steps)
         W_parts.append(W)
         t_parts.append(pos + n_epochs * n)
         i_parts.append(idx)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from perceptron_core import RULES, max_margin, mistakes, train
 from perceptron_core import perceptron as perceptron_module
-from perceptron_core._kernel import epoch_python
+from perceptron_core._kernel import scan
 from perceptron_core.datasets import make_dataset
 
 from . import reference
@@ -26,7 +26,7 @@ def stream(kind, seed, **kw):
 def kernel(request, monkeypatch):
     """Run every test on both the numba-compiled loop and its plain-Python source."""
     if request.param == "python":
-        monkeypatch.setattr(perceptron_module, "get_epoch", lambda: epoch_python)
+        monkeypatch.setattr(perceptron_module, "get_scan", lambda: scan)
     return request.param
 
 
