@@ -1,0 +1,16 @@
+"""The app loads in a real browser and shows the worked example, with no error."""
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_home_page_loads_and_shows_the_engine_result(app_url, page, screenshot):
+    page.goto(app_url)
+    expect(page.get_by_role("heading", name="Perceptron Lab")).to_be_visible(timeout=30_000)
+    mistakes = page.get_by_test_id("stMetric").filter(has_text="mistakes M")
+    expect(mistakes).to_contain_text("2")
+    expect(page.get_by_test_id("stMetric").filter(has_text="final w")).to_contain_text("(2, 1)")
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    screenshot("home")
