@@ -1,10 +1,5 @@
-"""Perceptron Lab: the router. Run with `streamlit run app.py`."""
+"""Perceptron Lab: the router and the shared sidebar. Run with `streamlit run app.py`."""
 
-import streamlit as st
+from ui.shell import run_app
 
-st.set_page_config(page_title="Perceptron Lab", page_icon="➕", layout="wide")
-
-pages = [
-    st.Page("pages/home.py", title="What is a perceptron?", icon="🏠", default=True),
-]
-st.navigation(pages).run()
+run_app()

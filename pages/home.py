@@ -5,7 +5,9 @@ from pathlib import Path
 import streamlit as st
 
 from perceptron_core import make_dataset, max_margin, train
+from ui.shell import require_router
 
+require_router()
 st.title("Perceptron Lab")
 st.markdown((Path(__file__).parents[1] / "assets" / "home.md").read_text(encoding="utf-8"))
 

@@ -1,0 +1,101 @@
+"""Pure helpers of the lecture page: step navigation, the live math and the mistake log."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from perceptron_core import Trace
+
+from .runs import Run
+
+
+def next_mistake(trace: Trace, t: int) -> int:
+    """Steps done after the next mistake at or after step t (or the end)."""
+    ts = trace.mistake_steps[:, 0]
+    later = ts[ts >= t]
+    return int(later[0]) + 1 if later.size else trace.n_steps
+
+
+def end_of_epoch(trace: Trace, t: int) -> int:
+    """Steps done at the end of the current epoch."""
+    n = trace.n_examples
+    return min((t // n + 1) * n, trace.n_steps)
+
+
+def _vec(v: np.ndarray) -> str:
+    return "(" + ",\\ ".join(f"{x:.3g}" for x in v) + ")"
+
+
+def step_math(run: Run, t: int) -> tuple[str, str | None]:
+    """LaTeX for the step just done (t - 1): the prediction and, on a mistake, the update."""
+    trace = run.trace
+    s = t - 1
+    i = int(trace.steps.index[s])
+    x = np.append(run.X[i], 1.0) if trace.bias else run.X[i]
+    yi = int(run.y[i])
+    w_before = trace.w_before(s)
+    m = float(trace.steps.margin[s])
+    mistake = bool(trace.steps.mistake[s])
+    xname = r"\tilde x" if trace.bias else "x"
+    verdict = r"\Rightarrow\ \text{mistake}" if mistake else r"\Rightarrow\ \text{correct}"
+    predict = (
+        rf"y_{{{i}}}\,(w \cdot {xname}_{{{i}}}) = ({yi:+d})\,\big({_vec(w_before)} \cdot "
+        rf"{_vec(x)}\big) = {m:.4g}\quad {verdict}"
+    )
+    if not mistake:
+        return predict, None
+    w_after = trace.w_before(t)
+    update = (
+        rf"w \leftarrow w + \eta\, y\, {xname} = {_vec(w_before)} + {trace.eta:g}\cdot({yi:+d})"
+        rf"\cdot {_vec(x)} = {_vec(w_after)}"
+    )
+    return predict, update
+
+
+def mistake_log(run: Run, upto_k: int) -> pd.DataFrame:
+    """One row per mistake made so far: t, i, x, y, w before and after, w·w*, ||w||^2."""
+    trace = run.trace
+    rows = []
+    for k in range(1, upto_k + 1):
+        t, i = (int(v) for v in trace.mistake_steps[k - 1])
+        w0, w1 = trace.weights[k - 1], trace.weights[k]
+        rows.append(
+            {
+                "k": k,
+                "step t": t,
+                "epoch": t // trace.n_examples + 1,
+                "i": i,
+                "x": ", ".join(f"{v:.3g}" for v in run.X[i]),
+                "y": int(run.y[i]),
+                "w before": ", ".join(f"{v:.3g}" for v in w0),
+                "w after": ", ".join(f"{v:.3g}" for v in w1),
+                "w·w*": None if run.curves is None else float(run.curves.w_dot_wstar[k]),
+                "‖w‖²": float(w1 @ w1),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def start_weights(session, d: int) -> tuple[tuple[float, ...] | None, str | None]:
+    """w0 from the settings: None for zero, a seeded normal draw, or the typed numbers.
+
+    Returns (w0, a message if the typed text could not be used).
+    """
+    mode = session["lec_w0"]
+    if mode == "random":
+        rng = np.random.default_rng(int(session["data_seed"]))
+        return tuple(float(v) for v in rng.standard_normal(d)), None
+    if mode != "typed":
+        return None, None
+    try:
+        values = [float(v) for v in str(session["lec_w0_typed"]).split(",")]
+    except ValueError:
+        return None, "w0 must be numbers separated by commas; starting from w0 = 0."
+    if not all(np.isfinite(values)) or any(abs(v) > 1e6 for v in values):
+        return None, "w0 must be finite numbers of at most 1e6; starting from w0 = 0."
+    if len(values) == d - 1:
+        values.append(0.0)  # no bias typed: start it at 0
+    if len(values) != d:
+        return None, f"w0 needs {d} numbers here; starting from w0 = 0."
+    return tuple(values), None

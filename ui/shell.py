@@ -1,0 +1,52 @@
+"""The app shell: page config, session state from the URL, the router and the shared sidebar."""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
+
+from . import state
+from .sidebar import dataset_sidebar
+
+
+def run_app() -> None:
+    """What ``app.py`` does on every run."""
+    st.set_page_config(page_title="Perceptron Lab", page_icon="➕", layout="wide")
+    state.init(st.session_state, st.query_params)
+    page = st.navigation(
+        [
+            st.Page(
+                "pages/home.py", title="What is a perceptron?", icon=":material/home:", default=True
+            ),
+            st.Page(
+                "pages/lecture.py",
+                title="Step by step",
+                icon=":material/play_circle:",
+                url_path="lecture",
+            ),
+        ]
+    )
+    st.sidebar.toggle(
+        "Presenter mode",
+        help="hide the settings and enlarge the fonts for a projector",
+        **state.bind(st.session_state, "app_presenter"),
+    )
+    dataset_sidebar()
+    for notice in st.session_state.pop(state.NOTICES, []):  # shown once, on arrival
+        st.warning(notice, icon="⚠️")
+    page.run()
+    state.sync_query(st.session_state, st.query_params)
+
+
+def require_router() -> None:
+    """Call first in every page: make sure it runs inside ``run_app``.
+
+    From the mere presence of a ``pages/`` folder Streamlit starts in its old
+    multipage mode and runs a page file on its own until the first
+    ``st.navigation`` call, so a first visitor arriving at ``/lecture`` (and every
+    ``AppTest`` run) would get the page without the router, the session state or
+    the sidebar. Then run the shell here, which runs this page inside it, and stop.
+    """
+    if PagesManager.uses_pages_directory:
+        run_app()  # its st.navigation switches the old mode off for the whole server
+        st.stop()

@@ -1,0 +1,215 @@
+"""Every session-state key, its default and its URL form, in one table.
+
+Settings round-trip through ``st.query_params``: the first run of a session
+reads them from the URL (a bad value falls back to its default and leaves a
+notice for the page to show), and every run writes the non-default ones back,
+so a copied URL reproduces the dataset (by seed), the settings and the step.
+Nothing here is module-level per-user state: values live in the session state
+mapping passed in.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+from perceptron_core import DATASETS, RULES
+
+MAX_SEED = 2**31 - 1
+MAX_EPOCHS = 500
+MAX_STEPS = 200_000  # epochs x n cap: a run never pins the CPU
+
+
+def _int_in(lo: int, hi: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        v = int(text)
+        if not lo <= v <= hi:
+            raise ValueError(f"must be an integer from {lo} to {hi}")
+        return v
+
+    return parse
+
+
+def _float_in(lo: float, hi: float) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        v = float(text)
+        if not (math.isfinite(v) and lo <= v <= hi):
+            raise ValueError(f"must be a number from {lo:g} to {hi:g}")
+        return v
+
+    return parse
+
+
+def _choice(options: tuple[str, ...]) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if text not in options:
+            raise ValueError(f"must be one of {', '.join(options)}")
+        return text
+
+    return parse
+
+
+def _bool(text: str) -> bool:
+    if text in ("1", "true", "True"):
+        return True
+    if text in ("0", "false", "False"):
+        return False
+    raise ValueError("must be 1 or 0")
+
+
+_NUMBER = r"-?\d+(\.\d+)?([eE][-+]?\d+)?"
+
+
+def _vector_text(text: str) -> str:
+    parts = [p.strip() for p in text.split(",")]
+    if not 2 <= len(parts) <= 3 or not all(re.fullmatch(_NUMBER, p) for p in parts):
+        raise ValueError("must be 2 or 3 numbers separated by commas")
+    if any(abs(float(p)) > 1e6 for p in parts):
+        raise ValueError("numbers must be at most 1e6 in size")
+    return ", ".join(parts)
+
+
+def _serialize(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One session-state key: its default, and how its URL text is parsed."""
+
+    key: str
+    default: Any
+    parse: Callable[[str], Any]
+    label: str
+
+
+W0_MODES = ("zero", "random", "typed")
+ORDERS = ("given", "shuffle")
+
+_CORE = (
+    Setting("app_presenter", False, _bool, "presenter mode"),
+    Setting("data_name", "separable", _choice(tuple(DATASETS)), "dataset"),
+    Setting("data_n", 40, _int_in(1, 500), "number of points"),
+    Setting("data_seed", 0, _int_in(0, MAX_SEED), "seed"),
+    Setting("lec_bias", True, _bool, "bias"),
+    Setting("lec_eta", 1.0, _float_in(0.001, 1000.0), "learning rate η"),
+    Setting("lec_w0", "zero", _choice(W0_MODES), "start w0"),
+    Setting("lec_w0_typed", "0, 0, 0", _vector_text, "typed w0"),
+    Setting("lec_order", "given", _choice(ORDERS), "order"),
+    Setting("lec_rule", "nonpositive", _choice(tuple(RULES)), "mistake rule"),
+    Setting("lec_normalize", False, _bool, "normalize x"),
+    Setting("lec_max_epochs", 50, _int_in(1, MAX_EPOCHS), "max epochs"),
+    Setting("lec_t", 0, _int_in(0, MAX_STEPS), "step"),
+)
+
+
+def param_key(dataset: str, param: str) -> str:
+    """Session key of a dataset parameter, e.g. ``data_separable_margin``."""
+    return f"data_{dataset}_{param}"
+
+
+_PARAMS = tuple(
+    Setting(param_key(d.key, p.name), p.default, _float_in(p.low, p.high), f"{d.title}: {p.label}")
+    for d in DATASETS.values()
+    for p in d.params
+)
+
+SETTINGS: dict[str, Setting] = {s.key: s for s in _CORE + _PARAMS}
+_PARAM_KEYS = frozenset(s.key for s in _PARAMS)
+NOTICES = "_notices"  # session key: messages about URL parameters that were refused
+_READY = "_state_ready"
+
+
+def init(session: MutableMapping[str, Any], query: Mapping[str, Any]) -> None:
+    """Fill ``session`` with every setting, from the URL on the session's first run.
+
+    Unknown URL parameters and bad values are ignored with a notice, never an
+    exception.
+    """
+    if session.get(_READY):
+        return
+    notices: list[str] = []
+    for name in query:
+        if name not in SETTINGS:
+            notices.append(f"Ignored the unknown URL parameter “{name[:40]}”.")
+    for key, setting in SETTINGS.items():
+        value = setting.default
+        if key in query:
+            raw = str(query[key])[:200]
+            try:
+                value = setting.parse(raw)
+            except (ValueError, TypeError, OverflowError) as exc:
+                notices.append(
+                    f"URL parameter {key} = “{raw[:40]}” {exc}; using the default "
+                    f"{_serialize(setting.default)}."
+                )
+        session[key] = value
+    n_key = "data_n"
+    spec = DATASETS[session["data_name"]]
+    if not spec.n_min <= session[n_key] <= spec.n_max:
+        notices.append(
+            f"{spec.title} takes {spec.n_min} to {spec.n_max} points; using {spec.n_default}."
+        )
+        session[n_key] = spec.n_default
+    session[NOTICES] = notices
+    session[_READY] = True
+
+
+def to_query(session: Mapping[str, Any]) -> dict[str, str]:
+    """The URL parameters for the current settings: only those not at their default,
+    and of the dataset parameters only the current dataset's."""
+    current = session.get("data_name", "separable")
+    out: dict[str, str] = {}
+    for key, setting in SETTINGS.items():
+        if key in _PARAM_KEYS and not key.startswith(f"data_{current}_"):
+            continue
+        value = session.get(key, setting.default)
+        if value != setting.default:
+            out[key] = _serialize(value)
+    return out
+
+
+def sync_query(session: Mapping[str, Any], query: Any) -> None:
+    """Write the settings to ``st.query_params`` if they changed."""
+    wanted = to_query(session)
+    if {k: str(v) for k, v in query.to_dict().items()} != wanted:
+        query.from_dict(wanted)
+
+
+def widget_key(key: str) -> str:
+    """The key of the widget that edits setting ``key``.
+
+    Widgets do not own the settings: Streamlit drops a widget's state when a page
+    that does not draw it runs, so each widget edits its own key and a callback
+    copies the value into the setting, which lives for the whole session.
+    """
+    return f"{key}_w"
+
+
+def bind(
+    session: MutableMapping[str, Any], key: str, then: Callable[[], None] | None = None
+) -> dict[str, Any]:
+    """Keyword arguments that bind a widget to setting ``key`` (and run ``then`` on change)."""
+    wkey = widget_key(key)
+    if wkey not in session:
+        session[wkey] = session[key]
+
+    def copy() -> None:
+        session[key] = session[wkey]
+        if then is not None:
+            then()
+
+    return {"key": wkey, "on_change": copy}
+
+
+def assign(session: MutableMapping[str, Any], key: str, value: Any) -> None:
+    """Set a setting from a callback, keeping its widget (if drawn) in step."""
+    session[key] = value
+    session[widget_key(key)] = value
