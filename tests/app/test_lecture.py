@@ -47,7 +47,7 @@ def test_step_next_mistake_epoch_run_and_reset_move_the_run():
 def test_the_update_is_written_out_with_the_current_numbers():
     at = lecture()
     at.button(key="lec_step").click().run()
-    X, y = make_dataset("separable", n=40, seed=0)
+    X, _ = make_dataset("separable", n=40, seed=0)
     predict, update = (latex.value for latex in at.latex)
     assert r"\text{mistake}" in predict
     assert f"({X[0, 0]:.3g},\\ {X[0, 1]:.3g},\\ 1)" in update  # w = 0 + (+1)(x, 1)
