@@ -61,6 +61,15 @@ def _arrow(w: np.ndarray, box: Box) -> tuple[list[float], list[float], str]:
     return [0.0, scale * v[0]], [0.0, scale * v[1]], label
 
 
+def _data_line(fig: go.Figure, xs, ys, name: str, line: dict) -> None:
+    """A line in the data panel (w*, its band, the radius, the current line): no hover."""
+    fig.add_trace(
+        go.Scatter(x=xs, y=ys, mode="lines", line=line, name=name, hoverinfo="skip"),
+        row=1,
+        col=1,
+    )
+
+
 def lecture_figure(view: LectureView, *, height: int = 720, font_size: int = 14) -> go.Figure:
     """The data with the current hyperplane beside the proof's three panels."""
     X, y, trace, t = view.X, view.y, view.trace, view.t
@@ -103,50 +112,19 @@ def lecture_figure(view: LectureView, *, height: int = 720, font_size: int = 14)
     if view.mm is not None:
         mm = view.mm
         xs, ys = _segment(boundary_segment(mm.w_star, bias, box))
-        fig.add_trace(
-            go.Scatter(
-                x=xs,
-                y=ys,
-                mode="lines",
-                line={"color": STAR, "dash": "dash", "width": 2},
-                name="max-margin w*",
-                hoverinfo="skip",
-            ),
-            row=1,
-            col=1,
-        )
+        _data_line(fig, xs, ys, "max-margin w*", {"color": STAR, "dash": "dash", "width": 2})
         band_x: list = []
         band_y: list = []
         for level in (mm.gamma, -mm.gamma):
             bx, by = _segment(boundary_segment(mm.w_star, bias, box, level))
             band_x += [*bx, None]
             band_y += [*by, None]
-        fig.add_trace(
-            go.Scatter(
-                x=band_x,
-                y=band_y,
-                mode="lines",
-                line={"color": STAR, "dash": "dot", "width": 1},
-                name="γ band: w*·x = ±γ",
-                hoverinfo="skip",
-            ),
-            row=1,
-            col=1,
-        )
+        band = {"color": STAR, "dash": "dot", "width": 1}
+        _data_line(fig, band_x, band_y, "γ band: w*·x = ±γ", band)
     r_plane = float(np.linalg.norm(X, axis=1).max())
     angle = np.linspace(0, 2 * math.pi, 121)
-    fig.add_trace(
-        go.Scatter(
-            x=r_plane * np.cos(angle),
-            y=r_plane * np.sin(angle),
-            mode="lines",
-            line={"color": STAR, "width": 1, "dash": "longdashdot"},
-            name="radius of the data",
-            hoverinfo="skip",
-        ),
-        row=1,
-        col=1,
-    )
+    circle = {"color": STAR, "width": 1, "dash": "longdashdot"}
+    _data_line(fig, r_plane * np.cos(angle), r_plane * np.sin(angle), "radius of the data", circle)
     idx = np.arange(len(y))
     for label, colour, symbol, name in ((1.0, PLUS, "circle", "+1"), (-1.0, MINUS, "x", "−1")):
         sel = y == label
@@ -171,18 +149,7 @@ def lecture_figure(view: LectureView, *, height: int = 720, font_size: int = 14)
             col=1,
         )
     xs, ys = _segment(boundary_segment(w, bias, box))
-    fig.add_trace(
-        go.Scatter(
-            x=xs,
-            y=ys,
-            mode="lines",
-            line={"color": "black", "width": 3},
-            name="current line w·x = 0",
-            hoverinfo="skip",
-        ),
-        row=1,
-        col=1,
-    )
+    _data_line(fig, xs, ys, "current line w·x = 0", {"color": "black", "width": 3})
     ax, ay, alabel = _arrow(w, box)
     fig.add_trace(
         go.Scatter(
@@ -248,8 +215,8 @@ def _proof_panels(fig: go.Figure, view: LectureView, k: int) -> None:
     K = trace.n_mistakes
     W = trace.weights
     ks = np.arange(K + 1)
-    norm_sq = np.einsum("kd,kd->k", W, W)
     if view.curves is None or view.mm is None:
+        norm_sq = np.einsum("kd,kd->k", W, W)
         fig.add_annotation(
             text="not separable:<br>no w*, no γ, no bound",
             showarrow=False,
@@ -282,32 +249,23 @@ def _proof_panels(fig: go.Figure, view: LectureView, k: int) -> None:
     kk = np.linspace(0, kmax, 200)
     eta = trace.eta
     row, col = 3, 2
-    fig.add_trace(
-        go.Scatter(
-            x=kk,
-            y=kk * c.gamma,
-            mode="lines",
-            line={"color": PLUS, "dash": "dash"},
-            name="kγ",
-            showlegend=False,
-            hoverinfo="skip",
-        ),
-        row=row,
-        col=col,
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=kk,
-            y=c.radius * np.sqrt(kk),
-            mode="lines",
-            line={"color": MINUS, "dash": "dash"},
-            name="R√k",
-            showlegend=False,
-            hoverinfo="skip",
-        ),
-        row=row,
-        col=col,
-    )
+    for values, colour, name in (
+        (kk * c.gamma, PLUS, "kγ"),
+        (c.radius * np.sqrt(kk), MINUS, "R√k"),
+    ):
+        fig.add_trace(
+            go.Scatter(
+                x=kk,
+                y=values,
+                mode="lines",
+                line={"color": colour, "dash": "dash"},
+                name=name,
+                showlegend=False,
+                hoverinfo="skip",
+            ),
+            row=row,
+            col=col,
+        )
     fig.add_trace(
         go.Scatter(
             x=ks[: k + 1],

@@ -94,7 +94,7 @@ def dataset_sidebar() -> None:
                     help=p.help or None,
                     **bind(ss, param_key(spec.key, p.name), then=_fit_n),
                 )
-            c1, c2 = sb.columns([3, 2], vertical_alignment="bottom")
+            c1, c2 = sb.columns([1, 1], vertical_alignment="bottom")
             c1.number_input("seed", 0, MAX_SEED, step=1, **bind(ss, "data_seed", then=_fit_n))
             c2.button(
                 "Regenerate",
