@@ -24,6 +24,12 @@ def run_app() -> None:
                 icon=":material/play_circle:",
                 url_path="lecture",
             ),
+            st.Page(
+                "pages/margin.py",
+                title="Margin lab",
+                icon=":material/open_with:",
+                url_path="margin",
+            ),
         ]
     )
     st.sidebar.toggle(

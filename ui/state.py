@@ -107,6 +107,11 @@ _CORE = (
     Setting("lec_normalize", False, _bool, "normalize x"),
     Setting("lec_max_epochs", 50, _int_in(1, MAX_EPOCHS), "max epochs"),
     Setting("lec_t", 0, _int_in(0, MAX_STEPS), "step"),
+    Setting("mar_bias", True, _bool, "margin lab: bias"),
+    Setting("mar_c", 1.0, _float_in(0.1, 10.0), "margin lab: bias feature c"),
+    Setting("mar_tool", "edit", _choice(("edit", "delete")), "margin lab: click tool"),
+    Setting("mar_label", "plus", _choice(("plus", "minus")), "margin lab: new point label"),
+    Setting("mar_max_epochs", 100, _int_in(1, MAX_EPOCHS), "margin lab: max epochs"),
 )
 
 

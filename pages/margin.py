@@ -1,0 +1,137 @@
+"""Margin lab: drag the points and watch γ, R, the bound (R/γ)² and the mistakes M move."""
+
+import numpy as np
+import streamlit as st
+
+from ui import margin_figures as mf
+from ui import margin_lab as lab
+from ui.canvas import canvas
+from ui.shell import require_router
+from ui.sidebar import CUSTOM, current_dataset
+from ui.state import bind
+
+require_router()
+ss = st.session_state
+
+
+C_HELP = "x becomes (x, c): the line stays, R and γ change. See “The bias as a feature c”."
+
+
+def edit(event: str, payload: object = None) -> None:
+    lab.apply_event(ss, event, payload)
+
+
+st.title("Margin lab")
+st.caption(lab.explain("How to use"))
+
+X, y, name = current_dataset()
+history = lab.sync(ss, X, y, name, custom=CUSTOM in ss)
+X, y = history.present.X, history.present.y
+c = st.columns([1.3, 1.1, 0.7, 0.7, 0.9, 1.0, 1.0], vertical_alignment="bottom")
+c[0].segmented_control(
+    "clicking a point",
+    ["edit", "delete"],
+    required=True,
+    **bind(ss, "mar_tool"),
+    format_func={"edit": "flips it", "delete": "deletes it"}.get,
+)
+c[1].segmented_control(
+    "new points get",
+    ["plus", "minus"],
+    required=True,
+    **bind(ss, "mar_label"),
+    format_func={"plus": "+1", "minus": "−1"}.get,
+)
+c[2].button("Undo", key="mar_undo", on_click=edit, args=("undo",), disabled=not history.can_undo)
+c[3].button("Redo", key="mar_redo", on_click=edit, args=("redo",), disabled=not history.can_redo)
+c[4].button(
+    "Reset",
+    key="mar_reset",
+    on_click=edit,
+    args=("reset", ss[lab.PRESET][0]),
+    help="back to the dataset you started from (undo brings your edits back)",
+)
+c[5].toggle("bias (x ← (x, c))", **bind(ss, "mar_bias"))
+c[6].number_input("max passes", 1, 500, **bind(ss, "mar_max_epochs"))
+bias, const = ss["mar_bias"], float(ss["mar_c"]) if ss["mar_bias"] else 1.0
+settings = (bias, const, int(ss["mar_max_epochs"]))
+an = lab.cached_analysis(X, y, bias=bias, c=const, max_epochs=settings[2])
+
+error, note = ss.pop(lab.NOTICE, (None, None))
+left, right = st.columns([1.25, 1])
+with left:
+    if error:
+        st.warning(error, icon="✋")
+    box = lab.steady_box(X, ss.get(lab.BOX))
+    ss[lab.BOX] = box
+    label = 1 if ss["mar_label"] == "plus" else -1
+    scene = mf.canvas_scene(
+        an, box, version=history.version, tick=ss.get(lab.TICK, 0), mode=ss["mar_tool"], label=label
+    )
+    canvas(scene, key="mar_canvas", on_edit=edit)
+    if note:
+        st.caption(note)
+
+nums = lab.numbers(an)
+prev = lab.before_last_edit(ss, settings, history.version, nums)
+with right:
+    m = st.columns(2)
+    shown = [f"{v:.3g}" if v is not None else "—" for v in nums[:3]]
+    deltas = lab.deltas(nums, prev)
+    m[0].metric("margin γ", shown[0], deltas[0], help="minᵢ yᵢ w*·xᵢ, ‖w*‖ = 1")
+    m[1].metric("radius R", shown[1], deltas[1], help="maxᵢ ‖xᵢ‖ (with bias: of (xᵢ, c))")
+    m[0].metric("bound (R/γ)²", shown[2], deltas[2], delta_color="inverse")
+    m[1].metric("mistakes M", nums[3], deltas[3], delta_color="inverse", help="given order, w = 0")
+    if bias:
+        st.slider("bias feature c", 0.1, 10.0, step=0.1, **bind(ss, "mar_c"), help=C_HELP)
+    lo, hi = an.orders
+    if an.mm is None:
+        st.error(f"**Not separable.** {an.reason} No w*, no γ, no bound.", icon="⛔")
+        st.markdown(
+            f"The perceptron made **{an.M}** mistakes in {an.trace.n_epochs} passes and never "
+            f"finished a pass without one (limit: {settings[2]} passes)."
+        )
+    else:
+        ok = "✅" if hi <= nums[2] else "❗"
+        st.markdown(
+            f"M = **{an.M}** ≤ (R/γ)² = **{nums[2]:.3g}** {ok} · in {lab.ORDERS} shuffled "
+            f"orders M was {lo}–{hi}: the bound holds for every order."
+        )
+    if np.unique(y).size == 1:
+        st.info("All points have the same label: add a point of the other label (shift-click).")
+    entries = lab.log_edit(ss, settings, history.version, an)
+    st.plotly_chart(mf.edits_figure(entries, history.version), key="mar_edits_chart")
+
+
+def lazy(label: str, key: str):  # an expander whose contents run only while it is open
+    e = st.expander(label, key=key, on_change="rerun")
+    return e if e.open else None
+
+
+with st.expander("What you see"):
+    st.markdown(lab.explain("What you see"))
+if e := lazy("Margins of each point (table)", "mar_open_margins"):
+    e.markdown(lab.explain("Margins of each point"))
+    e.dataframe(mf.margins_frame(an), hide_index=True, key="mar_margins")
+if e := lazy("Edit the points as a table (keyboard)", "mar_open_table"):
+    tkey = f"mar_table_{history.version}"  # a fresh editor for every version of the data
+    e.data_editor(
+        mf.points_frame(X, y),
+        key=tkey,
+        num_rows="dynamic",
+        column_config=lab.POINTS_COLUMNS,
+        on_change=lambda: edit("table", ss.get(tkey)),
+    )
+if e := lazy("The bias as a feature c", "mar_open_bias"):
+    e.markdown(lab.explain("The bias as a feature c"))
+    if an.mm is None or not bias:
+        e.info("Turn bias on, with separable data, to see the bound move with c.")
+    else:
+        line = lab.in_plane(an.mm.w_star, True, const)
+        cs = tuple(sorted({*np.geomspace(0.1, 10.0, 25).round(4).tolist(), const}))
+        rows = lab.cached_sweep(X, y, line, cs, settings[2])
+        e.plotly_chart(mf.constant_figure(rows, const), key="mar_c_chart")
+if e := lazy("Scaling the data", "mar_open_scale"):
+    e.markdown(lab.explain("Scaling the data"))
+    rows = lab.cached_scaling(an.Z, y, (1.0 / nums[1], 0.1, 1.0, 10.0), settings[2])
+    e.dataframe(mf.scaling_frame(rows), hide_index=True, key="mar_scaling")

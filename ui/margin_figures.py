@@ -1,0 +1,296 @@
+"""Pure builders for the margin lab: numbers in; the drawing surface's scene, Plotly
+figures (as plain dicts, built without validation) and tables out. No Streamlit here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from .figures import BOUND, MINUS, PLUS, STAR, W_COLOUR
+from .geometry import Box, boundary_segment
+from .margin_lab import Analysis, ConstantRow, ScaledRow, in_plane
+
+Point = tuple[float, float]
+
+
+def nice_ticks(lo: float, hi: float, target: int = 7) -> list[float]:
+    """Round tick values inside [lo, hi], about ``target`` of them (1, 2 or 5 times 10^k)."""
+    span = hi - lo
+    if not (math.isfinite(span) and span > 0):
+        return []
+    raw = span / target
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
+    first = math.ceil(lo / step)
+    last = math.floor(hi / step)
+    return [round(k * step, 10) + 0.0 for k in range(first, last + 1)]
+
+
+def _clip(poly: list[Point], a: float, b: float, d: float) -> list[Point]:
+    """The part of a convex polygon where a·x1 + b·x2 + d >= 0 (Sutherland-Hodgman)."""
+    out: list[Point] = []
+    for p, q in zip(poly, poly[1:] + poly[:1], strict=True):
+        fp, fq = a * p[0] + b * p[1] + d, a * q[0] + b * q[1] + d
+        if fp >= 0:
+            out.append(p)
+        if (fp >= 0) != (fq >= 0):
+            s = fp / (fp - fq)
+            out.append((p[0] + s * (q[0] - p[0]), p[1] + s * (q[1] - p[1])))
+    return out
+
+
+def _line(
+    line: np.ndarray, box: Box, level: float, cls: str, label: str, where: float
+) -> dict[str, Any] | None:
+    seg = boundary_segment(line, True, box, level)
+    if seg is None:
+        return None
+    (ax, ay), (bx, by) = seg
+    at = (ax + where * (bx - ax), ay + where * (by - ay))
+    return {"d": [[ax, ay], [bx, by]], "cls": cls, "label": label, "at": list(at)}
+
+
+def _f(v: float) -> str:
+    return f"{v:.3g}".replace("-", "−")
+
+
+def canvas_scene(
+    an: Analysis, box: Box, *, version: int, tick: int, mode: str, label: int
+) -> dict[str, Any]:
+    """What the drawing surface draws, in data units: grid, w* with its γ band, the
+    circle of radius max‖x‖, the perceptron's final line, and the points with a tip each."""
+    lines: list[dict[str, Any] | None] = []
+    fills: list[dict[str, Any]] = []
+    mm, trace = an.mm, an.trace
+    support = np.zeros(len(an.y), dtype=bool)
+    m_star = None
+    if mm is not None:
+        star = in_plane(mm.w_star, an.bias, an.c)
+        g = mm.gamma
+        street = _clip(box.corners(), star[0], star[1], star[2] + g)
+        street = _clip(street, -star[0], -star[1], -star[2] + g)
+        if len(street) >= 3:
+            fills.append({"cls": "street", "d": [list(p) for p in street]})
+        lines += [
+            _line(star, box, -g, "band", "", 0.5),
+            _line(star, box, g, "band", "γ", 0.9),
+            _line(star, box, 0.0, "wstar", "w*", 0.95),
+        ]
+        support[mm.support] = True
+        m_star = an.functional(mm.w_star)
+    w = trace.w
+    lines.append(_line(in_plane(w, an.bias, an.c), box, 0.0, "w", "perceptron", 0.08))
+    f_w = an.functional(w)
+    g_w = an.geometric(w)
+    wrong = f_w <= 0  # the default mistake rule: y·w·x <= 0
+    points = []
+    for i, (x, y) in enumerate(an.X):
+        tip = f"point {i}: ({_f(x)}, {_f(y)}), y = {'+1' if an.y[i] > 0 else '−1'}"
+        if m_star is not None:
+            tip += f" · w*: y·w*·x = {_f(m_star[i])}" + (" (support vector)" if support[i] else "")
+        tip += f" · perceptron w: y·w·x = {_f(f_w[i])}"
+        tip += f", y·w·x/‖w‖ = {_f(g_w[i])}" if g_w is not None else " (w = 0)"
+        flags = int(support[i]) | (2 if wrong[i] else 0)
+        points.append([float(x), float(y), int(an.y[i]), flags, tip])
+    banner = ""
+    if mm is None:
+        banner = "Not separable: no w*, no margin γ, no bound"
+    elif not trace.converged:  # pragma: no cover - separable data converge within the bound
+        banner = "The perceptron has not converged yet"
+    n_plus = int((an.y > 0).sum())
+    return {
+        "v": version,
+        "tick": tick,
+        "mode": mode,
+        "label": label,
+        "view": [box.x0, box.x1, box.y0, box.y1],
+        "ticks": {"x": nice_ticks(box.x0, box.x1), "y": nice_ticks(box.y0, box.y1)},
+        "fills": fills,
+        "lines": [line for line in lines if line is not None],
+        "circle": {"r": an.r_plane} if an.r_plane > 0 else None,
+        "points": points,
+        "banner": banner,
+        "alt": (
+            f"{len(an.y)} points, {n_plus} labelled +1 and {len(an.y) - n_plus} labelled −1. "
+            + ("Not separable." if mm is None else f"Margin γ = {_f(mm.gamma)}.")
+        ),
+    }
+
+
+def margins_frame(an: Analysis) -> pd.DataFrame:
+    """Per point: seed 001's functional margin y·w·x and geometric margin y·w·x/‖w‖,
+    for the perceptron's final w and for w* (‖w*‖ = 1, so the two agree there)."""
+    f_w = an.functional(an.trace.w)
+    g_w = an.geometric(an.trace.w)
+    frame = pd.DataFrame(
+        {
+            "point": np.arange(len(an.y)),
+            "x1": an.X[:, 0],
+            "x2": an.X[:, 1],
+            "y": an.y.astype(int),
+            "y·w·x (perceptron)": f_w,
+            "y·w·x/‖w‖ (perceptron)": g_w if g_w is not None else np.full(len(an.y), np.nan),
+        }
+    )
+    if an.mm is not None:
+        m = an.functional(an.mm.w_star)
+        frame["y·w*·x (w*, ‖w*‖ = 1)"] = m
+        frame["support vector"] = np.isin(np.arange(len(an.y)), an.mm.support)
+    return frame
+
+
+def points_frame(X: np.ndarray, y: np.ndarray) -> pd.DataFrame:
+    """The points as the keyboard table edits them: x1, x2, y."""
+    return pd.DataFrame({"x1": X[:, 0], "x2": X[:, 1], "y": y.astype(int)})
+
+
+def scaling_frame(rows: Sequence[ScaledRow]) -> pd.DataFrame:
+    """R, γ, (R/γ)² and M for every vector scaled by s: only R and γ change."""
+    return pd.DataFrame(
+        {
+            "scale s": [f"{r.s:.3g}" + (" (= 1/R)" if k == 0 else "") for k, r in enumerate(rows)],
+            "R": [r.R for r in rows],
+            "γ": [r.gamma for r in rows],
+            "(R/γ)²": [r.bound for r in rows],
+            "mistakes M": [r.M for r in rows],
+        }
+    )
+
+
+def _layout(**extra: Any) -> dict[str, Any]:
+    return {
+        "margin": {"l": 60, "r": 20, "t": 40, "b": 50},
+        "height": 330,
+        "legend": {"orientation": "h", "y": -0.25},
+        "plot_bgcolor": "white",
+        **extra,
+    }
+
+
+def _axis(title: str, **extra: Any) -> dict[str, Any]:
+    return {"title": {"text": title}, "gridcolor": "#ececec", "zeroline": False, **extra}
+
+
+def edits_figure(log: Sequence[tuple[int, float, float, int]], current: int) -> go.Figure:
+    """Mistakes M and the bound (R/γ)² against the margin γ, one dot per edit so far."""
+    versions = [e[0] for e in log]
+    gammas = [e[1] for e in log]
+    bounds = [e[2] for e in log]
+    ms = [e[3] for e in log]
+    size = [15 if v == current else 9 for v in versions]
+    text = [f"edit {v}" for v in versions]
+    data = [
+        {
+            "type": "scatter",
+            "x": gammas,
+            "y": bounds,
+            "mode": "markers",
+            "name": "bound (R/γ)²",
+            "marker": {
+                "color": BOUND,
+                "symbol": "diamond-open",
+                "size": size,
+                "line": {"width": 2},
+            },
+            "text": text,
+            "hovertemplate": "%{text}<br>γ = %{x:.3g}<br>(R/γ)² = %{y:.3g}<extra></extra>",
+        },
+        {
+            "type": "scatter",
+            "x": gammas,
+            "y": [max(m, 0.8) for m in ms],
+            "customdata": ms,
+            "mode": "markers",
+            "name": "mistakes M (given order)",
+            "marker": {"color": W_COLOUR, "size": size},
+            "text": text,
+            "hovertemplate": "%{text}<br>γ = %{x:.3g}<br>M = %{customdata}<extra></extra>",
+        },
+    ]
+    layout = _layout(
+        title={"text": "Your edits: smaller margin γ → larger bound, and usually more mistakes"},
+        xaxis=_axis("margin γ", type="log"),
+        yaxis=_axis("mistakes (log scale)", type="log"),
+    )
+    return go.Figure({"data": data, "layout": layout}, _validate=False)
+
+
+def constant_figure(rows: Sequence[ConstantRow], c_now: float) -> go.Figure:
+    """The bound against the bias feature's value c: for one fixed line, for the best
+    separator at each c, and the perceptron's mistakes."""
+    cs = [r.c for r in rows]
+    data = [
+        {
+            "type": "scatter",
+            "x": cs,
+            "y": [r.bound_fixed for r in rows],
+            "mode": "lines",
+            "name": "bound for one fixed line",
+            "line": {"color": BOUND, "dash": "dash", "width": 2},
+            "hovertemplate": "c = %{x:.3g}<br>(R/γ)² = %{y:.3g}<extra>fixed line</extra>",
+        },
+        {
+            "type": "scatter",
+            "x": cs,
+            "y": [r.bound_best for r in rows],
+            "mode": "lines",
+            "name": "bound for w*(c), the best line at each c",
+            "line": {"color": BOUND, "width": 3},
+            "hovertemplate": "c = %{x:.3g}<br>(R/γ)² = %{y:.3g}<extra>w*(c)</extra>",
+        },
+        {
+            "type": "scatter",
+            "x": cs,
+            "y": [max(r.M, 0.8) for r in rows],
+            "customdata": [r.M for r in rows],
+            "mode": "markers",
+            "name": "mistakes M",
+            "marker": {"color": W_COLOUR, "size": 7},
+            "hovertemplate": "c = %{x:.3g}<br>M = %{customdata}<extra></extra>",
+        },
+    ]
+    layout = _layout(
+        title={"text": "The same data, the bias feature c varied"},
+        xaxis=_axis("bias feature c", type="log"),
+        yaxis=_axis("mistakes (log scale)", type="log"),
+        shapes=[
+            {
+                "type": "line",
+                "xref": "x",
+                "yref": "paper",
+                "x0": c_now,
+                "x1": c_now,
+                "y0": 0,
+                "y1": 1,
+                "line": {"color": STAR, "width": 1, "dash": "dot"},
+            }
+        ],
+    )
+    return go.Figure({"data": data, "layout": layout}, _validate=False)
+
+
+def bare_figure(X: np.ndarray, y: np.ndarray) -> go.Figure:
+    """One scatter of the points: the reference page of the benchmark draws this."""
+    data = [
+        {
+            "type": "scatter",
+            "x": X[y > 0, 0].tolist(),
+            "y": X[y > 0, 1].tolist(),
+            "mode": "markers",
+            "marker": {"color": PLUS},
+        },
+        {
+            "type": "scatter",
+            "x": X[y < 0, 0].tolist(),
+            "y": X[y < 0, 1].tolist(),
+            "mode": "markers",
+            "marker": {"color": MINUS},
+        },
+    ]
+    return go.Figure({"data": data, "layout": _layout()}, _validate=False)

@@ -1,0 +1,306 @@
+"""The margin lab's numbers: w*, γ, R, the bound and the perceptron's mistakes on the
+drawn points, and how an edit from the drawing surface reaches the shared dataset.
+
+``analyse`` and friends are pure (numpy + the engine); ``cached_*`` wrap them in
+``st.cache_data`` (every session gets its own copy of a result). ``apply_event``
+works on any mutable mapping, so the event -> dataset path is tested with a dict.
+
+With bias the perceptron runs on ``z = (x, c)``: the bias is the constant feature
+``c`` appended last (seeds 003 and 004 use c = 1), so R, γ and the bound are
+those of the space the algorithm actually runs in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from perceptron_core import MaxMargin, NotSeparableError, Trace, max_margin, train
+
+from . import edits
+from .geometry import Box, view_box
+
+HISTORY = "mar_history"  # session key: the edits.History of the drawn points
+NOTICE = "mar_notice"  # session key: (error, note) of the last edit, shown once
+TICK = "mar_tick"  # session key: events handled, so the surface redraws even on a refusal
+BOX = "mar_box"  # session key: the drawing area last shown (edits outside it are refused)
+LOG = "mar_log"  # session key: (settings, [(version, γ, bound, M), ...]) for the chart
+PRESET = "mar_preset"  # session key: (Points, its name, or None for the generated data)
+SHOWN = "mar_shown"  # session key: (settings, version, numbers, numbers before the last edit)
+CUSTOM = "data_custom"  # the shared dataset key of ui/sidebar.py
+DRAWN = "drawn in the margin lab"
+ORDERS = 20  # shuffled orders the perceptron is also run in
+
+
+def features(X: np.ndarray, bias: bool, c: float) -> np.ndarray:
+    """The vectors the perceptron sees: x, or (x, c) with the bias feature c last."""
+    if not bias:
+        return np.ascontiguousarray(X, dtype=np.float64)
+    return np.column_stack([X, np.full(len(X), float(c))])
+
+
+def in_plane(w: np.ndarray, bias: bool, c: float) -> np.ndarray:
+    """(a, b, d) with the classifier's line a·x1 + b·x2 + d = 0 in the plane."""
+    return np.array([w[0], w[1], w[2] * c if bias else 0.0], dtype=np.float64)
+
+
+@dataclass(frozen=True, eq=False)
+class Analysis:
+    """Everything the page shows about one dataset and one setting of the bias."""
+
+    X: np.ndarray  # (n, 2) the drawn points
+    y: np.ndarray  # (n,)
+    bias: bool
+    c: float  # the bias feature's value (only with bias)
+    Z: np.ndarray  # (n, d') what the perceptron sees
+    trace: Trace  # the perceptron from w = 0, η = 1, in the given order
+    mm: MaxMargin | None  # None when not separable
+    reason: str | None  # why not separable, in words
+    orders: tuple[int, int]  # fewest and most mistakes over ORDERS shuffled orders
+    r_plane: float  # max ‖x‖ of the drawn points (the circle in the plane)
+
+    @property
+    def M(self) -> int:
+        return self.trace.n_mistakes
+
+    def functional(self, w: np.ndarray) -> np.ndarray:
+        """y·w·z for every point (seed 001's functional margin)."""
+        return np.asarray(self.y * (self.Z @ w))
+
+    def geometric(self, w: np.ndarray) -> np.ndarray | None:
+        """y·w·z / ‖w‖ for every point (seed 001's geometric margin); None if w = 0."""
+        norm = float(np.linalg.norm(w))
+        return None if norm == 0.0 else self.functional(w) / norm
+
+
+def analyse(X: np.ndarray, y: np.ndarray, *, bias: bool, c: float, max_epochs: int) -> Analysis:
+    """Run the perceptron on (X, y) and find w*, γ, R (or why there are none)."""
+    Z = features(X, bias, c)
+    trace = train(Z, y, bias=False, max_epochs=max_epochs)
+    counts = [
+        train(Z, y, bias=False, max_epochs=max_epochs, seed=s).n_mistakes for s in range(ORDERS)
+    ]
+    try:
+        mm: MaxMargin | None = max_margin(Z, y, bias=False)
+        reason = None
+    except NotSeparableError as exc:
+        mm, reason = None, str(exc)
+        if bias:  # the engine's sentence speaks of lines "through the origin" of (x, c)-space
+            reason = reason.replace(" through the origin", "")
+    r_plane = float(np.linalg.norm(X, axis=1).max())
+    return Analysis(X, y, bias, float(c), Z, trace, mm, reason, (min(counts), max(counts)), r_plane)
+
+
+@dataclass(frozen=True)
+class ConstantRow:
+    """The bound for one value of the bias feature c."""
+
+    c: float
+    R: float  # √(max‖x‖² + c²)
+    gamma_fixed: float  # γ of the one fixed line, written as (w, b/c)
+    bound_fixed: float
+    gamma_best: float | None  # γ of w*(c), the best separator in (x, c)-space
+    bound_best: float | None
+    M: int  # the perceptron's mistakes on (x, c)
+
+
+def constant_sweep(
+    X: np.ndarray, y: np.ndarray, line: np.ndarray, cs: tuple[float, ...], max_epochs: int
+) -> list[ConstantRow]:
+    """How R, γ and the bound move with c while one classifier stays put.
+
+    ``line`` is (a, b, d): the fixed classifier sign(a·x1 + b·x2 + d). With the
+    constant c it is the vector w = (a, b, d/c) in (x, c)-space: the same line,
+    the same predictions, for every c > 0 — but ‖w‖ and R, and so γ and the
+    bound, change with c.
+    """
+    r2 = float((X**2).sum(axis=1).max())
+    score = y * (X @ line[:2] + line[2])  # y·(w·x + b): the same for every c
+    out = []
+    for c in cs:
+        R = float(np.sqrt(r2 + c * c))
+        norm = float(np.hypot(np.hypot(line[0], line[1]), line[2] / c))
+        gamma = float(score.min()) / norm
+        Z = features(X, True, c)
+        try:
+            mm = max_margin(Z, y, bias=False)
+            g_best, b_best = mm.gamma, mm.bound
+        except NotSeparableError:
+            g_best = b_best = None
+        M = train(Z, y, bias=False, max_epochs=max_epochs).n_mistakes
+        out.append(
+            ConstantRow(c, R, gamma, (R / gamma) ** 2 if gamma > 0 else np.inf, g_best, b_best, M)
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class ScaledRow:
+    s: float
+    R: float
+    gamma: float | None
+    bound: float | None
+    M: int
+
+
+def scaling_rows(
+    Z: np.ndarray, y: np.ndarray, scales: tuple[float, ...], max_epochs: int
+) -> list[ScaledRow]:
+    """R, γ, (R/γ)² and M when every vector z (bias feature included) is multiplied by s."""
+    rows = []
+    for s in scales:
+        Zs = Z * s
+        try:
+            mm = max_margin(Zs, y, bias=False)
+            gamma, bound = mm.gamma, mm.bound
+        except NotSeparableError:
+            gamma = bound = None
+        R = float(np.linalg.norm(Zs, axis=1).max())
+        rows.append(
+            ScaledRow(
+                s, R, gamma, bound, train(Zs, y, bias=False, max_epochs=max_epochs).n_mistakes
+            )
+        )
+    return rows
+
+
+cached_analysis = st.cache_data(max_entries=256, show_spinner=False)(analyse)
+cached_sweep = st.cache_data(max_entries=64, show_spinner=False)(constant_sweep)
+cached_scaling = st.cache_data(max_entries=64, show_spinner=False)(scaling_rows)
+
+
+def steady_box(X: np.ndarray, previous: Box | None) -> Box:
+    """The drawing area: the previous one while every point is well inside it and it is
+    not far too big, else a fresh square around the data and the origin."""
+    fresh = view_box(X)
+    if previous is None:
+        return fresh
+    w = previous.x1 - previous.x0
+    inner = 0.03 * w
+    inside = (
+        (X[:, 0] >= previous.x0 + inner).all()
+        and (X[:, 0] <= previous.x1 - inner).all()
+        and (X[:, 1] >= previous.y0 + inner).all()
+        and (X[:, 1] <= previous.y1 - inner).all()
+    )
+    if inside and w <= 2.5 * (fresh.x1 - fresh.x0):
+        return previous
+    return fresh
+
+
+def sync(
+    session: MutableMapping[str, Any], X: np.ndarray, y: np.ndarray, name: str, custom: bool
+) -> edits.History:
+    """The history of the shared dataset (X, y): kept if it still is its present, else
+    started afresh (another dataset was chosen or uploaded), which also becomes the preset."""
+    old = session.get(HISTORY)
+    new = edits.rebase(old, X, y)
+    if new is not old:
+        session[HISTORY] = new
+        session[PRESET] = (new.present, name if custom else None)
+        session.pop(LOG, None)
+    return new
+
+
+def publish(session: MutableMapping[str, Any], history: edits.History) -> None:
+    """Make the present points the shared dataset, so the lecture page steps through them.
+
+    Back at the preset, the preset itself is shared again (the generated data, with
+    their controls in the sidebar, or the uploaded file under its own name).
+    """
+    p = history.present
+    preset, preset_name = session.get(PRESET, (None, None))
+    if preset is not None and preset.same(p.X, p.y):
+        if preset_name is None:
+            session.pop(CUSTOM, None)
+        else:
+            session[CUSTOM] = (np.array(p.X), np.array(p.y), preset_name)
+    else:
+        session[CUSTOM] = (np.array(p.X), np.array(p.y), DRAWN)
+    session["lec_t"] = 0
+
+
+Numbers = tuple[float | None, float, float | None, int]  # γ, R, bound, M
+
+
+def numbers(an: Analysis) -> Numbers:
+    mm = an.mm
+    if mm is None:
+        return None, float(np.linalg.norm(an.Z, axis=1).max()), None, an.M
+    return mm.gamma, mm.radius, mm.bound, an.M
+
+
+def before_last_edit(
+    session: MutableMapping[str, Any], settings: tuple[Any, ...], version: int, now: Numbers
+) -> Numbers | None:
+    """The numbers shown before the last edit under the same settings (for the deltas)."""
+    shown = session.get(SHOWN)
+    prev = None
+    if shown is not None and shown[0] == settings:
+        prev = shown[2] if shown[1] != version else shown[3]
+    session[SHOWN] = (settings, version, now, prev)
+    return prev
+
+
+def deltas(now: Numbers, prev: Numbers | None) -> list[str | None]:
+    """Each number's change since the last edit, for st.metric (None where none)."""
+    if prev is None:
+        return [None] * len(now)
+    return [
+        f"{a - b:+.3g}" if a is not None and b is not None and a != b else None
+        for a, b in zip(now, prev, strict=True)
+    ]
+
+
+def log_edit(
+    session: MutableMapping[str, Any], settings: tuple[Any, ...], version: int, an: Analysis
+) -> list[tuple[int, float, float, int]]:
+    """Record (version, γ, bound, M) once per version for the chart of the edits so far."""
+    kept = session.get(LOG)
+    entries: list[tuple[int, float, float, int]] = (
+        list(kept[1]) if kept is not None and kept[0] == settings else []
+    )
+    if an.mm is not None and (not entries or entries[-1][0] != version):
+        entries.append((version, an.mm.gamma, an.mm.bound, an.M))
+        entries = entries[-200:]
+    session[LOG] = (settings, entries)
+    return entries
+
+
+_TEXT = Path(__file__).resolve().parents[1] / "assets" / "margin.md"
+
+
+def explain(title: str) -> str:
+    """The section of assets/margin.md under the heading ``## title``."""
+    text = _TEXT.read_text(encoding="utf-8")
+    for part in text.split("\n## ")[1:]:
+        head, _, body = part.partition("\n")
+        if head.strip() == title:
+            return body.strip()
+    raise KeyError(title)
+
+
+def apply_event(session: MutableMapping[str, Any], event: str, payload: Any) -> edits.Result:
+    """Apply one edit to the session: the reducer, then the shared dataset if it changed."""
+    history = session.get(HISTORY)
+    if history is None:  # pragma: no cover - the page sets it before drawing any control
+        return edits.Result(edits.start(np.zeros((1, 2)), np.ones(1)), error="No data yet.")
+    result = edits.reduce(history, event, payload, box=session.get(BOX))
+    session[TICK] = int(session.get(TICK, 0)) + 1
+    session[NOTICE] = (result.error, result.note)
+    if result.history is not history:
+        session[HISTORY] = result.history
+        publish(session, result.history)
+    return result
+
+
+POINTS_COLUMNS = {
+    "x1": st.column_config.NumberColumn("x1", required=True, default=0.0, format="%.3f"),
+    "x2": st.column_config.NumberColumn("x2", required=True, default=0.0, format="%.3f"),
+    "y": st.column_config.SelectboxColumn("y", options=[1, -1], required=True, default=1),
+}
