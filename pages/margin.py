@@ -58,7 +58,7 @@ settings = (bias, const, int(ss["mar_max_epochs"]))
 an = lab.cached_analysis(X, y, bias=bias, c=const, max_epochs=settings[2])
 
 error, note = ss.pop(lab.NOTICE, (None, None))
-left, right = st.columns([1.25, 1])
+left, right = st.columns([1.6, 1])
 with left:
     if error:
         st.warning(error, icon="✋")
@@ -92,15 +92,14 @@ with right:
             f"finished a pass without one (limit: {settings[2]} passes)."
         )
     else:
-        ok = "✅" if hi <= nums[2] else "❗"
         st.markdown(
-            f"M = **{an.M}** ≤ (R/γ)² = **{nums[2]:.3g}** {ok} · in {lab.ORDERS} shuffled "
-            f"orders M was {lo}–{hi}: the bound holds for every order."
+            f"M = **{an.M}** ≤ (R/γ)² = **{nums[2]:.3g}**. In {lab.ORDERS} shuffled orders "
+            f"M was {lo} to {hi}: the bound holds for every order."
         )
     if np.unique(y).size == 1:
         st.info("All points have the same label: add a point of the other label (shift-click).")
     entries = lab.log_edit(ss, settings, history.version, an)
-    st.plotly_chart(mf.edits_figure(entries, history.version), key="mar_edits_chart")
+    st.plotly_chart(mf.edits_figure(entries, history.version, nums[1]), key="mar_edits_chart")
 
 
 def lazy(label: str, key: str):  # an expander whose contents run only while it is open

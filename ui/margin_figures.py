@@ -177,15 +177,34 @@ def _axis(title: str, **extra: Any) -> dict[str, Any]:
     return {"title": {"text": title}, "gridcolor": "#ececec", "zeroline": False, **extra}
 
 
-def edits_figure(log: Sequence[tuple[int, float, float, int]], current: int) -> go.Figure:
-    """Mistakes M and the bound (R/γ)² against the margin γ, one dot per edit so far."""
+def edits_figure(
+    log: Sequence[tuple[int, float, float, int]], current: int, radius: float | None
+) -> go.Figure:
+    """Mistakes M and the bound (R/γ)² against the margin γ, one pair of dots per edit,
+    with the curve (R/γ)² for the current R."""
     versions = [e[0] for e in log]
     gammas = [e[1] for e in log]
     bounds = [e[2] for e in log]
     ms = [e[3] for e in log]
-    size = [15 if v == current else 9 for v in versions]
-    text = [f"edit {v}" for v in versions]
-    data = [
+    size = [16 if v == current else 9 for v in versions]
+    text = [f"edit {v}" + (" (now)" if v == current else "") for v in versions]
+    g_max = 1.25 * max(gammas, default=1.0)
+    top = max([*bounds, *ms, 10.0])
+    data: list[dict[str, Any]] = []
+    if radius is not None and gammas:
+        g = np.geomspace(radius / np.sqrt(3 * top), g_max, 60)
+        data.append(
+            {
+                "type": "scatter",
+                "x": g.tolist(),
+                "y": ((radius / g) ** 2).tolist(),
+                "mode": "lines",
+                "name": "(R/γ)² for the current R",
+                "line": {"color": BOUND, "width": 1, "dash": "dot"},
+                "hoverinfo": "skip",
+            }
+        )
+    data += [
         {
             "type": "scatter",
             "x": gammas,
@@ -207,16 +226,16 @@ def edits_figure(log: Sequence[tuple[int, float, float, int]], current: int) -> 
             "y": [max(m, 0.8) for m in ms],
             "customdata": ms,
             "mode": "markers",
-            "name": "mistakes M (given order)",
+            "name": "mistakes M",
             "marker": {"color": W_COLOUR, "size": size},
             "text": text,
             "hovertemplate": "%{text}<br>γ = %{x:.3g}<br>M = %{customdata}<extra></extra>",
         },
     ]
     layout = _layout(
-        title={"text": "Your edits: smaller margin γ → larger bound, and usually more mistakes"},
-        xaxis=_axis("margin γ", type="log"),
-        yaxis=_axis("mistakes (log scale)", type="log"),
+        title={"text": "Your edits: M and the bound against the margin γ", "font": {"size": 15}},
+        xaxis=_axis("margin γ", range=[0, g_max], rangemode="tozero"),
+        yaxis=_axis("mistakes (log scale)", type="log", range=[np.log10(0.7), np.log10(3 * top)]),
     )
     return go.Figure({"data": data, "layout": layout}, _validate=False)
 
