@@ -61,7 +61,7 @@ error, note = ss.pop(lab.NOTICE, (None, None))
 left, right = st.columns([1.6, 1])
 with left:
     if error:
-        st.warning(error, icon="✋")
+        st.warning(error, icon=":material/pan_tool:")
     box = lab.steady_box(X, ss.get(lab.BOX))
     ss[lab.BOX] = box
     label = 1 if ss["mar_label"] == "plus" else -1
@@ -86,7 +86,7 @@ with right:
         st.slider("bias feature c", 0.1, 10.0, step=0.1, **bind(ss, "mar_c"), help=C_HELP)
     lo, hi = an.orders
     if an.mm is None:
-        st.error(f"**Not separable.** {an.reason} No w*, no γ, no bound.", icon="⛔")
+        st.error(f"**Not separable.** {an.reason}", icon=":material/block:")
         st.markdown(
             f"The perceptron made **{an.M}** mistakes in {an.trace.n_epochs} passes and never "
             f"finished a pass without one (limit: {settings[2]} passes)."

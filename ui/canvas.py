@@ -18,8 +18,27 @@ from .figures import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
 
 EVENTS = ("moved", "added", "flipped", "deleted")
 
+
+def _swatch(body: str) -> str:
+    return f'<svg width="30" height="18" viewBox="-15 -9 30 18" aria-hidden="true">{body}</svg>'
+
+
+_LEGEND = [
+    (_swatch('<circle class="mk plus" r="6"/>'), "+1"),
+    (_swatch('<rect class="mk minus" x="-6" y="-6" width="12" height="12"/>'), "−1"),
+    (_swatch('<line class="wstar" x1="-14" x2="14"/>'), "w*, the largest margin"),
+    (_swatch('<rect class="street" x="-14" y="-7" width="28" height="14"/>'), "the γ band"),
+    (_swatch('<circle class="support" r="7"/>'), "support vector"),
+    (_swatch('<line class="w" x1="-14" x2="14"/>'), "the perceptron's final line"),
+    (_swatch('<circle class="wrong" r="7"/>'), "still wrong"),
+    (_swatch('<path class="radius" d="M-14 8 A 22 22 0 0 1 14 -6"/>'), "max ‖x‖"),
+]
 _HTML = (
-    '<div class="mlab"><div class="surface"></div><div class="info" aria-live="polite"></div></div>'
+    '<div class="mlab"><div class="surface"></div>'
+    '<div class="info" aria-live="polite">Hover over a point to see its margins.</div>'
+    '<div class="legend">'
+    + "".join(f"<span>{icon}{text}</span>" for icon, text in _LEGEND)
+    + "</div></div>"
 )
 
 _CSS = f"""
@@ -56,6 +75,14 @@ _CSS = f"""
 .mlab .pt:hover .mark, .mlab .pt.dragging .mark {{ stroke: #000; stroke-width: 2; }}
 .mlab .banner {{ font-size: 15px; font-weight: 600; fill: {MINUS}; paint-order: stroke;
   stroke: #fff; stroke-width: 5px; }}
+.mlab .legend {{ display: flex; flex-wrap: wrap; gap: 2px 14px; font-size: 13px; color: #444; }}
+.mlab .legend span {{ display: inline-flex; align-items: center; gap: 3px; }}
+.mlab .legend .mk.plus {{ fill: {PLUS}; }}
+.mlab .legend .mk.minus {{ fill: {MINUS}; }}
+.mlab .legend .wstar {{ stroke: {STAR}; stroke-width: 3; }}
+.mlab .legend .w {{ stroke: {W_COLOUR}; stroke-width: 3; stroke-dasharray: 6 3; }}
+.mlab .legend .support {{ fill: none; stroke: {STAR}; stroke-width: 2.5; }}
+.mlab .legend .wrong {{ fill: none; stroke: {CURRENT}; stroke-width: 3; stroke-dasharray: 3 2; }}
 .mlab .info {{ min-height: 1.4em; font-size: 14px; color: #555; margin-top: 2px; }}
 """
 

@@ -1,0 +1,160 @@
+"""The margin lab's page logic through AppTest.
+
+AppTest cannot drag on the drawing surface, so edits go in through the same
+function the surface's callbacks call (``apply_event`` on the session state);
+the browser test drags for real.
+"""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from perceptron_core import make_dataset, max_margin, train
+from ui import margin_lab as lab
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+X0, Y0 = make_dataset("separable", n=40, seed=0)  # the default dataset
+
+
+def margin_page(query: dict[str, str] | None = None, custom=None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    if custom is not None:
+        at.session_state["data_custom"] = custom
+    at.run()
+    at.switch_page("pages/margin.py").run()
+    assert not at.exception
+    return at
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def texts(at: AppTest) -> str:
+    return "\n".join(
+        [m.value for m in at.markdown]
+        + [e.value for e in at.error]
+        + [w.value for w in at.warning]
+        + [i.value for i in at.info]
+    )
+
+
+def test_the_numbers_are_the_engines_for_the_shared_dataset():
+    at = margin_page()
+    mm = max_margin(X0, y=Y0, bias=True)
+    M = train(X0, Y0, bias=True, max_epochs=100).n_mistakes
+    assert metrics(at) == {
+        "margin γ": f"{mm.gamma:.3g}",
+        "radius R": f"{mm.radius:.3g}",
+        "bound (R/γ)²": f"{mm.bound:.3g}",
+        "mistakes M": str(M),
+    }
+    assert f"M = **{M}** ≤ (R/γ)² = **{mm.bound:.3g}**" in texts(at)
+
+
+def test_an_edit_updates_the_numbers_with_deltas_and_undo_redo_reset_walk_it_back():
+    at = margin_page()
+    before = metrics(at)
+    lab.apply_event(at.session_state, "moved", {"i": 0, "x": 0.0, "y": 0.0, "v": 0})
+    at.run()
+    X = X0.copy()
+    X[0] = (0.0, 0.0)
+    mm = max_margin(X, Y0, bias=True)
+    after = metrics(at)
+    assert after["margin γ"] == f"{mm.gamma:.3g}" != before["margin γ"]
+    deltas = {m.label: m.delta for m in at.metric}
+    assert deltas["bound (R/γ)²"].startswith("+")  # a point moved into the band: bound up
+    assert any("Moved point 0 to (0, 0)." in c.value for c in at.caption)
+    X_shared, _, name = at.session_state["data_custom"]
+    assert name == lab.DRAWN and np.array_equal(X_shared, X)
+    at.button(key="mar_undo").click().run()
+    assert metrics(at) == before and "data_custom" not in at.session_state
+    at.button(key="mar_redo").click().run()
+    assert metrics(at) == after
+    at.button(key="mar_reset").click().run()
+    assert metrics(at) == before
+    assert at.button(key="mar_redo").disabled and not at.button(key="mar_undo").disabled
+
+
+def test_a_refused_edit_says_why_and_keeps_the_points():
+    at = margin_page()
+    before = metrics(at)
+    lab.apply_event(at.session_state, "deleted", {"i": 400, "v": 0})
+    at.run()
+    assert "There is no point 400" in texts(at)
+    assert metrics(at) == before and "data_custom" not in at.session_state
+
+
+def test_flipping_a_point_into_the_other_class_makes_the_data_non_separable():
+    at = margin_page()
+    lab.apply_event(at.session_state, "flipped", {"i": 0, "v": 0})
+    at.run()
+    m = metrics(at)
+    assert m["margin γ"] == "—" and m["bound (R/γ)²"] == "—"
+    assert "Not separable" in texts(at)
+    assert "never finished a pass without one (limit: 100 passes)" in texts(at)
+
+
+@pytest.mark.parametrize(
+    ("X", "y", "says"),
+    [
+        ([[1.0, 1.0], [1.0, 1.0], [2.0, 0.0]], [1, -1, 1], "at the same place"),
+        ([[1.0, 1.0], [2.0, 0.5], [0.0, 3.0]], [1, 1, 1], "All points have the same label"),
+    ],
+)
+def test_degenerate_data_get_a_sentence_not_a_traceback(X, y, says):
+    at = margin_page(custom=(np.array(X), np.array(y, float), "odd.csv"))
+    assert says in texts(at)
+
+
+def test_bias_off_measures_R_in_the_plane_and_c_moves_the_bound():
+    at = margin_page({"mar_bias": "0"})
+    assert metrics(at)["radius R"] == f"{np.linalg.norm(X0, axis=1).max():.3g}"
+    at = margin_page({"mar_c": "3"})
+    mm = max_margin(np.column_stack([X0, np.full(40, 3.0)]), Y0, bias=False)
+    assert metrics(at)["bound (R/γ)²"] == f"{mm.bound:.3g}"
+    assert at.slider(key="mar_c_w").value == 3.0
+    at.slider(key="mar_c_w").set_value(1.0).run()
+    assert metrics(at)["bound (R/γ)²"] == f"{max_margin(X0, Y0).bound:.3g}"
+    assert "mar_c" not in at.query_params  # back at its default
+
+
+def test_a_bad_url_value_falls_back_with_a_notice():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["mar_c"] = "99"
+    at.query_params["mar_tool"] = "<b>"
+    at.run()  # the notices show on arrival
+    assert at.session_state["mar_c"] == 1.0 and at.session_state["mar_tool"] == "edit"
+    assert sum("mar_c" in w.value or "mar_tool" in w.value for w in at.warning) == 2
+    at.switch_page("pages/margin.py").run()
+    assert not at.exception and at.button_group(key="mar_tool_w").value == "edit"
+
+
+def test_the_lazy_sections_show_the_bias_sweep_scaling_and_margins_tables():
+    at = margin_page()
+    assert len(at.dataframe) == 0  # nothing computed while closed
+    for key in ("mar_open_bias", "mar_open_scale", "mar_open_margins"):
+        at.session_state[key] = True
+    at.run()
+    assert not at.exception
+    margins, scaling = at.dataframe
+    mm = max_margin(X0, Y0)
+    assert margins.value["y·w*·x (w*, ‖w*‖ = 1)"].min() == pytest.approx(mm.gamma)
+    assert scaling.value["(R/γ)²"].tolist() == pytest.approx([mm.bound] * 4, rel=1e-6)
+    assert "R = maxᵢ ‖(xᵢ, c)‖ = √(maxᵢ ‖xᵢ‖² + c²)" in texts(at)
+
+
+def test_the_drawn_points_are_the_lecture_pages_dataset():
+    at = margin_page()
+    at.session_state["lec_t"] = 5
+    lab.apply_event(at.session_state, "added", {"x": 0.1, "y": 0.2, "label": -1, "v": 0})
+    at.run()
+    assert at.session_state["lec_t"] == 0
+    assert any("drawn in the margin lab (41 points)" in i.value for i in at.sidebar.info)
+    at.switch_page("pages/lecture.py").run()
+    assert not at.exception
+    assert any("drawn in the margin lab (41 points)" in i.value for i in at.sidebar.info)
