@@ -4,17 +4,23 @@ import streamlit as st
 
 from perceptron_core import RULES
 from ui import lecture, runs
-from ui.figures import LectureView, lecture_figure
+from ui.figures import as_figure, lecture_figure
+from ui.model import Run
+from ui.player import REPLAY, player, start_replay, stop_replay
 from ui.shell import require_router
 from ui.sidebar import current_dataset
-from ui.state import ORDERS, W0_MODES, bind
+from ui.state import ORDERS, W0_MODES, bind, sync_query
 
 require_router()
 ss = st.session_state
 
 
+REPLAY_FRAMES = 200  # steps per in-browser replay; its end asks the server for the next
+
+
 def restart() -> None:
     ss["lec_t"] = 0  # new settings, new run: start from w0
+    stop_replay(ss)
 
 
 presenter = ss.get("app_presenter", False)
@@ -68,63 +74,75 @@ run = runs.lecture_run(
     normalize=ss["lec_normalize"],
     max_epochs=int(ss["lec_max_epochs"]),
 )
-trace = run.trace
-T = trace.n_steps
-t = min(int(ss["lec_t"]), T)
 
-b = st.columns(5)
-if b[0].button("Step ▶", key="lec_step", shortcut="Right", help="show one example (→)"):
-    t = min(t + 1, T)
-if b[1].button("Next mistake", key="lec_next", shortcut="N", help="(n)"):
-    t = lecture.next_mistake(trace, t)
-if b[2].button("Finish epoch", key="lec_epoch", shortcut="E", help="(e)"):
-    t = lecture.end_of_epoch(trace, t)
-if b[3].button("Run to the end", key="lec_run", shortcut="End", help="(End)"):
-    t = T
-if b[4].button("Reset", key="lec_reset", shortcut="Home", help="back to w0 (Home)"):
-    t = 0
-ss["lec_t"] = t
 
-k = trace.mistakes_before(t)
-epoch = min(t // trace.n_examples + 1, trace.n_epochs)
-status = f"**{data_name}** · epoch **{epoch}** · step **t = {t}** of {T} · mistakes **k = {k}**"
-if run.mm is not None:
-    status += (
-        f" · γ = {run.mm.gamma:.3g}, R = {run.mm.radius:.3g}, bound (R/γ)² = **{run.mm.bound:.3g}**"
+@st.fragment
+def stepper(run: Run, data_name: str, presenter: bool) -> None:
+    """Controls, status, the figure and the math: a click reruns only this."""
+    trace = run.trace
+    T = trace.n_steps
+    t = min(int(ss["lec_t"]), T)
+    if int(ss["lec_t"]) > T:
+        st.info(f"This run ends after {T} steps, so step {ss['lec_t']} shows its end.")
+    b = st.columns(6)
+    moves = (
+        ("Step ▶", "lec_step", "Right", "show one example (→)", lambda t: min(t + 1, T)),
+        ("Next mistake", "lec_next", "N", "(n)", lambda t: lecture.next_mistake(trace, t)),
+        ("Finish epoch", "lec_epoch", "E", "(e)", lambda t: lecture.end_of_epoch(trace, t)),
+        ("Run to the end", "lec_run", "End", "(End)", lambda t: T),
+        ("Reset", "lec_reset", "Home", "back to w0 (r or Home)", lambda t: 0),
     )
-else:
-    status += " · **not separable**: no w*, no bound"
-if t == T:
-    status += (
-        " · ✅ converged" if trace.converged else f" · ⛔ stopped after {trace.n_epochs} epochs"
+    for col, (label, key, shortcut, tip, move) in zip(b, moves, strict=False):
+        if col.button(label, key=key, shortcut=shortcut, help=tip, width="stretch"):
+            t = move(t)
+            stop_replay(ss)
+    if b[5].button(
+        "▶ Play", key="lec_play", help="replay the run in your browser (space)", width="stretch"
+    ):
+        start_replay(ss, t, T)
+        t = ss["lec_t"]
+    ss["lec_t"] = t
+
+    k = trace.mistakes_before(t)
+    st.markdown(lecture.status_line(run, t, data_name))
+    replay = ss.get(REPLAY)
+    frames = None if replay is None else range(replay, min(replay + REPLAY_FRAMES, T) + 1)
+    spec = lecture_figure(
+        run,
+        t if replay is None else replay,
+        height=820 if presenter else 700,
+        font_size=18 if presenter else 13,
+        replay=frames,
     )
-st.markdown(status)
+    with st.container(key="lec_chart"):
+        st.plotly_chart(as_figure(spec), config={"displaylogo": False}, key="lec_plot")
+    player(ss, chart="lec_chart", reset="lec_reset", n_steps=T, window=REPLAY_FRAMES + 1)
+    if replay is not None:
+        st.caption(
+            "Replaying in your browser: Pause (or space) stops it, the slider scrubs; "
+            "Step and the math continue from where you pause."
+        )
+    if run.reason:
+        st.warning(run.reason)
+    if t > 0:
+        predict, update = lecture.step_math(run, t)
+        st.latex(predict)
+        if update:
+            st.latex(update)
+    else:
+        st.markdown("Press **Step ▶** (or →) to show the first example to the perceptron.")
+    with st.expander(f"Mistake log ({k} so far)"):
+        log = lecture.mistake_log(run, k)
+        st.dataframe(log, hide_index=True)
+        st.download_button(
+            "Download the log (CSV)",
+            log.to_csv(index=False),
+            "mistakes.csv",
+            "text/csv",
+            key="lec_log_download",
+            on_click="ignore",
+        )
+    sync_query(ss, st.query_params)
 
-fig = lecture_figure(
-    LectureView(run.X, y, trace, t, run.mm, run.curves, run.reason),
-    height=820 if presenter else 700,
-    font_size=18 if presenter else 13,
-)
-st.plotly_chart(fig, key="lec_chart", config={"displaylogo": False})
-if run.reason:
-    st.warning(run.reason)
 
-if t > 0:
-    predict, update = lecture.step_math(run, t)
-    st.latex(predict)
-    if update:
-        st.latex(update)
-else:
-    st.markdown("Press **Step ▶** (or →) to show the first example to the perceptron.")
-
-with st.expander(f"Mistake log ({k} so far)"):
-    log = lecture.mistake_log(run, k)
-    st.dataframe(log, hide_index=True)
-    st.download_button(
-        "Download the log (CSV)",
-        log.to_csv(index=False),
-        "mistakes.csv",
-        "text/csv",
-        key="lec_log_download",
-        on_click="ignore",
-    )
+stepper(run, data_name, presenter)

@@ -1,17 +1,23 @@
-"""Pure figure builders: numbers in, Plotly figures out (no Streamlit here)."""
+"""Pure figure builders: numbers in, Plotly figures out (no Streamlit here).
+
+The lecture figure is built as a plain dict and wrapped without validation:
+``make_subplots`` + ``add_trace`` validate every property and cost ~150 ms for
+this figure, the dict costs a few. Traces that change from step to step
+("dynamic") are built by one function, so the figure at step t and the
+animation frames for a replay come from the same code.
+"""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
-
-from perceptron_core import MaxMargin, ProofCurves, Trace
 
 from .geometry import Box, boundary_segment, halfplane, view_box
+from .model import Run
 
 # Okabe-Ito, a colour-blind-safe palette
 PLUS = "#0072B2"  # blue: y = +1
@@ -21,18 +27,53 @@ STAR = "#555555"  # grey: w*, its margin band, the radius
 CURRENT = "#E69F00"  # orange: the example just shown
 BOUND = "#CC79A7"  # reddish purple: the bound (R/gamma)^2
 
+Trace = dict[str, Any]
 
-@dataclass(frozen=True, eq=False)
-class LectureView:
-    """Everything the lecture figure shows at step t of a run."""
+# the four panels: data (left, full height) and the proof's three (right column)
+_PANELS = {
+    "data": ("x", "y", (0.0, 0.54), (0.0, 1.0)),
+    "claim1": ("x2", "y2", (0.63, 1.0), (0.76, 1.0)),
+    "claim2": ("x3", "y3", (0.63, 1.0), (0.39, 0.63)),
+    "squeeze": ("x4", "y4", (0.63, 1.0), (0.0, 0.26)),
+}
+_TITLES = {
+    "data": "data, the current line w·x = 0 and w",
+    "claim1": "Claim 1: w·w* grows by at least γ per mistake",
+    "claim2": "Claim 2: ‖w‖² grows by at most R² per mistake",
+    "squeeze": "the squeeze: kγ ≤ w·w* ≤ ‖w‖ ≤ R√k",
+}
+_MOVES = ("x", "y", "text", "marker")  # what a frame changes in a dynamic trace
+MAX_CURVE_POINTS = 300  # longer per-mistake curves are thinned for drawing
 
-    X: np.ndarray  # (n, 2) the points the perceptron sees (normalized if asked)
-    y: np.ndarray  # (n,)
-    trace: Trace  # recorded with record_steps=True
-    t: int  # steps done, 0..trace.n_steps
-    mm: MaxMargin | None  # None when not separable
-    curves: ProofCurves | None
-    reason: str | None  # why not separable
+
+class _Prebuilt(go.Figure):
+    """A figure that hands over its dict as built.
+
+    ``st.plotly_chart`` turns a ``go.Figure`` into JSON through ``to_dict()``;
+    a plain dict it would first validate by building a ``go.Figure`` from it,
+    which costs ~0.8 s for a figure with 200 animation frames.
+    """
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        super().__init__()
+        self._spec = spec
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._spec
+
+
+def as_figure(spec: dict[str, Any]) -> go.Figure:
+    """Wrap a figure dict for ``st.plotly_chart`` without Plotly's slow validation."""
+    return _Prebuilt(spec)
+
+
+def _on(panel: str, trace: Trace) -> Trace:
+    xa, ya, _, _ = _PANELS[panel]
+    return {"type": "scatter", "xaxis": xa, "yaxis": ya, **trace}
+
+
+def _list(values: Any) -> list[float]:
+    return np.round(np.asarray(values, dtype=float), 6).tolist()
 
 
 def _polygon(points: list[tuple[float, float]]) -> tuple[list[float], list[float]]:
@@ -40,13 +81,13 @@ def _polygon(points: list[tuple[float, float]]) -> tuple[list[float], list[float
         return [], []
     xs = [p[0] for p in points] + [points[0][0]]
     ys = [p[1] for p in points] + [points[0][1]]
-    return xs, ys
+    return _list(xs), _list(ys)
 
 
 def _segment(seg: tuple[tuple[float, float], tuple[float, float]] | None) -> tuple[list, list]:
     if seg is None:
         return [], []
-    return [seg[0][0], seg[1][0]], [seg[0][1], seg[1][1]]
+    return _list([seg[0][0], seg[1][0]]), _list([seg[0][1], seg[1][1]])
 
 
 def _arrow(w: np.ndarray, box: Box) -> tuple[list[float], list[float], str]:
@@ -55,64 +96,158 @@ def _arrow(w: np.ndarray, box: Box) -> tuple[list[float], list[float], str]:
     length = float(np.hypot(*v))
     if length == 0.0:
         return [], [], ""
-    room = 0.45 * (box.x1 - box.x0)
-    scale = min(1.0, room / length)
-    label = "w" if scale == 1.0 else f"w (×{scale:.2g})"
-    return [0.0, scale * v[0]], [0.0, scale * v[1]], label
+    scale = min(1.0, 0.45 * (box.x1 - box.x0) / length)
+    label = "<b>w</b>" if scale == 1.0 else f"<b>w</b> (×{scale:.2g})"
+    return _list([0.0, scale * v[0]]), _list([0.0, scale * v[1]]), label
 
 
-def _data_line(fig: go.Figure, xs, ys, name: str, line: dict) -> None:
-    """A line in the data panel (w*, its band, the radius, the current line): no hover."""
-    fig.add_trace(
-        go.Scatter(x=xs, y=ys, mode="lines", line=line, name=name, hoverinfo="skip"),
-        row=1,
-        col=1,
+def _line(panel: str, xs, ys, name: str, line: dict, **extra: Any) -> Trace:
+    return _on(
+        panel,
+        {"x": xs, "y": ys, "mode": "lines", "line": line, "name": name, "hoverinfo": "skip"}
+        | extra,
     )
 
 
-def lecture_figure(view: LectureView, *, height: int = 720, font_size: int = 14) -> go.Figure:
-    """The data with the current hyperplane beside the proof's three panels."""
-    X, y, trace, t = view.X, view.y, view.trace, view.t
+def _thin(k: int) -> np.ndarray:
+    """Indices 0..k, at most MAX_CURVE_POINTS of them, always with both ends."""
+    if k + 1 <= MAX_CURVE_POINTS:
+        return np.arange(k + 1)
+    return np.unique(np.linspace(0, k, MAX_CURVE_POINTS).round().astype(int))
+
+
+# --- what changes from step to step ---------------------------------------------------
+
+
+def dynamic_traces(run: Run, t: int, box: Box) -> dict[str, Trace]:
+    """The traces that show step t: the current w, its line and half-planes, the example
+    just shown, and the proof's quantities for the mistakes made so far."""
+    X, trace = run.X, run.trace
     bias = trace.bias
-    box = view_box(X)
     w = trace.w_before(t)
     k = trace.mistakes_before(t)
-    fig = make_subplots(
-        rows=3,
-        cols=2,
-        specs=[[{"rowspan": 3}, {}], [None, {}], [None, {}]],
-        column_widths=[0.55, 0.45],
-        horizontal_spacing=0.08,
-        vertical_spacing=0.11,
-        subplot_titles=(
-            "data, the current line w·x = 0 and w",
-            "Claim 1: w·w* grows by at least γ per mistake",
-            "Claim 2: ‖w‖² grows by at most R² per mistake",
-            "the squeeze: kγ ≤ w·w* ≤ ‖w‖ ≤ R√k",
-        ),
-    )
-    # --- data panel ---------------------------------------------------------------
-    for sign, colour, name in ((1.0, PLUS, "predicted +1"), (-1.0, MINUS, "predicted −1")):
+    out: dict[str, Trace] = {}
+    for sign, colour, slot in ((1.0, PLUS, "half+"), (-1.0, MINUS, "half-")):
         xs, ys = _polygon(halfplane(w, bias, box, sign) if np.any(w[:2]) else [])
-        fig.add_trace(
-            go.Scatter(
-                x=xs,
-                y=ys,
-                fill="toself",
-                fillcolor=colour,
-                opacity=0.10,
-                mode="none",
-                name=name,
-                hoverinfo="skip",
-                showlegend=False,
-            ),
-            row=1,
-            col=1,
+        out[slot] = _on(
+            "data",
+            {
+                "x": xs,
+                "y": ys,
+                "fill": "toself",
+                "fillcolor": colour,
+                "opacity": 0.10,
+                "mode": "none",
+                "name": f"predicted {'+1' if sign > 0 else '−1'}",
+                "hoverinfo": "skip",
+                "hoveron": "points",
+                "showlegend": False,
+            },
         )
-    if view.mm is not None:
-        mm = view.mm
+    xs, ys = _segment(boundary_segment(w, bias, box))
+    out["line"] = _line("data", xs, ys, "line w·x = 0", {"color": "black", "width": 3})
+    ax, ay, label = _arrow(w, box)
+    out["arrow"] = _on(
+        "data",
+        {
+            "x": ax,
+            "y": ay,
+            "mode": "lines+markers+text",
+            "line": {"color": W_COLOUR, "width": 3},
+            "marker": {"symbol": "arrow", "angleref": "previous", "size": [0, 16]},
+            "text": ["", label],
+            "textposition": "middle right",
+            "textfont": {"color": W_COLOUR},
+            "name": "w",
+            "hoverinfo": "skip",
+        },
+    )
+    ring = {"symbol": "circle-open", "size": 26, "line": {"width": 3}, "color": CURRENT}
+    xs, ys, name = [], [], "example just shown"
+    if t > 0 and trace.steps is not None:
+        i = int(trace.steps.index[t - 1])
+        mistake = bool(trace.steps.mistake[t - 1])
+        ring["color"] = MINUS if mistake else CURRENT
+        xs, ys = [float(X[i, 0])], [float(X[i, 1])]
+        name = "mistake: w updated" if mistake else "shown: correct"
+    out["ring"] = _on(
+        "data",
+        {"x": xs, "y": ys, "mode": "markers", "marker": ring, "name": name, "hoverinfo": "skip"},
+    )
+    epoch = min(t // trace.n_examples + 1, trace.n_epochs)
+    out["stamp"] = _on(
+        "data",
+        {
+            "x": [box.x0 + 0.02 * (box.x1 - box.x0)],
+            "y": [box.y1 - 0.02 * (box.y1 - box.y0)],
+            "mode": "text",
+            "text": [f"<b>t = {t} · k = {k}</b> · epoch {epoch}"],
+            "textposition": "bottom right",
+            "textfont": {"size": 16, "color": "black"},
+            "hoverinfo": "skip",
+            "showlegend": False,
+        },
+    )
+    ks = _thin(k)
+    W = trace.weights
+    if run.curves is not None:
+        c, eta = run.curves, trace.eta
+        out["c1"] = _series("claim1", ks, c.w_dot_wstar[ks], "w_k·w*")
+        out["sq_dot"] = _on(
+            "squeeze",
+            {
+                "x": ks.tolist(),
+                "y": _list(c.w_dot_wstar[ks] / eta),
+                "mode": "markers",
+                "marker": {"color": PLUS, "size": 7},
+                "name": "w_k·w*",
+                "hovertemplate": "k = %{x}<br>w_k·w* = %{y:.3g}<extra></extra>",
+                "showlegend": False,
+            },
+        )
+        out["sq_norm"] = _on(
+            "squeeze",
+            {
+                "x": ks.tolist(),
+                "y": _list(np.sqrt(c.w_norm_sq[ks]) / eta),
+                "mode": "markers",
+                "marker": {"color": MINUS, "size": 7, "symbol": "diamond"},
+                "name": "‖w_k‖",
+                "hovertemplate": "k = %{x}<br>‖w_k‖ = %{y:.3g}<extra></extra>",
+                "showlegend": False,
+            },
+        )
+    out["c2"] = _series("claim2", ks, np.einsum("kd,kd->k", W[ks], W[ks]), "‖w_k‖²")
+    return out
+
+
+def _series(panel: str, ks: np.ndarray, values: np.ndarray, name: str) -> Trace:
+    return _on(
+        panel,
+        {
+            "x": ks.tolist(),
+            "y": _list(values),
+            "mode": "lines+markers",
+            "line": {"color": W_COLOUR},
+            "marker": {"size": 7, "color": W_COLOUR},
+            "name": name,
+            "showlegend": False,
+            "hovertemplate": "k = %{x}<br>" + name + " = %{y:.3g}<extra></extra>",
+        },
+    )
+
+
+# --- what stays -----------------------------------------------------------------------
+
+
+def _static_traces(run: Run, box: Box) -> dict[str, Trace]:
+    X, y, trace = run.X, run.y, run.trace
+    bias = trace.bias
+    out: dict[str, Trace] = {}
+    if run.mm is not None:
+        mm = run.mm
         xs, ys = _segment(boundary_segment(mm.w_star, bias, box))
-        _data_line(fig, xs, ys, "max-margin w*", {"color": STAR, "dash": "dash", "width": 2})
+        out["w*"] = _line("data", xs, ys, "max-margin w*", {"color": STAR, "dash": "dash"})
         band_x: list = []
         band_y: list = []
         for level in (mm.gamma, -mm.gamma):
@@ -120,234 +255,334 @@ def lecture_figure(view: LectureView, *, height: int = 720, font_size: int = 14)
             band_x += [*bx, None]
             band_y += [*by, None]
         band = {"color": STAR, "dash": "dot", "width": 1}
-        _data_line(fig, band_x, band_y, "γ band: w*·x = ±γ", band)
+        out["band"] = _line("data", band_x, band_y, "γ band", band)
     r_plane = float(np.linalg.norm(X, axis=1).max())
     angle = np.linspace(0, 2 * math.pi, 121)
-    circle = {"color": STAR, "width": 1, "dash": "longdashdot"}
-    _data_line(fig, r_plane * np.cos(angle), r_plane * np.sin(angle), "radius of the data", circle)
+    out["radius"] = _line(
+        "data",
+        _list(r_plane * np.cos(angle)),
+        _list(r_plane * np.sin(angle)),
+        "radius R",
+        {"color": STAR, "width": 1, "dash": "longdashdot"},
+    )
     idx = np.arange(len(y))
     for label, colour, symbol, name in ((1.0, PLUS, "circle", "+1"), (-1.0, MINUS, "x", "−1")):
         sel = y == label
-        fig.add_trace(
-            go.Scatter(
-                x=X[sel, 0],
-                y=X[sel, 1],
-                mode="markers",
-                name=f"y = {name}",
-                marker={
+        out[f"points{name}"] = _on(
+            "data",
+            {
+                "x": _list(X[sel, 0]),
+                "y": _list(X[sel, 1]),
+                "mode": "markers",
+                "name": f"y = {name}",
+                "marker": {
                     "color": colour,
                     "symbol": symbol,
                     "size": 10,
                     "line": {"width": 1, "color": "white"},
                 },
-                customdata=idx[sel],
-                hovertemplate="point %{customdata}<br>x = (%{x:.3g}, %{y:.3g})<br>y = "
+                "customdata": idx[sel].tolist(),
+                "hovertemplate": "point %{customdata}<br>x = (%{x:.3g}, %{y:.3g})<br>y = "
                 + name
                 + "<extra></extra>",
-            ),
-            row=1,
-            col=1,
+            },
         )
-    xs, ys = _segment(boundary_segment(w, bias, box))
-    _data_line(fig, xs, ys, "current line w·x = 0", {"color": "black", "width": 3})
-    ax, ay, alabel = _arrow(w, box)
-    fig.add_trace(
-        go.Scatter(
-            x=ax,
-            y=ay,
-            mode="lines+markers+text",
-            line={"color": W_COLOUR, "width": 3},
-            marker={"symbol": "arrow", "angleref": "previous", "size": [0, 16], "color": W_COLOUR},
-            text=["", alabel],
-            textposition="top right",
-            name="w (normal of the line)",
-            hoverinfo="skip",
-        ),
-        row=1,
-        col=1,
-    )
-    if t > 0 and trace.steps is not None:
-        i = int(trace.steps.index[t - 1])
-        was_mistake = bool(trace.steps.mistake[t - 1])
-        fig.add_trace(
-            go.Scatter(
-                x=[X[i, 0]],
-                y=[X[i, 1]],
-                mode="markers",
-                marker={
-                    "symbol": "circle-open",
-                    "size": 26,
-                    "line": {"width": 3},
-                    "color": MINUS if was_mistake else CURRENT,
-                },
-                name="mistake: w was updated" if was_mistake else "just shown: correct",
-                hoverinfo="skip",
-            ),
-            row=1,
-            col=1,
-        )
-    fig.update_xaxes(range=[box.x0, box.x1], title_text="x1", row=1, col=1, zeroline=True)
-    fig.update_yaxes(
-        range=[box.y0, box.y1],
-        title_text="x2",
-        row=1,
-        col=1,
-        zeroline=True,
-        scaleanchor="x",
-        scaleratio=1,
-    )
-    _proof_panels(fig, view, k)
-    fig.update_layout(
-        height=height,
-        margin={"l": 40, "r": 20, "t": 60, "b": 40},
-        font={"size": font_size},
-        legend={"orientation": "h", "y": -0.08, "x": 0.0},
-        hovermode="closest",
-        uirevision="lecture",
-    )
-    fig.update_annotations(font_size=font_size)
-    return fig
-
-
-def _proof_panels(fig: go.Figure, view: LectureView, k: int) -> None:
-    """Claim 1, Claim 2 and the squeeze, for the mistakes made so far (k of them)."""
-    trace = view.trace
     K = trace.n_mistakes
-    W = trace.weights
-    ks = np.arange(K + 1)
-    if view.curves is None or view.mm is None:
-        norm_sq = np.einsum("kd,kd->k", W, W)
-        fig.add_annotation(
-            text="not separable:<br>no w*, no γ, no bound",
-            showarrow=False,
-            xref="x2 domain",
-            yref="y2 domain",
-            x=0.5,
-            y=0.5,
-            font={"size": 16, "color": MINUS},
-        )
-        fig.add_annotation(
-            text="no γ > 0, so nothing forces<br>the mistakes to stop",
-            showarrow=False,
-            xref="x4 domain",
-            yref="y4 domain",
-            x=0.5,
-            y=0.5,
-            font={"size": 16, "color": MINUS},
-        )
-        radius = float(np.sqrt(np.max(np.einsum("nd,nd->n", view.X, view.X)) + trace.bias))
-        upper = norm_sq[0] + trace.eta**2 * ks * radius**2
-        _claim(fig, 2, ks, norm_sq, upper, k, "‖w_k‖²", "‖w₀‖² + kR²·η²", above=True)
-        return
-    c = view.curves
-    lower_name = "kγ" if c.lower[0] == 0 and trace.eta == 1 else "w₀·w* + kγη"
-    upper_name = "kR²" if c.upper[0] == 0 and trace.eta == 1 else "‖w₀‖² + kR²η²"
-    _claim(fig, 1, ks, c.w_dot_wstar, c.lower, k, "w_k·w*", lower_name, above=False)
-    _claim(fig, 2, ks, c.w_norm_sq, c.upper, k, "‖w_k‖²", upper_name, above=True)
-    # the squeeze, in units of eta so the lines are k gamma and R sqrt k from w0 = 0
-    kmax = max(c.bound, K) * 1.08
-    kk = np.linspace(0, kmax, 200)
-    eta = trace.eta
-    row, col = 3, 2
-    for values, colour, name in (
-        (kk * c.gamma, PLUS, "kγ"),
-        (c.radius * np.sqrt(kk), MINUS, "R√k"),
-    ):
-        fig.add_trace(
-            go.Scatter(
-                x=kk,
-                y=values,
-                mode="lines",
-                line={"color": colour, "dash": "dash"},
-                name=name,
+    if run.curves is not None:
+        c = run.curves
+        out["c1_bound"] = _bound("claim1", K, c.lower, _lower_name(run))
+        out["c2_bound"] = _bound("claim2", K, c.upper, _upper_name(run))
+        kk = np.linspace(0, max(c.bound, K) * 1.08, 200)
+        for slot, values, colour, name in (
+            ("sq_gamma", kk * c.gamma, PLUS, "kγ"),
+            ("sq_radius", c.radius * np.sqrt(kk), MINUS, "R√k"),
+        ):
+            out[slot] = _line(
+                "squeeze",
+                _list(kk),
+                _list(values),
+                name,
+                {"color": colour, "dash": "dash"},
                 showlegend=False,
-                hoverinfo="skip",
-            ),
-            row=row,
-            col=col,
+            )
+    else:
+        W = trace.weights
+        radius_sq = float(np.max(np.einsum("nd,nd->n", X, X)) + bias)
+        upper = W[0] @ W[0] + trace.eta**2 * np.array([0.0, K]) * radius_sq
+        out["c2_bound"] = _bound("claim2", K, upper, "‖w₀‖² + kR²η²")
+    return out
+
+
+def _bound(panel: str, K: int, values: np.ndarray, name: str) -> Trace:
+    """A claim's straight line from k = 0 to K (two points are enough)."""
+    return _line(
+        panel,
+        [0, K],
+        _list([values[0], values[-1]]),
+        name,
+        {"color": BOUND, "dash": "dash"},
+        showlegend=False,
+        hoverinfo=None,
+        hovertemplate=name + " = %{y:.3g}<extra></extra>",
+    )
+
+
+def _lower_name(run: Run) -> str:
+    c = run.curves
+    return "kγ" if c is not None and c.lower[0] == 0 and run.trace.eta == 1 else "w₀·w* + kγη"
+
+
+def _upper_name(run: Run) -> str:
+    c = run.curves
+    plain = c is not None and c.upper[0] == 0 and run.trace.eta == 1
+    return "kR²" if plain else "‖w₀‖² + kR²η²"
+
+
+# trace order (z-order): half-planes under everything, the current line over the points
+ORDER = (
+    "half+",
+    "half-",
+    "w*",
+    "band",
+    "radius",
+    "points+1",
+    "points−1",
+    "line",
+    "arrow",
+    "ring",
+    "stamp",
+    "c1_bound",
+    "c1",
+    "c2_bound",
+    "c2",
+    "sq_gamma",
+    "sq_radius",
+    "sq_dot",
+    "sq_norm",
+)
+
+
+# --- the figure -----------------------------------------------------------------------
+
+
+def lecture_figure(
+    run: Run,
+    t: int,
+    *,
+    height: int = 720,
+    font_size: int = 14,
+    replay: Sequence[int] | None = None,
+    speeds: Sequence[int] = (2, 8, 30),
+) -> dict[str, Any]:
+    """The data with the current hyperplane beside the proof's three panels, at step t.
+
+    With ``replay`` (steps, e.g. ``range(t, t + 200)``) the figure also carries one
+    animation frame per step, Play/Pause buttons at ``speeds`` steps per second and
+    a scrubber: the browser replays the run with no server round trip per frame.
+    """
+    box = view_box(run.X)
+    static = _static_traces(run, box)
+    dynamic = dynamic_traces(run, t, box)
+    slots = [s for s in ORDER if s in static or s in dynamic]
+    data = [static[s] if s in static else dynamic[s] for s in slots]
+    layout = _layout(run, box, height=height, font_size=font_size)
+    spec: dict[str, Any] = {"data": data, "layout": layout}
+    if replay:
+        moving = [i for i, s in enumerate(slots) if s in dynamic]
+        frames = []
+        for s in replay:
+            dyn = dynamic_traces(run, s, box)
+            data = [{k: dyn[slots[i]][k] for k in _MOVES if k in dyn[slots[i]]} for i in moving]
+            frames.append({"name": str(s), "data": data, "traces": moving})
+        spec["frames"] = frames
+        layout["updatemenus"] = [_player_buttons(speeds)]
+        layout["sliders"] = [_scrubber(replay, t)]
+        layout["margin"]["b"] = 190
+    return spec
+
+
+def _layout(run: Run, box: Box, *, height: int, font_size: int) -> dict[str, Any]:
+    trace = run.trace
+    K = trace.n_mistakes
+    layout: dict[str, Any] = {
+        "height": height,
+        "margin": {"l": 50, "r": 20, "t": 40, "b": 70},
+        "font": {"size": font_size},
+        "legend": {"orientation": "h", "y": -0.09, "x": 0.0, "yanchor": "top"},
+        "hovermode": "closest",
+        "uirevision": "lecture",
+        "plot_bgcolor": "white",
+        "annotations": [],
+        "shapes": [],
+    }
+    grid = {"showgrid": True, "gridcolor": "#e5e5e5", "zeroline": True, "zerolinecolor": "#999"}
+    for panel, (xa, ya, xdom, ydom) in _PANELS.items():
+        xname = "xaxis" + xa[1:]
+        yname = "yaxis" + ya[1:]
+        layout[xname] = {"domain": list(xdom), "anchor": ya, **grid}
+        layout[yname] = {"domain": list(ydom), "anchor": xa, **grid}
+        layout["annotations"].append(
+            {
+                "text": _TITLES[panel],
+                "showarrow": False,
+                "xref": "paper",
+                "yref": "paper",
+                "x": sum(xdom) / 2,
+                "y": ydom[1] + 0.005,
+                "xanchor": "center",
+                "yanchor": "bottom",
+            }
         )
-    fig.add_trace(
-        go.Scatter(
-            x=ks[: k + 1],
-            y=c.w_dot_wstar[: k + 1] / eta,
-            mode="markers",
-            marker={"color": PLUS, "size": 7},
-            name="w_k·w*",
-            showlegend=False,
-        ),
-        row=row,
-        col=col,
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=ks[: k + 1],
-            y=np.sqrt(c.w_norm_sq[: k + 1]) / eta,
-            mode="markers",
-            marker={"color": MINUS, "size": 7, "symbol": "diamond"},
-            name="‖w_k‖",
-            showlegend=False,
-        ),
-        row=row,
-        col=col,
-    )
-    fig.add_vline(
-        x=c.bound,
-        line={"color": BOUND, "width": 2},
-        row=row,
-        col=col,
-        annotation_text=f"(R/γ)² = {c.bound:.3g}",
-        annotation_position="top left",
-    )
-    fig.add_vline(
-        x=K,
-        line={"color": "black", "width": 1, "dash": "dot"},
-        row=row,
-        col=col,
-        annotation_text=f"M = {K}",
-        annotation_position="bottom right",
-    )
-    fig.update_xaxes(title_text="mistakes k", range=[0, kmax], row=row, col=col)
+    # constrain="domain": the panel shrinks to keep x and y at one scale, so the
+    # shaded half-planes fill it
+    layout["xaxis"] |= {"range": [box.x0, box.x1], "title": {"text": "x1"}, "constrain": "domain"}
+    layout["yaxis"] |= {
+        "range": [box.y0, box.y1],
+        "title": {"text": "x2"},
+        "scaleanchor": "x",
+        "scaleratio": 1,
+        "constrain": "domain",
+    }
+    kmax = max(K, 1) * 1.04
+    for xname in ("xaxis2", "xaxis3"):
+        layout[xname]["range"] = [0, kmax]
+    W = trace.weights
+    norm_sq = np.einsum("kd,kd->k", W, W)
+    if run.curves is None or run.mm is None:
+        upper = float(
+            norm_sq[0]
+            + trace.eta**2 * K * (np.max(np.einsum("nd,nd->n", run.X, run.X)) + trace.bias)
+        )
+        layout["yaxis3"]["range"] = _padded(norm_sq, [upper])
+        for panel, text in (
+            ("claim1", "not separable:<br>no w*, no γ, no bound"),
+            ("squeeze", "no γ > 0, so nothing forces<br>the mistakes to stop"),
+        ):
+            xa, ya, _, _ = _PANELS[panel]
+            layout[f"xaxis{xa[1:]}"] |= {"visible": False}
+            layout[f"yaxis{ya[1:]}"] |= {"visible": False}
+            layout["annotations"].append(
+                {
+                    "text": text,
+                    "showarrow": False,
+                    "xref": f"{xa} domain",
+                    "yref": f"{ya} domain",
+                    "x": 0.5,
+                    "y": 0.5,
+                    "font": {"size": font_size + 2, "color": MINUS},
+                }
+            )
+        _claim_label(layout, "claim2", "‖w_k‖²", "≤", "‖w₀‖² + kR²η²")
+        return layout
+    c = run.curves
+    layout["yaxis2"]["range"] = _padded(c.w_dot_wstar, c.lower)
+    layout["yaxis3"]["range"] = _padded(c.w_norm_sq, c.upper)
+    _claim_label(layout, "claim1", "w_k·w*", "≥", _lower_name(run))
+    _claim_label(layout, "claim2", "‖w_k‖²", "≤", _upper_name(run))
+    sq_kmax = max(c.bound, K) * 1.08
+    layout["xaxis4"] |= {"range": [0, sq_kmax], "title": {"text": "mistakes k"}}
+    top = max(c.radius * math.sqrt(sq_kmax), float(np.sqrt(c.w_norm_sq.max())) / trace.eta)
+    bottom = min(0.0, float(c.w_dot_wstar.min()) / trace.eta)
+    layout["yaxis4"]["range"] = [bottom - 0.05 * (top - bottom), top * 1.05]
+    for x, colour, dash, text, where in (
+        (c.bound, BOUND, "solid", f"(R/γ)² = {c.bound:.3g}", "left"),
+        (K, "black", "dot", f"M = {K}", "right"),
+    ):
+        layout["shapes"].append(
+            {
+                "type": "line",
+                "xref": "x4",
+                "yref": "y4 domain",
+                "x0": x,
+                "x1": x,
+                "y0": 0,
+                "y1": 1,
+                "line": {"color": colour, "width": 2 if dash == "solid" else 1, "dash": dash},
+            }
+        )
+        layout["annotations"].append(
+            {
+                "text": text,
+                "showarrow": False,
+                "xref": "x4",
+                "yref": "y4 domain",
+                "x": x,
+                "y": 1.0 if where == "left" else 0.02,
+                "xanchor": "right" if where == "left" else "left",
+                "yanchor": "top" if where == "left" else "bottom",
+                "font": {"color": colour},
+            }
+        )
+    return layout
 
 
-def _claim(fig, row, ks, values, bound, k, name, bound_name, *, above):
-    """One claim panel: the quantity after each of the first k mistakes, and its line."""
-    col = 2
-    fig.add_trace(
-        go.Scatter(
-            x=ks,
-            y=bound,
-            mode="lines",
-            line={"color": BOUND, "dash": "dash"},
-            name=bound_name,
-            showlegend=False,
-            hovertemplate=bound_name + " = %{y:.3g}<extra></extra>",
-        ),
-        row=row,
-        col=col,
+def _padded(*arrays: Any) -> list[float]:
+    lo = min(float(np.min(a)) for a in arrays)
+    hi = max(float(np.max(a)) for a in arrays)
+    lo = min(lo, 0.0)
+    pad = 0.06 * (hi - lo) or 1.0
+    return [lo - pad, hi + pad]
+
+
+def _claim_label(layout: dict, panel: str, name: str, where: str, bound_name: str) -> None:
+    xa, ya, _, _ = _PANELS[panel]
+    layout["annotations"].append(
+        {
+            "text": f"<b>{name}</b> {where} <span style='color:{BOUND}'>{bound_name}</span>",
+            "showarrow": False,
+            "xref": f"{xa} domain",
+            "yref": f"{ya} domain",
+            "x": 0.02,
+            "y": 0.98,
+            "xanchor": "left",
+            "yanchor": "top",
+        }
     )
-    fig.add_trace(
-        go.Scatter(
-            x=ks[: k + 1],
-            y=values[: k + 1],
-            mode="lines+markers",
-            line={"color": W_COLOUR},
-            marker={"size": 7},
-            name=name,
-            showlegend=False,
-            hovertemplate="k = %{x}<br>" + name + " = %{y:.3g}<extra></extra>",
-        ),
-        row=row,
-        col=col,
-    )
-    where = "≤" if above else "≥"
-    fig.add_annotation(
-        text=f"<b>{name}</b> {where} <span style='color:{BOUND}'>{bound_name}</span>",
-        showarrow=False,
-        xref=f"x{row + 1} domain",
-        yref=f"y{row + 1} domain",
-        x=0.02,
-        y=0.98,
-        xanchor="left",
-        yanchor="top",
-    )
-    fig.update_xaxes(range=[0, max(len(ks) - 1, 1) * 1.04], row=row, col=col)
+
+
+def _animate(frames: list | None, duration: int) -> dict[str, Any]:
+    return {
+        "method": "animate",
+        "args": [
+            frames,
+            {
+                "frame": {"duration": duration, "redraw": False},
+                "transition": {"duration": 0},
+                "fromcurrent": True,
+                "mode": "immediate",
+            },
+        ],
+    }
+
+
+def _player_buttons(speeds: Sequence[int]) -> dict[str, Any]:
+    buttons = [{"label": f"Play {v}/s", **_animate(None, round(1000 / v))} for v in speeds] + [
+        {"label": "Pause", **_animate([None], 0)}
+    ]
+    return {
+        "type": "buttons",
+        "direction": "left",
+        "showactive": False,
+        "x": 0.0,
+        "xanchor": "left",
+        "y": -0.2,
+        "yanchor": "top",
+        "pad": {"t": 0, "r": 6},
+        "buttons": buttons,
+    }
+
+
+def _scrubber(replay: Sequence[int], t: int) -> dict[str, Any]:
+    steps = [{"label": str(s), **_animate([str(s)], 0)} for s in replay]
+    return {
+        "active": max(0, min(len(steps) - 1, t - replay[0])),
+        "steps": steps,
+        "x": 0.36,
+        "len": 0.64,
+        "xanchor": "left",
+        "y": -0.18,
+        "yanchor": "top",
+        "pad": {"t": 0},
+        "currentvalue": {"prefix": "step t = ", "visible": True},
+        "transition": {"duration": 0},
+    }

@@ -7,7 +7,7 @@ import pandas as pd
 
 from perceptron_core import Trace
 
-from .runs import Run
+from .model import Run
 
 
 def next_mistake(trace: Trace, t: int) -> int:
@@ -99,3 +99,22 @@ def start_weights(session, d: int) -> tuple[tuple[float, ...] | None, str | None
     if len(values) != d:
         return None, f"w0 needs {d} numbers here; starting from w0 = 0."
     return tuple(values), None
+
+
+def status_line(run: Run, t: int, data_name: str) -> str:
+    """Epoch, step, mistakes, the bound and how the run ended (markdown)."""
+    trace = run.trace
+    T = trace.n_steps
+    k = trace.mistakes_before(t)
+    epoch = min(t // trace.n_examples + 1, trace.n_epochs)
+    status = f"**{data_name}** · epoch **{epoch}** · step **t = {t}** of {T} · mistakes **k = {k}**"
+    if run.mm is not None:
+        mm = run.mm
+        status += f" · γ = {mm.gamma:.3g}, R = {mm.radius:.3g}, bound (R/γ)² = **{mm.bound:.3g}**"
+    else:
+        status += " · **not separable**: no w*, no bound"
+    if t == T:
+        status += (
+            " · ✅ converged" if trace.converged else f" · ⛔ stopped after {trace.n_epochs} epochs"
+        )
+    return status

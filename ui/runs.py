@@ -2,45 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import streamlit as st
 
-from perceptron_core import (
-    MaxMargin,
-    NotSeparableError,
-    ProofCurves,
-    Trace,
-    make_dataset,
-    max_margin,
-    proof_curves,
-    train,
-)
+from perceptron_core import make_dataset
+
+from .model import Run, record_run
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
 def dataset(name: str, n: int, seed: int, params: tuple[tuple[str, float], ...]) -> tuple:
     """A registry dataset, by value (X (n, 2), y (n,))."""
     return make_dataset(name, n=n, seed=seed, **dict(params))
-
-
-@dataclass(frozen=True, eq=False)
-class Run:
-    """A recorded perceptron run on the points it saw, with the proof's yardsticks."""
-
-    X: np.ndarray  # (n, 2) what the perceptron saw (unit-length rows if normalized)
-    y: np.ndarray
-    trace: Trace
-    mm: MaxMargin | None
-    curves: ProofCurves | None
-    reason: str | None  # why there is no w*, if there is none
-
-
-def unit_rows(X: np.ndarray) -> np.ndarray:
-    """Each x scaled to length 1 (seed 000's assumption); points at the origin stay there."""
-    norms = np.linalg.norm(X, axis=1, keepdims=True)
-    return np.divide(X, norms, out=np.zeros_like(X), where=norms > 0)
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -56,21 +29,15 @@ def lecture_run(
     normalize: bool,
     max_epochs: int,
 ) -> Run:
-    """Train with every step recorded, and find w*, gamma, R (or why they do not exist)."""
-    Xs = unit_rows(X) if normalize else X
-    trace = train(
-        Xs,
+    """``model.record_run``, cached by value."""
+    return record_run(
+        X,
         y,
         bias=bias,
         eta=eta,
         w0=w0,
         seed=seed,
         rule=rule,
+        normalize=normalize,
         max_epochs=max_epochs,
-        record_steps=True,
     )
-    try:
-        mm = max_margin(Xs, y, bias=bias)
-    except NotSeparableError as exc:
-        return Run(Xs, y, trace, None, None, str(exc))
-    return Run(Xs, y, trace, mm, proof_curves(trace, mm), None)

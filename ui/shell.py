@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import gc
+
+import pandas  # noqa: F401  (heavy imports first, then freeze: see below)
+import plotly.graph_objects  # noqa: F401
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
+import perceptron_core
+
 from . import state
 from .sidebar import dataset_sidebar
+
+# Streamlit runs gc.collect(2) after every script run. Moving everything alive
+# after the imports (modules, numba's compiled kernel) into the permanent
+# generation, once per process, keeps those collections from walking it all.
+perceptron_core.train([[1.0, 0.0]], [1], max_epochs=1)  # compile or load the kernel
+gc.collect()
+gc.freeze()
 
 
 def run_app() -> None:

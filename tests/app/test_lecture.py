@@ -1,5 +1,6 @@
 """The lecture page's logic through AppTest: controls move t, k and w; the URL round-trips."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -92,3 +93,38 @@ def test_tampered_url_parameters_fall_back_with_a_notice(name, value):
     notices = " ".join(w.value for w in at.warning)
     assert name in notices
     assert "<script>" not in at.session_state["data_name"]
+
+
+def chart_spec(at: AppTest) -> dict:
+    return json.loads(at.get("plotly_chart")[0].proto.spec)
+
+
+def stamp(frame_or_spec: dict) -> str:
+    """The 't = .. · k = ..' label drawn in the data panel."""
+    return next(tr["text"][0] for tr in frame_or_spec["data"] if "t = " in str(tr.get("text", "")))
+
+
+def test_play_sends_the_run_from_the_current_step_as_frames_and_step_leaves_the_replay():
+    at = lecture()
+    for _ in range(3):
+        at.button(key="lec_step").click().run()
+    assert "frames" not in chart_spec(at)  # stepping stays light: no frames
+    at.button(key="lec_play").click().run()
+    spec = chart_spec(at)
+    frames = spec["frames"]
+    assert [f["name"] for f in frames[:2]] == ["3", "4"]  # the replay starts where we were
+    assert frames[-1]["name"] == "80"  # 40 points, converged in epoch 2: 80 steps
+    assert "t = 3 ·" in stamp(frames[0]) and "t = 80 ·" in stamp(frames[-1])
+    labels = [b["label"] for b in spec["layout"]["updatemenus"][0]["buttons"]]
+    assert labels == ["Play 2/s", "Play 8/s", "Play 30/s", "Pause"]
+    assert len(spec["layout"]["sliders"][0]["steps"]) == len(frames)
+    at.button(key="lec_step").click().run()
+    assert at.session_state["lec_t"] == 4
+    assert "frames" not in chart_spec(at)
+    assert not at.exception
+
+
+def test_a_step_past_the_end_of_the_run_shows_the_end_with_a_notice():
+    at = lecture({"lec_t": "5000"})
+    assert "step **t = 80** of 80" in status(at)
+    assert any("ends after 80 steps" in i.value for i in at.info)
