@@ -235,7 +235,9 @@ def edits_figure(
     layout = _layout(
         title={"text": "Your edits: M and the bound against the margin γ", "font": {"size": 15}},
         xaxis=_axis("margin γ", range=[0, g_max], rangemode="tozero"),
-        yaxis=_axis("mistakes (log scale)", type="log", range=[np.log10(0.7), np.log10(3 * top)]),
+        yaxis=_axis(
+            "mistakes (log scale)", type="log", range=[np.log10(0.7), np.log10(3 * top)], dtick=1
+        ),
     )
     return go.Figure({"data": data, "layout": layout}, _validate=False)
 
@@ -277,7 +279,7 @@ def constant_figure(rows: Sequence[ConstantRow], c_now: float) -> go.Figure:
     layout = _layout(
         title={"text": "The same data, the bias feature c varied"},
         xaxis=_axis("bias feature c", type="log"),
-        yaxis=_axis("mistakes (log scale)", type="log"),
+        yaxis=_axis("mistakes (log scale)", type="log", dtick=1),
         shapes=[
             {
                 "type": "line",

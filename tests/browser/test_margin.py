@@ -1,0 +1,173 @@
+"""The margin lab in a real browser: drag, click to add, flip, delete, with the mouse.
+
+Reads what a student reads: the numbers γ, R, (R/γ)², M on the page, the
+"Not separable" message, the sidebar's dataset line. Two browser contexts edit at
+once and neither sees the other's points.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+SURFACE = ".mlab .surface > svg"
+
+
+def settle(page: Page) -> None:
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+
+
+def open_margin(page: Page, app_url: str, query: str = "") -> None:
+    page.goto(f"{app_url}/margin{query}")
+    expect(page.locator(".pt").first).to_be_visible(timeout=30_000)
+    settle(page)
+    page.locator(SURFACE).scroll_into_view_if_needed()
+
+
+def metric(page: Page, label: str) -> str:
+    box = page.get_by_test_id("stMetric").filter(has_text=label)
+    return box.get_by_test_id("stMetricValue").inner_text().strip()
+
+
+def tick(page: Page) -> int:
+    return int(page.locator(SURFACE).get_attribute("data-tick"))
+
+
+def edit(page: Page, gesture) -> None:
+    """Do one gesture on the surface and wait until the page has answered it."""
+    before = tick(page)
+    gesture()
+    expect(page.locator(SURFACE)).to_have_attribute("data-tick", str(before + 1), timeout=15_000)
+    settle(page)
+
+
+def centre(locator) -> tuple[float, float]:
+    b = locator.bounding_box()
+    return b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+
+
+def drag(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    page.mouse.move(*start)
+    page.mouse.down()
+    for k in range(1, 11):
+        f = k / 10
+        page.mouse.move(start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f)
+    page.mouse.up()
+
+
+def line_ends(page: Page, css: str) -> list[list[float]]:
+    """Screen coordinates of an SVG line's two ends."""
+    return page.locator(css).evaluate(
+        """el => { const m = el.getScreenCTM();
+        const p = (x, y) => new DOMPoint(x, y).matrixTransform(m);
+        const a = p(el.x1.baseVal.value, el.y1.baseVal.value);
+        const b = p(el.x2.baseVal.value, el.y2.baseVal.value);
+        return [[a.x, a.y], [b.x, b.y]]; }"""
+    )
+
+
+def no_traceback(page: Page) -> None:
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+def test_dragging_a_support_vector_toward_w_star_shrinks_gamma_and_raises_the_bound(
+    app_url, page, screenshot
+):
+    open_margin(page, app_url)
+    gamma, bound = float(metric(page, "margin γ")), float(metric(page, "bound"))
+    R = metric(page, "radius R")
+    sv = page.locator(".pt:has(circle.support)").first
+    (ax, ay), (bx, by) = line_ends(page, f"{SURFACE} line.wstar")
+    px, py = centre(sv)
+    dx, dy = bx - ax, by - ay
+    s = ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)
+    qx, qy = ax + s * dx, ay + s * dy  # the foot of the perpendicular on w*
+    edit(page, lambda: drag(page, (px, py), (px + 0.6 * (qx - px), py + 0.6 * (qy - py))))
+    assert float(metric(page, "margin γ")) < gamma
+    assert float(metric(page, "bound")) > bound
+    assert metric(page, "radius R") == R  # the point moved inward: same farthest point
+    expect(page.get_by_text(re.compile(r"Moved point \d+ to"))).to_be_visible()
+    expect(page.get_by_test_id("stSidebar")).to_contain_text("drawn in the margin lab (40 points)")
+    no_traceback(page)
+    screenshot("margin-dragged")
+
+
+def test_clicking_empty_space_adds_points_and_shift_click_adds_a_minus(app_url, page):
+    open_margin(page, app_url)
+    bg = page.locator(".mlab rect.bg").bounding_box()
+    edit(page, lambda: page.mouse.click(bg["x"] + 25, bg["y"] + 25))  # top left: empty
+    expect(page.locator(".pt")).to_have_count(41)
+    expect(page.locator(".pt.plus")).to_have_count(21)
+    page.keyboard.down("Shift")
+    edit(page, lambda: page.mouse.click(bg["x"] + bg["width"] - 25, bg["y"] + 25))
+    page.keyboard.up("Shift")
+    expect(page.locator(".pt")).to_have_count(42)
+    expect(page.locator(".pt.minus")).to_have_count(21)
+    expect(page.get_by_test_id("stSidebar")).to_contain_text("drawn in the margin lab (42 points)")
+    no_traceback(page)
+
+
+def test_flipping_a_point_deep_in_its_class_makes_the_data_non_separable_and_undo_fixes_it(
+    app_url, page, screenshot
+):
+    open_margin(page, app_url)
+    gamma = metric(page, "margin γ")
+    pluses = page.locator(".pt.plus")
+    xs = [centre(pluses.nth(k))[0] for k in range(pluses.count())]
+    leftmost = pluses.nth(xs.index(min(xs)))  # far from the line on the +1 side
+    edit(page, lambda: leftmost.click())
+    expect(page.get_by_text("Not separable.", exact=False).first).to_be_visible()
+    expect(page.locator(".mlab .banner")).to_contain_text("Not separable")
+    assert metric(page, "margin γ") == "—" and metric(page, "bound") == "—"
+    expect(page.get_by_text(re.compile(r"never finished a pass without one"))).to_be_visible()
+    screenshot("margin-not-separable")
+    page.get_by_role("button", name="Undo").click()
+    settle(page)
+    expect(page.get_by_test_id("stMetric").filter(has_text="margin γ")).to_contain_text(gamma)
+    no_traceback(page)
+
+
+def test_alt_click_and_the_delete_tool_remove_points(app_url, page):
+    open_margin(page, app_url)
+    edit(page, lambda: page.locator(".pt").nth(3).click(modifiers=["Alt"]))
+    expect(page.locator(".pt")).to_have_count(39)
+    page.get_by_text("deletes it", exact=True).click()
+    settle(page)
+    edit(page, lambda: page.locator(".pt").nth(5).click())
+    expect(page.locator(".pt")).to_have_count(38)
+    bg = page.locator(".mlab rect.bg").bounding_box()
+    page.mouse.click(bg["x"] + 25, bg["y"] + 25)  # the delete tool adds nothing
+    page.wait_for_timeout(500)
+    expect(page.locator(".pt")).to_have_count(38)
+    no_traceback(page)
+
+
+def test_a_point_dropped_far_outside_stays_on_the_surface(app_url, page):
+    open_margin(page, app_url)
+    p = centre(page.locator(".pt").nth(0))
+    edit(page, lambda: drag(page, p, (p[0] + 2000, p[1] - 900)))
+    expect(page.locator(".pt")).to_have_count(40)
+    expect(page.get_by_text(re.compile(r"Moved point 0 to"))).to_be_visible()
+    no_traceback(page)
+
+
+def test_two_students_edit_at_once_and_neither_sees_the_others_points(app_url, browser):
+    a = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+    b = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+    try:
+        open_margin(a, app_url)
+        open_margin(b, app_url)
+        bg = a.locator(".mlab rect.bg").bounding_box()
+        edit(a, lambda: a.mouse.click(bg["x"] + 25, bg["y"] + 25))
+        edit(b, lambda: b.locator(".pt").nth(0).click(modifiers=["Alt"]))
+        expect(a.locator(".pt")).to_have_count(41)
+        expect(b.locator(".pt")).to_have_count(39)
+        a.reload()
+        open_margin(a, app_url)  # a new session of A: the generated data again
+        expect(a.locator(".pt")).to_have_count(40)
+        expect(b.locator(".pt")).to_have_count(39)
+    finally:
+        a.context.close()
+        b.context.close()
