@@ -1,12 +1,13 @@
 """Lecture: step through the online perceptron with the proof's quantities live."""
 
+import numpy as np
 import streamlit as st
 
 from perceptron_core import RULES
 from ui import lecture, runs
-from ui.figures import as_figure, lecture_figure
-from ui.model import Run
-from ui.player import REPLAY, player, start_replay, stop_replay
+from ui.figures import as_figure
+from ui.model import RunSettings
+from ui.player import player, window
 from ui.shell import require_router
 from ui.sidebar import current_dataset
 from ui.state import ORDERS, W0_MODES, bind, sync_query
@@ -15,12 +16,8 @@ require_router()
 ss = st.session_state
 
 
-REPLAY_FRAMES = 200  # steps per in-browser replay; its end asks the server for the next
-
-
 def restart() -> None:
     ss["lec_t"] = 0  # new settings, new run: start from w0
-    stop_replay(ss)
 
 
 presenter = ss.get("app_presenter", False)
@@ -63,9 +60,7 @@ with st.expander("Run settings", expanded=False) if not presenter else st.contai
 w0, w0_problem = lecture.start_weights(ss, X.shape[1] + ss["lec_bias"])
 if w0_problem:
     st.warning(w0_problem)
-run = runs.lecture_run(
-    X,
-    y,
+settings = RunSettings(
     bias=ss["lec_bias"],
     eta=float(ss["lec_eta"]),
     w0=w0,
@@ -77,14 +72,15 @@ run = runs.lecture_run(
 
 
 @st.fragment
-def stepper(run: Run, data_name: str, presenter: bool) -> None:
+def stepper(X: np.ndarray, y: np.ndarray, settings: RunSettings, data_name: str) -> None:
     """Controls, status, the figure and the math: a click reruns only this."""
+    run = runs.lecture_run(X, y, settings)
     trace = run.trace
     T = trace.n_steps
     t = min(int(ss["lec_t"]), T)
     if int(ss["lec_t"]) > T:
         st.info(f"This run ends after {T} steps, so step {ss['lec_t']} shows its end.")
-    b = st.columns(6)
+    b = st.columns(5)
     moves = (
         ("Step ▶", "lec_step", "Right", "show one example (→)", lambda t: min(t + 1, T)),
         ("Next mistake", "lec_next", "N", "(n)", lambda t: lecture.next_mistake(trace, t)),
@@ -92,36 +88,22 @@ def stepper(run: Run, data_name: str, presenter: bool) -> None:
         ("Run to the end", "lec_run", "End", "(End)", lambda t: T),
         ("Reset", "lec_reset", "Home", "back to w0 (r or Home)", lambda t: 0),
     )
-    for col, (label, key, shortcut, tip, move) in zip(b, moves, strict=False):
+    for col, (label, key, shortcut, tip, move) in zip(b, moves, strict=True):
         if col.button(label, key=key, shortcut=shortcut, help=tip, width="stretch"):
             t = move(t)
-            stop_replay(ss)
-    if b[5].button(
-        "▶ Play", key="lec_play", help="replay the run in your browser (space)", width="stretch"
-    ):
-        start_replay(ss, t, T)
-        t = ss["lec_t"]
     ss["lec_t"] = t
 
     k = trace.mistakes_before(t)
     st.markdown(lecture.status_line(run, t, data_name))
-    replay = ss.get(REPLAY)
-    frames = None if replay is None else range(replay, min(replay + REPLAY_FRAMES, T) + 1)
-    spec = lecture_figure(
-        run,
-        t if replay is None else replay,
-        height=820 if presenter else 700,
-        font_size=18 if presenter else 13,
-        replay=frames,
-    )
+    start, stop = window(t, T)
+    spec = runs.lecture_chart(X, y, settings, start, stop, ss["app_presenter"])
     with st.container(key="lec_chart"):
         st.plotly_chart(as_figure(spec), config={"displaylogo": False}, key="lec_plot")
-    player(ss, chart="lec_chart", reset="lec_reset", n_steps=T, window=REPLAY_FRAMES + 1)
-    if replay is not None:
-        st.caption(
-            "Replaying in your browser: Pause (or space) stops it, the slider scrubs; "
-            "Step and the math continue from where you pause."
-        )
+    player(ss, chart="lec_chart", reset="lec_reset", t=t, n_steps=T)
+    st.caption(
+        "**Play** replays the run in your browser (space plays and pauses); "
+        "the slider scrubs. Step and the math continue from where you pause."
+    )
     if run.reason:
         st.warning(run.reason)
     if t > 0:
@@ -132,6 +114,9 @@ def stepper(run: Run, data_name: str, presenter: bool) -> None:
     else:
         st.markdown("Press **Step ▶** (or →) to show the first example to the perceptron.")
     with st.expander(f"Mistake log ({k} so far)"):
+        if k == 0:
+            st.caption("No mistakes yet: w has not changed.")
+            return sync_query(ss, st.query_params)
         log = lecture.mistake_log(run, k)
         st.dataframe(log, hide_index=True)
         st.download_button(
@@ -145,4 +130,4 @@ def stepper(run: Run, data_name: str, presenter: bool) -> None:
     sync_query(ss, st.query_params)
 
 
-stepper(run, data_name, presenter)
+stepper(X, y, settings, data_name)

@@ -73,7 +73,7 @@ def _on(panel: str, trace: Trace) -> Trace:
 
 
 def _list(values: Any) -> list[float]:
-    return np.round(np.asarray(values, dtype=float), 6).tolist()
+    return np.round(np.asarray(values, dtype=float), 4).tolist()
 
 
 def _polygon(points: list[tuple[float, float]]) -> tuple[list[float], list[float]]:
@@ -119,7 +119,9 @@ def _thin(k: int) -> np.ndarray:
 # --- what changes from step to step ---------------------------------------------------
 
 
-def dynamic_traces(run: Run, t: int, box: Box) -> dict[str, Trace]:
+def dynamic_traces(
+    run: Run, t: int, box: Box, ranges: dict[str, tuple[float, float, float, float]]
+) -> dict[str, Trace]:
     """The traces that show step t: the current w, its line and half-planes, the example
     just shown, and the proof's quantities for the mistakes made so far."""
     X, trace = run.X, run.trace
@@ -188,36 +190,23 @@ def dynamic_traces(run: Run, t: int, box: Box) -> dict[str, Trace]:
             "showlegend": False,
         },
     )
-    ks = _thin(k)
-    W = trace.weights
-    if run.curves is not None:
-        c, eta = run.curves, trace.eta
-        out["c1"] = _series("claim1", ks, c.w_dot_wstar[ks], "w_k·w*")
-        out["sq_dot"] = _on(
-            "squeeze",
+    # the proof panels hold the whole run; a veil hides the mistakes not made yet
+    for panel, slot in (("claim1", "veil1"), ("claim2", "veil2"), ("squeeze", "veil3")):
+        _, x1, y0, y1 = ranges[panel]
+        left = k + 0.5
+        out[slot] = _on(
+            panel,
             {
-                "x": ks.tolist(),
-                "y": _list(c.w_dot_wstar[ks] / eta),
-                "mode": "markers",
-                "marker": {"color": PLUS, "size": 7},
-                "name": "w_k·w*",
-                "hovertemplate": "k = %{x}<br>w_k·w* = %{y:.3g}<extra></extra>",
+                "x": _list([left, x1, x1, left, left]),
+                "y": _list([y0, y0, y1, y1, y0]),
+                "fill": "toself",
+                "fillcolor": "rgba(255,255,255,0.9)",
+                "mode": "none",
+                "hoverinfo": "skip",
                 "showlegend": False,
+                "name": "not yet",
             },
         )
-        out["sq_norm"] = _on(
-            "squeeze",
-            {
-                "x": ks.tolist(),
-                "y": _list(np.sqrt(c.w_norm_sq[ks]) / eta),
-                "mode": "markers",
-                "marker": {"color": MINUS, "size": 7, "symbol": "diamond"},
-                "name": "‖w_k‖",
-                "hovertemplate": "k = %{x}<br>‖w_k‖ = %{y:.3g}<extra></extra>",
-                "showlegend": False,
-            },
-        )
-    out["c2"] = _series("claim2", ks, np.einsum("kd,kd->k", W[ks], W[ks]), "‖w_k‖²")
     return out
 
 
@@ -288,8 +277,29 @@ def _static_traces(run: Run, box: Box) -> dict[str, Trace]:
             },
         )
     K = trace.n_mistakes
+    ks = _thin(K)
+    W = trace.weights
+    out["c2"] = _series("claim2", ks, np.einsum("kd,kd->k", W[ks], W[ks]), "‖w_k‖²")
     if run.curves is not None:
         c = run.curves
+        eta = trace.eta
+        out["c1"] = _series("claim1", ks, c.w_dot_wstar[ks], "w_k·w*")
+        for slot, values, colour, symbol, name in (
+            ("sq_dot", c.w_dot_wstar[ks] / eta, PLUS, "circle", "w_k·w*"),
+            ("sq_norm", np.sqrt(c.w_norm_sq[ks]) / eta, MINUS, "diamond", "‖w_k‖"),
+        ):
+            out[slot] = _on(
+                "squeeze",
+                {
+                    "x": ks.tolist(),
+                    "y": _list(values),
+                    "mode": "markers",
+                    "marker": {"color": colour, "size": 7, "symbol": symbol},
+                    "name": name,
+                    "hovertemplate": "k = %{x}<br>" + name + " = %{y:.3g}<extra></extra>",
+                    "showlegend": False,
+                },
+            )
         out["c1_bound"] = _bound("claim1", K, c.lower, _lower_name(run))
         out["c2_bound"] = _bound("claim2", K, c.upper, _upper_name(run))
         kk = np.linspace(0, max(c.bound, K) * 1.08, 200)
@@ -351,14 +361,17 @@ ORDER = (
     "arrow",
     "ring",
     "stamp",
-    "c1_bound",
     "c1",
-    "c2_bound",
+    "veil1",
+    "c1_bound",
     "c2",
-    "sq_gamma",
-    "sq_radius",
+    "veil2",
+    "c2_bound",
     "sq_dot",
     "sq_norm",
+    "veil3",
+    "sq_gamma",
+    "sq_radius",
 )
 
 
@@ -382,7 +395,8 @@ def lecture_figure(
     """
     box = view_box(run.X)
     static = _static_traces(run, box)
-    dynamic = dynamic_traces(run, t, box)
+    ranges = _ranges(run)
+    dynamic = dynamic_traces(run, t, box, ranges)
     slots = [s for s in ORDER if s in static or s in dynamic]
     data = [static[s] if s in static else dynamic[s] for s in slots]
     layout = _layout(run, box, height=height, font_size=font_size)
@@ -391,7 +405,7 @@ def lecture_figure(
         moving = [i for i, s in enumerate(slots) if s in dynamic]
         frames = []
         for s in replay:
-            dyn = dynamic_traces(run, s, box)
+            dyn = dynamic_traces(run, s, box, ranges)
             data = [{k: dyn[slots[i]][k] for k in _MOVES if k in dyn[slots[i]]} for i in moving]
             frames.append({"name": str(s), "data": data, "traces": moving})
         spec["frames"] = frames
@@ -425,10 +439,11 @@ def _layout(run: Run, box: Box, *, height: int, font_size: int) -> dict[str, Any
             {
                 "text": _TITLES[panel],
                 "showarrow": False,
-                "xref": "paper",
-                "yref": "paper",
-                "x": sum(xdom) / 2,
-                "y": ydom[1] + 0.005,
+                "xref": f"{xa} domain",  # the axes' domains: the data panel is
+                "yref": f"{ya} domain",  # shrunk to one scale, its title follows
+                "x": 0.5,
+                "y": 1.0,
+                "yshift": 4,
                 "xanchor": "center",
                 "yanchor": "bottom",
             }
@@ -443,17 +458,12 @@ def _layout(run: Run, box: Box, *, height: int, font_size: int) -> dict[str, Any
         "scaleratio": 1,
         "constrain": "domain",
     }
-    kmax = max(K, 1) * 1.04
-    for xname in ("xaxis2", "xaxis3"):
-        layout[xname]["range"] = [0, kmax]
-    W = trace.weights
-    norm_sq = np.einsum("kd,kd->k", W, W)
+    ranges = _ranges(run)
+    for panel, number in (("claim1", 2), ("claim2", 3), ("squeeze", 4)):
+        x0, x1, y0, y1 = ranges[panel]
+        layout[f"xaxis{number}"]["range"] = [x0, x1]
+        layout[f"yaxis{number}"]["range"] = [y0, y1]
     if run.curves is None or run.mm is None:
-        upper = float(
-            norm_sq[0]
-            + trace.eta**2 * K * (np.max(np.einsum("nd,nd->n", run.X, run.X)) + trace.bias)
-        )
-        layout["yaxis3"]["range"] = _padded(norm_sq, [upper])
         for panel, text in (
             ("claim1", "not separable:<br>no w*, no γ, no bound"),
             ("squeeze", "no γ > 0, so nothing forces<br>the mistakes to stop"),
@@ -475,15 +485,9 @@ def _layout(run: Run, box: Box, *, height: int, font_size: int) -> dict[str, Any
         _claim_label(layout, "claim2", "‖w_k‖²", "≤", "‖w₀‖² + kR²η²")
         return layout
     c = run.curves
-    layout["yaxis2"]["range"] = _padded(c.w_dot_wstar, c.lower)
-    layout["yaxis3"]["range"] = _padded(c.w_norm_sq, c.upper)
     _claim_label(layout, "claim1", "w_k·w*", "≥", _lower_name(run))
     _claim_label(layout, "claim2", "‖w_k‖²", "≤", _upper_name(run))
-    sq_kmax = max(c.bound, K) * 1.08
-    layout["xaxis4"] |= {"range": [0, sq_kmax], "title": {"text": "mistakes k"}}
-    top = max(c.radius * math.sqrt(sq_kmax), float(np.sqrt(c.w_norm_sq.max())) / trace.eta)
-    bottom = min(0.0, float(c.w_dot_wstar.min()) / trace.eta)
-    layout["yaxis4"]["range"] = [bottom - 0.05 * (top - bottom), top * 1.05]
+    layout["xaxis4"]["title"] = {"text": "mistakes k"}
     for x, colour, dash, text, where in (
         (c.bound, BOUND, "solid", f"(R/γ)² = {c.bound:.3g}", "left"),
         (K, "black", "dot", f"M = {K}", "right"),
@@ -516,12 +520,38 @@ def _layout(run: Run, box: Box, *, height: int, font_size: int) -> dict[str, Any
     return layout
 
 
-def _padded(*arrays: Any) -> list[float]:
+def _ranges(run: Run) -> dict[str, tuple[float, float, float, float]]:
+    """(x0, x1, y0, y1) of each proof panel, fixed for the whole run so nothing jumps."""
+    trace = run.trace
+    K = trace.n_mistakes
+    W = trace.weights
+    norm_sq = np.einsum("kd,kd->k", W, W)
+    kmax = max(K, 1) * 1.04
+    c = run.curves
+    if c is None:
+        radius_sq = float(np.max(np.einsum("nd,nd->n", run.X, run.X)) + trace.bias)
+        upper = float(norm_sq[0] + trace.eta**2 * K * radius_sq)
+        return {
+            "claim1": (0.0, 1.0, 0.0, 1.0),
+            "claim2": (0.0, kmax, *_padded(norm_sq, [upper])),
+            "squeeze": (0.0, 1.0, 0.0, 1.0),
+        }
+    sq_kmax = max(c.bound, K) * 1.08
+    top = max(c.radius * math.sqrt(sq_kmax), float(np.sqrt(c.w_norm_sq.max())) / trace.eta)
+    bottom = min(0.0, float(c.w_dot_wstar.min()) / trace.eta)
+    return {
+        "claim1": (0.0, kmax, *_padded(c.w_dot_wstar, c.lower)),
+        "claim2": (0.0, kmax, *_padded(c.w_norm_sq, c.upper)),
+        "squeeze": (0.0, sq_kmax, bottom - 0.05 * (top - bottom), top * 1.05),
+    }
+
+
+def _padded(*arrays: Any) -> tuple[float, float]:
     lo = min(float(np.min(a)) for a in arrays)
     hi = max(float(np.max(a)) for a in arrays)
     lo = min(lo, 0.0)
     pad = 0.06 * (hi - lo) or 1.0
-    return [lo - pad, hi + pad]
+    return lo - pad, hi + pad
 
 
 def _claim_label(layout: dict, panel: str, name: str, where: str, bound_name: str) -> None:

@@ -35,33 +35,36 @@ def unit_rows(X: np.ndarray) -> np.ndarray:
     return np.divide(X, norms, out=np.zeros_like(X), where=norms > 0)
 
 
-def record_run(
-    X: np.ndarray,
-    y: np.ndarray,
-    *,
-    bias: bool,
-    eta: float,
-    w0: tuple[float, ...] | None,
-    seed: int | None,
-    rule: str,
-    normalize: bool,
-    max_epochs: int,
-) -> Run:
+@dataclass(frozen=True)
+class RunSettings:
+    """How the lecture page runs the perceptron (hashable: a cache key)."""
+
+    bias: bool = True
+    eta: float = 1.0
+    w0: tuple[float, ...] | None = None  # None: start from w = 0
+    seed: int | None = None  # None: the given order; else reshuffled each epoch
+    rule: str = "nonpositive"
+    normalize: bool = False  # scale every x to length 1 first
+    max_epochs: int = 50
+
+
+def record_run(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> Run:
     """Train with every step recorded, and find w*, gamma, R (or why they do not exist)."""
-    Xs = unit_rows(X) if normalize else X
+    s = settings
+    Xs = unit_rows(X) if s.normalize else X
     trace = train(
         Xs,
         y,
-        bias=bias,
-        eta=eta,
-        w0=w0,
-        seed=seed,
-        rule=rule,
-        max_epochs=max_epochs,
+        bias=s.bias,
+        eta=s.eta,
+        w0=s.w0,
+        seed=s.seed,
+        rule=s.rule,
+        max_epochs=s.max_epochs,
         record_steps=True,
     )
     try:
-        mm = max_margin(Xs, y, bias=bias)
+        mm = max_margin(Xs, y, bias=s.bias)
     except NotSeparableError as exc:
         return Run(Xs, y, trace, None, None, str(exc))
     return Run(Xs, y, trace, mm, proof_curves(trace, mm), None)

@@ -1,66 +1,72 @@
-// The lecture page's player: keyboard shortcuts and the bridge between the
-// chart's in-browser replay (Plotly frames) and the server's step t.
+// The lecture page's player: it moves the chart to the server's step, and
+// tells the server where an in-browser replay stopped.
 //
-// - Space plays or pauses. Outside a replay it asks the server for one
-//   (trigger "play"); inside, it presses the chart's own Play/Pause buttons.
-// - "r" presses Reset (caught before Streamlit's own "r" = rerun).
-// - When a replay stops (paused, scrubbed or at its end) the step on show is
-//   sent once (trigger "at"), so Step and the math continue from there.
-//   Nothing is sent while frames play.
+// The chart carries one Plotly frame per step of a window of the run and does
+// not change while the step stays in that window, so Streamlit keeps it as it
+// is; a Step then only moves it to frame t here (Plotly.animate, no redraw).
+// - Space plays or pauses (the chart's own Play/Pause buttons); "r" presses
+//   Reset (caught before Streamlit's own "r" = rerun).
+// - When a replay stops (paused, scrubbed or at the end of its window) the
+//   step on show is sent once (trigger "at"). Nothing is sent while it plays.
 //
 // Streamlit calls this function again on every data change and never calls a
 // cleanup until unmount, so everything is idempotent: one keydown listener per
 // window, one set of chart listeners per chart element.
 
-const state = (window.__perceptronPlayer ||= { speed: null, autoplayed: null });
-const SETTLE = 300; // ms without a redraw before an autoplay
+const state = (window.__perceptronPlayer ||= { speed: null, autoplayed: 0 });
+const SETTLE = 300; // ms without a redraw before touching a newly drawn chart
+const NOW = { mode: "immediate", frame: { duration: 0, redraw: false }, transition: { duration: 0 } };
 
 function chart() {
   return document.querySelector(`.st-key-${state.data.chart} .js-plotly-plot`);
 }
 
+function ready(gd) {
+  return Boolean(gd && gd._transitionData && gd._transitionData._frames.length);
+}
+
 function chartButton(gd, prefix) {
-  const items = gd ? gd.querySelectorAll(".updatemenu-button") : [];
-  for (const b of items) {
+  for (const b of gd.querySelectorAll(".updatemenu-button")) {
     if (b.textContent.trim().startsWith(prefix)) return b;
   }
   return null;
 }
 
 function press(el) {
-  el.dispatchEvent(new MouseEvent("click", { bubbles: true }));
-}
-
-function replaying(gd) {
-  return Boolean(gd && gd._transitionData && gd._transitionData._frames.length);
+  if (el) el.dispatchEvent(new MouseEvent("click", { bubbles: true }));
 }
 
 function play(gd) {
-  const b = chartButton(gd, `Play ${state.speed ?? state.data.speed}/`) || chartButton(gd, "Play");
-  if (b) press(b);
+  press(chartButton(gd, `Play ${state.speed ?? state.data.speed}/`) || chartButton(gd, "Play"));
 }
 
 function shownStep(gd) {
   const name = gd._fullLayout && gd._fullLayout._currentFrame;
-  if (name !== undefined && name !== null) return Number(name);
-  const slider = gd._fullLayout && gd._fullLayout.sliders && gd._fullLayout.sliders[0];
-  return slider ? Number(slider.steps[slider.active].label) : null;
+  const frames = gd._transitionData._frames;
+  return Number(name ?? frames[0].name);
+}
+
+function goTo(gd, t) {
+  if (shownStep(gd) !== t && window.Plotly && gd._transitionData._frameHash[String(t)]) {
+    window.Plotly.animate(gd, [String(t)], NOW);
+  }
 }
 
 function report(gd) {
   clearTimeout(state.timer);
+  const seen = shownStep(gd);
   state.timer = setTimeout(() => {
-    if (state.playing) return;
     const t = shownStep(gd);
-    if (t === null || Number.isNaN(t)) return;
+    if (state.playing || t !== seen || Number.isNaN(t) || t === state.serverT) return;
     const frames = gd._transitionData._frames;
     const last = Number(frames[frames.length - 1].name);
-    state.setTrigger("at", { t, end: t === last, nonce: Date.now() });
+    state.serverT = t;
+    state.setTrigger("at", { t, end: t === last });
   }, 350);
 }
 
 function hook(gd) {
-  if (!gd || gd.__perceptronHooked || typeof gd.on !== "function") return;
+  if (gd.__perceptronHooked || typeof gd.on !== "function") return;
   gd.__perceptronHooked = true;
   gd.__perceptronDrawn = performance.now();
   gd.on("plotly_afterplot", () => {
@@ -87,7 +93,7 @@ function hook(gd) {
 
 function typing(target) {
   const tag = (target && target.tagName) || "";
-  return /^(INPUT|TEXTAREA|SELECT)$/.test(tag) || (target && target.isContentEditable);
+  return /^(INPUT|TEXTAREA|SELECT)$/.test(tag) || Boolean(target && target.isContentEditable);
 }
 
 function onKey(event) {
@@ -96,17 +102,11 @@ function onKey(event) {
   }
   if (event.key === " ") {
     const gd = chart();
-    if (!gd) return; // not on the lecture page
+    if (!ready(gd)) return; // not on the lecture page
     event.preventDefault();
     event.stopPropagation();
-    if (!replaying(gd)) {
-      state.setTrigger("play", Date.now());
-    } else if (state.playing) {
-      const b = chartButton(gd, "Pause");
-      if (b) press(b);
-    } else {
-      play(gd);
-    }
+    if (state.playing) press(chartButton(gd, "Pause"));
+    else play(gd);
   } else if (event.key === "r" || event.key === "R") {
     const reset = document.querySelector(`.st-key-${state.data.reset} button`);
     if (!reset) return; // elsewhere "r" stays Streamlit's rerun
@@ -118,7 +118,7 @@ function onKey(event) {
 
 function onKeyUp(event) {
   // a focused button would also "click" on the release of space
-  if (event.key === " " && state.data && chart() && !typing(event.target)) {
+  if (event.key === " " && state.data && ready(chart()) && !typing(event.target)) {
     event.preventDefault();
   }
 }
@@ -131,21 +131,29 @@ export default function (component) {
     window.addEventListener("keydown", onKey, true);
     window.addEventListener("keyup", onKeyUp, true);
   }
-  // The chart may be drawn after this runs, and Streamlit may redraw it once
-  // more right after: a Play pressed before that last redraw leaves an
-  // animation running that Pause can no longer stop. So autoplay waits until
-  // the chart has not been redrawn for SETTLE ms.
+  const { t, autoplay } = state.data;
   const started = performance.now();
-  const wanted = state.data.autoplay;
   const look = () => {
     const gd = chart();
-    if (gd) hook(gd);
     const now = performance.now();
-    if (gd && replaying(gd) && !(wanted && state.autoplayed !== wanted)) return;
-    if (gd && replaying(gd) && now - (gd.__perceptronDrawn || started) > SETTLE) {
-      if (chartButton(gd, "Play")) {
-        state.autoplayed = wanted;
-        play(gd);
+    if (ready(gd)) {
+      const fresh = !gd.__perceptronHooked;
+      hook(gd);
+      // a chart Streamlit has just drawn may be drawn once more: wait for quiet
+      const settled = now - gd.__perceptronDrawn > SETTLE;
+      if (!fresh && (settled || state.gd === gd)) {
+        const moved = state.serverT !== undefined && t !== state.serverT;
+        if (moved || (state.gd !== gd && !state.playing)) {
+          // the server moved (Step, Reset, ...) or drew a new window: show its step
+          // (a replay the user started on a new chart is left playing)
+          goTo(gd, t);
+        }
+        state.serverT = t;
+        state.gd = gd;
+        if (autoplay && state.autoplayed !== autoplay) {
+          state.autoplayed = autoplay;
+          play(gd);
+        }
         return;
       }
     }

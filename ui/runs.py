@@ -1,13 +1,20 @@
-"""Cached engine calls for the pages (``st.cache_data``: every session gets its own copy)."""
+"""Cached engine calls and figures for the pages (``st.cache_data``: by value, per caller copy).
+
+Students on the default settings share one cache entry; nothing cached is
+mutable shared state.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import streamlit as st
 
 from perceptron_core import make_dataset
 
-from .model import Run, record_run
+from .figures import lecture_figure
+from .model import Run, RunSettings, record_run
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
@@ -17,27 +24,21 @@ def dataset(name: str, n: int, seed: int, params: tuple[tuple[str, float], ...])
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def lecture_run(
-    X: np.ndarray,
-    y: np.ndarray,
-    *,
-    bias: bool,
-    eta: float,
-    w0: tuple[float, ...] | None,
-    seed: int | None,
-    rule: str,
-    normalize: bool,
-    max_epochs: int,
-) -> Run:
-    """``model.record_run``, cached by value."""
-    return record_run(
-        X,
-        y,
-        bias=bias,
-        eta=eta,
-        w0=w0,
-        seed=seed,
-        rule=rule,
-        normalize=normalize,
-        max_epochs=max_epochs,
+def lecture_run(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> Run:
+    """``model.record_run``, cached."""
+    return record_run(X, y, settings)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def lecture_chart(
+    X: np.ndarray, y: np.ndarray, settings: RunSettings, start: int, stop: int, presenter: bool
+) -> dict[str, Any]:
+    """The lecture figure at step ``start`` with one frame per step up to ``stop``."""
+    run = lecture_run(X, y, settings)
+    return lecture_figure(
+        run,
+        start,
+        replay=range(start, stop + 1),
+        height=820 if presenter else 700,
+        font_size=18 if presenter else 13,
     )

@@ -104,23 +104,24 @@ def stamp(frame_or_spec: dict) -> str:
     return next(tr["text"][0] for tr in frame_or_spec["data"] if "t = " in str(tr.get("text", "")))
 
 
-def test_play_sends_the_run_from_the_current_step_as_frames_and_step_leaves_the_replay():
-    at = lecture()
-    for _ in range(3):
-        at.button(key="lec_step").click().run()
-    assert "frames" not in chart_spec(at)  # stepping stays light: no frames
-    at.button(key="lec_play").click().run()
+def test_the_chart_holds_a_frame_per_step_and_stays_the_same_while_stepping_inside_it():
+    at = lecture({"data_n": "150"})  # 150 points: the run is longer than one chart window
     spec = chart_spec(at)
     frames = spec["frames"]
-    assert [f["name"] for f in frames[:2]] == ["3", "4"]  # the replay starts where we were
-    assert frames[-1]["name"] == "80"  # 40 points, converged in epoch 2: 80 steps
-    assert "t = 3 ·" in stamp(frames[0]) and "t = 80 ·" in stamp(frames[-1])
+    assert [f["name"] for f in frames[:2]] == ["0", "1"] and frames[-1]["name"] == "100"
+    assert "t = 0 ·" in stamp(frames[0]) and "t = 100 ·" in stamp(frames[-1])
     labels = [b["label"] for b in spec["layout"]["updatemenus"][0]["buttons"]]
     assert labels == ["Play 2/s", "Play 8/s", "Play 30/s", "Pause"]
     assert len(spec["layout"]["sliders"][0]["steps"]) == len(frames)
-    at.button(key="lec_step").click().run()
-    assert at.session_state["lec_t"] == 4
-    assert "frames" not in chart_spec(at)
+    for _ in range(3):
+        at.button(key="lec_step").click().run()
+    assert at.session_state["lec_t"] == 3
+    assert chart_spec(at) == spec  # the browser moves to frame 3 itself: nothing redrawn
+    at.button(key="lec_epoch").click().run()  # step 150: the next window
+    assert at.session_state["lec_t"] == 150
+    assert chart_spec(at)["frames"][0]["name"] == "100" and "t = 150 ·" in stamp(
+        chart_spec(at)["frames"][50]
+    )
     assert not at.exception
 
 
