@@ -177,13 +177,21 @@ def dynamic_traces(
         {"x": xs, "y": ys, "mode": "markers", "marker": ring, "name": name, "hoverinfo": "skip"},
     )
     epoch = min(t // trace.n_examples + 1, trace.n_epochs)
+    said = ""
+    if t > 0 and trace.steps is not None:
+        i = int(trace.steps.index[t - 1])
+        said = (
+            f"<br><span style='color:{MINUS}'>point {i}: mistake, w updated</span>"
+            if trace.steps.mistake[t - 1]
+            else f"<br><span style='color:#8A5A00'>point {i}: correct, w kept</span>"
+        )
     out["stamp"] = _on(
         "data",
         {
             "x": [box.x0 + 0.02 * (box.x1 - box.x0)],
             "y": [box.y1 - 0.02 * (box.y1 - box.y0)],
             "mode": "text",
-            "text": [f"<b>t = {t} · k = {k}</b> · epoch {epoch}"],
+            "text": [f"<b>t = {t} · k = {k}</b> · epoch {epoch}{said}"],
             "textposition": "bottom right",
             "textfont": {"size": 16, "color": "black"},
             "hoverinfo": "skip",
@@ -193,7 +201,7 @@ def dynamic_traces(
     # the proof panels hold the whole run; a veil hides the mistakes not made yet
     for panel, slot in (("claim1", "veil1"), ("claim2", "veil2"), ("squeeze", "veil3")):
         _, x1, y0, y1 = ranges[panel]
-        left = k + 0.5
+        left = k + 0.015 * x1  # just right of the marker at k
         out[slot] = _on(
             panel,
             {
@@ -229,7 +237,8 @@ def _series(panel: str, ks: np.ndarray, values: np.ndarray, name: str) -> Trace:
 # --- what stays -----------------------------------------------------------------------
 
 
-def _static_traces(run: Run, box: Box) -> dict[str, Trace]:
+def _static_traces(run: Run, box: Box, shown: int) -> dict[str, Trace]:
+    """What does not move in one chart; the claims up to ``shown`` mistakes."""
     X, y, trace = run.X, run.y, run.trace
     bias = trace.bias
     out: dict[str, Trace] = {}
@@ -277,13 +286,14 @@ def _static_traces(run: Run, box: Box) -> dict[str, Trace]:
             },
         )
     K = trace.n_mistakes
-    ks = _thin(K)
+    ks = _thin(shown)
     W = trace.weights
     out["c2"] = _series("claim2", ks, np.einsum("kd,kd->k", W[ks], W[ks]), "‖w_k‖²")
     if run.curves is not None:
         c = run.curves
         eta = trace.eta
         out["c1"] = _series("claim1", ks, c.w_dot_wstar[ks], "w_k·w*")
+        ks = _thin(K)  # the squeeze shows the whole run against its bound
         for slot, values, colour, symbol, name in (
             ("sq_dot", c.w_dot_wstar[ks] / eta, PLUS, "circle", "w_k·w*"),
             ("sq_norm", np.sqrt(c.w_norm_sq[ks]) / eta, MINUS, "diamond", "‖w_k‖"),
@@ -300,8 +310,8 @@ def _static_traces(run: Run, box: Box) -> dict[str, Trace]:
                     "showlegend": False,
                 },
             )
-        out["c1_bound"] = _bound("claim1", K, c.lower, _lower_name(run))
-        out["c2_bound"] = _bound("claim2", K, c.upper, _upper_name(run))
+        out["c1_bound"] = _bound("claim1", shown, c.lower[[0, shown]], _lower_name(run))
+        out["c2_bound"] = _bound("claim2", shown, c.upper[[0, shown]], _upper_name(run))
         kk = np.linspace(0, max(c.bound, K) * 1.08, 200)
         for slot, values, colour, name in (
             ("sq_gamma", kk * c.gamma, PLUS, "kγ"),
@@ -318,17 +328,17 @@ def _static_traces(run: Run, box: Box) -> dict[str, Trace]:
     else:
         W = trace.weights
         radius_sq = float(np.max(np.einsum("nd,nd->n", X, X)) + bias)
-        upper = W[0] @ W[0] + trace.eta**2 * np.array([0.0, K]) * radius_sq
-        out["c2_bound"] = _bound("claim2", K, upper, "‖w₀‖² + kR²η²")
+        upper = W[0] @ W[0] + trace.eta**2 * np.array([0, shown]) * radius_sq
+        out["c2_bound"] = _bound("claim2", shown, upper, "‖w₀‖² + kR²η²")
     return out
 
 
-def _bound(panel: str, K: int, values: np.ndarray, name: str) -> Trace:
-    """A claim's straight line from k = 0 to K (two points are enough)."""
+def _bound(panel: str, k: int, ends: np.ndarray, name: str) -> Trace:
+    """A claim's straight line from 0 to k mistakes (its two ends are enough)."""
     return _line(
         panel,
-        [0, K],
-        _list([values[0], values[-1]]),
+        [0, k],
+        _list(ends),
         name,
         {"color": BOUND, "dash": "dash"},
         showlegend=False,
@@ -394,12 +404,14 @@ def lecture_figure(
     a scrubber: the browser replays the run with no server round trip per frame.
     """
     box = view_box(run.X)
-    static = _static_traces(run, box)
-    ranges = _ranges(run)
+    # the claims' axes reach the mistakes made by the chart's last step
+    shown = run.trace.mistakes_before(max(replay) if replay else t)
+    static = _static_traces(run, box, shown)
+    ranges = _ranges(run, shown)
     dynamic = dynamic_traces(run, t, box, ranges)
     slots = [s for s in ORDER if s in static or s in dynamic]
     data = [static[s] if s in static else dynamic[s] for s in slots]
-    layout = _layout(run, box, height=height, font_size=font_size)
+    layout = _layout(run, box, ranges, height=height, font_size=font_size)
     spec: dict[str, Any] = {"data": data, "layout": layout}
     if replay:
         moving = [i for i, s in enumerate(slots) if s in dynamic]
@@ -415,7 +427,9 @@ def lecture_figure(
     return spec
 
 
-def _layout(run: Run, box: Box, *, height: int, font_size: int) -> dict[str, Any]:
+def _layout(
+    run: Run, box: Box, ranges: dict[str, tuple[float, ...]], *, height: int, font_size: int
+) -> dict[str, Any]:
     trace = run.trace
     K = trace.n_mistakes
     layout: dict[str, Any] = {
@@ -458,7 +472,6 @@ def _layout(run: Run, box: Box, *, height: int, font_size: int) -> dict[str, Any
         "scaleratio": 1,
         "constrain": "domain",
     }
-    ranges = _ranges(run)
     for panel, number in (("claim1", 2), ("claim2", 3), ("squeeze", 4)):
         x0, x1, y0, y1 = ranges[panel]
         layout[f"xaxis{number}"]["range"] = [x0, x1]
@@ -520,17 +533,18 @@ def _layout(run: Run, box: Box, *, height: int, font_size: int) -> dict[str, Any
     return layout
 
 
-def _ranges(run: Run) -> dict[str, tuple[float, float, float, float]]:
-    """(x0, x1, y0, y1) of each proof panel, fixed for the whole run so nothing jumps."""
+def _ranges(run: Run, shown: int) -> dict[str, tuple[float, float, float, float]]:
+    """(x0, x1, y0, y1) of each proof panel: fixed in one chart so nothing jumps; the
+    claims reach ``shown`` mistakes, the squeeze the whole run and its bound."""
     trace = run.trace
     K = trace.n_mistakes
-    W = trace.weights
+    W = trace.weights[: shown + 1]
     norm_sq = np.einsum("kd,kd->k", W, W)
-    kmax = max(K, 1) * 1.04
+    kmax = max(shown, 1) * 1.04
     c = run.curves
     if c is None:
         radius_sq = float(np.max(np.einsum("nd,nd->n", run.X, run.X)) + trace.bias)
-        upper = float(norm_sq[0] + trace.eta**2 * K * radius_sq)
+        upper = float(norm_sq[0] + trace.eta**2 * shown * radius_sq)
         return {
             "claim1": (0.0, 1.0, 0.0, 1.0),
             "claim2": (0.0, kmax, *_padded(norm_sq, [upper])),
@@ -540,8 +554,8 @@ def _ranges(run: Run) -> dict[str, tuple[float, float, float, float]]:
     top = max(c.radius * math.sqrt(sq_kmax), float(np.sqrt(c.w_norm_sq.max())) / trace.eta)
     bottom = min(0.0, float(c.w_dot_wstar.min()) / trace.eta)
     return {
-        "claim1": (0.0, kmax, *_padded(c.w_dot_wstar, c.lower)),
-        "claim2": (0.0, kmax, *_padded(c.w_norm_sq, c.upper)),
+        "claim1": (0.0, kmax, *_padded(c.w_dot_wstar[: shown + 1], c.lower[: shown + 1])),
+        "claim2": (0.0, kmax, *_padded(c.w_norm_sq[: shown + 1], c.upper[: shown + 1])),
         "squeeze": (0.0, sq_kmax, bottom - 0.05 * (top - bottom), top * 1.05),
     }
 
