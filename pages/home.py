@@ -11,6 +11,18 @@ require_router()
 st.title("Perceptron Lab")
 st.markdown((Path(__file__).parents[1] / "assets" / "home.md").read_text(encoding="utf-8"))
 
+st.subheader("Where to go")
+st.page_link(
+    "pages/lecture.py",
+    label="Step by step: watch every update and the two claims of the proof",
+    icon=":material/play_circle:",
+)
+st.page_link(
+    "pages/margin.py",
+    label="Margin lab: drag points and watch γ, R, the bound and the mistakes move",
+    icon=":material/open_with:",
+)
+
 st.subheader("Worked example: the 4 points of Cornell CS6780")
 X, y = make_dataset("four_points")
 trace = train(X, y, bias=False)
