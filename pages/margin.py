@@ -5,7 +5,8 @@ import streamlit as st
 
 from ui import margin_figures as mf
 from ui import margin_lab as lab
-from ui.canvas import canvas
+from ui.canvas import canvas, svg_panel
+from ui.edits import MAX_POINTS
 from ui.shell import require_router
 from ui.sidebar import CUSTOM, current_dataset
 from ui.state import bind
@@ -25,6 +26,12 @@ st.title("Margin lab")
 st.caption(lab.explain("How to use"))
 
 X, y, name = current_dataset()
+if len(y) > MAX_POINTS:
+    st.warning(
+        f"The margin lab draws and edits at most {MAX_POINTS} points; {name} has {len(y)}. "
+        "Pick a smaller dataset in the sidebar."
+    )
+    st.stop()
 history = lab.sync(ss, X, y, name, custom=CUSTOM in ss)
 X, y = history.present.X, history.present.y
 c = st.columns([1.3, 1.1, 0.7, 0.7, 0.9, 1.0, 1.0], vertical_alignment="bottom")
@@ -84,8 +91,7 @@ with right:
     m[1].metric("mistakes M", nums[3], deltas[3], delta_color="inverse", help="given order, w = 0")
     if bias:
         st.slider("bias feature c", 0.1, 10.0, step=0.1, **bind(ss, "mar_c"), help=C_HELP)
-    lo, hi = an.orders
-    if an.mm is None:
+    if an.mm is None or an.orders is None:
         st.error(f"**Not separable.** {an.reason}", icon=":material/block:")
         st.markdown(
             f"The perceptron made **{an.M}** mistakes in {an.trace.n_epochs} passes and never "
@@ -94,12 +100,12 @@ with right:
     else:
         st.markdown(
             f"M = **{an.M}** ≤ (R/γ)² = **{nums[2]:.3g}**. In {lab.ORDERS} shuffled orders "
-            f"M was {lo} to {hi}: the bound holds for every order."
+            f"M was {an.orders[0]} to {an.orders[1]}: the bound holds for every order."
         )
     if np.unique(y).size == 1:
         st.info("All points have the same label: add a point of the other label (shift-click).")
     entries = lab.log_edit(ss, settings, history.version, an)
-    st.plotly_chart(mf.edits_figure(entries, history.version, nums[1]), key="mar_edits_chart")
+    svg_panel(mf.edits_svg(entries, history.version, nums[1]), key="mar_edits_chart")
 
 
 def lazy(label: str, key: str):  # an expander whose contents run only while it is open

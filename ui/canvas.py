@@ -114,3 +114,21 @@ def canvas(scene: dict[str, Any], *, key: str, on_edit: Callable[[str, Any], Non
         data=scene,
         **{f"on_{event}_change": handler(event) for event in EVENTS},
     )
+
+
+_panel = st.components.v2.component(
+    "perceptron_lab_svg_panel",
+    html='<div class="svgbox"></div>',
+    css=".svgbox svg { width: 100%; height: auto; display: block; }",
+    js="""export default function (component) {
+  const { data, parentElement } = component;
+  const box = parentElement.querySelector(".svgbox");
+  if (box && data) box.innerHTML = data.svg;  // markup built in Python from numbers only
+}""",
+    isolate_styles=True,
+)
+
+
+def svg_panel(svg: str, *, key: str) -> None:
+    """Show SVG markup built by a pure builder (our own numbers, no user text)."""
+    _panel(key=key, data={"svg": svg})

@@ -61,7 +61,7 @@ class Analysis:
     trace: Trace  # the perceptron from w = 0, η = 1, in the given order
     mm: MaxMargin | None  # None when not separable
     reason: str | None  # why not separable, in words
-    orders: tuple[int, int]  # fewest and most mistakes over ORDERS shuffled orders
+    orders: tuple[int, int] | None  # fewest and most mistakes in ORDERS shuffled orders
     r_plane: float  # max ‖x‖ of the drawn points (the circle in the plane)
 
     @property
@@ -82,18 +82,20 @@ def analyse(X: np.ndarray, y: np.ndarray, *, bias: bool, c: float, max_epochs: i
     """Run the perceptron on (X, y) and find w*, γ, R (or why there are none)."""
     Z = features(X, bias, c)
     trace = train(Z, y, bias=False, max_epochs=max_epochs)
-    counts = [
-        train(Z, y, bias=False, max_epochs=max_epochs, seed=s).n_mistakes for s in range(ORDERS)
-    ]
+    orders = None
     try:
         mm: MaxMargin | None = max_margin(Z, y, bias=False)
         reason = None
-    except NotSeparableError as exc:
+        counts = [
+            train(Z, y, bias=False, max_epochs=max_epochs, seed=s).n_mistakes for s in range(ORDERS)
+        ]
+        orders = (min(counts), max(counts))
+    except NotSeparableError as exc:  # no bound to hold: no need for other orders
         mm, reason = None, str(exc)
         if bias:  # the engine's sentence speaks of lines "through the origin" of (x, c)-space
             reason = reason.replace(" through the origin", "")
     r_plane = float(np.linalg.norm(X, axis=1).max())
-    return Analysis(X, y, bias, float(c), Z, trace, mm, reason, (min(counts), max(counts)), r_plane)
+    return Analysis(X, y, bias, float(c), Z, trace, mm, reason, orders, r_plane)
 
 
 @dataclass(frozen=True)

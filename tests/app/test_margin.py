@@ -158,3 +158,12 @@ def test_the_drawn_points_are_the_lecture_pages_dataset():
     at.switch_page("pages/lecture.py").run()
     assert not at.exception
     assert any("drawn in the margin lab (41 points)" in i.value for i in at.sidebar.info)
+
+
+def test_a_dataset_too_big_to_draw_gets_a_message_and_keeps_the_shared_data():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(600, 2))
+    big = (X, np.where(X[:, 0] > 0, 1.0, -1.0), "big.csv")
+    at = margin_page(custom=big)
+    assert "at most 500 points; big.csv has 600" in texts(at)
+    assert at.session_state["data_custom"][2] == "big.csv" and not at.metric

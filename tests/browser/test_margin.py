@@ -171,3 +171,16 @@ def test_two_students_edit_at_once_and_neither_sees_the_others_points(app_url, b
     finally:
         a.context.close()
         b.context.close()
+
+
+def test_a_tap_on_a_touch_screen_adds_a_point(app_url, browser):
+    tablet = browser.new_context(viewport={"width": 1100, "height": 1300}, has_touch=True)
+    page = tablet.new_page()
+    try:
+        open_margin(page, app_url)
+        bg = page.locator(".mlab rect.bg").bounding_box()
+        edit(page, lambda: page.touchscreen.tap(bg["x"] + 25, bg["y"] + 25))
+        expect(page.locator(".pt")).to_have_count(41)
+        no_traceback(page)
+    finally:
+        tablet.close()

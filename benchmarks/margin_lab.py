@@ -1,0 +1,285 @@
+"""Margin lab speed: drop -> numbers and chart updated, beside a bare one-chart page.
+
+Starts two ``streamlit run`` servers on free ports: the app, and a bare page
+that only redraws one Plotly chart of the same 200 points when a button is
+clicked (the floor any Streamlit rerun pays). Debian's chromium, through
+Playwright, then
+
+- on the margin lab (``/margin?data_n=200``) drags a point a few pixels with the
+  mouse, again and again (each drop is a real edit: the reducer, the max-margin
+  solve, 21 perceptron runs, the scene, the metrics and the chart);
+- on the bare page (numpy, Plotly and Streamlit only: one scatter of 200 points
+  built as a plain dict) clicks the button the same number of times.
+
+Latency is measured in the page: from ``pointerup`` to the end of the script run
+that answered it (the app's ``data-test-script-state`` back to ``notRunning``)
+plus two animation frames, so the browser has painted the new numbers and chart.
+Also prints the server-side pieces at 200 points, measured in this process:
+``max_margin`` alone, the whole analysis, the scene and the figure.
+
+Goal (issue 4): median <= 100 ms at 200 points.
+
+Run:  python benchmarks/margin_lab.py [--drops 30] [--n 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from perceptron_core import make_dataset, max_margin  # noqa: E402
+from ui import margin_figures as mf  # noqa: E402
+from ui import margin_lab as lab  # noqa: E402
+from ui.geometry import view_box  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+
+BARE_PAGE = """
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+rng = np.random.default_rng(0)
+X = rng.uniform(-3, 3, ({n}, 2))
+k = st.session_state.setdefault("k", 0)
+if st.button("move", key="move"):
+    st.session_state.k = k = k + 1
+X[0] += 0.01 * k
+fig = {{"data": [{{"type": "scatter", "x": X[:, 0].tolist(), "y": X[:, 1].tolist(),
+                  "mode": "markers"}}], "layout": {{"height": 330}}}}
+st.plotly_chart(go.Figure(fig, _validate=False), key="chart")
+"""
+
+# Armed before each gesture: resolves with the ms from pointerup to the painted answer.
+ARM = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  window.__lat = new Promise((resolve) => {
+    let t0 = null, ran = false;
+    const obs = new MutationObserver(() => {
+      const s = app.getAttribute('data-test-script-state');
+      if (t0 === null) return;
+      if (s === 'running') ran = true;
+      if (s === 'notRunning' && ran) {
+        obs.disconnect();
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now() - t0)));
+      }
+    });
+    obs.observe(app, { attributes: true, attributeFilter: ['data-test-script-state'] });
+    const start = () => { t0 = performance.now(); };
+    document.addEventListener('pointerup', start, { capture: true, once: true });
+    setTimeout(() => { obs.disconnect(); resolve(null); }, 15000);  // no answer: counted apart
+  });
+}"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve(script: Path, log: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(script),
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.headless",
+            "true",
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+        ],
+        cwd=ROOT,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        env=os.environ | {"PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    return proc, url
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"streamlit did not start; see {log}")
+        time.sleep(0.3)
+
+
+def settle(page) -> None:
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+
+
+def measure(page, gesture) -> float | None:
+    page.evaluate(ARM)
+    gesture()
+    ms = page.evaluate("() => window.__lat")
+    return None if ms is None else float(ms)
+
+
+def margin_drops(page, url: str, n: int, drops: int, warmup: int) -> tuple[list[float], int]:
+    page.goto(f"{url}/margin?data_n={n}")
+    page.wait_for_selector(".pt", timeout=60_000)
+    settle(page)
+    surface = page.locator(".mlab .surface > svg")
+    surface.scroll_into_view_if_needed()
+    assert page.locator(".pt").count() == n, "the page did not draw the benchmark's points"
+    rng = np.random.default_rng(0)
+    times, refused = [], 0
+    for k in range(warmup + drops):
+        version = int(surface.get_attribute("data-version"))
+        i = int(rng.integers(n))
+        b = page.locator(".pt").nth(i).bounding_box()
+        x, y = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+        ends = page.locator(".mlab .surface > svg line.wstar").evaluate(
+            """el => { const m = el.getScreenCTM();
+            const p = (x, y) => new DOMPoint(x, y).matrixTransform(m);
+            const a = p(el.x1.baseVal.value, el.y1.baseVal.value);
+            const b = p(el.x2.baseVal.value, el.y2.baseVal.value);
+            return [a.x, a.y, b.x, b.y]; }"""
+        )
+        ax, ay, bx, by = ends
+        nx, ny = by - ay, ax - bx  # a normal of w*: move away from it, keeping separability
+        s = np.sign((x - ax) * nx + (y - ay) * ny) or 1.0
+        nx, ny = s * nx / np.hypot(nx, ny), s * ny / np.hypot(nx, ny)
+
+        def drop(x=x, y=y, nx=nx, ny=ny):
+            page.mouse.move(x, y)
+            page.mouse.down()
+            for f in (0.3, 0.6, 1.0):
+                page.mouse.move(x + 8 * f * nx, y + 8 * f * ny)
+            page.mouse.up()
+
+        ms = measure(page, drop)
+        settle(page)
+        if ms is None or int(surface.get_attribute("data-version")) != version + 1:
+            refused += 1  # not a measured edit
+        elif k >= warmup:
+            times.append(ms)
+    return times, refused
+
+
+def bare_clicks(page, url: str, clicks: int, warmup: int) -> list[float]:
+    page.goto(url)
+    page.get_by_role("button", name="move").wait_for(timeout=60_000)
+    settle(page)
+    times = []
+    for k in range(warmup + clicks):
+        ms = measure(page, lambda: page.get_by_role("button", name="move").click())
+        settle(page)
+        if ms is not None and k >= warmup:
+            times.append(ms)
+    return times
+
+
+def server_side(n: int, repeats: int = 30) -> dict[str, float]:
+    """Median ms of the Python pieces of one drop at n points (in this process)."""
+    X, y = make_dataset("separable", n=n, seed=0)
+    out = {}
+
+    def med(fn) -> float:
+        fn()
+        ts = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            fn()
+            ts.append(time.perf_counter() - t)
+        return 1000 * statistics.median(ts)
+
+    out["max_margin (solve)"] = med(lambda: max_margin(X, y, bias=True))
+    out["analysis (solve + 21 perceptron runs)"] = med(
+        lambda: lab.analyse(X, y, bias=True, c=1.0, max_epochs=100)
+    )
+    an = lab.analyse(X, y, bias=True, c=1.0, max_epochs=100)
+    box = view_box(X)
+    out["scene for the surface"] = med(
+        lambda: mf.canvas_scene(an, box, version=1, tick=1, mode="edit", label=1)
+    )
+    log = [(k, 0.3, 100.0, 5) for k in range(30)]
+    out["edits chart (SVG markup)"] = med(lambda: mf.edits_svg(log, 29, 3.0))
+    return out
+
+
+def pct(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--drops", type=int, default=30, help="measured drops (and clicks); >= 20")
+    ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--n", type=int, default=200, help="points")
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    tmp = Path(tempfile.mkdtemp(prefix="margin-bench-"))
+    bare = tmp / "bare_page.py"
+    bare.write_text(BARE_PAGE.format(n=args.n), encoding="utf-8")
+    app_proc, app_url = serve(ROOT / "app.py", tmp / "app.log")
+    bare_proc, bare_url = serve(bare, tmp / "bare.log")
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1400})
+            lab_ms, refused = margin_drops(page, app_url, args.n, args.drops, args.warmup)
+            page = browser.new_page(viewport={"width": 1400, "height": 1400})
+            bare_ms = bare_clicks(page, bare_url, args.drops, args.warmup)
+            browser.close()
+    finally:
+        for proc in (app_proc, bare_proc):
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    cpus = os.cpu_count()
+    print(
+        f"Margin lab, {args.n} points, {args.drops} drops after {args.warmup} warm-up, {cpus} CPUs"
+    )
+    print(f"{'':38} {'median':>8} {'p95':>8} {'min':>8} {'max':>8}")
+    for name, ms in (
+        ("drop -> numbers + chart (margin lab)", lab_ms),
+        ("click -> chart (bare one-chart page)", bare_ms),
+    ):
+        med, p95 = statistics.median(ms), pct(ms, 95)
+        print(f"{name:38} {med:7.1f}  {p95:7.1f}  {min(ms):7.1f}  {max(ms):7.1f}  ms")
+    ratio = statistics.median(lab_ms) / statistics.median(bare_ms)
+    goal = "met" if statistics.median(lab_ms) <= 100 else "NOT met"
+    print(f"ratio of medians: {ratio:.2f} · goal median <= 100 ms: {goal}")
+    print(f"drops not answered as an edit (not measured): {refused}")
+    print(f"server side at {args.n} points (median of 30, this process):")
+    for name, ms in server_side(args.n).items():
+        print(f"  {name:40} {ms:7.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
