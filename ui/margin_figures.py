@@ -273,20 +273,20 @@ def constant_figure(rows: Sequence[ConstantRow], c_now: float) -> go.Figure:
         {
             "type": "scatter",
             "x": cs,
-            "y": [r.bound_fixed for r in rows],
-            "mode": "lines",
-            "name": "bound for one fixed line",
-            "line": {"color": BOUND, "dash": "dash", "width": 2},
-            "hovertemplate": "c = %{x:.3g}<br>(R/γ)² = %{y:.3g}<extra>fixed line</extra>",
-        },
-        {
-            "type": "scatter",
-            "x": cs,
             "y": [r.bound_best for r in rows],
             "mode": "lines",
             "name": "bound for w*(c), the best line at each c",
             "line": {"color": BOUND, "width": 3},
             "hovertemplate": "c = %{x:.3g}<br>(R/γ)² = %{y:.3g}<extra>w*(c)</extra>",
+        },
+        {
+            "type": "scatter",
+            "x": cs,
+            "y": [r.bound_fixed for r in rows],
+            "mode": "lines",
+            "name": "bound for the line of w* at your c, kept fixed",
+            "line": {"color": STAR, "dash": "dash", "width": 2.5},
+            "hovertemplate": "c = %{x:.3g}<br>(R/γ)² = %{y:.3g}<extra>fixed line</extra>",
         },
         {
             "type": "scatter",
@@ -301,8 +301,8 @@ def constant_figure(rows: Sequence[ConstantRow], c_now: float) -> go.Figure:
     ]
     layout = _layout(
         title={"text": "The same data, the bias feature c varied"},
-        xaxis=_axis("bias feature c", type="log"),
-        yaxis=_axis("mistakes (log scale)", type="log", dtick=1),
+        xaxis=_axis("bias feature c", type="log", tickvals=[0.1, 0.2, 0.5, 1, 2, 5, 10]),
+        yaxis=_axis("(R/γ)² and M (log scale)", type="log", dtick=1),
         shapes=[
             {
                 "type": "line",
