@@ -27,7 +27,7 @@ def chart_step(page: Page) -> int:
 
 def open_lecture(page: Page, app_url: str) -> None:
     page.goto(app_url + "/lecture")
-    expect(page.locator(".js-plotly-plot")).to_be_visible(timeout=30_000)
+    expect(page.locator(".js-plotly-plot").first).to_be_visible(timeout=30_000)
     expect(status(page)).to_contain_text("t = 0 of")
 
 
@@ -88,11 +88,14 @@ def test_play_replays_in_the_browser_without_websocket_messages(app_url, page, s
 def test_presenter_mode_hides_the_settings_and_enlarges_the_figure(app_url, page, screenshot):
     open_lecture(page, app_url)
     expect(page.get_by_text("Run settings")).to_be_visible()
-    small = page.locator(".js-plotly-plot").bounding_box()["height"]
+    small = page.locator(".js-plotly-plot").first.bounding_box()["height"]
     page.get_by_text("Presenter mode").click()
     expect(page.get_by_text("Run settings")).to_have_count(0)
-    expect(page.locator(".js-plotly-plot")).to_be_visible()
+    # the taller chart replaces the old one (for a moment both are on the page)
     page.wait_for_function(
-        f"document.querySelector('.js-plotly-plot').getBoundingClientRect().height > {small}"
+        f"""() => {{
+            const charts = document.querySelectorAll('.st-key-lec_chart .js-plotly-plot');
+            return charts.length === 1 && charts[0].getBoundingClientRect().height > {small};
+        }}"""
     )
     screenshot("lecture-presenter")
