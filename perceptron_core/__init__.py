@@ -10,11 +10,14 @@ A small, pure numpy engine (no Streamlit, no plotting) behind Perceptron Lab::
 """
 
 from .csvio import CSVError, load_csv, to_csv
+from .cycles import Cycle, epoch_mistakes, find_cycle
 from .datasets import DATASETS, Dataset, Param, make_dataset, word_counts
 from .diagnostics import ProofCurves, proof_curves
 from .features import FEATURE_MAPS, FeatureMap
+from .kernel import KernelTrace, kernel_decision, kernel_train, poly2_kernel
 from .margin import MaxMargin, NotSeparableError, max_margin
 from .perceptron import RULES, Rule, Steps, Trace, augment, decision, mistakes, predict, train
+from .separability import Witness, nonseparability_witness
 from .variants import Pocket, averaged_weights, pocket, survival_counts, voted_predict
 
 __all__ = [
@@ -22,8 +25,10 @@ __all__ = [
     "FEATURE_MAPS",
     "RULES",
     "CSVError",
+    "Cycle",
     "Dataset",
     "FeatureMap",
+    "KernelTrace",
     "MaxMargin",
     "NotSeparableError",
     "Param",
@@ -32,14 +37,21 @@ __all__ = [
     "Rule",
     "Steps",
     "Trace",
+    "Witness",
     "augment",
     "averaged_weights",
     "decision",
+    "epoch_mistakes",
+    "find_cycle",
+    "kernel_decision",
+    "kernel_train",
     "load_csv",
     "make_dataset",
     "max_margin",
     "mistakes",
+    "nonseparability_witness",
     "pocket",
+    "poly2_kernel",
     "predict",
     "proof_curves",
     "survival_counts",
