@@ -11,8 +11,9 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from perceptron_core import make_dataset
+from perceptron_core import FEATURE_MAPS, decision, make_dataset, train
 
+from .beyond import error_per_epoch
 from .figures import lecture_figure
 from .model import Run, RunSettings, record_run
 
@@ -42,3 +43,48 @@ def lecture_chart(
         height=820 if presenter else 700,
         font_size=18 if presenter else 13,
     )
+
+
+# --- beyond linear ----------------------------------------------------------------------
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def beyond_run(X: np.ndarray, y: np.ndarray, max_epochs: int) -> tuple[Any, Any, Any]:
+    """(trace, non-separability witness or None, cycle or None): bias, given order."""
+    from perceptron_core.cycles import find_cycle
+    from perceptron_core.separability import nonseparability_witness
+
+    trace = train(X, y, bias=True, max_epochs=max_epochs)
+    return trace, nonseparability_witness(X, y, bias=True), find_cycle(trace)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def lifted_run(X: np.ndarray, y: np.ndarray, map_key: str, max_epochs: int) -> Any:
+    """The perceptron on phi(X) (with bias) for a registered feature map."""
+    return train(FEATURE_MAPS[map_key].fn(X), y, bias=True, max_epochs=max_epochs)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def kernel_check(X: np.ndarray, y: np.ndarray, max_epochs: int) -> dict[str, int]:
+    """The kernel perceptron against the explicit quadratic map: mistakes and predictions."""
+    from perceptron_core.kernel import kernel_decision, kernel_train
+
+    explicit = train(FEATURE_MAPS["quadratic"].fn(X), y, bias=True, max_epochs=max_epochs)
+    dual = kernel_train(X, y, bias=True, max_epochs=max_epochs)
+    G = np.random.default_rng(0).uniform(-3, 3, (2000, 2))
+    a = np.sign(decision(explicit.w, FEATURE_MAPS["quadratic"].fn(G), bias=True))
+    b = np.sign(kernel_decision(dual, X, y, G))
+    return {
+        "explicit_mistakes": explicit.n_mistakes,
+        "kernel_mistakes": len(dual.mistake_steps),
+        "same_steps": int(np.array_equal(explicit.mistake_steps, dual.mistake_steps)),
+        "agree": int((a == b).sum()),
+        "points": len(G),
+    }
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def remedies(n: int, seed: int, noise: float, max_epochs: int) -> dict[str, np.ndarray]:
+    """Training error per epoch of the plain, pocket and averaged perceptron on noisy data."""
+    X, y = make_dataset("noisy", n=n, seed=seed, noise=noise)
+    return error_per_epoch(train(X, y, bias=True, max_epochs=max_epochs), X, y)

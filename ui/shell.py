@@ -38,6 +38,12 @@ def run_app() -> None:
                 url_path="lecture",
             ),
             st.Page(
+                "pages/xor.py",
+                title="Beyond linear: XOR",
+                icon=":material/blur_on:",
+                url_path="xor",
+            ),
+            st.Page(
                 "pages/margin.py",
                 title="Margin lab",
                 icon=":material/open_with:",

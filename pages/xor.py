@@ -1,0 +1,126 @@
+"""Beyond linear: XOR never converges, why no line exists, and the feature map that fixes it."""
+
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from perceptron_core import FEATURE_MAPS, make_dataset
+from ui import beyond, runs
+from ui.figures import MINUS, PLUS, as_figure
+from ui.shell import require_router
+from ui.sidebar import current_dataset
+from ui.state import bind
+
+require_router()
+ss = st.session_state
+text = beyond.sections((Path(__file__).parents[1] / "assets" / "beyond.md").read_text("utf-8"))
+CHART = {"displaylogo": False}
+
+st.title("Beyond linear: XOR")
+st.markdown(text["intro"])
+c = st.columns([3, 2])
+c[0].segmented_control(
+    "data",
+    ["corners", "shared"],
+    format_func={"corners": "XOR, 4 integer corners", "shared": "the sidebar's dataset"}.get,
+    **bind(ss, "xor_data"),
+)
+c[1].slider("epochs to run", 5, 200, **bind(ss, "xor_epochs"))
+if ss["xor_data"] == "corners":
+    X, y, name = beyond.XOR_X, beyond.XOR_Y, "XOR corners"
+else:
+    X, y, name = current_dataset()
+epochs = int(ss["xor_epochs"])
+trace, witness, cycle = runs.beyond_run(X, y, epochs)
+Xs, ys = make_dataset("separable", n=max(len(y), 4), seed=0)
+reference, _, _ = runs.beyond_run(Xs, ys, epochs)
+
+st.header("1. It never stops")
+st.markdown(text["never"])
+st.plotly_chart(
+    as_figure(
+        beyond.curves_figure(
+            [
+                (f"{name} (not separable)" if witness else name, trace, MINUS),
+                ("a separable set, same n", reference, PLUS),
+            ]
+        )
+    ),
+    config=CHART,
+    key="xor_curves",
+)
+n = trace.n_examples
+last = int(np.sum(trace.mistake_steps[:, 0] >= (trace.n_epochs - 1) * n))
+if trace.converged:
+    st.success(f"{name}: converged after {trace.n_epochs} epochs, {trace.n_mistakes} mistakes.")
+else:
+    st.error(
+        f"{name}: {trace.n_mistakes} mistakes in {trace.n_epochs} epochs and still {last} "
+        f"in the last one; ‖w‖ never went above {np.linalg.norm(trace.weights, axis=1).max():.3g}."
+    )
+if cycle is not None:
+    st.info(
+        f"**A cycle.** From step t = {cycle.start} the weights repeat exactly every "
+        f"{cycle.period} steps ({cycle.period // n} epoch{'s' * (cycle.period != n)}), with "
+        f"{cycle.mistakes_per_period} "
+        f"mistakes per round: the same {len(cycle.weights)} weight vectors for ever."
+    )
+    st.dataframe({"w": [", ".join(f"{v:g}" for v in w) for w in cycle.weights]}, hide_index=False)
+
+st.header("2. Why: no line exists")
+if witness is None:
+    st.success("These data are separable: w* exists, and the perceptron stops.")
+else:
+    st.markdown(text["why"])
+    left, right = st.columns([3, 2])
+    left.plotly_chart(
+        as_figure(beyond.witness_figure(X, y, witness)), config=CHART, key="xor_witness"
+    )
+    right.markdown(
+        "**z is on both sides at once**, so no line separates the classes.\n\n"
+        "**Mistake bound:** there is no γ > 0, so there is no bound (R/γ)²."
+    )
+    st.latex(beyond.witness_latex(X, witness))
+
+st.header("3. The fix: a feature map")
+st.markdown(text["fix"])
+st.radio(
+    "feature map φ",
+    list(FEATURE_MAPS),
+    format_func=lambda k: FEATURE_MAPS[k].title,
+    horizontal=True,
+    **bind(ss, "xor_map"),
+)
+fmap = FEATURE_MAPS[ss["xor_map"]]
+st.latex(fmap.formula)
+lifted = runs.lifted_run(X, y, fmap.key, epochs)
+verdict = "converges" if lifted.converged else "does not converge"
+st.markdown(
+    f"On φ(x) the perceptron **{verdict}**: {lifted.n_mistakes} mistakes in "
+    f"{lifted.n_epochs} epochs."
+)
+left, right = st.columns(2)
+left.plotly_chart(
+    as_figure(beyond.boundary_figure(X, y, fmap.key, lifted.w)), config=CHART, key="xor_boundary"
+)
+if fmap.key == "quadratic":
+    right.plotly_chart(as_figure(beyond.lifted_figure(X, y, lifted.w)), config=CHART, key="xor_3d")
+else:
+    right.caption("Pick the full quadratic map to see the lifted points in 3-D.")
+check = runs.kernel_check(X, y, epochs)
+st.latex(beyond.kernel_latex(X))
+st.markdown(
+    f"Kernel perceptron with K(x, z) = (x·z)² + 1: {check['kernel_mistakes']} mistakes, "
+    f"{'the same steps' if check['same_steps'] else 'NOT the same steps'} as the explicit map "
+    f"({check['explicit_mistakes']}); same prediction on {check['agree']} of "
+    f"{check['points']} random points."
+)
+
+st.header("4. Noisy data: pocket and averaged")
+st.markdown(text["noise"])
+errors = runs.remedies(100, int(ss["data_seed"]), 0.1, epochs)
+st.plotly_chart(as_figure(beyond.remedies_figure(errors)), config=CHART, key="xor_remedies")
+
+with st.expander("History: Rosenblatt, Minsky and Papert"):
+    st.markdown(text["history"])
