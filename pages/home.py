@@ -18,6 +18,11 @@ st.page_link(
     icon=":material/play_circle:",
 )
 st.page_link(
+    "pages/xor.py",
+    label="Beyond linear: why XOR never converges, and the feature map that fixes it",
+    icon=":material/blur_on:",
+)
+st.page_link(
     "pages/margin.py",
     label="Margin lab: drag points and watch γ, R, the bound and the mistakes move",
     icon=":material/open_with:",
