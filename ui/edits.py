@@ -21,7 +21,7 @@ import numpy as np
 from .geometry import Box
 
 MAX_POINTS = 500  # a drawing surface, not a data set loader
-MAX_UNDO = 100  # edits kept for undo
+MAX_UNDO = 50  # edits kept for undo (about 5 kB each at 200 points, per session)
 LIMIT = 1e6  # largest coordinate typed in the table
 EVENTS = ("moved", "added", "flipped", "deleted", "undo", "redo", "reset", "table")
 NOTHING_CHANGED = "nothing was changed"

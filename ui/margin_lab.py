@@ -171,9 +171,9 @@ def scaling_rows(
     return rows
 
 
-cached_analysis = st.cache_data(max_entries=256, show_spinner=False)(analyse)
-cached_sweep = st.cache_data(max_entries=64, show_spinner=False)(constant_sweep)
-cached_scaling = st.cache_data(max_entries=64, show_spinner=False)(scaling_rows)
+cached_analysis = st.cache_data(max_entries=64, show_spinner=False)(analyse)
+cached_sweep = st.cache_data(max_entries=16, show_spinner=False)(constant_sweep)
+cached_scaling = st.cache_data(max_entries=16, show_spinner=False)(scaling_rows)
 
 
 def steady_box(X: np.ndarray, previous: Box | None) -> Box:

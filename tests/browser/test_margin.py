@@ -184,3 +184,29 @@ def test_a_tap_on_a_touch_screen_adds_a_point(app_url, browser):
         no_traceback(page)
     finally:
         tablet.close()
+
+
+def test_the_keyboard_table_edits_a_coordinate(app_url, browser):
+    tall = browser.new_context(viewport={"width": 1400, "height": 1800})
+    page = tall.new_page()
+    try:
+        open_margin(page, app_url)
+        gamma = metric(page, "margin γ")
+        page.get_by_text("Edit the points as a table (keyboard)", exact=True).click()
+        settle(page)
+        grid = page.get_by_test_id("stDataFrame").first
+        expect(grid).to_be_visible()
+        page.wait_for_timeout(1000)  # let the grid take its final size
+        box = grid.bounding_box()
+        page.mouse.dblclick(box["x"] + 100, box["y"] + 52)  # row 0, column x1: edit it
+        page.wait_for_timeout(500)  # the cell editor opens
+        page.keyboard.press("Control+a")
+        page.keyboard.type("2.5")
+        page.keyboard.press("Enter")
+        expect(page.get_by_text("Table: edited 1 row.")).to_be_visible(timeout=15_000)
+        settle(page)
+        assert metric(page, "margin γ") != gamma
+        expect(page.get_by_test_id("stSidebar")).to_contain_text("drawn in the margin lab (40")
+        no_traceback(page)
+    finally:
+        tall.close()
