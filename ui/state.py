@@ -135,6 +135,11 @@ NOTICES = "_notices"  # session key: messages about URL parameters that were ref
 _READY = "_state_ready"
 
 
+def _quoted(text: str) -> str:
+    """User text for a notice: a markdown code span, so none of it is interpreted."""
+    return "`" + text[:40].replace("`", "'").replace("\n", " ") + "`"
+
+
 def init(session: MutableMapping[str, Any], query: Mapping[str, Any]) -> None:
     """Fill ``session`` with every setting, from the URL on the session's first run.
 
@@ -146,7 +151,7 @@ def init(session: MutableMapping[str, Any], query: Mapping[str, Any]) -> None:
     notices: list[str] = []
     for name in query:
         if name not in SETTINGS:
-            notices.append(f"Ignored the unknown URL parameter “{name[:40]}”.")
+            notices.append(f"Ignored the unknown URL parameter {_quoted(name)}.")
     for key, setting in SETTINGS.items():
         value = setting.default
         if key in query:
@@ -155,7 +160,7 @@ def init(session: MutableMapping[str, Any], query: Mapping[str, Any]) -> None:
                 value = setting.parse(raw)
             except (ValueError, TypeError, OverflowError) as exc:
                 notices.append(
-                    f"URL parameter {key} = “{raw[:40]}” {exc}; using the default "
+                    f"URL parameter {key} = {_quoted(raw)} {exc}; using the default "
                     f"{_serialize(setting.default)}."
                 )
         session[key] = value
