@@ -13,8 +13,6 @@ from ui.state import bind
 
 require_router()
 ss = st.session_state
-
-
 C_HELP = "x becomes (x, c): the line stays, R and γ change. See “The bias as a feature c”."
 
 
@@ -22,9 +20,13 @@ def edit(event: str, payload: object = None) -> None:
     lab.apply_event(ss, event, payload)
 
 
+def lazy(label: str, key: str):  # an expander whose contents run only while it is open
+    e = st.expander(label, key=key, on_change="rerun")
+    return e if e.open else None
+
+
 st.title("Margin lab")
 st.caption(lab.explain("How to use"))
-
 X, y, name = current_dataset()
 if len(y) > MAX_POINTS:
     st.warning(
@@ -32,9 +34,8 @@ if len(y) > MAX_POINTS:
         "Pick a smaller dataset in the sidebar."
     )
     st.stop()
-history = lab.sync(ss, X, y, name, custom=CUSTOM in ss)
-X, y = history.present.X, history.present.y
-c = st.columns([1.3, 1.1, 0.7, 0.7, 0.9, 1.0, 1.0], vertical_alignment="bottom")
+ss[lab.SIDEBAR] = lab.sidebar_says(ss, lab.sync(ss, X, y, name, custom=CUSTOM in ss))
+c = st.columns([1.1, 1.0, 1.0, 1.6, 0.9], vertical_alignment="bottom")
 c[0].segmented_control(
     "clicking a point",
     ["edit", "delete"],
@@ -49,94 +50,104 @@ c[1].segmented_control(
     **bind(ss, "mar_label"),
     format_func={"plus": "+1", "minus": "−1"}.get,
 )
-c[2].button("Undo", key="mar_undo", on_click=edit, args=("undo",), disabled=not history.can_undo)
-c[3].button("Redo", key="mar_redo", on_click=edit, args=("redo",), disabled=not history.can_redo)
-c[4].button(
-    "Reset",
-    key="mar_reset",
-    on_click=edit,
-    args=("reset", ss[lab.PRESET][0]),
-    help="back to the dataset you started from (undo brings your edits back)",
-)
-c[5].toggle("bias (x ← (x, c))", **bind(ss, "mar_bias"))
-c[6].number_input("max passes", 1, 500, **bind(ss, "mar_max_epochs"))
-bias, const = ss["mar_bias"], float(ss["mar_c"]) if ss["mar_bias"] else 1.0
-settings = (bias, const, int(ss["mar_max_epochs"]))
-an = lab.cached_analysis(X, y, bias=bias, c=const, max_epochs=settings[2])
+c[2].toggle("bias (x ← (x, c))", **bind(ss, "mar_bias"))
+if ss["mar_bias"]:
+    c[3].slider("bias feature c", 0.1, 10.0, step=0.1, **bind(ss, "mar_c"), help=C_HELP)
+c[4].number_input("max passes", 1, 500, **bind(ss, "mar_max_epochs"))
 
-error, note = ss.pop(lab.NOTICE, (None, None))
-left, right = st.columns([1.6, 1])
-with left:
-    if error:
-        st.warning(error, icon=":material/pan_tool:")
-    box = lab.steady_box(X, ss.get(lab.BOX))
-    ss[lab.BOX] = box
-    label = 1 if ss["mar_label"] == "plus" else -1
-    scene = mf.canvas_scene(
-        an, box, version=history.version, tick=ss.get(lab.TICK, 0), mode=ss["mar_tool"], label=label
-    )
-    canvas(scene, key="mar_canvas", on_edit=edit)
-    if note:
-        st.caption(note)
 
-nums = lab.numbers(an)
-prev = lab.before_last_edit(ss, settings, history.version, nums)
-with right:
-    m = st.columns(2)
-    shown = [f"{v:.3g}" if v is not None else "—" for v in nums[:3]]
-    deltas = lab.deltas(nums, prev)
-    m[0].metric("margin γ", shown[0], deltas[0], help="minᵢ yᵢ w*·xᵢ, ‖w*‖ = 1")
-    m[1].metric("radius R", shown[1], deltas[1], help="maxᵢ ‖xᵢ‖ (with bias: of (xᵢ, c))")
-    m[0].metric("bound (R/γ)²", shown[2], deltas[2], delta_color="inverse")
-    m[1].metric("mistakes M", nums[3], deltas[3], delta_color="inverse", help="given order, w = 0")
-    if bias:
-        st.slider("bias feature c", 0.1, 10.0, step=0.1, **bind(ss, "mar_c"), help=C_HELP)
-    if an.mm is None or an.orders is None:
-        st.error(f"**Not separable.** {an.reason}", icon=":material/block:")
-        st.markdown(
-            f"The perceptron made **{an.M}** mistakes in {an.trace.n_epochs} passes and never "
-            f"finished a pass without one (limit: {settings[2]} passes)."
+@st.fragment
+def lab_core() -> None:
+    """What an edit changes. A drop reruns only this, unless the sidebar must change too."""
+    history = ss[lab.HISTORY]
+    if lab.sidebar_says(ss, history) != ss[lab.SIDEBAR]:
+        st.rerun(scope="app")  # the sidebar shows the shared dataset's name and size
+    X, y = history.present.X, history.present.y
+    bias, const = ss["mar_bias"], float(ss["mar_c"]) if ss["mar_bias"] else 1.0
+    settings = (bias, const, int(ss["mar_max_epochs"]))
+    an = lab.cached_analysis(X, y, bias=bias, c=const, max_epochs=settings[2])
+    error, note = ss.pop(lab.NOTICE, (None, None))
+    left, right = st.columns([1.6, 1])
+    with left:
+        b = st.columns([1, 1, 1, 3])
+        b[0].button(
+            "Undo", key="mar_undo", on_click=edit, args=("undo",), disabled=not history.can_undo
         )
-    else:
-        st.markdown(
-            f"M = **{an.M}** ≤ (R/γ)² = **{nums[2]:.3g}**. In {lab.ORDERS} shuffled orders "
-            f"M was {an.orders[0]} to {an.orders[1]}: the bound holds for every order."
+        b[1].button(
+            "Redo", key="mar_redo", on_click=edit, args=("redo",), disabled=not history.can_redo
         )
-    if np.unique(y).size == 1:
-        st.info("All points have the same label: add a point of the other label (shift-click).")
-    entries = lab.log_edit(ss, settings, history.version, an)
-    svg_panel(mf.edits_svg(entries, history.version, nums[1]), key="mar_edits_chart")
+        b[2].button(
+            "Reset",
+            key="mar_reset",
+            on_click=edit,
+            args=("reset", ss[lab.PRESET][0]),
+            help="back to the dataset you started from (undo brings your edits back)",
+        )
+        if error:
+            st.warning(error, icon=":material/pan_tool:")
+        box = ss[lab.BOX] = lab.steady_box(X, ss.get(lab.BOX))
+        label = 1 if ss["mar_label"] == "plus" else -1
+        tick, mode = ss.get(lab.TICK, 0), ss["mar_tool"]
+        scene = mf.canvas_scene(an, box, version=history.version, tick=tick, mode=mode, label=label)
+        canvas(scene, key="mar_canvas", on_edit=edit)
+        if note:
+            st.caption(note)
+    nums = lab.numbers(an)
+    prev = lab.before_last_edit(ss, settings, history.version, nums)
+    with right:
+        m = st.columns(2)
+        shown = [f"{v:.3g}" if v is not None else "—" for v in nums[:3]]
+        deltas = lab.deltas(nums, prev)
+        m[0].metric("margin γ", shown[0], deltas[0], help="minᵢ yᵢ w*·xᵢ, ‖w*‖ = 1")
+        m[1].metric("radius R", shown[1], deltas[1], help="maxᵢ ‖xᵢ‖ (with bias: of (xᵢ, c))")
+        m[0].metric("bound (R/γ)²", shown[2], deltas[2], delta_color="inverse")
+        m[1].metric(
+            "mistakes M", nums[3], deltas[3], delta_color="inverse", help="given order, w = 0"
+        )
+        if an.mm is None or an.orders is None:
+            st.error(f"**Not separable.** {an.reason}", icon=":material/block:")
+            st.markdown(
+                f"The perceptron made **{an.M}** mistakes in {an.trace.n_epochs} passes and "
+                f"never finished a pass without one (limit: {settings[2]} passes)."
+            )
+        else:
+            st.markdown(
+                f"M = **{an.M}** ≤ (R/γ)² = **{nums[2]:.3g}**. In {lab.ORDERS} shuffled orders "
+                f"M was {an.orders[0]} to {an.orders[1]}: the bound holds for every order."
+            )
+        if np.unique(y).size == 1:
+            st.info("All points have the same label: add one of the other label (shift-click).")
+        entries = lab.log_edit(ss, settings, history.version, an)
+        svg_panel(mf.edits_svg(entries, history.version, nums[1]), key="mar_edits_chart")
+
+    with st.expander("What you see"):
+        st.markdown(lab.explain("What you see"))
+    if e := lazy("Margins of each point (table)", "mar_open_margins"):
+        e.markdown(lab.explain("Margins of each point"))
+        e.dataframe(mf.margins_frame(an), hide_index=True, key="mar_margins")
+    if e := lazy("Edit the points as a table (keyboard)", "mar_open_table"):
+        tkey = f"mar_table_{history.version}"  # a fresh editor for every version of the data
+        e.data_editor(
+            mf.points_frame(X, y),
+            key=tkey,
+            num_rows="dynamic",
+            column_config=lab.POINTS_COLUMNS,
+            on_change=lambda: edit("table", ss.get(tkey)),
+        )
+    if e := lazy("The bias as a feature c", "mar_open_bias"):
+        e.markdown(lab.explain("The bias as a feature c"))
+        if an.mm is None or not bias:
+            e.info("Turn bias on, with separable data, to see the bound move with c.")
+        else:
+            line = lab.in_plane(an.mm.w_star, True, const)
+            cs = tuple(sorted({*np.geomspace(0.1, 10.0, 25).round(4).tolist(), const}))
+            rows = lab.cached_sweep(X, y, line, cs, settings[2])
+            e.plotly_chart(mf.constant_figure(rows, const), key="mar_c_chart")
+    if e := lazy("Scaling the data", "mar_open_scale"):
+        e.markdown(lab.explain("Scaling the data"))
+        unit = (1.0 / nums[1],) if nums[1] > 0 else ()  # the scale that makes R = 1
+        rows = lab.cached_scaling(an.Z, y, (*unit, 0.1, 1.0, 10.0), settings[2])
+        e.dataframe(mf.scaling_frame(rows), hide_index=True, key="mar_scaling")
 
 
-def lazy(label: str, key: str):  # an expander whose contents run only while it is open
-    e = st.expander(label, key=key, on_change="rerun")
-    return e if e.open else None
-
-
-with st.expander("What you see"):
-    st.markdown(lab.explain("What you see"))
-if e := lazy("Margins of each point (table)", "mar_open_margins"):
-    e.markdown(lab.explain("Margins of each point"))
-    e.dataframe(mf.margins_frame(an), hide_index=True, key="mar_margins")
-if e := lazy("Edit the points as a table (keyboard)", "mar_open_table"):
-    tkey = f"mar_table_{history.version}"  # a fresh editor for every version of the data
-    e.data_editor(
-        mf.points_frame(X, y),
-        key=tkey,
-        num_rows="dynamic",
-        column_config=lab.POINTS_COLUMNS,
-        on_change=lambda: edit("table", ss.get(tkey)),
-    )
-if e := lazy("The bias as a feature c", "mar_open_bias"):
-    e.markdown(lab.explain("The bias as a feature c"))
-    if an.mm is None or not bias:
-        e.info("Turn bias on, with separable data, to see the bound move with c.")
-    else:
-        line = lab.in_plane(an.mm.w_star, True, const)
-        cs = tuple(sorted({*np.geomspace(0.1, 10.0, 25).round(4).tolist(), const}))
-        rows = lab.cached_sweep(X, y, line, cs, settings[2])
-        e.plotly_chart(mf.constant_figure(rows, const), key="mar_c_chart")
-if e := lazy("Scaling the data", "mar_open_scale"):
-    e.markdown(lab.explain("Scaling the data"))
-    rows = lab.cached_scaling(an.Z, y, (1.0 / nums[1], 0.1, 1.0, 10.0), settings[2])
-    e.dataframe(mf.scaling_frame(rows), hide_index=True, key="mar_scaling")
+lab_core()

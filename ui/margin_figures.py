@@ -154,7 +154,7 @@ def scaling_frame(rows: Sequence[ScaledRow]) -> pd.DataFrame:
     """R, γ, (R/γ)² and M for every vector scaled by s: only R and γ change."""
     return pd.DataFrame(
         {
-            "scale s": [f"{r.s:.3g}" + (" (= 1/R)" if k == 0 else "") for k, r in enumerate(rows)],
+            "scale s": [f"{r.s:.3g}" + (" (= 1/R)" if abs(r.R - 1) < 1e-9 else "") for r in rows],
             "R": [r.R for r in rows],
             "γ": [r.gamma for r in rows],
             "(R/γ)²": [r.bound for r in rows],

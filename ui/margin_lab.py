@@ -31,6 +31,7 @@ TICK = "mar_tick"  # session key: events handled, so the surface redraws even on
 BOX = "mar_box"  # session key: the drawing area last shown (edits outside it are refused)
 LOG = "mar_log"  # session key: (settings, [(version, γ, bound, M), ...]) for the chart
 PRESET = "mar_preset"  # session key: (Points, its name, or None for the generated data)
+SIDEBAR = "mar_sidebar"  # session key: what the sidebar said about the data at the last full run
 SHOWN = "mar_shown"  # session key: (settings, version, numbers, numbers before the last edit)
 CUSTOM = "data_custom"  # the shared dataset key of ui/sidebar.py
 DRAWN = "drawn in the margin lab"
@@ -207,6 +208,14 @@ def sync(
         session[PRESET] = (new.present, name if custom else None)
         session.pop(LOG, None)
     return new
+
+
+def sidebar_says(session: MutableMapping[str, Any], history: edits.History) -> tuple:
+    """What the shared sidebar shows about the data: whether they are custom, their name and
+    size. A drop that changes it needs a full rerun; one that does not (a move, a flip of
+    drawn points) reruns only the page's fragment."""
+    custom = session.get(CUSTOM)
+    return (custom is not None, custom[2] if custom is not None else None, len(history.present))
 
 
 def publish(session: MutableMapping[str, Any], history: edits.History) -> None:

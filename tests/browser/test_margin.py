@@ -79,6 +79,7 @@ def test_dragging_a_support_vector_toward_w_star_shrinks_gamma_and_raises_the_bo
     gamma, bound = float(metric(page, "margin γ")), float(metric(page, "bound"))
     R = metric(page, "radius R")
     sv = page.locator(".pt:has(circle.support)").first
+    i = sv.get_attribute("data-i")
     (ax, ay), (bx, by) = line_ends(page, f"{SURFACE} line.wstar")
     px, py = centre(sv)
     dx, dy = bx - ax, by - ay
@@ -90,6 +91,12 @@ def test_dragging_a_support_vector_toward_w_star_shrinks_gamma_and_raises_the_bo
     assert metric(page, "radius R") == R  # the point moved inward: same farthest point
     expect(page.get_by_text(re.compile(r"Moved point \d+ to"))).to_be_visible()
     expect(page.get_by_test_id("stSidebar")).to_contain_text("drawn in the margin lab (40 points)")
+    # a second drop on the drawn points reruns only the page's fragment: still all updated
+    gamma2, bound2 = float(metric(page, "margin γ")), float(metric(page, "bound"))
+    vx, vy = centre(page.locator(f'.pt[data-i="{i}"]'))  # the same point, closer still
+    edit(page, lambda: drag(page, (vx, vy), (vx + 0.3 * (qx - px), vy + 0.3 * (qy - py))))
+    assert float(metric(page, "margin γ")) < gamma2 and float(metric(page, "bound")) > bound2
+    expect(page.get_by_role("button", name="Undo")).to_be_enabled()
     no_traceback(page)
     screenshot("margin-dragged")
 
