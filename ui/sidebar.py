@@ -8,7 +8,7 @@ import streamlit as st
 from perceptron_core import DATASETS, CSVError, load_csv, to_csv
 
 from . import runs
-from .state import MAX_SEED, assign, bind, param_key
+from .state import MAX_SEED, assign, bind, param_key, plain
 
 CUSTOM = "data_custom"  # session key: (X, y, name) of an uploaded dataset, or absent
 
@@ -33,10 +33,10 @@ def _upload() -> None:
     try:
         X, y = load_csv(upload)
     except CSVError as exc:
-        st.session_state["data_upload_error"] = f"{upload.name}: {exc}"
+        st.session_state["data_upload_error"] = f"{plain(upload.name)}: {plain(str(exc), 300)}"
         return
     st.session_state.pop("data_upload_error", None)
-    st.session_state[CUSTOM] = (X, y, upload.name)
+    st.session_state[CUSTOM] = (X, y, plain(upload.name))
     st.session_state["lec_t"] = 0
 
 

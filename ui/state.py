@@ -135,6 +135,15 @@ NOTICES = "_notices"  # session key: messages about URL parameters that were ref
 _READY = "_state_ready"
 
 
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
+
+
+def plain(text: str, limit: int = 80) -> str:
+    """User text (a file name, a CSV cell) for markdown: every markdown character
+    escaped, so it shows as typed and never as a link, an image or HTML."""
+    return _MARKDOWN.sub(r"\\\1", text[:limit].replace("\n", " "))
+
+
 def _quoted(text: str) -> str:
     """User text for a notice: a markdown code span, so none of it is interpreted."""
     return "`" + text[:40].replace("`", "'").replace("\n", " ") + "`"
