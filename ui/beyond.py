@@ -41,9 +41,16 @@ def _points(X: np.ndarray, y: np.ndarray, *, xaxis: str = "x", yaxis: str = "y")
     return out
 
 
-def _square(X: np.ndarray) -> dict[str, Any]:
+_MARGIN = {"l": 50, "r": 10, "t": 10, "b": 40}
+
+
+def _plane_layout(X: np.ndarray, height: int) -> dict[str, Any]:
+    """A square data panel around X with the legend under it."""
     box = view_box(X)
     return {
+        "height": height,
+        "margin": _MARGIN,
+        "legend": {"orientation": "h", "y": -0.15},
         "xaxis": {"range": [box.x0, box.x1], "title": {"text": "x1"}, "constrain": "domain"},
         "yaxis": {
             "range": [box.y0, box.y1],
@@ -206,15 +213,7 @@ def witness_figure(X: np.ndarray, y: np.ndarray, witness: Witness, *, height: in
             "hovertemplate": "z = (%{x:.3g}, %{y:.3g})<extra></extra>",
         }
     )
-    return {
-        "data": data,
-        "layout": {
-            "height": height,
-            "margin": {"l": 50, "r": 10, "t": 10, "b": 40},
-            "legend": {"orientation": "h", "y": -0.15},
-            **_square(X),
-        },
-    }
+    return {"data": data, "layout": _plane_layout(X, height)}
 
 
 # --- the fix: a feature map -----------------------------------------------------------
@@ -254,15 +253,7 @@ def boundary_figure(X: np.ndarray, y: np.ndarray, map_key: str, w: np.ndarray) -
         },
         *_points(X, y),
     ]
-    return {
-        "data": data,
-        "layout": {
-            "height": 420,
-            "margin": {"l": 50, "r": 10, "t": 10, "b": 40},
-            "legend": {"orientation": "h", "y": -0.15},
-            **_square(X),
-        },
-    }
+    return {"data": data, "layout": _plane_layout(X, 420)}
 
 
 def _cells(A: np.ndarray) -> list[list[float | None]]:
@@ -355,7 +346,7 @@ def remedies_figure(errors: dict[str, np.ndarray], *, height: int = 340) -> Fig:
         "data": data,
         "layout": {
             "height": height,
-            "margin": {"l": 50, "r": 10, "t": 10, "b": 40},
+            "margin": _MARGIN,
             "xaxis": {"title": {"text": "epoch"}},
             "yaxis": {"title": {"text": "training error (%)"}, "rangemode": "tozero"},
             "legend": {"orientation": "h", "y": -0.25},
