@@ -1,0 +1,418 @@
+"""A class at once: N concurrent sessions pressing Step on the lecture page.
+
+Starts one ``streamlit run app.py`` on a free port, then simulates N students
+without a browser, over Streamlit's own websocket protocol:
+
+- connect to ``ws://127.0.0.1:<port>/_stcore/stream`` with the subprotocol
+  ``streamlit`` (the second and third subprotocol entries, an XSRF token and a
+  session id to resume, are left out: a new session without an auth cookie);
+- open the lecture page: a ``BackMsg.rerun_script`` whose ``ClientState`` has the
+  URL's ``query_string`` and ``page_name="lecture"`` (what the browser sends on
+  a first visit to ``/lecture``, before it knows any page hash); the server
+  answers with ``new_session``, ``navigation`` (every page's
+  ``page_script_hash`` and ``url_pathname``; the current page's hash), the
+  deltas, and ``script_finished``;
+- press Step: a ``rerun_script`` with the lecture page's ``page_script_hash``,
+  the latest query string (``page_info_changed``), ``widget_states`` holding
+  ``WidgetState(id=<id of the button delta with key lec_step>,
+  trigger_value=True)`` and, because the button sits in an ``st.fragment``,
+  ``fragment_id`` = the ``Delta.fragment_id`` the button came with (what the
+  frontend sends when a widget inside a fragment fires): only the fragment
+  reruns, and the run ends with ``FINISHED_FRAGMENT_RUN_SUCCESSFULLY``.
+  ``--full-rerun`` sends no fragment id (a whole-page rerun) instead.
+
+Latency is measured in the client from sending the BackMsg to receiving
+``script_finished``. Every answer is verified: the status markdown
+``... step **t = N** of T ...`` must be in the response with ``N`` one more than
+before the press. An exception element, a run that does not finish
+successfully, a timeout or a dropped connection is an error.
+
+Goals (issue 8): 50 sessions with zero errors and zero wrong answers, median
+<= 300 ms, p95 <= 800 ms; 100 sessions with zero errors.
+
+Run:  python benchmarks/load.py [--sessions 10,20,50,100] [--presses 10] [--think 1.0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ClientState_pb2 import ClientState
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = "lecture"
+STEP_KEY = "lec_step"
+STATUS = re.compile(r"step \*\*t = (\d+)\*\* of (\d+)")
+OK_FINISH = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
+RUN_TIMEOUT = 60.0  # seconds a single run may take before it counts as an error
+
+
+# ---------------------------------------------------------------------------- server
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(
+    port: int, log: IO[bytes] | None = None, extra: list[str] | None = None
+) -> subprocess.Popen[bytes]:
+    """``streamlit run app.py`` on ``port``; returns once /_stcore/health answers ok."""
+    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]
+    cmd += ["--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    # No file watcher: the tree may be edited while the benchmark runs, and a watched
+    # change unloads the app's modules under the running sessions (a class server does
+    # not watch its files either).
+    cmd += ["--server.fileWatcherType", "none", *(extra or [])]
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    return proc
+        except OSError:
+            pass
+        time.sleep(0.3)
+    stop_server(proc)
+    raise RuntimeError("streamlit did not answer /_stcore/health within 60 s")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the server this process started (by its PID, nothing else)."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+# ---------------------------------------------------------------------------- client
+
+
+class RunError(Exception):
+    """A run that failed: timeout, exception element, bad finish, lost connection."""
+
+
+@dataclass
+class RunView:
+    """What one script run sent back, as far as the benchmark cares."""
+
+    status: ForwardMsg.ScriptFinishedStatus.ValueType | None = None
+    t: int | None = None
+    n_steps: int | None = None
+    step_id: str | None = None
+    fragment_id: str | None = None
+    page_hash: str | None = None
+    exceptions: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SessionResult:
+    open_ms: float | None = None
+    latencies_ms: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+
+
+class Session:
+    """One simulated student on one websocket."""
+
+    def __init__(self, url: str, query_string: str = "", full_rerun: bool = False) -> None:
+        self.url = url
+        self.query_string = query_string
+        self.full_rerun = full_rerun
+        self.ws: websockets.ClientConnection | None = None
+        self.page_hash = ""
+        self.step_id = ""
+        self.fragment_id = ""
+        self.t = 0
+        self.n_steps = 0
+
+    async def __aenter__(self) -> Session:
+        self.ws = await websockets.connect(
+            self.url, subprotocols=[websockets.Subprotocol("streamlit")], max_size=None
+        )
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def _run(self, state: ClientState) -> RunView:
+        """Send one rerun_script and read until its script_finished."""
+        assert self.ws is not None
+        msg = BackMsg()
+        msg.rerun_script.CopyFrom(state)
+        await self.ws.send(msg.SerializeToString())
+        view = RunView()
+        async with asyncio.timeout(RUN_TIMEOUT):
+            while view.status is None:
+                fwd = ForwardMsg()
+                fwd.ParseFromString(await self.ws.recv())
+                self._read(fwd, view)
+        return view
+
+    def _read(self, fwd: ForwardMsg, view: RunView) -> None:
+        kind = fwd.WhichOneof("type")
+        if kind == "script_finished":
+            view.status = fwd.script_finished
+        elif kind == "navigation":
+            view.page_hash = fwd.navigation.page_script_hash
+        elif kind == "page_info_changed":
+            self.query_string = fwd.page_info_changed.query_string
+        elif kind == "session_event":
+            event = fwd.session_event.WhichOneof("type")
+            if event == "script_compilation_exception":
+                view.exceptions.append(fwd.session_event.script_compilation_exception.message)
+        elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
+            element = fwd.delta.new_element
+            which = element.WhichOneof("type")
+            if which == "button" and element.button.id.endswith(f"-{STEP_KEY}"):
+                view.step_id = element.button.id
+                view.fragment_id = fwd.delta.fragment_id
+            elif which == "markdown":
+                found = STATUS.search(element.markdown.body)
+                if found:
+                    view.t, view.n_steps = int(found[1]), int(found[2])
+            elif which == "exception":
+                view.exceptions.append(f"{element.exception.type}: {element.exception.message}")
+
+    def _check(self, view: RunView) -> None:
+        if view.exceptions:
+            raise RunError("exception on the page: " + "; ".join(view.exceptions))
+        if view.status not in OK_FINISH:
+            raise RunError(f"script_finished status {view.status}")
+        if view.step_id:
+            self.step_id = view.step_id
+            self.fragment_id = view.fragment_id or ""
+        if view.page_hash:
+            self.page_hash = view.page_hash
+
+    async def open(self) -> float:
+        """First visit to /lecture; returns the latency in ms."""
+        state = ClientState(query_string=self.query_string, page_name=PAGE)
+        start = time.perf_counter()
+        view = await self._run(state)
+        elapsed = (time.perf_counter() - start) * 1000
+        self._check(view)
+        if not (self.page_hash and self.step_id) or view.t is None or view.n_steps is None:
+            raise RunError("the lecture page came without its page hash, Step button or status")
+        self.t, self.n_steps = view.t, view.n_steps
+        return elapsed
+
+    async def press_step(self) -> tuple[float, str | None]:
+        """Click Step; returns (latency ms, None or what was wrong with the answer)."""
+        state = ClientState(query_string=self.query_string, page_script_hash=self.page_hash)
+        if not self.full_rerun:
+            state.fragment_id = self.fragment_id
+        widget = state.widget_states.widgets.add()
+        widget.id = self.step_id
+        widget.trigger_value = True
+        start = time.perf_counter()
+        view = await self._run(state)
+        elapsed = (time.perf_counter() - start) * 1000
+        self._check(view)
+        expected = min(self.t + 1, self.n_steps)
+        if view.t is None:
+            return elapsed, "no status line in the response"
+        wrong = None if view.t == expected else f"t = {view.t} after a press at t = {self.t}"
+        self.t = view.t
+        return elapsed, wrong
+
+
+async def student(
+    url: str, presses: int, think: float, rng: random.Random, full_rerun: bool, delay: float = 0
+) -> SessionResult:
+    """After ``delay`` s open the lecture page, then press Step ``presses`` times."""
+    result = SessionResult()
+    await asyncio.sleep(delay)
+    try:
+        async with Session(url, full_rerun=full_rerun) as session:
+            result.open_ms = await session.open()
+            if session.n_steps < presses:
+                raise RunError(f"the run has {session.n_steps} steps, fewer than {presses}")
+            for _ in range(presses):
+                await asyncio.sleep(rng.uniform(think, 2 * think))
+                latency, wrong = await session.press_step()
+                result.latencies_ms.append(latency)
+                if wrong:
+                    result.wrong.append(wrong)
+    except (RunError, TimeoutError, OSError, websockets.WebSocketException) as exc:
+        result.errors.append(f"{type(exc).__name__}: {exc}")
+    return result
+
+
+@dataclass
+class Summary:
+    sessions: int
+    presses: int
+    median_ms: float
+    p95_ms: float
+    open_median_ms: float
+    open_p95_ms: float
+    reruns_per_s: float
+    errors: int
+    wrong: int
+    messages: list[str]
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def run_load(
+    port: int,
+    sessions: int,
+    presses: int,
+    think: float,
+    seed: int = 0,
+    full_rerun: bool = False,
+    ramp: float = 0.0,
+) -> Summary:
+    """N students; they open the page spread evenly over ``ramp`` s (0: all at once)."""
+    url = f"ws://127.0.0.1:{port}/_stcore/stream"
+    start = time.perf_counter()
+    results = await asyncio.gather(
+        *(
+            student(
+                url,
+                presses,
+                think,
+                random.Random(seed * 100_003 + i),
+                full_rerun,
+                delay=ramp * i / sessions,
+            )
+            for i in range(sessions)
+        )
+    )
+    wall = time.perf_counter() - start
+    latencies = [ms for r in results for ms in r.latencies_ms]
+    opens = [r.open_ms for r in results if r.open_ms is not None]
+    messages = [m for r in results for m in r.errors + r.wrong]
+    return Summary(
+        sessions=sessions,
+        presses=len(latencies),
+        median_ms=statistics.median(latencies) if latencies else float("nan"),
+        p95_ms=percentile(latencies, 0.95),
+        open_median_ms=statistics.median(opens) if opens else float("nan"),
+        open_p95_ms=percentile(opens, 0.95),
+        reruns_per_s=(len(latencies) + len(opens)) / wall,
+        errors=sum(len(r.errors) for r in results),
+        wrong=sum(len(r.wrong) for r in results),
+        messages=messages,
+    )
+
+
+# ---------------------------------------------------------------------------- main
+
+
+HEADER = (
+    f"{'N':>4} {'presses':>8} {'median ms':>10} {'p95 ms':>8} {'open med':>9} "
+    f"{'open p95':>9} {'reruns/s':>9} {'errors':>7} {'wrong':>6} "
+    f"{'server cpu':>10} {'client cpu':>10}"
+)
+
+
+def row(s: Summary, server_cpu: float, client_cpu: float) -> str:
+    return (
+        f"{s.sessions:>4} {s.presses:>8} {s.median_ms:>10.0f} {s.p95_ms:>8.0f} "
+        f"{s.open_median_ms:>9.0f} {s.open_p95_ms:>9.0f} {s.reruns_per_s:>9.1f} "
+        f"{s.errors:>7} {s.wrong:>6} {server_cpu:>9.0%} {client_cpu:>9.0%}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sessions", default="10,20,50,100", help="comma-separated N values")
+    parser.add_argument("--presses", type=int, default=10, help="Step presses per session")
+    parser.add_argument("--think", type=float, default=1.0, help="think time: uniform(x, 2x) s")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--ramp", type=float, default=0.0, help="open the sessions over this many s (0: at once)"
+    )
+    parser.add_argument("--full-rerun", action="store_true", help="no fragment_id: whole page")
+    parser.add_argument("--port", type=int, default=0, help="use a running server instead")
+    args = parser.parse_args()
+    counts = [int(n) for n in args.sessions.split(",") if n.strip()]
+
+    proc = None
+    port = args.port
+    log_path = Path(tempfile.gettempdir()) / "perceptron_load_server.log"
+    with open(os.devnull if args.port else log_path, "wb") as log:
+        if not port:
+            port = free_port()
+            proc = start_server(port, log)
+            print(f"streamlit run app.py on port {port} (pid {proc.pid}, log {log_path})")
+        try:
+            warm = asyncio.run(run_load(port, 1, 2, 0.0, seed=-1, full_rerun=args.full_rerun))
+            if warm.errors or warm.wrong:
+                sys.exit(f"warm-up failed: {warm.messages}")
+            mode = "full reruns" if args.full_rerun else "fragment reruns"
+            print(
+                f"{mode}; think time uniform({args.think:g}, {2 * args.think:g}) s; "
+                f"sessions open over {args.ramp:g} s"
+            )
+            print("latency: BackMsg sent -> script_finished received; open = first page run;")
+            print(f"cpu: share of one core over the run ({os.cpu_count()} cores on this machine)")
+            print(HEADER)
+            failures = []
+            for n in counts:
+                wall, server, client = time.perf_counter(), 0.0, time.process_time()
+                if proc is not None:
+                    server = cpu_seconds(proc.pid)
+                summary = asyncio.run(
+                    run_load(
+                        port, n, args.presses, args.think, args.seed, args.full_rerun, args.ramp
+                    )
+                )
+                wall = time.perf_counter() - wall
+                server = (cpu_seconds(proc.pid) - server) / wall if proc else float("nan")
+                client = (time.process_time() - client) / wall
+                print(row(summary, server, client), flush=True)
+                failures += [f"N={n}: {m}" for m in summary.messages]
+            for message in failures[:20]:
+                print("  " + message)
+            if len(failures) > 20:
+                print(f"  ... and {len(failures) - 20} more")
+        finally:
+            if proc is not None:
+                stop_server(proc)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""A small class at once: the load benchmark's client against a live ``streamlit run``.
+
+Five simulated students open /lecture over Streamlit's websocket protocol and press
+Step three times each (fragment reruns); every answer must advance the step counter by
+exactly one and no run may fail. No timing assertions: the full-N figures come from
+``python benchmarks/load.py``.
+"""
+
+import asyncio
+import importlib.util
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# benchmarks/load.py under its own name: this test package is itself called ``load``.
+_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "load.py"
+_SPEC = importlib.util.spec_from_file_location("benchmark_load", _PATH)
+assert _SPEC is not None and _SPEC.loader is not None
+load = importlib.util.module_from_spec(_SPEC)
+sys.modules["benchmark_load"] = load  # dataclasses look their module up by name
+_SPEC.loader.exec_module(load)
+
+
+@pytest.fixture(scope="module")
+def port() -> Iterator[int]:
+    port = load.free_port()
+    server = load.start_server(port)
+    try:
+        yield port
+    finally:
+        load.stop_server(server)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("full_rerun", [False, True], ids=["fragment", "full"])
+def test_sessions_step_without_errors_or_wrong_answers(port: int, full_rerun: bool) -> None:
+    summary = asyncio.run(
+        load.run_load(port, sessions=5, presses=3, think=0.1, seed=1, full_rerun=full_rerun)
+    )
+    assert summary.messages == []
+    assert (summary.errors, summary.wrong) == (0, 0)
+    assert summary.presses == 5 * 3
+
+
+def test_a_press_that_does_not_step_is_a_wrong_answer(port: int) -> None:
+    """The check has teeth: a trigger for an unknown widget leaves t where it was."""
+
+    async def press_unknown() -> str | None:
+        async with load.Session(f"ws://127.0.0.1:{port}/_stcore/stream") as session:
+            await session.open()
+            session.step_id += "-not-a-widget"
+            wrong: str | None = (await session.press_step())[1]
+            return wrong
+
+    assert asyncio.run(press_unknown()) == "t = 0 after a press at t = 0"
