@@ -7,12 +7,22 @@ exactly one and no run may fail. No timing assertions: the full-N figures come f
 """
 
 import asyncio
+import concurrent.futures
 import importlib.util
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+
+def run(coroutine: Any) -> Any:
+    """``asyncio.run`` in a thread of its own: Playwright's sync API (the browser tests,
+    same pytest process) leaves an event loop running in the main thread."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
 
 # benchmarks/load.py under its own name: this test package is itself called ``load``.
 _PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "load.py"
@@ -36,7 +46,7 @@ def port() -> Iterator[int]:
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("full_rerun", [False, True], ids=["fragment", "full"])
 def test_sessions_step_without_errors_or_wrong_answers(port: int, full_rerun: bool) -> None:
-    summary = asyncio.run(
+    summary = run(
         load.run_load(port, sessions=5, presses=3, think=0.1, seed=1, full_rerun=full_rerun)
     )
     assert summary.messages == []
@@ -54,4 +64,4 @@ def test_a_press_that_does_not_step_is_a_wrong_answer(port: int) -> None:
             wrong: str | None = (await session.press_step())[1]
             return wrong
 
-    assert asyncio.run(press_unknown()) == "t = 0 after a press at t = 0"
+    assert run(press_unknown()) == "t = 0 after a press at t = 0"
