@@ -21,19 +21,17 @@ Run:  python benchmarks/browser.py [--clicks 30] [--loads 5]
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.streamlit_server import serve  # noqa: E402
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
@@ -73,43 +71,6 @@ FPS = """async (ms) => {
   });
   return changes / (ms / 1000);
 }"""
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def serve(script: str) -> Iterator[str]:
-    """``streamlit run script`` on a free port; yields its URL."""
-    port = _free_port()
-    proc = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port)),
-            *("--server.headless", "true", "--browser.gatherUsageStats", "false"),
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=os.environ | {"PYTHONPATH": str(ROOT)},
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            with (
-                contextlib.suppress(OSError),
-                urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r,
-            ):
-                if r.read().strip() == b"ok":
-                    break
-            time.sleep(0.3)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def wait_for_step(page, t: int) -> None:
@@ -165,8 +126,8 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     with (
-        serve("app.py") as app,
-        serve("benchmarks/bare_page.py") as bare,
+        serve("app.py") as (_, app),
+        serve("benchmarks/bare_page.py") as (_, bare),
         sync_playwright() as p,
     ):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)

@@ -40,16 +40,12 @@ import asyncio
 import os
 import random
 import re
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
 
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -57,6 +53,10 @@ from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import streamlit_server  # noqa: E402
+
 PAGE = "lecture"
 STEP_KEY = "lec_step"
 STATUS = re.compile(r"step \*\*t = (\d+)\*\* of (\d+)")
@@ -67,55 +67,10 @@ RUN_TIMEOUT = 60.0  # seconds a single run may take before it counts as an error
 # ---------------------------------------------------------------------------- server
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(
-    port: int, log: IO[bytes] | None = None, extra: list[str] | None = None
-) -> subprocess.Popen[bytes]:
-    """``streamlit run app.py`` on ``port``; returns once /_stcore/health answers ok."""
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]
-    cmd += ["--server.headless", "true", "--browser.gatherUsageStats", "false"]
-    # No file watcher: the tree may be edited while the benchmark runs, and a watched
-    # change unloads the app's modules under the running sessions (a class server does
-    # not watch its files either).
-    cmd += ["--server.fileWatcherType", "none", *(extra or [])]
-    proc = subprocess.Popen(
-        cmd, cwd=ROOT, stdout=log or subprocess.DEVNULL, stderr=subprocess.STDOUT
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return proc
-        except OSError:
-            pass
-        time.sleep(0.3)
-    stop_server(proc)
-    raise RuntimeError("streamlit did not answer /_stcore/health within 60 s")
-
-
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def stop_server(proc: subprocess.Popen[bytes]) -> None:
-    """Stop the server this process started (by its PID, nothing else)."""
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
 
 
 # ---------------------------------------------------------------------------- client
@@ -375,8 +330,8 @@ def main() -> None:
     log_path = Path(tempfile.gettempdir()) / "perceptron_load_server.log"
     with open(os.devnull if args.port else log_path, "wb") as log:
         if not port:
-            port = free_port()
-            proc = start_server(port, log)
+            proc, url = streamlit_server.start("app.py", log=log)
+            port = int(url.rsplit(":", 1)[1])
             print(f"streamlit run app.py on port {port} (pid {proc.pid}, log {log_path})")
         try:
             warm = asyncio.run(run_load(port, 1, 2, 0.0, seed=-1, full_rerun=args.full_rerun))
@@ -411,7 +366,7 @@ def main() -> None:
                 print(f"  ... and {len(failures) - 20} more")
         finally:
             if proc is not None:
-                stop_server(proc)
+                streamlit_server.stop(proc)
 
 
 if __name__ == "__main__":

@@ -29,13 +29,10 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +40,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.streamlit_server import serve  # noqa: E402
 from perceptron_core import make_dataset, max_margin  # noqa: E402
 from ui import margin_figures as mf  # noqa: E402
 from ui import margin_lab as lab  # noqa: E402
@@ -103,52 +101,6 @@ ARM = """(kind) => {
     requestAnimationFrame(frame);
   });
 }"""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def serve(script: Path, log: Path) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(script),
-            "--server.port",
-            str(port),
-            "--server.address",
-            "127.0.0.1",
-            "--server.headless",
-            "true",
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
-        ],
-        cwd=ROOT,
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        env=os.environ | {"PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return proc, url
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError(f"streamlit did not start; see {log}")
-        time.sleep(0.3)
 
 
 def settle(page) -> None:
@@ -264,10 +216,14 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="margin-bench-"))
     bare = tmp / "bare_page.py"
     bare.write_text(BARE_PAGE.format(n=args.n), encoding="utf-8")
-    app_proc, app_url = serve(ROOT / "app.py", tmp / "app.log")
-    bare_proc, bare_url = serve(bare, tmp / "bare.log")
     try:
-        with sync_playwright() as p:
+        with (
+            open(tmp / "app.log", "wb") as app_log,
+            open(tmp / "bare.log", "wb") as bare_log,
+            serve("app.py", log=app_log) as (_, app_url),
+            serve(bare, log=bare_log) as (_, bare_url),
+            sync_playwright() as p,
+        ):
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
             page = browser.new_page(viewport={"width": 1400, "height": 1400})
             lab_ms, refused = margin_drops(page, app_url, args.n, args.drops, args.warmup)
@@ -275,12 +231,6 @@ def main() -> None:
             bare_ms = bare_clicks(page, bare_url, args.drops, args.warmup)
             browser.close()
     finally:
-        for proc in (app_proc, bare_proc):
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
         shutil.rmtree(tmp, ignore_errors=True)
 
     cpus = os.cpu_count()

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from benchmarks import streamlit_server
+
 
 def run(coroutine: Any) -> Any:
     """``asyncio.run`` in a thread of its own: Playwright's sync API (the browser tests,
@@ -35,12 +37,12 @@ _SPEC.loader.exec_module(load)
 
 @pytest.fixture(scope="module")
 def port() -> Iterator[int]:
-    port = load.free_port()
-    server = load.start_server(port)
+    server, url = streamlit_server.start("app.py")
+    port = int(url.rsplit(":", 1)[1])
     try:
         yield port
     finally:
-        load.stop_server(server)
+        streamlit_server.stop(server)
 
 
 @pytest.mark.timeout(120)

@@ -1,0 +1,84 @@
+"""A ``streamlit run`` on a free localhost port, for the benchmarks and the browser tests.
+
+Started with the class settings that matter for measuring: headless, no usage
+statistics, no file watcher (an edit on disk must not unload the app's modules
+under running sessions). Stopped by its own PID, never by name: other servers
+on the machine are not ours.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start(
+    script: str | Path = "app.py", *, port: int | None = None, log: IO[bytes] | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``streamlit run script`` and return (process, URL) once /_stcore/health is ok."""
+    port = port or free_port()
+    proc = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "streamlit", "run", str(script)),
+            *("--server.port", str(port), "--server.address", "127.0.0.1"),
+            *("--server.headless", "true", "--browser.gatherUsageStats", "false"),
+            *("--server.fileWatcherType", "none"),
+        ],
+        cwd=ROOT,
+        stdout=log or subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+        env=os.environ | {"PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit run {script} exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    return proc, url
+        except OSError:
+            pass
+        time.sleep(0.3)
+    stop(proc)
+    raise RuntimeError(f"streamlit run {script} did not answer /_stcore/health within 60 s")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Stop a server this process started."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+@contextmanager
+def serve(
+    script: str | Path = "app.py", *, log: IO[bytes] | None = None
+) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``start`` ... ``stop``, as a context manager yielding (process, URL)."""
+    proc, url = start(script, log=log)
+    try:
+        yield proc, url
+    finally:
+        stop(proc)
