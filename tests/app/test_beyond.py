@@ -1,19 +1,12 @@
 """The Beyond linear page through AppTest: XOR never stops, the witness, the feature map."""
 
-from pathlib import Path
-
 import pytest
+from apptest_helpers import open_app
 from streamlit.testing.v1 import AppTest
-
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 def beyond(query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page("pages/xor.py").run()
+    at = open_app("pages/xor.py", query)
     assert not at.exception
     return at
 
@@ -59,8 +52,6 @@ def test_a_separable_dataset_has_no_witness_and_converges():
 
 
 def test_a_tampered_feature_map_falls_back_with_a_notice():
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params["xor_map"] = "cubic"
-    at.run()
+    at = open_app(query={"xor_map": "cubic"})
     assert not at.exception
     assert any("xor_map" in w.value for w in at.warning)

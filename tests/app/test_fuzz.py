@@ -7,15 +7,12 @@ parameter it refused, must end up with valid settings, and must show the
 hostile text only as text.
 """
 
-from pathlib import Path
-
+from apptest_helpers import lecture_status, open_app
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from streamlit.testing.v1 import AppTest
 
 from ui.state import SETTINGS
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 HOSTILE = [
     "<script>alert(1)</script>",
     "<img src=x onerror=alert(1)>",
@@ -46,10 +43,7 @@ keys = st.one_of(st.sampled_from(sorted(SETTINGS)), st.text(min_size=1, max_size
 )
 @given(st.dictionaries(keys, values, min_size=1, max_size=4))
 def test_any_query_string_opens_the_app_with_valid_settings_and_notices(query):
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
+    at = open_app(query=query)
     assert not at.exception
     notices = " ".join(w.value for w in at.warning)
     for key, value in query.items():
@@ -76,18 +70,15 @@ def test_any_query_string_opens_the_app_with_valid_settings_and_notices(query):
 
 
 def test_the_lecture_page_survives_every_setting_at_its_extremes():
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in {
+    extremes = {
         "data_n": "500",
         "lec_max_epochs": "500",
         "lec_eta": "1000",
         "lec_t": "200000",
         "data_name": "xor",
-    }.items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page("pages/lecture.py").run()
+    }
+    at = open_app("pages/lecture.py", extremes)
     assert not at.exception
-    status = next(m.value for m in at.markdown if "step **t =" in m.value)
+    status = lecture_status(at)
     assert "not separable" in status and "stopped after 400 epochs" in status  # 200,000 steps
     assert any("running 400 epochs" in i.value for i in at.info)

@@ -2,21 +2,17 @@
 
 from pathlib import Path
 
+from apptest_helpers import lecture_status, open_app
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
 
 
 def lecture() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.run()
-    at.switch_page("pages/lecture.py").run()
-    return at
+    return open_app("pages/lecture.py")
 
 
-def status(at: AppTest) -> str:
-    return next(m.value for m in at.markdown if "step **t =" in m.value)
+status = lecture_status
 
 
 def test_one_session_changing_the_dataset_and_stepping_leaves_another_untouched():

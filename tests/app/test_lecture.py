@@ -1,28 +1,21 @@
 """The lecture page's logic through AppTest: controls move t, k and w; the URL round-trips."""
 
 import json
-from pathlib import Path
 
 import pytest
+from apptest_helpers import lecture_status, open_app
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import make_dataset, train
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
 
 def lecture(query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    at.run()
-    at.switch_page("pages/lecture.py").run()
+    at = open_app("pages/lecture.py", query)
     assert not at.exception
     return at
 
 
-def status(at: AppTest) -> str:
-    return next(m.value for m in at.markdown if "step **t =" in m.value)
+status = lecture_status
 
 
 def test_step_next_mistake_epoch_run_and_reset_move_the_run():
@@ -86,9 +79,7 @@ def test_settings_round_trip_through_the_url():
     ],
 )
 def test_tampered_url_parameters_fall_back_with_a_notice(name, value):
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params[name] = value
-    at.run()
+    at = open_app(query={name: value})
     assert not at.exception
     notices = " ".join(w.value for w in at.warning)
     assert name in notices

@@ -5,27 +5,19 @@ function the surface's callbacks call (``apply_event`` on the session state);
 the browser test drags for real.
 """
 
-from pathlib import Path
-
 import numpy as np
 import pytest
+from apptest_helpers import open_app
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import make_dataset, max_margin, train
 from ui import margin_lab as lab
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 X0, Y0 = make_dataset("separable", n=40, seed=0)  # the default dataset
 
 
 def margin_page(query: dict[str, str] | None = None, custom=None) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=60)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    if custom is not None:
-        at.session_state["data_custom"] = custom
-    at.run()
-    at.switch_page("pages/margin.py").run()
+    at = open_app("pages/margin.py", query, None if custom is None else {"data_custom": custom})
     assert not at.exception
     return at
 
@@ -124,10 +116,7 @@ def test_bias_off_measures_R_in_the_plane_and_c_moves_the_bound():
 
 
 def test_a_bad_url_value_falls_back_with_a_notice():
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params["mar_c"] = "99"
-    at.query_params["mar_tool"] = "<b>"
-    at.run()  # the notices show on arrival
+    at = open_app(query={"mar_c": "99", "mar_tool": "<b>"})  # the notices show on arrival
     assert at.session_state["mar_c"] == 1.0 and at.session_state["mar_tool"] == "edit"
     assert sum("mar_c" in w.value or "mar_tool" in w.value for w in at.warning) == 2
     at.switch_page("pages/margin.py").run()
