@@ -34,26 +34,25 @@ def line_coefficients(w: np.ndarray, bias: bool) -> tuple[float, float, float]:
     return float(w[0]), float(w[1]), float(w[2]) if bias else 0.0
 
 
-def halfplane(w: np.ndarray, bias: bool, box: Box, sign: float = 1.0) -> list[tuple[float, float]]:
-    """The part of ``box`` where ``sign * (w . x + b) >= 0``, as a polygon (maybe empty).
-
-    Sutherland-Hodgman clipping of the box against one half-plane.
-    """
-    a, b, c = line_coefficients(w, bias)
-
-    def f(p: tuple[float, float]) -> float:
-        return sign * (a * p[0] + b * p[1] + c)
-
-    corners = box.corners()
+def clip(
+    poly: list[tuple[float, float]], a: float, b: float, d: float
+) -> list[tuple[float, float]]:
+    """The part of a convex polygon where ``a x1 + b x2 + d >= 0`` (Sutherland-Hodgman)."""
     out: list[tuple[float, float]] = []
-    for p, q in zip(corners, corners[1:] + corners[:1], strict=True):
-        fp, fq = f(p), f(q)
+    for p, q in zip(poly, poly[1:] + poly[:1], strict=True):
+        fp, fq = a * p[0] + b * p[1] + d, a * q[0] + b * q[1] + d
         if fp >= 0:
             out.append(p)
         if (fp >= 0) != (fq >= 0):
             s = fp / (fp - fq)
             out.append((p[0] + s * (q[0] - p[0]), p[1] + s * (q[1] - p[1])))
     return out
+
+
+def halfplane(w: np.ndarray, bias: bool, box: Box, sign: float = 1.0) -> list[tuple[float, float]]:
+    """The part of ``box`` where ``sign * (w . x + b) >= 0``, as a polygon (maybe empty)."""
+    a, b, c = line_coefficients(w, bias)
+    return clip(box.corners(), sign * a, sign * b, sign * c)
 
 
 def boundary_segment(

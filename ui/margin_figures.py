@@ -13,7 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from .figures import BOUND, STAR, W_COLOUR
-from .geometry import Box, boundary_segment
+from .geometry import Box, boundary_segment, clip
 from .margin_lab import Analysis, ConstantRow, ScaledRow, in_plane
 
 Point = tuple[float, float]
@@ -30,19 +30,6 @@ def nice_ticks(lo: float, hi: float, target: int = 7) -> list[float]:
     first = math.ceil(lo / step)
     last = math.floor(hi / step)
     return [round(k * step, 10) + 0.0 for k in range(first, last + 1)]
-
-
-def _clip(poly: list[Point], a: float, b: float, d: float) -> list[Point]:
-    """The part of a convex polygon where a·x1 + b·x2 + d >= 0 (Sutherland-Hodgman)."""
-    out: list[Point] = []
-    for p, q in zip(poly, poly[1:] + poly[:1], strict=True):
-        fp, fq = a * p[0] + b * p[1] + d, a * q[0] + b * q[1] + d
-        if fp >= 0:
-            out.append(p)
-        if (fp >= 0) != (fq >= 0):
-            s = fp / (fp - fq)
-            out.append((p[0] + s * (q[0] - p[0]), p[1] + s * (q[1] - p[1])))
-    return out
 
 
 def _line(
@@ -73,8 +60,8 @@ def canvas_scene(
     if mm is not None:
         star = in_plane(mm.w_star, an.bias, an.c)
         g = mm.gamma
-        street = _clip(box.corners(), star[0], star[1], star[2] + g)
-        street = _clip(street, -star[0], -star[1], -star[2] + g)
+        street = clip(box.corners(), star[0], star[1], star[2] + g)
+        street = clip(street, -star[0], -star[1], -star[2] + g)
         if len(street) >= 3:
             fills.append({"cls": "street", "d": [list(p) for p in street]})
         lines += [
