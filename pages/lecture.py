@@ -123,17 +123,17 @@ def stepper(X: np.ndarray, y: np.ndarray, settings: RunSettings, data_name: str)
     with st.expander(f"Mistake log ({k} so far)"):
         if k == 0:
             st.caption("No mistakes yet: w has not changed.")
-            return sync_query(ss, st.query_params)
-        log = lecture.mistake_log(run, k)
-        st.dataframe(log, hide_index=True)
-        st.download_button(
-            "Download the log (CSV)",
-            log.to_csv(index=False),
-            "mistakes.csv",
-            "text/csv",
-            key="lec_log_download",
-            on_click="ignore",
-        )
+        else:
+            log = lecture.mistake_log(run, k)
+            st.dataframe(log, hide_index=True)
+            st.download_button(
+                "Download the log (CSV)",
+                log.to_csv(index=False),
+                "mistakes.csv",
+                "text/csv",
+                key="lec_log_download",
+                on_click="ignore",
+            )
     sync_query(ss, st.query_params)
 
 

@@ -10,8 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from perceptron_core import FEATURE_MAPS, Trace, decision, mistakes
-from perceptron_core.separability import Witness
+from perceptron_core import FEATURE_MAPS, Trace, Witness, decision, mistakes
 
 from .figures import CURRENT, MINUS, PLUS, W_COLOUR
 from .geometry import view_box

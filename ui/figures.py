@@ -17,7 +17,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .geometry import Box, boundary_segment, halfplane, view_box
-from .model import Run
+from .model import Run, epoch_of
 
 # Okabe-Ito, a colour-blind-safe palette
 PLUS = "#0072B2"  # blue: y = +1
@@ -176,7 +176,7 @@ def dynamic_traces(
         "data",
         {"x": xs, "y": ys, "mode": "markers", "marker": ring, "name": name, "hoverinfo": "skip"},
     )
-    epoch = min(t // trace.n_examples + 1, trace.n_epochs)
+    epoch = epoch_of(trace, t)
     said = ""
     if t > 0 and trace.steps is not None:
         i = int(trace.steps.index[t - 1])

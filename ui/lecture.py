@@ -7,7 +7,7 @@ import pandas as pd
 
 from perceptron_core import Trace
 
-from .model import Run
+from .model import Run, epoch_of
 
 
 def next_mistake(trace: Trace, t: int) -> int:
@@ -64,7 +64,7 @@ def mistake_log(run: Run, upto_k: int) -> pd.DataFrame:
             {
                 "k": k,
                 "step t": t,
-                "epoch": t // trace.n_examples + 1,
+                "epoch": epoch_of(trace, t),
                 "i": i,
                 "x": ", ".join(f"{v:.3g}" for v in run.X[i]),
                 "y": int(run.y[i]),
@@ -106,7 +106,7 @@ def status_line(run: Run, t: int, data_name: str) -> str:
     trace = run.trace
     T = trace.n_steps
     k = trace.mistakes_before(t)
-    epoch = min(t // trace.n_examples + 1, trace.n_epochs)
+    epoch = epoch_of(trace, t)
     status = f"**{data_name}** · epoch **{epoch}** · step **t = {t}** of {T} · mistakes **k = {k}**"
     if run.mm is not None:
         mm = run.mm

@@ -11,7 +11,16 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from perceptron_core import FEATURE_MAPS, decision, make_dataset, train
+from perceptron_core import (
+    FEATURE_MAPS,
+    decision,
+    find_cycle,
+    kernel_decision,
+    kernel_train,
+    make_dataset,
+    nonseparability_witness,
+    train,
+)
 
 from .beyond import error_per_epoch
 from .figures import lecture_figure
@@ -51,9 +60,6 @@ def lecture_chart(
 @st.cache_data(max_entries=128, show_spinner=False)
 def beyond_run(X: np.ndarray, y: np.ndarray, max_epochs: int) -> tuple[Any, Any, Any]:
     """(trace, non-separability witness or None, cycle or None): bias, given order."""
-    from perceptron_core.cycles import find_cycle
-    from perceptron_core.separability import nonseparability_witness
-
     trace = train(X, y, bias=True, max_epochs=max_epochs)
     return trace, nonseparability_witness(X, y, bias=True), find_cycle(trace)
 
@@ -67,8 +73,6 @@ def lifted_run(X: np.ndarray, y: np.ndarray, map_key: str, max_epochs: int) -> A
 @st.cache_data(max_entries=128, show_spinner=False)
 def kernel_check(X: np.ndarray, y: np.ndarray, max_epochs: int) -> dict[str, int]:
     """The kernel perceptron against the explicit quadratic map: mistakes and predictions."""
-    from perceptron_core.kernel import kernel_decision, kernel_train
-
     explicit = train(FEATURE_MAPS["quadratic"].fn(X), y, bias=True, max_epochs=max_epochs)
     dual = kernel_train(X, y, bias=True, max_epochs=max_epochs)
     G = np.random.default_rng(0).uniform(-3, 3, (2000, 2))
