@@ -18,17 +18,29 @@ from .kernel import KernelTrace, kernel_decision, kernel_train, poly2_kernel
 from .margin import MaxMargin, NotSeparableError, max_margin
 from .perceptron import RULES, Rule, Steps, Trace, augment, decision, mistakes, predict, train
 from .separability import Witness, nonseparability_witness
+from .sgd import (
+    LOSSES,
+    BatchTrace,
+    Loss,
+    loss_step,
+    margin_loss,
+    minibatch_train,
+    perceptron_criterion,
+)
 from .variants import Pocket, averaged_weights, pocket, survival_counts, voted_predict
 
 __all__ = [
     "DATASETS",
     "FEATURE_MAPS",
+    "LOSSES",
     "RULES",
+    "BatchTrace",
     "CSVError",
     "Cycle",
     "Dataset",
     "FeatureMap",
     "KernelTrace",
+    "Loss",
     "MaxMargin",
     "NotSeparableError",
     "Param",
@@ -46,10 +58,14 @@ __all__ = [
     "kernel_decision",
     "kernel_train",
     "load_csv",
+    "loss_step",
     "make_dataset",
+    "margin_loss",
     "max_margin",
+    "minibatch_train",
     "mistakes",
     "nonseparability_witness",
+    "perceptron_criterion",
     "pocket",
     "poly2_kernel",
     "predict",
