@@ -11,8 +11,9 @@ A small, pure numpy engine (no Streamlit, no plotting) behind Perceptron Lab::
 
 from .csvio import CSVError, load_csv, to_csv
 from .cycles import Cycle, epoch_mistakes, find_cycle
-from .datasets import DATASETS, Dataset, Param, make_dataset, word_counts
+from .datasets import DATASETS, Dataset, Param, make_dataset, spam_features, word_counts
 from .diagnostics import ProofCurves, proof_curves
+from .experts import EXPERT_BEHAVIOURS, ExpertsRun, simulate_experts
 from .features import FEATURE_MAPS, FeatureMap
 from .kernel import KernelTrace, kernel_decision, kernel_train, poly2_kernel
 from .margin import MaxMargin, NotSeparableError, max_margin
@@ -31,6 +32,7 @@ from .variants import Pocket, averaged_weights, pocket, survival_counts, voted_p
 
 __all__ = [
     "DATASETS",
+    "EXPERT_BEHAVIOURS",
     "FEATURE_MAPS",
     "LOSSES",
     "RULES",
@@ -38,6 +40,7 @@ __all__ = [
     "CSVError",
     "Cycle",
     "Dataset",
+    "ExpertsRun",
     "FeatureMap",
     "KernelTrace",
     "Loss",
@@ -70,6 +73,8 @@ __all__ = [
     "poly2_kernel",
     "predict",
     "proof_curves",
+    "simulate_experts",
+    "spam_features",
     "survival_counts",
     "to_csv",
     "train",

@@ -194,11 +194,31 @@ def word_counts(text: str, words: tuple[str, ...] = SPAM_WORDS) -> FloatArray:
     return np.array([float(tokens.count(w)) for w in words])
 
 
-def spam(n: int, rng: np.random.Generator) -> tuple[FloatArray, FloatArray]:
-    """Seed 003's spam example: x = (count of "free", count of "money"), +1 = spam."""
-    X = np.array([word_counts(text) for text, _ in SPAM_EMAILS])
+# A larger vocabulary for the spam page: seed 003's two words, then words of the e-mails
+# above that lean one way (win, prize, cash, now) or the other (lecture, meeting, ...).
+SPAM_MORE_WORDS = (*SPAM_WORDS, "win", "prize", "cash", "now", "lecture", "meeting", "homework")
+
+
+def spam_features(words: tuple[str, ...] = SPAM_WORDS) -> tuple[FloatArray, FloatArray]:
+    """The labelled e-mails ``SPAM_EMAILS`` as word counts over ``words``.
+
+    Returns
+    -------
+    X : ndarray, shape (len(SPAM_EMAILS), len(words))
+        ``X[i, j]`` = how often ``words[j]`` occurs in e-mail i.
+    y : ndarray, shape (len(SPAM_EMAILS),)
+        +1 = spam, -1 = not spam (seed 003's classes).
+    """
+    if not words or not all(isinstance(w, str) and w for w in words):
+        raise ValueError(f"words must be a non-empty tuple of words; got {words!r}")
+    X = np.array([word_counts(text, words) for text, _ in SPAM_EMAILS])
     y = np.array([float(label) for _, label in SPAM_EMAILS])
     return X, y
+
+
+def spam(n: int, rng: np.random.Generator) -> tuple[FloatArray, FloatArray]:
+    """Seed 003's spam example: x = (count of "free", count of "money"), +1 = spam."""
+    return spam_features(SPAM_WORDS)
 
 
 # --- the registry ------------------------------------------------------------------
