@@ -10,7 +10,7 @@ from ui.model import RunSettings
 from ui.player import player, window
 from ui.shell import require_router
 from ui.sidebar import current_dataset
-from ui.state import MAX_STEPS, ORDERS, W0_MODES, bind, sync_query
+from ui.state import ORDERS, W0_MODES, bind, sync_query
 
 require_router()
 ss = st.session_state
@@ -57,25 +57,9 @@ with st.expander("Run settings", expanded=False) if not presenter else st.contai
         )
         c[3].caption(f"Source: {RULES[ss['lec_rule']].source}")
 
-w0, w0_problem = lecture.start_weights(ss, X.shape[1] + ss["lec_bias"])
-if w0_problem:
-    st.warning(w0_problem)
-max_epochs = int(ss["lec_max_epochs"])
-if max_epochs * len(y) > MAX_STEPS:  # no input pins a CPU: at most MAX_STEPS steps a run
-    max_epochs = max(1, MAX_STEPS // len(y))
-    st.info(
-        f"{ss['lec_max_epochs']} epochs × {len(y)} points is over {MAX_STEPS:,} steps: "
-        f"running {max_epochs} epochs."
-    )
-settings = RunSettings(
-    bias=ss["lec_bias"],
-    eta=float(ss["lec_eta"]),
-    w0=w0,
-    seed=int(ss["data_seed"]) if ss["lec_order"] == "shuffle" else None,
-    rule=ss["lec_rule"],
-    normalize=ss["lec_normalize"],
-    max_epochs=max_epochs,
-)
+settings, notes = lecture.run_settings(ss, X)
+for kind, note in notes:
+    (st.warning if kind == "warning" else st.info)(note)
 
 
 @st.fragment

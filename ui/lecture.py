@@ -7,7 +7,8 @@ import pandas as pd
 
 from perceptron_core import Trace
 
-from .model import Run, epoch_of
+from .model import Run, RunSettings, epoch_of
+from .state import MAX_STEPS
 
 
 def next_mistake(trace: Trace, t: int) -> int:
@@ -99,6 +100,39 @@ def start_weights(session, d: int) -> tuple[tuple[float, ...] | None, str | None
     if len(values) != d:
         return None, f"w0 needs {d} numbers here; starting from w0 = 0."
     return tuple(values), None
+
+
+def run_settings(session, X: np.ndarray) -> tuple[RunSettings, list[tuple[str, str]]]:
+    """The lecture's run settings (``lec_*``) for dataset X, with what to tell the user.
+
+    Returns (settings, notes): each note is ("warning" or "info", text): a typed w0
+    that could not be used, or max epochs cut so a run is at most MAX_STEPS steps.
+    """
+    notes: list[tuple[str, str]] = []
+    w0, w0_problem = start_weights(session, X.shape[1] + session["lec_bias"])
+    if w0_problem:
+        notes.append(("warning", w0_problem))
+    n = X.shape[0]
+    max_epochs = int(session["lec_max_epochs"])
+    if max_epochs * n > MAX_STEPS:  # no input pins a CPU: at most MAX_STEPS steps a run
+        max_epochs = max(1, MAX_STEPS // n)
+        notes.append(
+            (
+                "info",
+                f"{session['lec_max_epochs']} epochs × {n} points is over {MAX_STEPS:,} steps: "
+                f"running {max_epochs} epochs.",
+            )
+        )
+    settings = RunSettings(
+        bias=session["lec_bias"],
+        eta=float(session["lec_eta"]),
+        w0=w0,
+        seed=int(session["data_seed"]) if session["lec_order"] == "shuffle" else None,
+        rule=session["lec_rule"],
+        normalize=session["lec_normalize"],
+        max_epochs=max_epochs,
+    )
+    return settings, notes
 
 
 def status_line(run: Run, t: int, data_name: str) -> str:
