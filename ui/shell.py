@@ -44,6 +44,12 @@ def run_app() -> None:
                 url_path="xor",
             ),
             st.Page(
+                "pages/experts.py",
+                title="Application: following experts",
+                icon=":material/groups:",
+                url_path="experts",
+            ),
+            st.Page(
                 "pages/margin.py",
                 title="Margin lab",
                 icon=":material/open_with:",

@@ -33,6 +33,16 @@ def _int_in(lo: int, hi: int) -> Callable[[str], int]:
     return parse
 
 
+def _odd_in(lo: int, hi: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        v = _int_in(lo, hi)(text)
+        if v % 2 == 0:
+            raise ValueError(f"must be an odd integer from {lo} to {hi}")
+        return v
+
+    return parse
+
+
 def _float_in(lo: float, hi: float) -> Callable[[str], float]:
     def parse(text: str) -> float:
         v = float(text)
@@ -115,6 +125,16 @@ _CORE = (
     Setting("mar_tool", "edit", _choice(("edit", "delete")), "margin lab: click tool"),
     Setting("mar_label", "plus", _choice(("plus", "minus")), "margin lab: new point label"),
     Setting("mar_max_epochs", 100, _int_in(1, MAX_EPOCHS), "margin lab: max epochs"),
+    # Application: following experts (pages/experts.py); the engine caps n at 100, days at 2000
+    Setting("exp_n", 25, _int_in(3, 100), "experts: analysts n"),
+    Setting("exp_k", 5, _odd_in(1, 99), "experts: committee size k"),
+    Setting("exp_days", 500, _int_in(10, 2000), "experts: days"),
+    Setting("exp_behaviour", "random", _choice(("random", "adversarial")), "experts: others"),
+    Setting("exp_seed", 0, _int_in(0, MAX_SEED), "experts: seed"),
+    # Example: a spam filter (pages/spam.py); the typed e-mail is not a setting (see the page)
+    Setting("spam_vocab", "two", _choice(("two", "more")), "spam: words counted"),
+    Setting("spam_rule", "nonpositive", _choice(("nonpositive", "predict_gt")), "spam: rule"),
+    Setting("spam_t", 600, _int_in(0, 600), "spam: training step (600 = the end)"),
 )
 
 

@@ -1,0 +1,94 @@
+"""Application (seed 004): n analysts, a hidden committee of k with the right majority,
+and the perceptron learning whom to follow with at most n·k mistakes."""
+
+from pathlib import Path
+
+import streamlit as st
+
+from perceptron_core import EXPERT_BEHAVIOURS
+from ui import experts as ex
+from ui.beyond import sections
+from ui.experts_runs import experts_run
+from ui.figures import as_figure
+from ui.shell import require_router
+from ui.state import MAX_SEED, assign, bind
+
+require_router()
+ss = st.session_state
+text = sections((Path(__file__).parents[1] / "assets" / "experts.md").read_text("utf-8"))
+CHART = {"displaylogo": False}
+
+
+def largest_odd(n: int) -> int:
+    return n if n % 2 else n - 1
+
+
+def fit_k() -> None:  # the committee is at most n analysts, and odd
+    if ss["exp_k"] > ss["exp_n"]:
+        assign(ss, "exp_k", largest_odd(int(ss["exp_n"])))
+
+
+st.title("Application: following experts")
+st.markdown(text["intro"])
+if ss["exp_k"] > ss["exp_n"]:  # only a URL can ask for this
+    st.info(
+        f"The committee cannot be larger than n = {ss['exp_n']}: using k = "
+        f"{largest_odd(int(ss['exp_n']))}."
+    )
+    fit_k()
+c = st.columns([1.2, 1.2, 1.2, 1.4, 0.8], vertical_alignment="bottom")
+c[0].slider("analysts n", 3, 100, **bind(ss, "exp_n", then=fit_k))
+c[1].slider("committee size k (odd)", 1, largest_odd(int(ss["exp_n"])), step=2, **bind(ss, "exp_k"))
+c[2].slider("days", 10, 2000, step=10, **bind(ss, "exp_days"))
+c[3].segmented_control(
+    "the other analysts",
+    list(EXPERT_BEHAVIOURS),
+    required=True,
+    format_func={"random": "flip coins", "adversarial": "are adversarial"}.get,
+    **bind(ss, "exp_behaviour"),
+)
+c[4].number_input("seed", 0, MAX_SEED, **bind(ss, "exp_seed"))
+st.caption(f"**{ss['exp_behaviour']}:** {EXPERT_BEHAVIOURS[ss['exp_behaviour']]}.")
+
+run = experts_run(
+    int(ss["exp_n"]),
+    int(ss["exp_k"]),
+    int(ss["exp_days"]),
+    ss["exp_behaviour"],
+    int(ss["exp_seed"]),
+)
+
+st.header("1. Mistakes against the bound n·k")
+m = st.columns(4)
+m[0].metric("mistakes M", run.n_mistakes)
+m[1].metric("bound n·k", run.bound)
+m[2].metric("γ = 1/√k", f"{run.gamma:.4g}")
+m[3].metric("D = √n", f"{run.radius:.4g}")
+st.markdown(ex.summary(run))
+st.plotly_chart(as_figure(ex.mistakes_figure(run)), config=CHART, key="exp_mistakes")
+
+st.header("2. Why n·k: seed 004's derivation, with these numbers")
+st.markdown(text["derivation"])
+for line in ex.derivation_latex(run):
+    st.latex(line)
+lemmas = ex.lemma_checks(run)
+st.markdown(
+    "At the end of this run (M = "
+    f"{run.n_mistakes}): "
+    + "; ".join(
+        f"{name}: {left:.4g} {'≥' if 'Lemma 1' in name else '≤'} {right:.4g} {'✓' if ok else '✗'}"
+        for name, left, right, ok in lemmas
+    )
+    + f". The smallest y·(x·u) on any day was {run.margins.min():.4g} (γ = {run.gamma:.4g})."
+)
+
+st.header("3. Whom the perceptron learns to follow")
+st.markdown(text["weights"])
+st.plotly_chart(as_figure(ex.weights_figure(run)), config=CHART, key="exp_weights")
+st.markdown(
+    f"The committee is analysts {ex.analysts(run.committee)}. At the end the angle between "
+    f"w and u is **{ex.angle_degrees(run):.1f}°** (cos = {ex.cosine(run, run.days):.3f})."
+)
+with st.expander("The first 30 days"):
+    st.dataframe(ex.days_table(run), hide_index=True)
+st.markdown(text["notes"])

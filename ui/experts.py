@@ -1,0 +1,213 @@
+"""Seed 004's experts application (pure): the mistake count against n·k, the weights
+concentrating on the committee, and the bound derived with the instance's numbers.
+
+Numbers in, plain Plotly figure dicts (wrap with ``figures.as_figure``) or LaTeX out.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from perceptron_core import ExpertsRun
+
+from .figures import BOUND, MINUS, PLUS, STAR
+
+Fig = dict[str, Any]
+MAX_POINTS = 400  # a weight curve drawn with more change points is thinned
+MAX_LISTED = 12  # committee members written out in the derivation
+
+
+def analysts(indices: Any) -> str:
+    """0-based analyst indices as the 1-based numbers a student reads: "3, 7, 12"."""
+    return ", ".join(str(int(i) + 1) for i in indices)
+
+
+def cosine(run: ExpertsRun, t: int) -> float:
+    """cos of the angle between w after day t and u (0 while w = 0)."""
+    w = run.weights[t]
+    norm = float(np.linalg.norm(w))
+    return float(w @ run.u) / norm if norm else 0.0
+
+
+def mistakes_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
+    """Cumulative mistakes day by day, under seed 004's bound n·k."""
+    days = np.arange(0, run.days + 1)
+    made = np.concatenate([[0], np.cumsum(run.mistakes)])
+    changes = np.flatnonzero(np.diff(made)) + 1  # days on which the count rose
+    keep = np.unique(np.concatenate([[0], changes - 1, changes, [run.days]]))
+    top = max(run.bound, run.n_mistakes)
+    data = [
+        {
+            "type": "scatter",
+            "x": days[keep].tolist(),
+            "y": made[keep].tolist(),
+            "mode": "lines",
+            "line": {"color": MINUS, "width": 3, "shape": "hv"},
+            "name": f"mistakes so far (M = {run.n_mistakes})",
+            "hovertemplate": "after day %{x}: %{y} mistakes<extra></extra>",
+        },
+        {
+            "type": "scatter",
+            "x": [0, run.days],
+            "y": [run.bound, run.bound],
+            "mode": "lines",
+            "line": {"color": BOUND, "width": 3, "dash": "dash"},
+            "name": f"bound n·k = {run.n} · {run.k} = {run.bound}",
+            "hoverinfo": "skip",
+        },
+    ]
+    return {
+        "data": data,
+        "layout": {
+            "height": height,
+            "margin": {"l": 60, "r": 20, "t": 20, "b": 50},
+            "xaxis": {"title": {"text": "day t"}, "range": [0, run.days]},
+            "yaxis": {"title": {"text": "mistakes"}, "range": [0, 1.08 * top]},
+            "legend": {"orientation": "h", "y": -0.22},
+            "plot_bgcolor": "white",
+        },
+    }
+
+
+def _thin(idx: np.ndarray) -> np.ndarray:
+    if idx.shape[0] <= MAX_POINTS:
+        return idx
+    pick = np.linspace(0, idx.shape[0] - 1, MAX_POINTS).round().astype(int)
+    return idx[np.unique(pick)]
+
+
+def weights_figure(run: ExpertsRun, *, height: int = 420) -> Fig:
+    """Left: every analyst's weight after each day (committee in blue, the others grey).
+    Right: the final weights, one bar per analyst."""
+    changes = np.flatnonzero(run.mistakes) + 1  # w changes only after a mistake
+    keep = _thin(np.unique(np.concatenate([[0], changes, [run.days]])))
+    in_committee = np.zeros(run.n, dtype=bool)
+    in_committee[run.committee] = True
+    data: list[dict] = []
+    for i in range(run.n):
+        member = bool(in_committee[i])
+        first = i == int(run.committee[0]) if member else i == int(np.argmin(in_committee))
+        data.append(
+            {
+                "type": "scatter",
+                "x": keep.tolist(),
+                "y": run.weights[keep, i].tolist(),
+                "mode": "lines",
+                "line": {
+                    "color": PLUS if member else STAR,
+                    "width": 2.5 if member else 1,
+                    "shape": "hv",
+                },
+                "opacity": 1.0 if member else 0.45,
+                "name": "committee" if member else "other analysts",
+                "legendgroup": "committee" if member else "others",
+                "showlegend": first,
+                "hovertemplate": f"analyst {i + 1}" + ": w = %{y} after day %{x}<extra></extra>",
+            }
+        )
+    w = run.weights[-1]
+    data.append(
+        {
+            "type": "bar",
+            "x": list(range(1, run.n + 1)),
+            "y": w.tolist(),
+            "marker": {"color": [PLUS if m else STAR for m in in_committee]},
+            "xaxis": "x2",
+            "yaxis": "y2",
+            "showlegend": False,
+            "hovertemplate": "analyst %{x}: w = %{y}<extra></extra>",
+        }
+    )
+    span = float(np.abs(run.weights).max()) or 1.0
+    yrange = [-1.1 * span, 1.1 * span]
+    titles = (("weights w_i after each day", 0.0, 0.6), (f"final weights, day {run.days}", 0.68, 1))
+    return {
+        "data": data,
+        "layout": {
+            "height": height,
+            "margin": {"l": 60, "r": 20, "t": 40, "b": 50},
+            "xaxis": {"domain": [0.0, 0.6], "title": {"text": "day t"}, "range": [0, run.days]},
+            "yaxis": {"title": {"text": "weight w_i"}, "range": yrange, "zeroline": True},
+            "xaxis2": {"domain": [0.68, 1.0], "anchor": "y2", "title": {"text": "analyst i"}},
+            "yaxis2": {"anchor": "x2", "range": yrange, "zeroline": True},
+            "legend": {"orientation": "h", "y": -0.22},
+            "plot_bgcolor": "white",
+            "annotations": [
+                {
+                    "text": text,
+                    "x": (lo + hi) / 2,
+                    "y": 1.02,
+                    "xref": "paper",
+                    "yref": "paper",
+                    "showarrow": False,
+                    "yanchor": "bottom",
+                }
+                for text, lo, hi in titles
+            ],
+        },
+    }
+
+
+def derivation_latex(run: ExpertsRun) -> list[str]:
+    """Seed 004's derivation of the bound n·k, line by line, with this instance's numbers."""
+    n, k = run.n, run.k
+    members = analysts(run.committee[:MAX_LISTED]) + (r",\ \dots" if k > MAX_LISTED else "")
+    gamma, D = run.gamma, run.radius
+    return [
+        rf"u = \tfrac{{1}}{{\sqrt{{{k}}}}}\,(u_1, \dots, u_{{{n}}}),\quad u_i = 1 \text{{ for the"
+        rf" committee }} i \in \{{{members}\}},\ 0 \text{{ otherwise}};\quad \|u\| = 1",
+        rf"y_t\,(x_t\cdot u) = \frac{{\#\text{{right}} - \#\text{{wrong in the committee}}}}"
+        rf"{{\sqrt{{{k}}}}} \ \ge\ \frac{{1}}{{\sqrt{{{k}}}}} = {gamma:.4g} = \gamma"
+        rf"\quad(k = {k}\text{{ is odd: a right majority means right}} - \text{{wrong}} \ge 1)",
+        rf"\|x_t\| = \sqrt{{1^2 + \dots + 1^2}} = \sqrt{{{n}}} = {D:.4g} = D",
+        rf"\Big(\frac{{D}}{{\gamma}}\Big)^2 = \frac{{{n}}}{{1/{k}}} = {n} \cdot {k} = {run.bound}"
+        rf" = n\,k",
+    ]
+
+
+def lemma_checks(run: ExpertsRun) -> list[tuple[str, float, float, bool]]:
+    """Seed 004's two lemmas at the end of the run: (statement, left, right, holds)."""
+    w, m = run.weights[-1], run.n_mistakes
+    wu, ww = float(w @ run.u), float(w @ w)
+    return [
+        ("Lemma 1: w·u ≥ M γ", wu, m * run.gamma, wu >= m * run.gamma - 1e-9),
+        ("Lemma 2: ‖w‖² ≤ M D²", ww, m * run.n, ww <= m * run.n + 1e-9),
+    ]
+
+
+def days_table(run: ExpertsRun, first: int = 30) -> dict[str, list[Any]]:
+    """The first days, one row each: the market, the committee's vote, w·x, the guess."""
+    rows = min(first, run.days)
+    X, y = run.predictions[:rows], run.truth[:rows]
+    right = (X[:, run.committee] == y[:, None]).sum(axis=1)
+    a = np.einsum("ij,ij->i", run.weights[:rows], X)  # w before day t, dotted with x_t
+    guess = np.where(a >= 0, 1, -1)  # seed 004: predict +1 iff w.x >= 0
+    word = {1: "up", -1: "down"}
+    return {
+        "day": list(range(1, rows + 1)),
+        "market": [word[int(v)] for v in y],
+        "committee right": [f"{int(r)} of {run.k}" for r in right],
+        "others saying up": [int((np.delete(X[t], run.committee) > 0).sum()) for t in range(rows)],
+        "w·x": [float(v) for v in a],
+        "perceptron says": [word[int(v)] for v in guess],
+        "mistake": ["yes" if m else "" for m in run.mistakes[:rows]],
+    }
+
+
+def summary(run: ExpertsRun) -> str:
+    """One sentence on the run: mistakes against the bound, when the last one came."""
+    wrong = np.flatnonzero(run.mistakes)
+    last = f"the last on day {int(wrong[-1]) + 1}" if wrong.size else "none at all"
+    share = run.n_mistakes / run.bound
+    return (
+        f"**M = {run.n_mistakes}** mistakes in {run.days} days ({last}): "
+        f"{100 * share:.0f}% of the bound n·k = {run.bound}."
+    )
+
+
+def angle_degrees(run: ExpertsRun) -> float:
+    """The angle between the final w and u, in degrees (90 while w = 0)."""
+    return math.degrees(math.acos(max(-1.0, min(1.0, cosine(run, run.days)))))
