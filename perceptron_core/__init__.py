@@ -15,6 +15,15 @@ from .datasets import DATASETS, Dataset, Param, make_dataset, spam_features, wor
 from .diagnostics import ProofCurves, proof_curves
 from .experts import EXPERT_BEHAVIOURS, ExpertsRun, simulate_experts
 from .features import FEATURE_MAPS, FeatureMap
+from .generalization import (
+    METHODS,
+    EpochErrors,
+    ManyRuns,
+    epoch_errors,
+    flip_labels,
+    holdout_split,
+    many_runs,
+)
 from .kernel import KernelTrace, kernel_decision, kernel_train, poly2_kernel
 from .margin import MaxMargin, NotSeparableError, max_margin
 from .perceptron import RULES, Rule, Steps, Trace, augment, decision, mistakes, predict, train
@@ -28,22 +37,32 @@ from .sgd import (
     minibatch_train,
     perceptron_criterion,
 )
-from .variants import Pocket, averaged_weights, pocket, survival_counts, voted_predict
+from .variants import (
+    Pocket,
+    averaged_weights,
+    pocket,
+    survival_counts,
+    voted_predict,
+    voted_score,
+)
 
 __all__ = [
     "DATASETS",
     "EXPERT_BEHAVIOURS",
     "FEATURE_MAPS",
     "LOSSES",
+    "METHODS",
     "RULES",
     "BatchTrace",
     "CSVError",
     "Cycle",
     "Dataset",
+    "EpochErrors",
     "ExpertsRun",
     "FeatureMap",
     "KernelTrace",
     "Loss",
+    "ManyRuns",
     "MaxMargin",
     "NotSeparableError",
     "Param",
@@ -56,13 +75,17 @@ __all__ = [
     "augment",
     "averaged_weights",
     "decision",
+    "epoch_errors",
     "epoch_mistakes",
     "find_cycle",
+    "flip_labels",
+    "holdout_split",
     "kernel_decision",
     "kernel_train",
     "load_csv",
     "loss_step",
     "make_dataset",
+    "many_runs",
     "margin_loss",
     "max_margin",
     "minibatch_train",
@@ -79,5 +102,6 @@ __all__ = [
     "to_csv",
     "train",
     "voted_predict",
+    "voted_score",
     "word_counts",
 ]

@@ -14,42 +14,92 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ._checks import FloatArray, IntArray, check_data
+from ._checks import FloatArray, IntArray, check_data, check_positive_int
 from .perceptron import Trace, augment
 
 
-def survival_counts(trace: Trace) -> IntArray:
-    """c_k, how many steps each w_k was current after. Shape (n_mistakes + 1,), sums to T."""
-    edges = np.concatenate([[0], trace.mistake_steps[:, 0], [trace.n_steps]])
-    return np.diff(edges).astype(np.int64)
+def _steps(trace: Trace, steps: int | None) -> int:
+    """The number of steps T to read the run at (default: the whole run)."""
+    if steps is None:
+        return trace.n_steps
+    steps = check_positive_int(steps, "steps")
+    if steps > trace.n_steps and not trace.converged:
+        raise ValueError(
+            f"steps must be at most {trace.n_steps} for this run: it stopped after "
+            f"{trace.n_epochs} epochs without converging, so what came next is unknown; "
+            f"got {steps}"
+        )
+    return steps
 
 
-def averaged_weights(trace: Trace) -> FloatArray:
+def survival_counts(trace: Trace, *, steps: int | None = None) -> IntArray:
+    """c_k, how many of the first T steps each w_k was current after.
+
+    Parameters
+    ----------
+    steps : int, optional
+        T; the whole run by default. A converged run may be read past its end:
+        seed 003 runs all T epochs, and after a clean pass the last w makes no
+        more mistakes, so only its count grows.
+
+    Returns
+    -------
+    ndarray of int, shape (n_mistakes + 1,)
+        Sums to T; 0 for the w_k not made yet by step T.
+    """
+    T = _steps(trace, steps)
+    # w_k is current after steps s_k .. s_{k+1} - 1, cut at T: c_k = min(s_{k+1}, T) - min(s_k, T)
+    edges = np.minimum(np.concatenate([[0], trace.mistake_steps[:, 0], [max(T, trace.n_steps)]]), T)
+    counts: IntArray = np.diff(edges).astype(np.int64)
+    return counts
+
+
+def averaged_weights(trace: Trace, *, steps: int | None = None) -> FloatArray:
     """The averaged perceptron: w_avg = (1/T) sum_k c_k w_k, shape (d',).
 
-    This is the mean of w after every step; seed 003 returns the unnormalised
-    sum, which predicts the same labels.
+    This is the mean of w after every one of the first T steps (``steps``, the
+    whole run by default); seed 003 returns the unnormalised sum, which predicts
+    the same labels.
     """
-    c = survival_counts(trace)
-    return np.asarray(c @ trace.weights / trace.n_steps, dtype=np.float64)
+    c = survival_counts(trace, steps=steps)
+    return np.asarray(c @ trace.weights / c.sum(), dtype=np.float64)
 
 
-def voted_predict(trace: Trace, X: Any) -> NDArray[np.int64]:
+def voted_score(trace: Trace, X: Any, *, steps: int | None = None) -> FloatArray:
+    """The voted perceptron's vote, sum_k c_k sign(w_k . x), after the first T steps.
+
+    Parameters
+    ----------
+    X : array_like, shape (m, d)
+    steps : int, optional
+        T; the whole run by default (see ``survival_counts``).
+
+    Returns
+    -------
+    ndarray, shape (m,)
+    """
+    Xa = np.asarray(X, dtype=np.float64)
+    if trace.bias:
+        Xa = augment(Xa)
+    c = survival_counts(trace, steps=steps)
+    keep = c > 0  # vectors not made yet (or never current) have no vote
+    return np.asarray(c[keep] @ np.sign(trace.weights[keep] @ Xa.T), dtype=np.float64)
+
+
+def voted_predict(trace: Trace, X: Any, *, steps: int | None = None) -> NDArray[np.int64]:
     """The voted perceptron: y = sign(sum_k c_k sign(w_k . x)); +1 iff the vote is > 0.
 
     Parameters
     ----------
     X : array_like, shape (m, d)
+    steps : int, optional
+        Read the run after its first T steps (see ``survival_counts``).
 
     Returns
     -------
     ndarray of int, shape (m,)
     """
-    Xa = np.asarray(X, dtype=np.float64)
-    if trace.bias:
-        Xa = augment(Xa)
-    c = survival_counts(trace)
-    votes = c @ np.sign(trace.weights @ Xa.T)  # (K+1,) @ (K+1, m)
+    votes = voted_score(trace, X, steps=steps)
     return np.where(votes > 0.0, 1, -1).astype(np.int64)
 
 

@@ -11,6 +11,7 @@ from perceptron_core import (
     survival_counts,
     train,
     voted_predict,
+    voted_score,
 )
 
 from . import reference
@@ -56,3 +57,86 @@ def test_pocket_on_separable_data_is_the_final_separator():
     best = pocket(trace, X, y)
     assert best.errors[best.k] == 0
     np.testing.assert_array_equal(best.w, trace.w)
+
+
+# --- read at any step, and past the end of a converged run (seed 003 runs all T epochs) ---
+
+
+def seed_003_for_t_epochs(X, y, epochs):
+    """Seed 003's voted and averaged training, literally: ``for iter = 1..T`` with no early
+    stop. Returns (the (w, c) pairs, the averaged sum w_bar)."""
+    xs = [[float(v) for v in x] + [1.0] for x in X]
+    w, c, w_bar, pairs = [0.0] * len(xs[0]), 0, [0.0] * len(xs[0]), []
+    for _ in range(epochs):
+        for xi, yi in zip(xs, y, strict=True):
+            if yi * sum(a * b for a, b in zip(w, xi, strict=True)) > 0:
+                c += 1
+            else:
+                pairs.append((list(w), c))
+                w_bar = [b + c * a for b, a in zip(w_bar, w, strict=True)]
+                w = [a + yi * b for a, b in zip(w, xi, strict=True)]
+                c = 1
+    pairs.append((list(w), c))
+    return pairs, [b + c * a for b, a in zip(w_bar, w, strict=True)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("noisy", [False, True])
+def test_reading_the_run_after_t_steps_matches_seed_003_run_for_t_steps(seed, noisy):
+    """Stopping seed 003's loops after T steps gives the survival counts, average and vote
+    read off the whole run with steps=T, also for T past the end of a converged run."""
+    X, y = (noisy_stream if noisy else separable_stream)(seed, n=30)
+    trace = train(X, y, max_epochs=12)
+    n = len(y)
+    Xt = np.random.default_rng(seed).uniform(-3, 3, (50, 2))
+    for epochs in {1, 2, trace.n_epochs, 12}:
+        if epochs > trace.n_epochs and not trace.converged:
+            continue
+        T = epochs * n
+        pairs, w_bar = seed_003_for_t_epochs(X, y, epochs)
+        counts = survival_counts(trace, steps=T)
+        np.testing.assert_array_equal(counts[: len(pairs)], [c for _, c in pairs])
+        assert not counts[len(pairs) :].any()  # the w_k made after step T have no vote
+        assert survival_counts(trace, steps=T).sum() == T
+        np.testing.assert_allclose(averaged_weights(trace, steps=T) * T, w_bar, rtol=1e-12)
+        votes = sum(c * np.sign(augment(Xt) @ np.array(w)) for w, c in pairs)
+        np.testing.assert_array_equal(voted_score(trace, Xt, steps=T), votes)
+
+
+def test_a_run_that_did_not_converge_cannot_be_read_past_its_end():
+    X, y = noisy_stream(0, n=40, noise=0.2)
+    trace = train(X, y, max_epochs=3)
+    assert not trace.converged
+    with pytest.raises(ValueError, match="steps must be at most 120"):
+        averaged_weights(trace, steps=121)
+    with pytest.raises(ValueError, match="steps"):
+        voted_predict(trace, X, steps=0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("epochs", [1, 3, 8])
+@pytest.mark.parametrize("noisy", [False, True])
+def test_averaged_perceptron_equals_sklearn_sgd_with_averaging(seed, epochs, noisy):
+    """sklearn's SGDClassifier(loss="perceptron", eta0=1, penalty=None, average=True) is
+    the averaged perceptron: it updates iff y w.x <= 0 (our default rule), its intercept
+    is the bias feature 1 (intercept_decay = 1 on dense data), and its average is the mean
+    of w after every step. It always runs max_iter epochs (tol=None), so a run that
+    converged earlier is read past its end with steps."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import SGDClassifier
+
+    X, y = (noisy_stream if noisy else separable_stream)(seed, n=40)
+    trace = train(X, y, max_epochs=epochs)
+    common = {"loss": "perceptron", "learning_rate": "constant", "eta0": 1, "penalty": None}
+    common |= {"shuffle": False, "tol": None, "max_iter": epochs}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        avg = SGDClassifier(average=True, **common).fit(X, y)
+        last = SGDClassifier(average=False, **common).fit(X, y)
+    T = epochs * len(y)
+    np.testing.assert_allclose(
+        averaged_weights(trace, steps=T), np.r_[avg.coef_[0], avg.intercept_], atol=1e-12
+    )
+    np.testing.assert_allclose(trace.w_before(T), np.r_[last.coef_[0], last.intercept_])
