@@ -27,6 +27,16 @@ from .generalization import (
 from .kernel import KernelTrace, kernel_decision, kernel_train, poly2_kernel
 from .margin import MaxMargin, NotSeparableError, max_margin
 from .perceptron import RULES, Rule, Steps, Trace, augment, decision, mistakes, predict, train
+from .proof import (
+    TIE_BREAKS,
+    AdversarialTrace,
+    Inequality,
+    ProofCheck,
+    adversarial_order,
+    proof_check,
+    start_bound,
+    worst_case_set,
+)
 from .separability import Witness, nonseparability_witness
 from .sgd import (
     LOSSES,
@@ -53,6 +63,8 @@ __all__ = [
     "LOSSES",
     "METHODS",
     "RULES",
+    "TIE_BREAKS",
+    "AdversarialTrace",
     "BatchTrace",
     "CSVError",
     "Cycle",
@@ -60,6 +72,7 @@ __all__ = [
     "EpochErrors",
     "ExpertsRun",
     "FeatureMap",
+    "Inequality",
     "KernelTrace",
     "Loss",
     "ManyRuns",
@@ -67,11 +80,13 @@ __all__ = [
     "NotSeparableError",
     "Param",
     "Pocket",
+    "ProofCheck",
     "ProofCurves",
     "Rule",
     "Steps",
     "Trace",
     "Witness",
+    "adversarial_order",
     "augment",
     "averaged_weights",
     "decision",
@@ -95,13 +110,16 @@ __all__ = [
     "pocket",
     "poly2_kernel",
     "predict",
+    "proof_check",
     "proof_curves",
     "simulate_experts",
     "spam_features",
+    "start_bound",
     "survival_counts",
     "to_csv",
     "train",
     "voted_predict",
     "voted_score",
     "word_counts",
+    "worst_case_set",
 ]
