@@ -50,6 +50,12 @@ def run_app() -> None:
                 url_path="experts",
             ),
             st.Page(
+                "pages/spam.py",
+                title="Example: a spam filter",
+                icon=":material/mail:",
+                url_path="spam",
+            ),
+            st.Page(
                 "pages/margin.py",
                 title="Margin lab",
                 icon=":material/open_with:",

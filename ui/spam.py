@@ -170,8 +170,12 @@ def highlight(text: str, words: tuple[str, ...]) -> str:
 
 def activation_latex(x: np.ndarray, w: np.ndarray, feature_names: list[str]) -> str:
     """w·x = Σ w_j x_j written out over the features present (and BIAS), with its value."""
+
+    def num(v: float) -> str:
+        return f"({v:g})" if v < 0 else f"{v:g}"
+
     terms = [
-        rf"\underbrace{{{w[j]:g}\cdot{x[j]:g}}}_{{\text{{{name}}}}}"
+        rf"\underbrace{{{num(w[j])}\cdot{x[j]:g}}}_{{\text{{{name}}}}}"
         for j, name in enumerate(feature_names)
         if x[j] != 0 or name == "BIAS"
     ]

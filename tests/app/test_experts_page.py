@@ -1,0 +1,77 @@
+"""The experts page through AppTest: the mistakes and the bound n·k come from the engine,
+the derivation carries the instance's numbers, bad URLs give notices."""
+
+import math
+
+from apptest_helpers import open_app
+from streamlit.testing.v1 import AppTest
+
+from perceptron_core import simulate_experts
+
+
+def experts(query: dict[str, str] | None = None) -> AppTest:
+    at = open_app("pages/experts.py", query)
+    assert not at.exception
+    return at
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def markdown(at: AppTest) -> str:
+    return " ".join(m.value for m in at.markdown)
+
+
+def test_default_run_shows_the_engines_mistakes_under_n_times_k():
+    at = experts()
+    run = simulate_experts(n=25, k=5, days=500, behaviour="random", seed=0)
+    shown = metrics(at)
+    assert shown["mistakes M"] == str(run.n_mistakes)
+    assert shown["bound n·k"] == "125"
+    assert run.n_mistakes <= 125
+    assert f"**M = {run.n_mistakes}** mistakes in 500 days" in markdown(at)
+    assert f"analysts {', '.join(str(i + 1) for i in run.committee)}." in markdown(at)
+
+
+def test_the_derivation_uses_the_instances_numbers():
+    at = experts({"exp_n": "16", "exp_k": "7", "exp_seed": "3"})
+    latex = " ".join(x.value for x in at.latex)
+    assert rf"\frac{{1}}{{\sqrt{{7}}}} = {1 / math.sqrt(7):.4g} = \gamma" in latex
+    assert r"\sqrt{16} = 4 = D" in latex
+    assert r"16 \cdot 7 = 112 = n\,k" in latex
+    run = simulate_experts(n=16, k=7, days=500, seed=3)
+    members = ", ".join(str(i + 1) for i in run.committee)
+    assert rf"\{{{members}\}}" in latex
+    # both lemmas hold at the end of the run, and the page says so with the numbers
+    text = markdown(at)
+    assert f"Lemma 2: ‖w‖² ≤ M D²: {float(run.weights[-1] @ run.weights[-1]):.4g} ≤ " in text
+    assert "✗" not in text
+
+
+def test_the_adversary_makes_more_mistakes_and_still_stays_under_the_bound():
+    at = experts({"exp_behaviour": "adversarial"})
+    adversarial = int(metrics(at)["mistakes M"])
+    run = simulate_experts(n=25, k=5, days=500, behaviour="adversarial", seed=0)
+    assert adversarial == run.n_mistakes
+    assert simulate_experts(n=25, k=5, days=500, seed=0).n_mistakes < adversarial <= 125
+    at.segmented_control[0].set_value("random").run()
+    assert int(metrics(at)["mistakes M"]) < adversarial
+
+
+def test_lowering_n_below_k_shrinks_the_committee():
+    at = experts({"exp_n": "20", "exp_k": "15"})
+    at.slider(key="exp_n_w").set_value(10).run()
+    assert not at.exception
+    assert at.session_state["exp_k"] == 9
+    assert metrics(at)["bound n·k"] == "90"
+
+
+def test_a_committee_larger_than_n_or_even_gives_a_notice_not_an_exception():
+    at = experts({"exp_n": "9", "exp_k": "11"})
+    assert any("cannot be larger than n = 9" in i.value for i in at.info)
+    assert metrics(at)["bound n·k"] == str(9 * 9)
+    at = open_app(query={"exp_k": "4"})  # URL notices show on arrival
+    assert any("exp_k" in w.value and "odd" in w.value for w in at.warning)
+    at.switch_page("pages/experts.py").run()
+    assert not at.exception and metrics(at)["bound n·k"] == "125"
