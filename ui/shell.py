@@ -56,6 +56,12 @@ def run_app() -> None:
                 url_path="spam",
             ),
             st.Page(
+                "pages/proof.py",
+                title="The proof, line by line",
+                icon=":material/functions:",
+                url_path="proof",
+            ),
+            st.Page(
                 "pages/margin.py",
                 title="Margin lab",
                 icon=":material/open_with:",

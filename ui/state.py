@@ -125,6 +125,10 @@ _CORE = (
     Setting("mar_tool", "edit", _choice(("edit", "delete")), "margin lab: click tool"),
     Setting("mar_label", "plus", _choice(("plus", "minus")), "margin lab: new point label"),
     Setting("mar_max_epochs", 100, _int_in(1, MAX_EPOCHS), "margin lab: max epochs"),
+    # The proof, line by line (pages/proof.py); its run is the lecture's (lec_* above)
+    Setting("prf_k", 0, _int_in(0, MAX_STEPS), "proof: mistake k shown (0 = the last)"),
+    Setting("prf_orders", 50, _int_in(10, 200), "proof: random orders"),
+    Setting("prf_gamma", 0.1, _float_in(0.02, 0.3), "proof: margin of the worst-case set"),
     # Application: following experts (pages/experts.py); the engine caps n at 100, days at 2000
     Setting("exp_n", 25, _int_in(3, 100), "experts: analysts n"),
     Setting("exp_k", 5, _odd_in(1, 99), "experts: committee size k"),

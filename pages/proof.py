@@ -1,0 +1,209 @@
+"""The proof, line by line: every inequality of the convergence proof with the run's numbers."""
+
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from perceptron_core import RULES
+from ui import beyond, lecture, proof, proof_runs, runs
+from ui.figures import as_figure
+from ui.shell import require_router
+from ui.sidebar import current_dataset
+from ui.state import W0_MODES, bind, widget_key
+
+require_router()
+ss = st.session_state
+text = beyond.sections((Path(__file__).parents[1] / "assets" / "proof.md").read_text("utf-8"))
+CHART = {"displaylogo": False}
+
+
+def shared(key: str) -> dict:
+    """Bind a widget to the lecture's setting ``key`` under a key of this page's own: two
+    widgets with one key on two pages would show a stale value after a page switch."""
+    wkey = f"prf_{key}_w"
+    if wkey not in ss:
+        ss[wkey] = ss[key]
+
+    def copy() -> None:
+        ss[key] = ss[wkey]
+        ss["lec_t"] = 0  # the lecture page's run changed: it starts again from w0
+
+    return {"key": wkey, "on_change": copy}
+
+
+def card(title: str, body: str, general: str, *live: str) -> None:
+    """A step of the proof: its statement from the handouts, then the run's numbers."""
+    st.subheader(title)
+    st.markdown(body)
+    st.latex(general)
+    for line in live:
+        st.latex(line)
+
+
+st.title("The proof, line by line")
+st.markdown(text["intro"])
+X, y, data_name = current_dataset()
+with st.container(border=True):
+    c = st.columns([3, 2, 3])
+    c[0].selectbox(
+        "mistake rule",
+        list(RULES),
+        **shared("lec_rule"),
+        format_func=lambda r: RULES[r].text,
+    )
+    c[1].selectbox("start w0", W0_MODES, **shared("lec_w0"))
+    if ss["lec_w0"] == "typed":
+        c[1].text_input("w0 = (w1, w2[, b])", **shared("lec_w0_typed"))
+    c[2].markdown(
+        f"Shared with **Step by step**: bias {'on' if ss['lec_bias'] else 'off'}, "
+        f"η = {ss['lec_eta']:g}, {ss['lec_order']} order"
+        f"{', x normalized' if ss['lec_normalize'] else ''}, at most {ss['lec_max_epochs']} epochs."
+    )
+    c[2].page_link("pages/lecture.py", label="change them on Step by step", icon="▶️")
+settings, notes = lecture.run_settings(ss, X)
+for kind, note in notes:
+    (st.warning if kind == "warning" else st.info)(note)
+run = runs.lecture_run(X, y, settings)
+check = proof_runs.check(X, y, settings)
+M, K = run.trace.n_mistakes, check.n_mistakes
+ended = "converged" if run.trace.converged else f"stopped after {run.trace.n_epochs} epochs"
+st.markdown(f"**{data_name}** · this run: **M = {M}** mistakes, {ended}.")
+
+st.header("The theorem")
+if run.mm is None:
+    st.error(text["nonsep"] + f"\n\n*Why:* {run.reason}")
+else:
+    general, unit = proof.theorem_latex(check, M)
+    left, right = st.columns(2)
+    with left.container(border=True):
+        card("For any R (seeds 001, 004)", text["general"], general)
+    with right.container(border=True):
+        card("With ‖x‖ ≤ 1 (seeds 000, 002)", text["unit"], unit)
+
+st.header("The proof, step by step")
+k = K
+if K >= 2:
+    wanted = ss["prf_k"] if 1 <= ss["prf_k"] <= K else K
+    ss[widget_key("prf_k")] = wanted  # the setting (0 = the last mistake) drives the slider
+
+    def keep_last() -> None:
+        if ss["prf_k"] == K:
+            ss["prf_k"] = 0  # at the end: stay at the end when the run changes
+
+    st.slider("numbers at mistake k", 1, K, **bind(ss, "prf_k", then=keep_last))
+    k = wanted
+if K:
+    t, i = int(check.t[k - 1]), int(check.i[k - 1])
+    st.caption(f"Mistake k = {k} of {K}: at step t = {t}, on point i = {i} (y = {int(y[i]):+d}).")
+
+with st.container(border=True):
+    st.subheader("0. The start: w₁ = 0")
+    st.markdown(text["start"])
+    st.markdown(f"This run: rule *{RULES[settings.rule].text}* ({RULES[settings.rule].source}).")
+    w0 = np.zeros(run.trace.weights.shape[1]) if settings.w0 is None else np.array(settings.w0)
+    if not w0.any():
+        st.latex(r"w_1 = 0 \;\Rightarrow\; w_1\cdot w^* = 0,\ \|w_1\|^2 = 0" + proof.OK)
+    else:
+        st.latex(rf"w_1 = ({proof.vector(w0)}) \ne 0" + proof.BAD)
+        st.warning(
+            "The base case is gone: both inductions (Lemma 1 and 2) assumed w₁ = 0, so their "
+            "lines below may fail, and so may k ≤ (R/γ)². Redone from w₀ the proof still works "
+            "with the start added to both sides:"
+        )
+        if run.mm is not None:
+            st.latex(proof.start_latex(check))
+    if K == 0:
+        st.warning(
+            "No mistakes at all, so there is nothing to check. With the strict rule (seed 002) "
+            "w = 0 is never wrong, so it never moves: M = 0 is within the bound, but w = 0 "
+            "separates nothing. Start from w₀ ≠ 0 (random or typed) to make it learn."
+        )
+
+if K and run.mm is not None:
+    with st.container(border=True):
+        general, live, lemma = proof.claim1_latex(check, k)
+        card("1. Claim 1: w·w* grows by at least γ", text["claim1"], general, live, lemma)
+        st.markdown(proof.verdict(check.claim1, "Claim 1 (one step)"))
+        st.markdown(proof.verdict(check.lemma1, "Lemma 1 (w·w* ≥ kγ)"))
+        with st.expander("Why is y·(x·w*) ≥ γ?"):
+            st.markdown(text["why_margin"])
+        with st.expander(f"Every mistake ({K})"):
+            st.dataframe(proof.claim1_table(check), hide_index=True)
+if K:
+    with st.container(border=True):
+        general, live, lemma = proof.claim2_latex(check, k)
+        card("2. Claim 2: ‖w‖² grows by at most R²", text["claim2"], general, live, lemma)
+        st.markdown(proof.verdict(check.claim2, "Claim 2 (one step)"))
+        st.markdown(proof.verdict(check.lemma2, "Lemma 2 (‖w‖² ≤ kR²)"))
+        cross, square = proof.why_latex(check, k)
+        with st.expander("Why is 2y wᵀx < 0? (seed 002)"):
+            st.markdown(text["why_cross"])
+            st.latex(cross)
+            st.markdown(proof.verdict(check.cross, "The cross term ≤ 0"))
+        with st.expander("Why is 0 ≤ y² xᵀx ≤ 1? (seed 002)"):
+            st.markdown(text["why_square"])
+            st.latex(square)
+        with st.expander(f"Every mistake ({K})"):
+            st.dataframe(proof.claim2_table(check), hide_index=True)
+if K and run.mm is not None:
+    with st.container(border=True):
+        card("3. Cauchy–Schwarz", text["cauchy"], proof.cauchy_latex(check, k))
+        st.markdown(proof.verdict(check.cauchy, "Cauchy–Schwarz"))
+        with st.expander(f"Every mistake ({K})"):
+            st.dataframe(proof.cauchy_table(check), hide_index=True)
+    with st.container(border=True):
+        chain, end = proof.conclusion_latex(check, k)
+        card("4. Conclusion: M ≤ (R/γ)²", text["conclusion"], chain, end)
+        st.markdown(proof.verdict(check.conclusion, "k ≤ (R/γ)²"))
+        if settings.w0 is not None:
+            st.markdown(proof.verdict(check.conclusion_start, "The bound redone from w₀"))
+        with st.expander(f"Every mistake ({K})"):
+            st.dataframe(proof.conclusion_table(check), hide_index=True)
+    st.header("Which step is loose?")
+    st.markdown(text["loose"])
+    st.plotly_chart(as_figure(proof.slack_figure(check)), config=CHART, key="prf_slack")
+
+st.header("Any order, any n: the adversary")
+st.markdown(text["orders"])
+if run.mm is None:
+    st.info("Without w* there is no bound to compare the orders with.")
+else:
+    n_orders = st.slider("random orders", 10, 200, **bind(ss, "prf_orders"))
+    counts = proof_runs.orders(X, y, settings, n_orders)
+    adv = proof_runs.adversary(X, y, settings)
+    n = len(y)
+    rows = [
+        (f"{len(counts['shuffled'])} random orders (n = {n})", counts["shuffled"]),
+        (
+            f"the same, each point ×{proof_runs.REPEAT} (n = {proof_runs.REPEAT * n})",
+            counts["repeated"],
+        ),
+        ("this run's order", np.array([M])),
+        (f"greedy adversary ({adv.tie_break})", np.array([adv.trace.n_mistakes])),
+    ]
+    st.plotly_chart(
+        as_figure(proof.orders_figure(rows, run.mm.bound)), config=CHART, key="prf_orders_fig"
+    )
+    worst = max(int(counts["shuffled"].max()), int(counts["repeated"].max()), M)
+    st.markdown(
+        f"Most mistakes in any random order: **{worst}**; the adversary: "
+        f"**{adv.trace.n_mistakes}** (lowest index {adv.counts['lowest']}, away from w\\* "
+        f"{adv.counts['away']}); the bound: **{run.mm.bound:.4g}**."
+    )
+    if not adv.trace.converged:
+        st.info(f"The adversary stopped after {proof_runs.ADVERSARY_STEPS:,} steps.")
+    st.markdown(proof.verdict(adv.check.conclusion, "For the adversary, k ≤ (R/γ)²"))
+    st.subheader("A set that gets close")
+    st.markdown(text["worst"])
+    gamma = st.slider("γ of the three points", 0.02, 0.3, **bind(ss, "prf_gamma"), step=0.01)
+    wc = proof_runs.worst_case(float(gamma), 20)
+    m = st.columns(4)
+    m[0].metric("bound 1/γ²", f"{wc['bound']:.4g}")
+    m[1].metric("given order", wc["given"])
+    m[2].metric("best of 20 random orders", wc["shuffled"])
+    m[3].metric("greedy adversary", wc["adversary"])
+    st.caption(
+        f"The adversary makes {wc['adversary'] / wc['bound']:.0%} of the bound "
+        f"(γ = {wc['gamma']:.3g}, R = {wc['radius']:.3g})."
+    )

@@ -1,0 +1,186 @@
+"""The proof page through AppTest: every line with the run's numbers, breaking the proof with
+w0 or the rule, non-separable data, the settings shared with the lecture, the adversary."""
+
+import json
+
+import numpy as np
+import pytest
+from apptest_helpers import open_app
+from streamlit.testing.v1 import AppTest
+
+from perceptron_core import (
+    adversarial_order,
+    make_dataset,
+    max_margin,
+    proof_check,
+    train,
+    worst_case_set,
+)
+
+PAGE = "pages/proof.py"
+
+
+def proof_page(query: dict[str, str] | None = None) -> AppTest:
+    at = open_app(PAGE, query)
+    assert not at.exception
+    return at
+
+
+def markdown(at: AppTest) -> str:
+    return " ".join(m.value for m in at.markdown)
+
+
+def latex(at: AppTest) -> str:
+    return " ".join(x.value for x in at.latex)
+
+
+def default_data():
+    return make_dataset("separable", n=40, seed=0)  # the sidebar's default dataset
+
+
+def test_every_line_of_the_proof_has_the_runs_numbers():
+    X, y = default_data()
+    mm = max_margin(X, y)
+    trace = train(X, y, max_epochs=50)
+    c = proof_check(trace, X, y, mm)
+    K = trace.n_mistakes
+    at = proof_page()
+    text, tex = markdown(at), latex(at)
+    assert f"M = {K}" in text and f"M = {K}" in tex
+    assert f"{mm.bound:.4g}" in tex  # (R/γ)² in both forms of the theorem
+    for what in (
+        "Claim 1 (one step)",
+        "Lemma 1",
+        "Claim 2 (one step)",
+        "Lemma 2",
+        "The cross term ≤ 0",
+        "Cauchy–Schwarz",
+        "k ≤ (R/γ)²",
+    ):
+        assert f"✅ {what}" in text and f"holds at all **{K}** mistakes" in text, what
+    assert "❌" not in text
+    # the numbers shown are those of the last mistake k = K
+    assert f"k = {K}:" in tex
+    assert f"w_{{{K}}}\\cdot w^* = {c.lemma1.large[-1]:.4g}" in tex
+    assert f"\\|w_{{{K}}}\\|^2 = {c.lemma2.small[-1]:.4g}" in tex
+    # one table per card, a row per mistake
+    tables = at.dataframe
+    assert len(tables) == 4 and all(len(t.value) == K for t in tables)
+    assert (tables[0].value["✓ claim 1"] == "✓").all()
+
+
+def test_picking_a_mistake_shows_its_numbers_and_goes_into_the_url():
+    X, y = default_data()
+    c = proof_check(train(X, y), X, y, max_margin(X, y))
+    at = proof_page()
+    at.slider(key="prf_k_w").set_value(1).run()
+    assert not at.exception
+    assert at.session_state["prf_k"] == 1 and at.query_params["prf_k"] == "1"
+    assert f"Mistake k = 1 of {c.n_mistakes}: at step t = {c.t[0]}" in " ".join(
+        x.value for x in at.caption
+    )
+    assert "k = 1:" in latex(at)
+
+
+def test_a_start_far_from_w_star_breaks_the_inductions_and_the_seeds_bound():
+    X, y = default_data()
+    mm = max_margin(X, y)
+    w0 = -300 * mm.w_star  # each mistake lifts w·w* by at most R: many more than (R/γ)²
+    typed = ", ".join(f"{v:.6g}" for v in w0)
+    at = proof_page({"lec_w0": "typed", "lec_w0_typed": typed})
+    trace = train(X, y, w0=[float(v) for v in typed.split(",")], max_epochs=50)
+    assert trace.n_mistakes > mm.bound
+    text = markdown(at)
+    assert any("base case is gone" in w.value for w in at.warning)
+    assert "❌ Lemma 1 (w·w* ≥ kγ) **fails**" in text and "first at k = 1:" in text
+    assert "❌ k ≤ (R/γ)² **fails**" in text
+    assert f"first at k = {int(mm.bound) + 1}:" in text
+    assert "✅ Claim 1 (one step)" in text and "✅ Cauchy–Schwarz" in text
+    assert "✅ The bound redone from w₀ holds" in text
+    assert f"M = {trace.n_mistakes}" in latex(at) and "fails" in latex(at)
+
+
+def test_the_strict_rule_from_zero_makes_no_mistake_and_says_why():
+    at = proof_page({"lec_rule": "negative"})
+    warnings = " ".join(w.value for w in at.warning)
+    assert "No mistakes at all" in warnings and "w = 0 is never wrong" in warnings
+    assert not at.dataframe  # nothing to tabulate
+
+
+def test_non_separable_data_have_no_bound_but_claim_2_still_holds():
+    X, y = make_dataset("xor", n=40, seed=0)
+    trace = train(X, y, max_epochs=50)
+    at = proof_page({"data_name": "xor"})
+    assert any("not separable" in e.value and "no bound" in e.value for e in at.error)
+    text = markdown(at)
+    assert f"✅ Claim 2 (one step) holds at all **{trace.n_mistakes}** mistakes" in text
+    assert "Claim 1" not in " ".join(s.value for s in at.subheader)
+    assert any("no bound to compare" in i.value for i in at.info)
+
+
+def test_the_rule_chosen_here_is_the_lecture_pages_rule():
+    at = proof_page()
+    at.selectbox(key="prf_lec_rule_w").set_value("predict_ge").run()
+    assert not at.exception
+    assert at.session_state["lec_rule"] == "predict_ge"
+    assert at.query_params["lec_rule"] == "predict_ge"
+    at.switch_page("pages/lecture.py").run()
+    assert not at.exception
+    assert at.selectbox(key="lec_rule_w").value == "predict_ge"
+    at.selectbox(key="lec_rule_w").set_value("negative").run()  # and back again
+    at.switch_page(PAGE).run()
+    assert at.selectbox(key="prf_lec_rule_w").value == "negative"
+    assert any("No mistakes at all" in w.value for w in at.warning)
+
+
+def test_the_adversary_and_the_orders_stay_under_the_bound():
+    X, y = default_data()
+    mm = max_margin(X, y)
+    adv = max(
+        adversarial_order(X, y, w_star=mm.w_star, tie_break=tb, max_steps=20_000).n_mistakes
+        for tb in ("lowest", "away")
+    )
+    at = proof_page({"prf_orders": "30"})
+    assert f"the adversary: **{adv}**" in markdown(at)
+    fig = json.loads(at.get("plotly_chart")[1].proto.spec)
+    shuffled = fig["data"][0]["customdata"]
+    assert len(shuffled) == 30 and max(shuffled) <= mm.bound
+    assert fig["data"][-1]["x"] == pytest.approx([mm.bound, mm.bound])
+
+
+def test_the_worst_case_set_gets_close_to_its_bound():
+    X, y = worst_case_set(0.05)
+    expected = train(X, y, bias=False, max_epochs=500).n_mistakes
+    at = proof_page({"prf_gamma": "0.05"})
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["bound 1/γ²"] == "400"
+    assert int(metrics["given order"]) == expected
+    assert 400 / 2.5 <= int(metrics["greedy adversary"]) <= 400
+
+
+@pytest.mark.parametrize(("name", "value"), [("prf_orders", "5000"), ("prf_gamma", "-1")])
+def test_bad_page_settings_in_the_url_fall_back_with_a_notice(name, value):
+    at = open_app(query={name: value})  # the notice shows on arrival
+    assert not at.exception
+    assert any(name in w.value for w in at.warning)
+    at.switch_page(PAGE).run()
+    assert not at.exception
+
+
+def test_the_slack_figure_splits_the_room_into_the_three_gaps():
+    X, y = default_data()
+    c = proof_check(train(X, y), X, y, max_margin(X, y))
+    at = proof_page()
+    fig = json.loads(at.get("plotly_chart")[0].proto.spec)
+    bars = [t for t in fig["data"] if t["type"] == "bar"]
+    room = next(t for t in fig["data"] if t["type"] == "scatter")
+    assert [b["name"].split(":")[0] for b in bars] == [
+        "Claim 1 slack",
+        "Cauchy–Schwarz slack",
+        "Claim 2 slack",
+    ]
+    total = np.sum([b["y"] for b in bars], axis=0)
+    np.testing.assert_allclose(total, room["y"], atol=1e-5)
+    np.testing.assert_allclose(
+        room["y"], c.lemma2_root.large - c.lemma1.small, rtol=1e-6, atol=1e-6
+    )

@@ -1,0 +1,408 @@
+"""The proof page (pure): each line of the convergence proof written with the run's numbers,
+per-mistake tables, the slack figure and the orders figure.
+
+Numbers in, LaTeX strings / DataFrames / plain Plotly figure dicts out (no Streamlit).
+A line is ``small <= large`` (``perceptron_core.Inequality``); k counts mistakes from 1.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from perceptron_core import Inequality, ProofCheck
+
+from .figures import BOUND, CURRENT, MINUS, PLUS, STAR
+
+Fig = dict[str, Any]
+TABLE_ROWS = 1000  # per-mistake tables show at most this many rows
+MAX_BARS = 300  # the slack figure draws at most this many mistakes
+OK = r"\quad\checkmark"
+BAD = r"\quad\textcolor{#D55E00}{\boldsymbol{\times}\ \text{fails}}"
+
+
+def num(v: float, digits: int = 4) -> str:
+    """A number for LaTeX: 4 significant digits, powers of ten written out."""
+    if not math.isfinite(v):
+        return r"\infty" if v > 0 else (r"-\infty" if v < 0 else r"\text{NaN}")
+    if v == 0:
+        return "0"
+    s = f"{v:.{digits}g}"
+    if "e" in s:
+        mant, exp = s.split("e")
+        return rf"{mant}\times 10^{{{int(exp)}}}"
+    return s
+
+
+def vector(v: Any) -> str:
+    """A vector's entries for LaTeX, comma separated."""
+    return r",\ ".join(num(float(a)) for a in np.asarray(v).ravel())
+
+
+def _par(v: float) -> str:
+    """A term after a plus sign: negative numbers in brackets."""
+    return f"({num(v)})" if v < 0 else num(v)
+
+
+def _mark(line: Inequality, j: int) -> str:
+    return OK if line.holds[j] else BAD
+
+
+def _eta(eta: float, power: str = "") -> str:
+    """The learning rate in a formula, left out when it is 1 (as in every seed)."""
+    return "" if eta == 1.0 else rf"\eta{power}\,"
+
+
+def verdict(line: Inequality, what: str) -> str:
+    """One markdown sentence: does ``what`` hold at every mistake, and where is it tightest
+    (or where does it fail first)?"""
+    K = line.slack.shape[0]
+    if K == 0:
+        return f"No mistakes, so nothing to check for {what}."
+    if line.all_hold:
+        j = int(np.argmin(line.slack))
+        slack = max(float(line.slack[j]), 0.0)  # within rounding of 0: exactly tight
+        return (
+            f"✅ {what} holds at all **{K}** mistakes; tightest at k = {j + 1} "
+            f"(slack {slack:.3g})."
+        )
+    j = int(line.first_failure or 1) - 1
+    bad = int((~line.holds).sum())
+    return (
+        f"❌ {what} **fails** at {bad} of {K} mistakes, first at k = {j + 1}: "
+        f"{line.small[j]:.4g} is not ≤ {line.large[j]:.4g}."
+    )
+
+
+# --- the theorem --------------------------------------------------------------------------
+
+
+def theorem_latex(c: ProofCheck, M: int) -> tuple[str, str]:
+    """The bound in the general form (seeds 001, 004) and in the unit-ball form (seeds
+    000, 002: x scaled by 1/R), with the run's numbers; M is the run's mistake count."""
+    R, g = c.radius, c.gamma
+    mark = OK if c.bound * (1 + 1e-9) >= M else BAD
+    general = (
+        rf"R = {num(R)},\ \gamma = {num(g)}:\quad M = {M} \;\le\; "
+        rf"\Big(\frac{{R}}{{\gamma}}\Big)^2 = \Big(\frac{{{num(R)}}}{{{num(g)}}}\Big)^2 "
+        rf"= {num(c.bound)}{mark}"
+    )
+    unit = (
+        rf"x \leftarrow x/R:\quad \|x\| \le 1,\ \gamma \leftarrow \frac{{\gamma}}{{R}} = "
+        rf"{num(g / R)}:\quad M = {M} \;\le\; \frac{{1}}{{({num(g / R)})^2}} = "
+        rf"{num((R / g) ** 2)}{mark}"
+    )
+    return general, unit
+
+
+# --- the cards, at mistake k (1-based) -------------------------------------------------------
+
+
+def claim1_latex(c: ProofCheck, k: int) -> tuple[str, str, str]:
+    """Claim 1 (seed 000) in general, with the numbers at mistake k, and Lemma 1 (seed 004)."""
+    assert c.claim1 is not None and c.lemma1 is not None
+    j, e = k - 1, _eta(c.eta)
+    gain, step = c.claim1.large[j], c.claim1.small[j]  # w_k.w* - w_{k-1}.w*, eta gamma
+    d_k = c.lemma1.large[j]
+    d_prev = d_k - gain
+    general = (
+        rf"w_k\cdot w^* = (w_{{k-1}} + {e}y\,x)\cdot w^* = w_{{k-1}}\cdot w^* + {e}"
+        rf"\underbrace{{y\,(x\cdot w^*)}}_{{\ge\,\gamma}} \;\ge\; w_{{k-1}}\cdot w^* + {e}\gamma"
+    )
+    live = (
+        rf"k = {k}:\quad w_{{{k}}}\cdot w^* = {num(d_prev)} + {_par(gain)} = {num(d_k)}"
+        rf"\;\ge\; {num(d_prev)} + {num(step)} = {num(d_prev + step)}{_mark(c.claim1, j)}"
+    )
+    lemma = (
+        rf"w_{{{k}}}\cdot w^* = {num(d_k)} \;\ge\; {e}k\gamma = {num(c.lemma1.small[j])}"
+        rf"{_mark(c.lemma1, j)}"
+    )
+    return general, live, lemma
+
+
+def claim2_latex(c: ProofCheck, k: int) -> tuple[str, str, str]:
+    """Claim 2 (seed 000) / Lemma 2 (seed 004) in general and with the numbers at mistake k."""
+    j, e, e2 = k - 1, _eta(c.eta), _eta(c.eta, "^2")
+    n_k = c.lemma2.small[j]
+    cross, square = c.cross.small[j], c.square.small[j]
+    n_prev = n_k - cross - square
+    general = (
+        rf"\|w_k\|^2 = \|w_{{k-1}} + {e}y\,x\|^2 = \|w_{{k-1}}\|^2 + "
+        rf"\underbrace{{2{e}y\,(w_{{k-1}}\cdot x)}}_{{\le\,0}} + "
+        rf"\underbrace{{{e2}y^2\|x\|^2}}_{{\le\,{e2}R^2}} \;\le\; \|w_{{k-1}}\|^2 + {e2}R^2"
+    )
+    live = (
+        rf"k = {k}:\quad \|w_{{{k}}}\|^2 = {num(n_prev)} + {_par(cross)} + {_par(square)} = "
+        rf"{num(n_k)} \;\le\; {num(n_prev)} + {num(c.claim2.large[j])} = "
+        rf"{num(n_prev + c.claim2.large[j])}{_mark(c.claim2, j)}"
+    )
+    lemma = (
+        rf"\|w_{{{k}}}\|^2 = {num(n_k)} \;\le\; k\,{e2}R^2 = {num(c.lemma2.large[j])}"
+        rf"{_mark(c.lemma2, j)}"
+    )
+    return general, live, lemma
+
+
+def why_latex(c: ProofCheck, k: int) -> tuple[str, str]:
+    """The two 'why?' of seed 002 with the numbers at mistake k: the cross term and y²‖x‖²."""
+    j, e, e2 = k - 1, _eta(c.eta), _eta(c.eta, "^2")
+    cross = rf"2{e}y\,(w_{{k-1}}\cdot x) = {num(c.cross.small[j])} \;\le\; 0{_mark(c.cross, j)}"
+    sq = c.square.small[j]
+    square = (
+        rf"0 \;\le\; {e2}y^2\,\|x\|^2 = {num(sq)} \;\le\; {e2}R^2 = {num(c.square.large[j])}"
+        rf"{_mark(c.square, j)}"
+    )
+    return cross, square
+
+
+def cauchy_latex(c: ProofCheck, k: int) -> str:
+    """Cauchy–Schwarz at mistake k, in seed 002's form with the angle θ between w_k and w*."""
+    assert c.cauchy is not None
+    j = k - 1
+    d, n = c.cauchy.small[j], c.cauchy.large[j]
+    cos = d / n if n > 0 else float("nan")
+    return (
+        rf"w_{{{k}}}\cdot w^* = \|w_{{{k}}}\|\,\|w^*\|\cos\theta = {num(n)}\cdot 1\cdot "
+        rf"{_par(cos)} = {num(d)} \;\le\; \|w_{{{k}}}\| = {num(n)}{_mark(c.cauchy, j)}"
+    )
+
+
+def conclusion_latex(c: ProofCheck, k: int) -> tuple[str, str]:
+    """The squeeze at mistake k with its numbers, then k ≤ (R/γ)²."""
+    assert c.lemma1 is not None and c.cauchy is not None and c.conclusion is not None
+    j, e = k - 1, _eta(c.eta)
+    chain = (
+        rf"{e}k\gamma = {num(c.lemma1.small[j])} \;\le\; w_{{{k}}}\cdot w^* = "
+        rf"{num(c.lemma1.large[j])} \;\le\; \|w_{{{k}}}\| = {num(c.cauchy.large[j])} \;\le\; "
+        rf"{e}R\sqrt{{k}} = {num(c.lemma2_root.large[j])}"
+    )
+    ok = all(line.holds[j] for line in (c.lemma1, c.cauchy, c.lemma2_root))
+    end = (
+        rf"\Rightarrow\; {e}k\gamma \le {e}R\sqrt{{k}} \;\Rightarrow\; k = {k} \;\le\; "
+        rf"\Big(\frac{{R}}{{\gamma}}\Big)^2 = {num(c.bound)}{_mark(c.conclusion, j)}"
+    )
+    return chain + (OK if ok else BAD), end
+
+
+def start_latex(c: ProofCheck) -> str:
+    """The proof redone from w0 (both inductions start at w0 instead of 0)."""
+    e, e2 = _eta(c.eta), _eta(c.eta, "^2")
+    a, b = c.start_dot, c.start_norm_sq
+    return (
+        rf"w_k\cdot w^* \ge \underbrace{{w_0\cdot w^*}}_{{{num(a)}}} + {e}k\gamma,\quad "
+        rf"\|w_k\|^2 \le \underbrace{{\|w_0\|^2}}_{{{num(b)}}} + k\,{e2}R^2\quad\Rightarrow\quad "
+        rf"k \le {num(c.start_bound)}"
+    )
+
+
+# --- tables ------------------------------------------------------------------------------------
+
+
+def _marks(line: Inequality) -> np.ndarray:
+    return np.where(line.holds, "✓", "✗")
+
+
+def _frame(c: ProofCheck, columns: dict[str, Any]) -> pd.DataFrame:
+    rows = min(c.n_mistakes, TABLE_ROWS)
+    data = {"k": c.k[:rows], "step t": c.t[:rows], "point i": c.i[:rows]}
+    for name, values in columns.items():
+        data[name] = np.asarray(values)[:rows]
+    return pd.DataFrame(data)
+
+
+def claim1_table(c: ProofCheck) -> pd.DataFrame:
+    """Claim 1 and Lemma 1 at every mistake: both sides, slack, ✓."""
+    assert c.claim1 is not None and c.lemma1 is not None
+    return _frame(
+        c,
+        {
+            "gain η·y·x·w*": c.claim1.large,
+            "ηγ": c.claim1.small,
+            "slack 1": c.claim1.slack,
+            "✓ claim 1": _marks(c.claim1),
+            "w_k·w*": c.lemma1.large,
+            "ηkγ": c.lemma1.small,
+            "slack": c.lemma1.slack,
+            "✓ lemma 1": _marks(c.lemma1),
+        },
+    )
+
+
+def claim2_table(c: ProofCheck) -> pd.DataFrame:
+    """Claim 2 and Lemma 2 at every mistake: the cross term, η²‖x‖², both sides, slack, ✓."""
+    return _frame(
+        c,
+        {
+            "2η·y·w·x": c.cross.small,
+            "✓ ≤ 0": _marks(c.cross),
+            "η²‖x‖²": c.square.small,
+            "gain in ‖w‖²": c.claim2.small,
+            "η²R²": c.claim2.large,
+            "slack 2": c.claim2.slack,
+            "✓ claim 2": _marks(c.claim2),
+            "‖w_k‖²": c.lemma2.small,
+            "kη²R²": c.lemma2.large,
+            "slack": c.lemma2.slack,
+            "✓ lemma 2": _marks(c.lemma2),
+        },
+    )
+
+
+def cauchy_table(c: ProofCheck) -> pd.DataFrame:
+    """Cauchy–Schwarz at every mistake."""
+    assert c.cauchy is not None
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cos = np.where(c.cauchy.large > 0, c.cauchy.small / c.cauchy.large, np.nan)
+    return _frame(
+        c,
+        {
+            "w_k·w*": c.cauchy.small,
+            "‖w_k‖": c.cauchy.large,
+            "cos θ": cos,
+            "slack": c.cauchy.slack,
+            "✓": _marks(c.cauchy),
+        },
+    )
+
+
+def conclusion_table(c: ProofCheck) -> pd.DataFrame:
+    """The squeeze ηkγ ≤ w·w* ≤ ‖w‖ ≤ ηR√k and k ≤ (R/γ)² at every mistake."""
+    assert c.lemma1 is not None and c.cauchy is not None and c.conclusion is not None
+    return _frame(
+        c,
+        {
+            "ηkγ": c.lemma1.small,
+            "w_k·w*": c.lemma1.large,
+            "‖w_k‖": c.cauchy.large,
+            "ηR√k": c.lemma2_root.large,
+            "room ηR√k − ηkγ": c.lemma2_root.large - c.lemma1.small,
+            "(R/γ)²": c.conclusion.large,
+            "✓ k ≤ (R/γ)²": _marks(c.conclusion),
+        },
+    )
+
+
+# --- figures -----------------------------------------------------------------------------------
+
+
+def _thin(K: int) -> np.ndarray:
+    """Indices of at most MAX_BARS mistakes, evenly spread, always the last."""
+    if K <= MAX_BARS:
+        return np.arange(K)
+    return np.unique(np.linspace(0, K - 1, MAX_BARS).round().astype(np.int64))
+
+
+def slack_figure(c: ProofCheck, *, height: int = 380) -> Fig:
+    """Which step is loose: the squeeze ηkγ ≤ w·w* ≤ ‖w‖ ≤ ηR√k cut into its three gaps,
+    stacked per mistake k; their sum is the room ηR√k − ηkγ left before the bound."""
+    assert c.lemma1 is not None and c.cauchy is not None
+    idx = _thin(c.n_mistakes)
+    ks = c.k[idx].tolist()
+    parts = (
+        ("Claim 1 slack: w·w* − ηkγ", c.lemma1.slack, PLUS),
+        ("Cauchy–Schwarz slack: ‖w‖ − w·w*", c.cauchy.slack, STAR),
+        ("Claim 2 slack: ηR√k − ‖w‖", c.lemma2_root.slack, CURRENT),
+    )
+    data: list[dict[str, Any]] = [
+        {
+            "type": "bar",
+            "x": ks,
+            "y": np.round(values[idx], 6).tolist(),
+            "name": name,
+            "marker": {"color": colour},
+            "hovertemplate": "k = %{x}: %{y:.4g}<extra>" + name.split(":")[0] + "</extra>",
+        }
+        for name, values, colour in parts
+    ]
+    room = c.lemma2_root.large - c.lemma1.small
+    data.append(
+        {
+            "type": "scatter",
+            "x": ks,
+            "y": np.round(room[idx], 6).tolist(),
+            "mode": "lines",
+            "line": {"color": "black", "dash": "dot", "width": 2},
+            "name": "room left: ηR√k − ηkγ (0 at k = (R/γ)²)",
+            "hovertemplate": "k = %{x}: room %{y:.4g}<extra></extra>",
+        }
+    )
+    layout = {
+        "height": height,
+        "barmode": "relative",
+        "bargap": 0.1 if len(ks) < 60 else 0.0,
+        "margin": {"l": 60, "r": 10, "t": 10, "b": 50},
+        "legend": {"orientation": "h", "y": -0.22},
+        "xaxis": {"title": {"text": "mistake k"}},
+        "yaxis": {"title": {"text": "length (units of w)"}, "zeroline": True},
+    }
+    return {"data": data, "layout": layout}
+
+
+def orders_figure(rows: list[tuple[str, np.ndarray]], bound: float, *, height: int = 300) -> Fig:
+    """Mistakes M of many runs on one row per kind of order (label, counts), with the bound.
+
+    The x axis is logarithmic, so the bound and counts far below it both show; a count of
+    0 is drawn at 0.5."""
+    data: list[dict[str, Any]] = []
+    colours = (PLUS, STAR, CURRENT, MINUS)
+    rng = np.random.default_rng(0)  # jitter only, for overlapping dots
+    top = float(bound)
+    for r, (label, counts) in enumerate(rows):
+        m = np.asarray(counts, dtype=np.float64)
+        top = max(top, float(m.max(initial=1.0)))
+        jitter = rng.uniform(-0.18, 0.18, m.shape[0]) if m.shape[0] > 1 else np.zeros(1)
+        data.append(
+            {
+                "type": "scatter",
+                "x": np.maximum(m, 0.5).tolist(),
+                "y": (r + jitter).round(3).tolist(),
+                "customdata": m.astype(int).tolist(),
+                "mode": "markers",
+                "marker": {"color": colours[r % len(colours)], "size": 9, "opacity": 0.7},
+                "name": label,
+                "hovertemplate": label + ": M = %{customdata}<extra></extra>",
+            }
+        )
+    n = len(rows)
+    data.append(
+        {
+            "type": "scatter",
+            "x": [bound, bound],
+            "y": [-0.5, n - 0.5],
+            "mode": "lines",
+            "line": {"color": BOUND, "dash": "dash", "width": 3},
+            "name": "bound (R/γ)²",
+            "hovertemplate": "(R/γ)² = %{x:.4g}<extra></extra>",
+        }
+    )
+    layout = {
+        "height": height,
+        "margin": {"l": 10, "r": 10, "t": 10, "b": 50},
+        "showlegend": False,
+        "xaxis": {
+            "type": "log",
+            "title": {"text": "mistakes M (log scale)"},
+            "range": [math.log10(0.4), math.log10(top * 2.0)],
+        },
+        "yaxis": {
+            "tickvals": list(range(n)),
+            "ticktext": [label for label, _ in rows],
+            "range": [-0.6, n - 0.4],
+            "automargin": True,
+        },
+        "annotations": [
+            {
+                "x": math.log10(bound),
+                "y": n - 0.5,
+                "text": f"bound (R/γ)² = {bound:.4g}",
+                "showarrow": False,
+                "xanchor": "right",
+                "yanchor": "bottom",
+                "font": {"color": BOUND},
+            }
+        ],
+    }
+    return {"data": data, "layout": layout}
