@@ -21,6 +21,15 @@ without a browser, over Streamlit's own websocket protocol:
   reruns, and the run ends with ``FINISHED_FRAGMENT_RUN_SUCCESSFULLY``.
   ``--full-rerun`` sends no fragment id (a whole-page rerun) instead.
 
+- drag on the margin lab (``--draggers``, a share of the sessions): open
+  ``/margin``, take the drawing surface's ``bidi_component`` delta (its id, its
+  fragment and the scene it draws: the points and the edit version ``v``), and
+  drop a point somewhere else: a ``WidgetState`` with the component's trigger id
+  (``$$STREAMLIT_INTERNAL_KEY_<id>__events``) and ``json_trigger_value``
+  ``[{"event": "moved", "value": {"i", "x", "y", "v"}}]``, exactly what
+  ``canvas.js`` sends on a drop. The answer must draw point i where it was
+  dropped, with the version one higher.
+
 Latency is measured in the client from sending the BackMsg to receiving
 ``script_finished``. Every answer is verified: the status markdown
 ``... step **t = N** of T ...`` must be in the response with ``N`` one more than
@@ -37,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -46,6 +56,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -57,8 +68,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import streamlit_server  # noqa: E402
 
-PAGE = "lecture"
 STEP_KEY = "lec_step"
+CANVAS_KEY = "mar_canvas"
 STATUS = re.compile(r"step \*\*t = (\d+)\*\* of (\d+)")
 OK_FINISH = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 RUN_TIMEOUT = 60.0  # seconds a single run may take before it counts as an error
@@ -90,11 +101,15 @@ class RunView:
     step_id: str | None = None
     fragment_id: str | None = None
     page_hash: str | None = None
+    canvas_id: str | None = None
+    canvas_fragment_id: str | None = None
+    scene: dict[str, Any] | None = None
     exceptions: list[str] = field(default_factory=list)
 
 
 @dataclass
 class SessionResult:
+    page: str = "lecture"
     open_ms: float | None = None
     latencies_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -104,8 +119,14 @@ class SessionResult:
 class Session:
     """One simulated student on one websocket."""
 
-    def __init__(self, url: str, query_string: str = "", full_rerun: bool = False) -> None:
+    def __init__(
+        self, url: str, query_string: str = "", full_rerun: bool = False, page: str = "lecture"
+    ) -> None:
         self.url = url
+        self.page = page
+        self.canvas_id = ""
+        self.canvas_fragment_id = ""
+        self.scene: dict[str, Any] = {}
         self.query_string = query_string
         self.full_rerun = full_rerun
         self.ws: websockets.ClientConnection | None = None
@@ -137,6 +158,8 @@ class Session:
                 fwd = ForwardMsg()
                 fwd.ParseFromString(await self.ws.recv())
                 self._read(fwd, view)
+                if view.status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    view.status = None  # st.rerun: the run that follows answers the press
         return view
 
     def _read(self, fwd: ForwardMsg, view: RunView) -> None:
@@ -157,6 +180,10 @@ class Session:
             if which == "button" and element.button.id.endswith(f"-{STEP_KEY}"):
                 view.step_id = element.button.id
                 view.fragment_id = fwd.delta.fragment_id
+            elif which == "bidi_component" and element.bidi_component.id.endswith(f"-{CANVAS_KEY}"):
+                view.canvas_id = element.bidi_component.id
+                view.canvas_fragment_id = fwd.delta.fragment_id
+                view.scene = json.loads(element.bidi_component.json)
             elif which == "markdown":
                 found = STATUS.search(element.markdown.body)
                 if found:
@@ -174,18 +201,52 @@ class Session:
             self.fragment_id = view.fragment_id or ""
         if view.page_hash:
             self.page_hash = view.page_hash
+        if view.canvas_id and view.scene is not None:
+            self.canvas_id = view.canvas_id
+            self.canvas_fragment_id = view.canvas_fragment_id or ""
+            self.scene = view.scene
 
     async def open(self) -> float:
-        """First visit to /lecture; returns the latency in ms."""
-        state = ClientState(query_string=self.query_string, page_name=PAGE)
+        """First visit to /lecture (or /margin); returns the latency in ms."""
+        state = ClientState(query_string=self.query_string, page_name=self.page)
         start = time.perf_counter()
         view = await self._run(state)
         elapsed = (time.perf_counter() - start) * 1000
         self._check(view)
+        if self.page == "margin":
+            if not (self.page_hash and self.canvas_id and self.scene.get("points")):
+                raise RunError("the margin lab came without its page hash or drawing surface")
+            return elapsed
         if not (self.page_hash and self.step_id) or view.t is None or view.n_steps is None:
             raise RunError("the lecture page came without its page hash, Step button or status")
         self.t, self.n_steps = view.t, view.n_steps
         return elapsed
+
+    async def drag(self, rng: random.Random) -> tuple[float, str | None]:
+        """Drop a random point of the margin lab at a random place near where it was."""
+        points, v = self.scene["points"], self.scene["v"]
+        x0, x1, y0, y1 = self.scene["view"]
+        i = rng.randrange(len(points))
+        x = round(min(max(points[i][0] + rng.uniform(-0.3, 0.3), x0), x1), 3)
+        y = round(min(max(points[i][1] + rng.uniform(-0.3, 0.3), y0), y1), 3)
+        state = ClientState(query_string=self.query_string, page_script_hash=self.page_hash)
+        if not self.full_rerun:
+            state.fragment_id = self.canvas_fragment_id
+        widget = state.widget_states.widgets.add()
+        widget.id = f"$$STREAMLIT_INTERNAL_KEY_{self.canvas_id}__events"
+        event = {"event": "moved", "value": {"i": i, "x": x, "y": y, "v": v}}
+        widget.json_trigger_value = json.dumps([event])
+        start = time.perf_counter()
+        view = await self._run(state)
+        elapsed = (time.perf_counter() - start) * 1000
+        self._check(view)
+        if view.scene is None:
+            return elapsed, "no drawing surface in the response"
+        got = view.scene["points"][i][:2] if i < len(view.scene["points"]) else None
+        if view.scene["v"] != v + 1 or got is None or max(abs(got[0] - x), abs(got[1] - y)) > 1e-9:
+            where = f"is drawn at {got} (version {view.scene['v']}, was {v})"
+            return elapsed, f"point {i} dropped at ({x}, {y}) {where}"
+        return elapsed, None
 
     async def press_step(self) -> tuple[float, str | None]:
         """Click Step; returns (latency ms, None or what was wrong with the answer)."""
@@ -208,19 +269,29 @@ class Session:
 
 
 async def student(
-    url: str, presses: int, think: float, rng: random.Random, full_rerun: bool, delay: float = 0
+    url: str,
+    presses: int,
+    think: float,
+    rng: random.Random,
+    full_rerun: bool,
+    delay: float = 0,
+    page: str = "lecture",
 ) -> SessionResult:
-    """After ``delay`` s open the lecture page, then press Step ``presses`` times."""
-    result = SessionResult()
+    """After ``delay`` s open the lecture page and press Step ``presses`` times (or open the
+    margin lab and drag a point that often)."""
+    result = SessionResult(page=page)
     await asyncio.sleep(delay)
     try:
-        async with Session(url, full_rerun=full_rerun) as session:
+        async with Session(url, full_rerun=full_rerun, page=page) as session:
             result.open_ms = await session.open()
-            if session.n_steps < presses:
+            if page == "lecture" and session.n_steps < presses:
                 raise RunError(f"the run has {session.n_steps} steps, fewer than {presses}")
             for _ in range(presses):
                 await asyncio.sleep(rng.uniform(think, 2 * think))
-                latency, wrong = await session.press_step()
+                if page == "margin":
+                    latency, wrong = await session.drag(rng)
+                else:
+                    latency, wrong = await session.press_step()
                 result.latencies_ms.append(latency)
                 if wrong:
                     result.wrong.append(wrong)
@@ -235,6 +306,9 @@ class Summary:
     presses: int
     median_ms: float
     p95_ms: float
+    drags: int
+    drag_median_ms: float
+    drag_p95_ms: float
     open_median_ms: float
     open_p95_ms: float
     reruns_per_s: float
@@ -258,8 +332,13 @@ async def run_load(
     seed: int = 0,
     full_rerun: bool = False,
     ramp: float = 0.0,
+    draggers: float = 0.0,
 ) -> Summary:
-    """N students; they open the page spread evenly over ``ramp`` s (0: all at once)."""
+    """N students; they open the page spread evenly over ``ramp`` s (0: all at once).
+
+    A share ``draggers`` of them (every k-th student) is on the margin lab, dragging.
+    """
+    every = round(1 / draggers) if draggers > 0 else 0
     url = f"ws://127.0.0.1:{port}/_stcore/stream"
     start = time.perf_counter()
     results = await asyncio.gather(
@@ -271,12 +350,14 @@ async def run_load(
                 random.Random(seed * 100_003 + i),
                 full_rerun,
                 delay=ramp * i / sessions,
+                page="margin" if every and i % every == every - 1 else "lecture",
             )
             for i in range(sessions)
         )
     )
     wall = time.perf_counter() - start
-    latencies = [ms for r in results for ms in r.latencies_ms]
+    latencies = [ms for r in results if r.page == "lecture" for ms in r.latencies_ms]
+    drags = [ms for r in results if r.page == "margin" for ms in r.latencies_ms]
     opens = [r.open_ms for r in results if r.open_ms is not None]
     messages = [m for r in results for m in r.errors + r.wrong]
     return Summary(
@@ -284,9 +365,12 @@ async def run_load(
         presses=len(latencies),
         median_ms=statistics.median(latencies) if latencies else float("nan"),
         p95_ms=percentile(latencies, 0.95),
+        drags=len(drags),
+        drag_median_ms=statistics.median(drags) if drags else float("nan"),
+        drag_p95_ms=percentile(drags, 0.95),
         open_median_ms=statistics.median(opens) if opens else float("nan"),
         open_p95_ms=percentile(opens, 0.95),
-        reruns_per_s=(len(latencies) + len(opens)) / wall,
+        reruns_per_s=(len(latencies) + len(drags) + len(opens)) / wall,
         errors=sum(len(r.errors) for r in results),
         wrong=sum(len(r.wrong) for r in results),
         messages=messages,
@@ -297,7 +381,8 @@ async def run_load(
 
 
 HEADER = (
-    f"{'N':>4} {'presses':>8} {'median ms':>10} {'p95 ms':>8} {'open med':>9} "
+    f"{'N':>4} {'presses':>8} {'median ms':>10} {'p95 ms':>8} "
+    f"{'drags':>6} {'drag med':>9} {'drag p95':>9} {'open med':>9} "
     f"{'open p95':>9} {'reruns/s':>9} {'errors':>7} {'wrong':>6} "
     f"{'server cpu':>10} {'client cpu':>10}"
 )
@@ -306,6 +391,7 @@ HEADER = (
 def row(s: Summary, server_cpu: float, client_cpu: float) -> str:
     return (
         f"{s.sessions:>4} {s.presses:>8} {s.median_ms:>10.0f} {s.p95_ms:>8.0f} "
+        f"{s.drags:>6} {s.drag_median_ms:>9.0f} {s.drag_p95_ms:>9.0f} "
         f"{s.open_median_ms:>9.0f} {s.open_p95_ms:>9.0f} {s.reruns_per_s:>9.1f} "
         f"{s.errors:>7} {s.wrong:>6} {server_cpu:>9.0%} {client_cpu:>9.0%}"
     )
@@ -319,6 +405,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--ramp", type=float, default=0.0, help="open the sessions over this many s (0: at once)"
+    )
+    parser.add_argument(
+        "--draggers", type=float, default=0.2, help="share of sessions dragging on the margin lab"
     )
     parser.add_argument("--full-rerun", action="store_true", help="no fragment_id: whole page")
     parser.add_argument("--port", type=int, default=0, help="use a running server instead")
@@ -334,15 +423,22 @@ def main() -> None:
             port = int(url.rsplit(":", 1)[1])
             print(f"streamlit run app.py on port {port} (pid {proc.pid}, log {log_path})")
         try:
-            warm = asyncio.run(run_load(port, 1, 2, 0.0, seed=-1, full_rerun=args.full_rerun))
-            if warm.errors or warm.wrong:
-                sys.exit(f"warm-up failed: {warm.messages}")
+            for share in (0.0, 1.0):  # one student on each page
+                warm = asyncio.run(
+                    run_load(port, 1, 2, 0.0, seed=-1, full_rerun=args.full_rerun, draggers=share)
+                )
+                if warm.errors or warm.wrong:
+                    sys.exit(f"warm-up failed: {warm.messages}")
             mode = "full reruns" if args.full_rerun else "fragment reruns"
             print(
                 f"{mode}; think time uniform({args.think:g}, {2 * args.think:g}) s; "
-                f"sessions open over {args.ramp:g} s"
+                f"sessions open over {args.ramp:g} s; "
+                f"{args.draggers:.0%} of them drag points on the margin lab"
             )
-            print("latency: BackMsg sent -> script_finished received; open = first page run;")
+            print(
+                "latency: BackMsg sent -> script_finished received; presses = Step on the "
+                "lecture page, drags = drops on the margin lab; open = first page run;"
+            )
             print(f"cpu: share of one core over the run ({os.cpu_count()} cores on this machine)")
             print(HEADER)
             failures = []
@@ -352,7 +448,14 @@ def main() -> None:
                     server = cpu_seconds(proc.pid)
                 summary = asyncio.run(
                     run_load(
-                        port, n, args.presses, args.think, args.seed, args.full_rerun, args.ramp
+                        port,
+                        n,
+                        args.presses,
+                        args.think,
+                        args.seed,
+                        args.full_rerun,
+                        args.ramp,
+                        args.draggers,
                     )
                 )
                 wall = time.perf_counter() - wall

@@ -1,12 +1,11 @@
 """Lecture: step through the online perceptron with the proof's quantities live."""
 
-import numpy as np
 import streamlit as st
 
 from perceptron_core import RULES
 from ui import lecture, runs
 from ui.figures import as_figure
-from ui.model import RunSettings
+from ui.model import Run
 from ui.player import player, window
 from ui.shell import require_router
 from ui.sidebar import current_dataset
@@ -62,15 +61,19 @@ for kind, note in notes:
     (st.warning if kind == "warning" else st.info)(note)
 
 
+WINDOW_KEY = "lec_window"  # session key: the (start, stop) of the chart on the page
+
+
 @st.fragment
-def stepper(X: np.ndarray, y: np.ndarray, settings: RunSettings, data_name: str) -> None:
-    """Controls, status, the figure and the math: a click reruns only this."""
-    run = runs.lecture_run(X, y, settings)
+def stepper(run: Run, data_name: str) -> None:
+    """Controls, status and the math: a click reruns only this, not the chart.
+
+    Inside the chart's window a Step only moves the chart to frame t in the
+    browser (the player); a step outside it redraws the page, chart included.
+    """
     trace = run.trace
     T = trace.n_steps
     t = min(int(ss["lec_t"]), T)
-    if int(ss["lec_t"]) > T:
-        st.info(f"This run ends after {T} steps, so step {ss['lec_t']} shows its end.")
     b = st.columns(5)
     moves = (
         ("Step ▶", "lec_step", "Right", "show one example (→)", lambda t: min(t + 1, T)),
@@ -83,42 +86,51 @@ def stepper(X: np.ndarray, y: np.ndarray, settings: RunSettings, data_name: str)
         if col.button(label, key=key, shortcut=shortcut, help=tip, width="stretch"):
             t = move(t)
     ss["lec_t"] = t
+    if window(t, T) != ss[WINDOW_KEY]:
+        st.rerun(scope="app")  # the chart on the page does not hold step t: redraw it
 
     k = trace.mistakes_before(t)
     st.markdown(lecture.status_line(run, t, data_name))
-    start, stop = window(t, T)
-    spec = runs.lecture_chart(X, y, settings, start, stop, ss["app_presenter"])
-    with st.container(key="lec_chart"):
-        st.plotly_chart(as_figure(spec), config={"displaylogo": False}, key="lec_plot")
     player(ss, chart="lec_chart", reset="lec_reset", t=t, n_steps=T)
-    st.caption(
-        "**Play** replays the run in your browser (space plays and pauses); "
-        "the slider scrubs. Step and the math continue from where you pause."
-    )
-    if run.reason:
-        st.warning(run.reason)
     if t > 0:
-        predict, update = lecture.step_math(run, t)
-        st.latex(predict)
-        if update:
-            st.latex(update)
+        for line in lecture.step_math(run, t):
+            st.latex(line)
     else:
         st.markdown("Press **Step ▶** (or →) to show the first example to the perceptron.")
-    with st.expander(f"Mistake log ({k} so far)"):
-        if k == 0:
-            st.caption("No mistakes yet: w has not changed.")
-        else:
-            log = lecture.mistake_log(run, k)
-            st.dataframe(log, hide_index=True)
-            st.download_button(
-                "Download the log (CSV)",
-                log.to_csv(index=False),
-                "mistakes.csv",
-                "text/csv",
-                key="lec_log_download",
-                on_click="ignore",
-            )
+        st.latex(r"w = w_0 = " + lecture.vector(run.trace.weights[0]))
+    # on_change="rerun" makes the expander lazy: the log is built only while it is open
+    log = st.expander(f"Mistake log ({k} so far)", key="lec_log", on_change="rerun")
+    if log.open:
+        with log:
+            if k == 0:
+                st.caption("No mistakes yet: w has not changed.")
+            else:
+                table = lecture.mistake_log(run, k)
+                st.dataframe(table, hide_index=True)
+                st.download_button(
+                    "Download the log (CSV)",
+                    table.to_csv(index=False),
+                    "mistakes.csv",
+                    "text/csv",
+                    key="lec_log_download",
+                    on_click="ignore",
+                )
     sync_query(ss, st.query_params)
 
 
-stepper(X, y, settings, data_name)
+run = runs.lecture_run(X, y, settings)
+T = run.trace.n_steps
+if int(ss["lec_t"]) > T:
+    st.info(f"This run ends after {T} steps, so step {ss['lec_t']} shows its end.")
+    ss["lec_t"] = T
+ss[WINDOW_KEY] = start, stop = window(int(ss["lec_t"]), T)
+stepper(run, data_name)
+spec = runs.lecture_chart(X, y, settings, start, stop, ss["app_presenter"])
+with st.container(key="lec_chart"):
+    st.plotly_chart(as_figure(spec), config={"displaylogo": False}, key="lec_plot")
+st.caption(
+    "**Play** replays the run in your browser (space plays and pauses); "
+    "the slider scrubs. Step and the math continue from where you pause."
+)
+if run.reason:
+    st.warning(run.reason)

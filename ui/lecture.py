@@ -24,12 +24,16 @@ def end_of_epoch(trace: Trace, t: int) -> int:
     return min((t // n + 1) * n, trace.n_steps)
 
 
-def _vec(v: np.ndarray) -> str:
+def vector(v: np.ndarray) -> str:
+    """A vector in LaTeX, 3 significant digits: (0.5,\\ -1,\\ 1)."""
     return "(" + ",\\ ".join(f"{x:.3g}" for x in v) + ")"
 
 
-def step_math(run: Run, t: int) -> tuple[str, str | None]:
-    """LaTeX for the step just done (t - 1): the prediction and, on a mistake, the update."""
+def step_math(run: Run, t: int) -> tuple[str, str]:
+    """LaTeX for the step just done (t - 1): the prediction, and the update (or why none).
+
+    Always two lines, so the chart under them does not jump between steps.
+    """
     trace = run.trace
     s = t - 1
     i = int(trace.steps.index[s])
@@ -41,15 +45,15 @@ def step_math(run: Run, t: int) -> tuple[str, str | None]:
     xname = r"\tilde x" if trace.bias else "x"
     verdict = r"\Rightarrow\ \text{mistake}" if mistake else r"\Rightarrow\ \text{correct}"
     predict = (
-        rf"y_{{{i}}}\,(w \cdot {xname}_{{{i}}}) = ({yi:+d})\,\big({_vec(w_before)} \cdot "
-        rf"{_vec(x)}\big) = {m:.4g}\quad {verdict}"
+        rf"y_{{{i}}}\,(w \cdot {xname}_{{{i}}}) = ({yi:+d})\,\big({vector(w_before)} \cdot "
+        rf"{vector(x)}\big) = {m:.4g}\quad {verdict}"
     )
-    if not mistake:
-        return predict, None
+    if not mistake:  # no mistake, no update: w stays
+        return predict, rf"\text{{no update: }} w = {vector(w_before)}\ \text{{is kept}}"
     w_after = trace.w_before(t)
     update = (
-        rf"w \leftarrow w + \eta\, y\, {xname} = {_vec(w_before)} + {trace.eta:g}\cdot({yi:+d})"
-        rf"\cdot {_vec(x)} = {_vec(w_after)}"
+        rf"w \leftarrow w + \eta\, y\, {xname} = {vector(w_before)} + {trace.eta:g}\cdot({yi:+d})"
+        rf"\cdot {vector(x)} = {vector(w_after)}"
     )
     return predict, update
 

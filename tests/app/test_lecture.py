@@ -45,6 +45,10 @@ def test_the_update_is_written_out_with_the_current_numbers():
     predict, update = (latex.value for latex in at.latex)
     assert r"\text{mistake}" in predict
     assert f"({X[0, 0]:.3g},\\ {X[0, 1]:.3g},\\ 1)" in update  # w = 0 + (+1)(x, 1)
+    at.button(key="lec_step").click().run()  # point 1 is on the right side of that w
+    predict, update = (latex.value for latex in at.latex)
+    assert r"\text{correct}" in predict and r"\text{no update: }" in update
+    assert f"({X[0, 0]:.3g},\\ {X[0, 1]:.3g},\\ 1)" in update  # the same w, kept
 
 
 def test_settings_round_trip_through_the_url():

@@ -2,7 +2,8 @@
 
 Five simulated students open /lecture over Streamlit's websocket protocol and press
 Step three times each (fragment reruns); every answer must advance the step counter by
-exactly one and no run may fail. No timing assertions: the full-N figures come from
+exactly one and no run may fail. A sixth drags points on the margin lab: every answer
+must draw the point where it was dropped. No timing assertions: the full-N figures come from
 ``python benchmarks/load.py``.
 """
 
@@ -49,11 +50,13 @@ def port() -> Iterator[int]:
 @pytest.mark.parametrize("full_rerun", [False, True], ids=["fragment", "full"])
 def test_sessions_step_without_errors_or_wrong_answers(port: int, full_rerun: bool) -> None:
     summary = run(
-        load.run_load(port, sessions=5, presses=3, think=0.1, seed=1, full_rerun=full_rerun)
+        load.run_load(
+            port, sessions=6, presses=3, think=0.1, seed=1, full_rerun=full_rerun, draggers=1 / 6
+        )
     )
     assert summary.messages == []
     assert (summary.errors, summary.wrong) == (0, 0)
-    assert summary.presses == 5 * 3
+    assert (summary.presses, summary.drags) == (5 * 3, 3)
 
 
 def test_a_press_that_does_not_step_is_a_wrong_answer(port: int) -> None:
@@ -67,3 +70,18 @@ def test_a_press_that_does_not_step_is_a_wrong_answer(port: int) -> None:
             return wrong
 
     assert run(press_unknown()) == "t = 0 after a press at t = 0"
+
+
+def test_a_drop_the_page_refuses_is_a_wrong_answer(port: int) -> None:
+    """The drag check has teeth too: a drop made on an old version of the data is refused
+    by the margin lab (the point stays), and the client reports it."""
+
+    async def stale_drop() -> str | None:
+        async with load.Session(f"ws://127.0.0.1:{port}/_stcore/stream", page="margin") as s:
+            await s.open()
+            s.scene["v"] -= 1  # as if the drop had been made on the data before the last edit
+            wrong: str | None = (await s.drag(load.random.Random(0)))[1]
+            return wrong
+
+    wrong = run(stale_drop())
+    assert wrong is not None and wrong.startswith("point ")
