@@ -18,9 +18,24 @@ st.page_link(
     icon=":material/play_circle:",
 )
 st.page_link(
+    "pages/proof.py",
+    label="The proof, line by line: every inequality with this run's numbers, and an adversary",
+    icon=":material/functions:",
+)
+st.page_link(
     "pages/xor.py",
     label="Beyond linear: why XOR never converges, and the feature map that fixes it",
     icon=":material/blur_on:",
+)
+st.page_link(
+    "pages/experts.py",
+    label="Application: learn whom to follow among n analysts, with at most n·k mistakes",
+    icon=":material/groups:",
+)
+st.page_link(
+    "pages/spam.py",
+    label="Example: a spam filter on word counts; type an e-mail and see w·x and the verdict",
+    icon=":material/mail:",
 )
 st.page_link(
     "pages/margin.py",

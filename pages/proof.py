@@ -124,8 +124,8 @@ if K and run.mm is not None:
     with st.container(border=True):
         general, live, lemma = proof.claim1_latex(check, k)
         card("1. Claim 1: w·w* grows by at least γ", text["claim1"], general, live, lemma)
-        st.markdown(proof.verdict(check.claim1, "Claim 1 (one step)"))
-        st.markdown(proof.verdict(check.lemma1, "Lemma 1 (w·w* ≥ kγ)"))
+        st.markdown(proof.verdict(check.claim1, "Claim 1 (one step)", ge=True))
+        st.markdown(proof.verdict(check.lemma1, "Lemma 1 (w·w* ≥ kγ)", ge=True))
         with st.expander("Why is y·(x·w*) ≥ γ?"):
             st.markdown(text["why_margin"])
         with st.expander(f"Every mistake ({K})"):
@@ -162,6 +162,7 @@ if K and run.mm is not None:
             st.dataframe(proof.conclusion_table(check), hide_index=True)
     st.header("Which step is loose?")
     st.markdown(text["loose"])
+    st.markdown(proof.loosest(check))
     st.plotly_chart(as_figure(proof.slack_figure(check)), config=CHART, key="prf_slack")
 
 st.header("Any order, any n: the adversary")
@@ -180,7 +181,7 @@ else:
             counts["repeated"],
         ),
         ("this run's order", np.array([M])),
-        (f"greedy adversary ({adv.tie_break})", np.array([adv.trace.n_mistakes])),
+        (f"greedy adversary ({adv.name})", np.array([adv.trace.n_mistakes])),
     ]
     st.plotly_chart(
         as_figure(proof.orders_figure(rows, run.mm.bound)), config=CHART, key="prf_orders_fig"
@@ -188,8 +189,9 @@ else:
     worst = max(int(counts["shuffled"].max()), int(counts["repeated"].max()), M)
     st.markdown(
         f"Most mistakes in any random order: **{worst}**; the adversary: "
-        f"**{adv.trace.n_mistakes}** (lowest index {adv.counts['lowest']}, away from w\\* "
-        f"{adv.counts['away']}); the bound: **{run.mm.bound:.4g}**."
+        f"**{adv.trace.n_mistakes}** (away from w\\*: {adv.counts['away']}, lowest index: "
+        f"{adv.counts['lowest']}, best random pick: {adv.counts['random']}); the bound: "
+        f"**{run.mm.bound:.4g}**."
     )
     if not adv.trace.converged:
         st.info(f"The adversary stopped after {proof_runs.ADVERSARY_STEPS:,} steps.")

@@ -36,6 +36,7 @@ from ._checks import (
     check_data,
     check_positive_float,
     check_positive_int,
+    check_seed,
     check_vector,
 )
 from .margin import MaxMargin
@@ -44,7 +45,7 @@ from .perceptron import RULES, Trace, augment
 # An inequality counts as holding when it fails by less than this, relative to the
 # size of its sides (the margin of a support vector is gamma up to rounding).
 RELATIVE_TOL = 1e-9
-TIE_BREAKS = ("lowest", "away")  # how adversarial_order picks among misclassified points
+TIE_BREAKS = ("lowest", "away", "random")  # how adversarial_order picks among misclassified points
 
 
 @dataclass(frozen=True, eq=False)
@@ -354,6 +355,7 @@ def adversarial_order(
     rule: str = "nonpositive",
     w_star: Any = None,
     tie_break: str = "lowest",
+    seed: int | None = None,
     max_steps: int = 10_000,
 ) -> AdversarialTrace:
     """A greedy adversary: always show the perceptron a point it currently gets wrong.
@@ -371,9 +373,13 @@ def adversarial_order(
       from w*, the smallest ``cos = w_new.w* / ||w_new||`` (0 for w_new = 0);
       cosines equal to 1e-12 go to the lowest index.
 
-    Neither is best everywhere: "away" makes more mistakes on most random sets,
+    * ``"random"`` (needs ``seed``): uniformly at random, from
+      ``np.random.default_rng(seed)``: restarts with several seeds explore
+      other sequences.
+
+    None is best everywhere: "away" makes more mistakes on most random sets,
     but on ``worst_case_set`` it is short-sighted (2 mistakes where "lowest"
-    makes about half the bound), so callers may run both and keep the longer.
+    makes about half the bound), so callers may run several and keep the longest.
 
     Parameters
     ----------
@@ -392,7 +398,9 @@ def adversarial_order(
         A separator to steer away from (``max_margin(...).w_star``), nonzero;
         required by ``tie_break="away"``.
     tie_break : str
-        "lowest" or "away" (see above).
+        "lowest", "away" or "random" (see above).
+    seed : int, optional
+        Seed of the random tie-break; required by ``tie_break="random"``.
     max_steps : int
         At most this many steps (= mistakes), >= 1.
 
@@ -419,6 +427,10 @@ def adversarial_order(
             raise ValueError("w_star must be a nonzero vector")
     if tie_break == "away" and u is None:
         raise ValueError('w_star is required by tie_break="away"')
+    seed = check_seed(seed)
+    if tie_break == "random" and seed is None:
+        raise ValueError('seed is required by tie_break="random"')
+    rng = np.random.default_rng(seed)
     tie = np.where(ya > 0, RULES[rule].tie_pos, RULES[rule].tie_neg)
     Z = ya[:, None] * Xa  # rows y_i x_i: the update direction of each example
     weights = [w.copy()]
@@ -431,6 +443,8 @@ def adversarial_order(
             converged = True
             break
         pick = int(wrong[0])
+        if tie_break == "random":
+            pick = int(wrong[rng.integers(wrong.size)])
         if tie_break == "away" and u is not None and wrong.size > 1:
             # on a mistake: w <- w + eta y x; keep the new w as far from w* as possible
             W_new = w[None, :] + eta * Z[wrong]

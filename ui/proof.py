@@ -20,6 +20,9 @@ from .figures import BOUND, CURRENT, MINUS, PLUS, STAR
 Fig = dict[str, Any]
 TABLE_ROWS = 1000  # per-mistake tables show at most this many rows
 MAX_BARS = 300  # the slack figure draws at most this many mistakes
+_LOG_TICKS = [m * 10**e for e in range(7) for m in (1, 2, 5)]
+HOLDS = ":green[:material/check_circle:]"  # markdown icons: Streamlit ships the font
+FAILS = ":red[:material/cancel:]"
 OK = r"\quad\checkmark"
 BAD = r"\quad\textcolor{#D55E00}{\boldsymbol{\times}\ \text{fails}}"
 
@@ -56,9 +59,9 @@ def _eta(eta: float, power: str = "") -> str:
     return "" if eta == 1.0 else rf"\eta{power}\,"
 
 
-def verdict(line: Inequality, what: str) -> str:
+def verdict(line: Inequality, what: str, *, ge: bool = False) -> str:
     """One markdown sentence: does ``what`` hold at every mistake, and where is it tightest
-    (or where does it fail first)?"""
+    (or where does it fail first)? ``ge``: the line is written large ≥ small."""
     K = line.slack.shape[0]
     if K == 0:
         return f"No mistakes, so nothing to check for {what}."
@@ -66,14 +69,15 @@ def verdict(line: Inequality, what: str) -> str:
         j = int(np.argmin(line.slack))
         slack = max(float(line.slack[j]), 0.0)  # within rounding of 0: exactly tight
         return (
-            f"✅ {what} holds at all **{K}** mistakes; tightest at k = {j + 1} "
+            f"{HOLDS} {what} holds at all **{K}** mistakes; tightest at k = {j + 1} "
             f"(slack {slack:.3g})."
         )
     j = int(line.first_failure or 1) - 1
     bad = int((~line.holds).sum())
-    return (
-        f"❌ {what} **fails** at {bad} of {K} mistakes, first at k = {j + 1}: "
-        f"{line.small[j]:.4g} is not ≤ {line.large[j]:.4g}."
+    return f"{FAILS} {what} **fails** at {bad} of {K} mistakes, first at k = {j + 1}: " + (
+        f"{line.large[j]:.4g} is not ≥ {line.small[j]:.4g}."
+        if ge
+        else f"{line.small[j]:.4g} is not ≤ {line.large[j]:.4g}."
     )
 
 
@@ -86,14 +90,15 @@ def theorem_latex(c: ProofCheck, M: int) -> tuple[str, str]:
     R, g = c.radius, c.gamma
     mark = OK if c.bound * (1 + 1e-9) >= M else BAD
     general = (
-        rf"R = {num(R)},\ \gamma = {num(g)}:\quad M = {M} \;\le\; "
-        rf"\Big(\frac{{R}}{{\gamma}}\Big)^2 = \Big(\frac{{{num(R)}}}{{{num(g)}}}\Big)^2 "
-        rf"= {num(c.bound)}{mark}"
+        rf"\begin{{gathered}}R = \max_i\|x_i\| = {num(R)},\quad \gamma = {num(g)}\\ "
+        rf"M = {M} \;\le\; \Big(\frac{{R}}{{\gamma}}\Big)^2 = {num(c.bound)}{mark}"
+        r"\end{gathered}"
     )
     unit = (
-        rf"x \leftarrow x/R:\quad \|x\| \le 1,\ \gamma \leftarrow \frac{{\gamma}}{{R}} = "
-        rf"{num(g / R)}:\quad M = {M} \;\le\; \frac{{1}}{{({num(g / R)})^2}} = "
-        rf"{num((R / g) ** 2)}{mark}"
+        rf"\begin{{gathered}}x \leftarrow x/R:\quad \|x\| \le 1,\quad "
+        rf"\gamma \leftarrow \gamma/R = {num(g / R)}\\ "
+        rf"M = {M} \;\le\; \frac{{1}}{{(\gamma/R)^2}} = {num((R / g) ** 2)}{mark}"
+        r"\end{gathered}"
     )
     return general, unit
 
@@ -196,6 +201,27 @@ def start_latex(c: ProofCheck) -> str:
         rf"\|w_k\|^2 \le \underbrace{{\|w_0\|^2}}_{{{num(b)}}} + k\,{e2}R^2\quad\Rightarrow\quad "
         rf"k \le {num(c.start_bound)}"
     )
+
+
+def loosest(c: ProofCheck) -> str:
+    """Markdown: at the last mistake, the three slacks of the squeeze as shares of the room."""
+    assert c.lemma1 is not None and c.cauchy is not None
+    parts = {
+        "Claim 1": float(c.lemma1.slack[-1]),
+        "Cauchy–Schwarz": float(c.cauchy.slack[-1]),
+        "Claim 2": float(c.lemma2_root.slack[-1]),
+    }
+    K = c.n_mistakes
+    room = sum(parts.values())
+    if min(parts.values()) < 0 or room <= 0:
+        bad = [name for name, v in parts.items() if v < 0]
+        return (
+            f"At the last mistake k = {K} the squeeze does not hold: "
+            f"{', '.join(bad) or 'the room'} below 0."
+        )
+    order = sorted(parts, key=lambda name: -parts[name])
+    shares = ", then ".join(f"{name} ({parts[name] / room:.0%})" for name in order)
+    return f"At the last mistake k = {K} the room is {room:.3g}; the loosest step is {shares}."
 
 
 # --- tables ------------------------------------------------------------------------------------
@@ -335,7 +361,7 @@ def slack_figure(c: ProofCheck, *, height: int = 380) -> Fig:
         "bargap": 0.1 if len(ks) < 60 else 0.0,
         "margin": {"l": 60, "r": 10, "t": 10, "b": 50},
         "legend": {"orientation": "h", "y": -0.22},
-        "xaxis": {"title": {"text": "mistake k"}},
+        "xaxis": {"title": {"text": "mistake k"}} | ({"dtick": 1} if len(ks) <= 20 else {}),
         "yaxis": {"title": {"text": "length (units of w)"}, "zeroline": True},
     }
     return {"data": data, "layout": layout}
@@ -385,6 +411,7 @@ def orders_figure(rows: list[tuple[str, np.ndarray]], bound: float, *, height: i
         "xaxis": {
             "type": "log",
             "title": {"text": "mistakes M (log scale)"},
+            "tickvals": [v for v in _LOG_TICKS if v <= top * 2.0],
             "range": [math.log10(0.4), math.log10(top * 2.0)],
         },
         "yaxis": {

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from perceptron_core import (
     RULES,
+    TIE_BREAKS,
     adversarial_order,
     augment,
     make_dataset,
@@ -152,13 +153,13 @@ def _wrong(w, Xa, y, rule):
     return (y * a < 0) | ((a == 0) & tie)
 
 
-@pytest.mark.parametrize("tie_break", ["lowest", "away"])
+@pytest.mark.parametrize("tie_break", ["lowest", "away", "random"])
 @pytest.mark.parametrize("rule", list(RULES))
 def test_every_adversarial_step_is_a_mistake_and_the_end_separates(tie_break, rule):
     X, y = separable_stream(4, n=50, margin=0.1)
     mm = max_margin(X, y)
     w0 = None if rule != "negative" else np.array([0.3, -0.2, 0.1])  # strict rule: w0 != 0
-    run = adversarial_order(X, y, rule=rule, w0=w0, w_star=mm.w_star, tie_break=tie_break)
+    run = adversarial_order(X, y, rule=rule, w0=w0, w_star=mm.w_star, tie_break=tie_break, seed=7)
     Xa = augment(X)
     assert run.n_mistakes >= 1 and run.converged
     for k, i in enumerate(run.order):
@@ -168,7 +169,7 @@ def test_every_adversarial_step_is_a_mistake_and_the_end_separates(tie_break, ru
         np.testing.assert_allclose(run.weights[k + 1], w + y[i] * Xa[i])
         if tie_break == "lowest":
             assert i == np.flatnonzero(wrong)[0]
-        else:  # the new w is the one pointing furthest from w*
+        elif tie_break == "away":  # the new w is the one pointing furthest from w*
             cands = w + y[wrong, None] * Xa[wrong]
             cos = cands @ mm.w_star / np.linalg.norm(cands, axis=1)
             assert cos[np.flatnonzero(wrong) == i][0] <= cos.min() + 1e-12
@@ -179,8 +180,10 @@ def test_every_adversarial_step_is_a_mistake_and_the_end_separates(tie_break, ru
 def test_the_adversary_never_beats_the_bound_on_separable_sets(seed, margin):
     X, y = separable_stream(seed, n=50, margin=margin)
     mm = max_margin(X, y)
-    for tie_break in ("lowest", "away"):
-        run = adversarial_order(X, y, w_star=mm.w_star, tie_break=tie_break, max_steps=50_000)
+    for tie_break in TIE_BREAKS:
+        run = adversarial_order(
+            X, y, w_star=mm.w_star, tie_break=tie_break, seed=seed, max_steps=50_000
+        )
         assert run.converged
         assert run.n_mistakes <= mm.bound
         assert proof_check(run, X, y, mm).conclusion.all_hold
@@ -219,6 +222,12 @@ def test_the_worst_case_set_reaches_about_half_the_bound(gamma):
         assert mm.bound / 2.5 <= m <= mm.bound
 
 
+def test_random_tie_breaks_are_reproducible_and_differ_by_seed():
+    X, y = separable_stream(2, n=60, margin=0.05)
+    runs = [adversarial_order(X, y, tie_break="random", seed=s).order.tolist() for s in (0, 0, 1)]
+    assert runs[0] == runs[1] and runs[0] != runs[2]
+
+
 def test_the_adversary_stops_at_max_steps_on_xor():
     X, y = make_dataset("xor", n=20, seed=0)
     run = adversarial_order(X, y, max_steps=300)
@@ -231,6 +240,8 @@ def test_adversary_parameters_are_checked():
     with pytest.raises(ValueError, match="w_star is required"):
         adversarial_order(X, y, tie_break="away")
     with pytest.raises(ValueError, match="tie_break"):
+        adversarial_order(X, y, tie_break="worst")
+    with pytest.raises(ValueError, match="seed is required"):
         adversarial_order(X, y, tie_break="random")
     with pytest.raises(ValueError, match="max_steps"):
         adversarial_order(X, y, max_steps=0)

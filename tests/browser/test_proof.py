@@ -1,0 +1,49 @@
+"""The proof page in a real browser: the cards with their numbers, the charts, a broken proof."""
+
+import pytest
+from playwright.sync_api import expect
+
+from perceptron_core import make_dataset, max_margin, train
+
+pytestmark = pytest.mark.browser
+
+
+def test_proof_page_shows_every_step_with_numbers_and_breaks_with_a_far_start(
+    app_url, page, screenshot
+):
+    X, y = make_dataset("separable", n=40, seed=0)  # the sidebar's default
+    mm = max_margin(X, y)
+    M = train(X, y, max_epochs=50).n_mistakes
+    page.goto(app_url + "/proof")
+    expect(page.get_by_role("heading", name="The proof, line by line")).to_be_visible(
+        timeout=30_000
+    )
+    expect(page.get_by_text("Page not found")).to_have_count(0)
+    for title in ("1. Claim 1", "2. Claim 2", "3. Cauchy–Schwarz", "4. Conclusion"):
+        expect(page.get_by_role("heading", name=title)).to_be_visible()
+    expect(page.get_by_text(f"this run: M = {M} mistakes")).to_be_visible()
+    expect(page.get_by_text(f"Lemma 1 (w·w* ≥ kγ) holds at all {M} mistakes")).to_be_visible()
+    expect(page.get_by_text(" fails at ")).to_have_count(0)
+    expect(page.locator(".katex-display").first).to_be_visible()  # the LaTeX is typeset
+    assert page.locator(".katex-display").count() >= 10
+    expect(page.locator(".js-plotly-plot")).to_have_count(2, timeout=30_000)  # slack, orders
+    page.get_by_text("Why is 2y wᵀx < 0? (seed 002)").click()
+    expect(page.get_by_text("Negative since we made a mistake on x")).to_be_visible()
+    page.get_by_text(f"Every mistake ({M})").first.click()
+    expect(page.get_by_test_id("stDataFrame").first).to_be_visible()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    page.set_viewport_size({"width": 1400, "height": 5200})  # the whole page in the picture
+    page.wait_for_timeout(1500)
+    screenshot("proof")
+    page.set_viewport_size({"width": 1400, "height": 900})
+
+    # start far on the wrong side of w*: the base case is gone and (R/γ)² is beaten
+    w0 = ",".join(f"{v:.6g}" for v in -300 * mm.w_star)
+    page.goto(app_url + f"/proof?lec_w0=typed&lec_w0_typed={w0}")
+    expect(page.get_by_text("The base case is gone")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("k ≤ (R/γ)² fails").first).to_be_visible()
+    expect(page.get_by_text("The bound redone from w₀ holds")).to_be_visible()
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    page.set_viewport_size({"width": 1400, "height": 3000})
+    page.wait_for_timeout(1000)
+    screenshot("proof-far-start")
