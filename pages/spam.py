@@ -73,11 +73,12 @@ w, w_prev = trace.w_before(t), trace.w_before(max(t - 1, 0))
 m = st.columns(len(spam.FOLLOWED) + 1)
 for col, name in zip(m, spam.FOLLOWED, strict=False):
     j = names.index(name)
-    col.metric(f"w[{name}]", f"{w[j]:g}", delta=f"{w[j] - w_prev[j]:+g}" if t else None)
+    change = w[j] - w_prev[j]  # shown only when step t changed it
+    col.metric(f"w[{name}]", f"{w[j]:g}", delta=f"{change:+g}" if change else None)
 m[-1].metric("mistakes so far", trace.mistakes_before(t))
 st.markdown(spam.step_markdown(trace, X, y, t))
 st.plotly_chart(as_figure(spam.weights_figure(trace, names, t)), config=CHART, key="spam_w")
-st.dataframe(spam.training_table(X, y, w, words), hide_index=True)
+st.dataframe(spam.training_table(X, y, w, words), hide_index=True, height=35 * (len(y) + 1) + 3)
 
 st.header("2. Your e-mail")
 st.markdown(text["yours"])
@@ -104,7 +105,7 @@ st.dataframe(
 )
 st.latex(spam.activation_latex(x, w, names))
 if a > 0:
-    st.error(f"w·x = {a:g} > 0: **spam** (seed 003: “wᵀx > 0 → SPAM!!”)", icon="📮")
+    st.error(f"w·x = {a:g} > 0: **spam** (seed 003: “wᵀx > 0 → SPAM!!”)", icon=":material/report:")
 else:
-    st.success(f"w·x = {a:g} ≤ 0: **not spam**", icon="✉️")
+    st.success(f"w·x = {a:g} ≤ 0: **not spam**", icon=":material/mark_email_read:")
 st.markdown(text["notes"])

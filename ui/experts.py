@@ -87,7 +87,7 @@ def weights_figure(run: ExpertsRun, *, height: int = 420) -> Fig:
     in_committee = np.zeros(run.n, dtype=bool)
     in_committee[run.committee] = True
     data: list[dict] = []
-    for i in range(run.n):
+    for i in np.argsort(in_committee, kind="stable"):  # the others first: blue on top
         member = bool(in_committee[i])
         first = i == int(run.committee[0]) if member else i == int(np.argmin(in_committee))
         data.append(
@@ -121,8 +121,9 @@ def weights_figure(run: ExpertsRun, *, height: int = 420) -> Fig:
             "hovertemplate": "analyst %{x}: w = %{y}<extra></extra>",
         }
     )
-    span = float(np.abs(run.weights).max()) or 1.0
-    yrange = [-1.1 * span, 1.1 * span]
+    lo, hi = float(run.weights.min()), float(run.weights.max())
+    pad = 0.08 * max(hi - lo, 1.0)
+    yrange = [min(lo, 0.0) - pad, max(hi, 0.0) + pad]
     titles = (("weights w_i after each day", 0.0, 0.6), (f"final weights, day {run.days}", 0.68, 1))
     return {
         "data": data,

@@ -56,7 +56,12 @@ def weights_figure(trace: Trace, feature_names: list[str], t: int, *, height: in
                 "x": steps,
                 "y": W[:, j].tolist(),
                 "mode": "lines",
-                "line": {"color": colour, "width": 3 if followed else 1.5, "shape": "hv"},
+                "line": {
+                    "color": colour,
+                    "width": 3 if followed else 1.5,
+                    "shape": "hv",
+                    "dash": "dash" if name == "money" else "solid",  # free's line may lie under it
+                },
                 "opacity": 1.0 if followed else 0.6,
                 "name": f"w[{name}]",
                 "hovertemplate": f"w[{name}]" + " = %{y} after %{x} steps<extra></extra>",
