@@ -38,16 +38,6 @@ st.page_link(
     icon=":material/mail:",
 )
 st.page_link(
-    "pages/experts.py",
-    label="Application: learn whom to follow among n analysts, with at most n·k mistakes",
-    icon=":material/groups:",
-)
-st.page_link(
-    "pages/spam.py",
-    label="Example: a spam filter on word counts; type an e-mail and see w·x and the verdict",
-    icon=":material/mail:",
-)
-st.page_link(
     "pages/margin.py",
     label="Margin lab: drag points and watch γ, R, the bound and the mistakes move",
     icon=":material/open_with:",
