@@ -222,6 +222,32 @@ class Session:
         self.t, self.n_steps = view.t, view.n_steps
         return elapsed
 
+    async def flood(self, raw_values: list[str], quiet: float = 2.0) -> RunView:
+        """Send one margin-lab trigger per ``json_trigger_value`` text, all at once, without
+        waiting for answers (a hostile or broken browser); then read until the server has
+        been quiet for ``quiet`` s. Returns what the last finished run drew."""
+        assert self.ws is not None
+        for raw in raw_values:
+            state = ClientState(query_string=self.query_string, page_script_hash=self.page_hash)
+            state.fragment_id = self.canvas_fragment_id
+            widget = state.widget_states.widgets.add()
+            widget.id = f"$$STREAMLIT_INTERNAL_KEY_{self.canvas_id}__events"
+            widget.json_trigger_value = raw
+            msg = BackMsg()
+            msg.rerun_script.CopyFrom(state)
+            await self.ws.send(msg.SerializeToString())
+        last, view = RunView(), RunView()
+        while True:
+            try:
+                data = await asyncio.wait_for(self.ws.recv(), quiet)
+            except TimeoutError:
+                return last
+            fwd = ForwardMsg()
+            fwd.ParseFromString(data)
+            self._read(fwd, view)
+            if view.status is not None:
+                last, view = view, RunView()
+
     async def drag(self, rng: random.Random) -> tuple[float, str | None]:
         """Drop a random point of the margin lab at a random place near where it was."""
         points, v = self.scene["points"], self.scene["v"]
