@@ -85,3 +85,38 @@ def test_a_drop_the_page_refuses_is_a_wrong_answer(port: int) -> None:
 
     wrong = run(stale_drop())
     assert wrong is not None and wrong.startswith("point ")
+
+
+@pytest.mark.timeout(180)
+def test_a_long_run_does_not_hold_up_another_students_steps(port: int) -> None:
+    """Three students open the longest runs the caps allow (500 points x 400 epochs, the
+    200,000-step cap, new seeds so nothing is cached) while a fourth presses Step three
+    times: every Step is answered before the long runs are done, so one student's heavy
+    settings never freeze the class (the engine's loop releases the GIL)."""
+    url = f"ws://127.0.0.1:{port}/_stcore/stream"
+    heavy = "data_name=xor&data_n=500&lec_max_epochs=400&lec_t=199999&data_seed={}"
+
+    async def scenario() -> tuple[list[float], list[float], int]:
+        async with load.Session(url) as stepper:
+            await stepper.open()
+            finished: list[float] = []
+
+            async def long_run(seed: int) -> None:
+                async with load.Session(url, query_string=heavy.format(seed)) as s:
+                    await s.open()
+                    assert s.n_steps == 200_000
+                    finished.append(asyncio.get_running_loop().time())
+
+            tasks = [asyncio.create_task(long_run(1000 + i)) for i in range(3)]
+            await asyncio.sleep(0.05)  # their runs have started
+            answered = []
+            for _ in range(3):
+                _, wrong = await stepper.press_step()
+                assert wrong is None
+                answered.append(asyncio.get_running_loop().time())
+            await asyncio.gather(*tasks)
+            return answered, finished, stepper.t
+
+    answered, finished, t = run(scenario())
+    assert t == 3
+    assert max(answered) < max(finished)
