@@ -28,6 +28,11 @@ st.page_link(
     icon=":material/blur_on:",
 )
 st.page_link(
+    "pages/sgd.py",
+    label="The perceptron as SGD: the error E_p over the plane of w, losses, η and mini-batches",
+    icon=":material/trending_down:",
+)
+st.page_link(
     "pages/experts.py",
     label="Application: learn whom to follow among n analysts, with at most n·k mistakes",
     icon=":material/groups:",

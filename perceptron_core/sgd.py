@@ -165,7 +165,7 @@ LOSSES: dict[str, Loss] = {
             "perceptron",
             r"\max(0, -z)",
             r"\mathbb{1}[z \le 0]",
-            "E_p (seed 002); seed 000's Example 3",
+            "the criterion Eₚ (seed 002); seed 000's Example 3",
             _perceptron,
             _perceptron_step,
         ),

@@ -44,6 +44,12 @@ def run_app() -> None:
                 url_path="xor",
             ),
             st.Page(
+                "pages/sgd.py",
+                title="The perceptron as SGD",
+                icon=":material/trending_down:",
+                url_path="sgd",
+            ),
+            st.Page(
                 "pages/experts.py",
                 title="Application: following experts",
                 icon=":material/groups:",

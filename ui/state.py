@@ -139,6 +139,13 @@ _CORE = (
     Setting("spam_vocab", "two", _choice(("two", "more")), "spam: words counted"),
     Setting("spam_rule", "nonpositive", _choice(("nonpositive", "predict_gt")), "spam: rule"),
     Setting("spam_t", 600, _int_in(0, 600), "spam: training step (600 = the end)"),
+    # The perceptron as SGD (pages/sgd.py)
+    Setting("sgd_data", "given", _choice(("given", "centred")), "SGD: data"),
+    Setting("sgd_epochs", 30, _int_in(1, 100), "SGD: max epochs"),
+    Setting("sgd_w1", 2.0, _float_in(-5.0, 5.0), "SGD: start w0, first coordinate"),
+    Setting("sgd_w2", 2.0, _float_in(-5.0, 5.0), "SGD: start w0, second coordinate"),
+    Setting("sgd_batch", 5, _int_in(1, 500), "SGD: batch size b"),
+    Setting("sgd_order", "given", _choice(ORDERS), "SGD: order"),
 )
 
 

@@ -1,0 +1,206 @@
+"""The perceptron as SGD: E_p over the (w1, w2) plane, losses of the margin, the learning
+rate, and online / mini-batch / batch (seeds 000 and 002)."""
+
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from perceptron_core import LOSSES, RULES
+from ui import sgd, sgd_runs
+from ui.beyond import sections
+from ui.figures import BOUND, CURRENT, PLUS, W_COLOUR, as_figure
+from ui.shell import require_router
+from ui.sidebar import current_dataset
+from ui.state import assign, bind
+
+require_router()
+ss = st.session_state
+text = sections((Path(__file__).parents[1] / "assets" / "sgd.md").read_text("utf-8"))
+CHART = {"displaylogo": False}
+ETAS = (0.1, 1.0, 10.0)
+
+
+def vec(w: np.ndarray) -> str:
+    return "(" + ", ".join(f"{v:.3g}" for v in w) + ")"
+
+
+def count(k: int, word: str) -> str:
+    return f"{k} {word}" + ("" if k == 1 else "s")
+
+
+st.title("The perceptron as SGD")
+st.markdown(text["intro"])
+st.latex(
+    r"E_p(\mathbf{w}) = -\sum_{i \in \mathcal{M}(\mathbf{w})} y_i\,\mathbf{w}\cdot\mathbf{x}_i"
+)
+st.markdown(text["intro2"])
+X, y, name = current_dataset()
+c = st.columns([2, 3])
+c[0].segmented_control(
+    "data",
+    ["given", "centred"],
+    format_func={"given": "as given", "centred": "centred: x − mean"}.get,
+    **bind(ss, "sgd_data"),
+)
+c[1].slider("max epochs per run", 1, 100, **bind(ss, "sgd_epochs"))
+if ss["sgd_data"] == "centred":
+    X = X - X.mean(axis=0)
+    name = f"{name}, centred"
+n = len(y)
+epochs = sgd_runs.epochs_within_cap(int(ss["sgd_epochs"]), n)
+if epochs < ss["sgd_epochs"]:
+    st.caption(f"{epochs} epochs only: at most {sgd_runs.MAX_STEPS:,} examples per run.")
+if not sgd_runs.separable(X, y, False):
+    if ss["sgd_data"] == "given" and sgd_runs.separable(X - X.mean(axis=0), y, False):
+        hint = "Centred, they are: pick **centred** above."
+    elif sgd_runs.separable(X, y, True):
+        hint = "They need a bias (a line off the origin), which this page leaves out."
+    else:
+        hint = "No line separates them at all, even with a bias."
+    st.warning(
+        f"**No line through the origin separates {name}**: Eₚ > 0 for every w ≠ 0, there "
+        f"is no cone Eₚ = 0, and the perceptron's path never settles. {hint}",
+        icon="⚠️",
+    )
+
+st.header("1. The landscape Eₚ(w) and the perceptron's path")
+run = sgd_runs.online(X, y, epochs, 1.0, None)
+surf = sgd_runs.surface(X, y, sgd.half_width([run.weights]))
+left, right = st.columns([3, 2])
+left.plotly_chart(
+    as_figure(
+        sgd.landscape_figure(surf, [sgd.Path("perceptron, η = 1", run.weights, W_COLOUR)], X, y)
+    ),
+    config=CHART,
+    key="sgd_landscape",
+)
+values = sgd.criterion_along(run.weights, X, y)
+right.plotly_chart(as_figure(sgd.along_path_figure(values)), config=CHART, key="sgd_along")
+ups = int((np.diff(values) > 1e-12).sum())
+verdict = (
+    f"converged after {run.n_epochs} epochs"
+    if run.converged
+    else f"not converged in {epochs} epochs"
+)
+st.markdown(
+    f"On {name}: **{count(run.n_mistakes, 'update')}**, {verdict}; final w = {vec(run.w)}, "
+    f"Eₚ(w) = {values[-1]:.3g}. Eₚ went **up** at {ups} of the {run.n_mistakes} updates."
+)
+st.markdown(text["criterion"] + "\n\n" + text["along"])
+
+st.header("2. One update = one SGD step on a loss of the margin")
+st.markdown(text["losses"])
+st.plotly_chart(as_figure(sgd.losses_figure()), config=CHART, key="sgd_losses")
+rows = "\n".join(
+    f"| {loss.title} | ${loss.latex}$ | ${loss.step_latex}$ | {loss.source} |"
+    for loss in LOSSES.values()
+)
+st.markdown("| loss | l(z) | step −l′(z) | from |\n|---|---|---|---|\n" + rows)
+st.caption(f"At z = 0 this app takes the step of the perceptron: {RULES['nonpositive'].text}.")
+
+st.header("3. The learning rate η")
+st.markdown(text["eta"])
+
+
+def eta_panels(w0: tuple[float, float] | None, key: str) -> list:
+    """One landscape per η, side by side. From w0 = 0 they are one surface, rescaled."""
+    traces = [sgd_runs.online(X, y, epochs, eta, w0) for eta in ETAS]
+    cols = st.columns(len(ETAS))
+    if w0 is None:
+        base = sgd_runs.surface(X, y, sgd.half_width([traces[1].weights]), 61)
+    for col, eta, tr, colour in zip(cols, ETAS, traces, (PLUS, W_COLOUR, BOUND), strict=True):
+        if w0 is None:
+            s = sgd.scaled(base, eta)  # E_p(eta w) = eta E_p(w)
+        else:
+            s = sgd_runs.surface(X, y, sgd.half_width([tr.weights]), 61)
+        col.markdown(f"**η = {eta:g}**: {count(tr.n_mistakes, 'mistake')}, w = {vec(tr.w)}")
+        col.plotly_chart(
+            as_figure(
+                sgd.landscape_figure(
+                    s,
+                    [sgd.Path(f"η = {eta:g}", tr.weights, colour)],
+                    X,
+                    y,
+                    height=340,
+                    legend=False,
+                )
+            ),
+            config=CHART,
+            key=f"sgd_{key}_{eta:g}",
+        )
+    return traces
+
+
+zero = eta_panels(None, "eta")
+same = all(np.array_equal(t.mistake_steps, zero[1].mistake_steps) for t in zero)
+if same:
+    gap = max(
+        float(np.abs(t.weights - e * zero[1].weights).max())
+        for t, e in zip(zero, ETAS, strict=True)
+    )
+    st.success(
+        "From w₀ = 0: the **same mistakes at the same steps** for η = 0.1, 1 and 10, "
+        f"and w(η) = η·w(1) up to rounding (largest difference {gap:.1g})."
+    )
+else:
+    st.warning(
+        "The mistakes differ between η = 0.1, 1 and 10: some w·x is exactly 0 with η = 1, and "
+        "rounding in η = 0.1 (not a power of two) makes it a tiny non-zero number."
+    )
+st.subheader("From a non-zero start w₀")
+st.markdown(text["eta_start"])
+c = st.columns(2)
+c[0].slider("w₀, first coordinate", -5.0, 5.0, step=0.5, **bind(ss, "sgd_w1"))
+c[1].slider("w₀, second coordinate", -5.0, 5.0, step=0.5, **bind(ss, "sgd_w2"))
+w0 = (float(ss["sgd_w1"]), float(ss["sgd_w2"]))
+start = eta_panels(w0, "start")
+counts = [t.n_mistakes for t in start]
+st.markdown(
+    f"From w₀ = {vec(np.array(w0))}: **{counts[0]}, {counts[1]} and {counts[2]} mistakes** "
+    "for η = 0.1, 1 and 10"
+    + (" — here they happen to agree; try another w₀." if len(set(counts)) == 1 else ".")
+)
+
+st.header("4. Online, mini-batch and batch")
+st.markdown(text["batches"])
+c = st.columns(2)
+b_max = max(2, min(n, 500))
+if ss["sgd_batch"] > b_max:  # the dataset shrank under the slider
+    assign(ss, "sgd_batch", b_max)
+c[0].slider("mini-batch size b", 1, b_max, **bind(ss, "sgd_batch"))
+c[1].segmented_control(
+    "order of the examples",
+    ["given", "shuffle"],
+    format_func={"given": "given", "shuffle": "reshuffled every pass"}.get,
+    **bind(ss, "sgd_order"),
+)
+b = min(int(ss["sgd_batch"]), n)
+seed = int(ss["data_seed"]) if ss["sgd_order"] == "shuffle" else None
+kinds = [
+    ("online, b = 1", 1, W_COLOUR),
+    (f"mini-batch, b = {b}", b, CURRENT),
+    (f"batch, b = n = {n}", n, PLUS),
+]
+runs = [
+    (label, sgd_runs.batches(X, y, size, epochs, seed), colour) for label, size, colour in kinds
+]
+st.plotly_chart(as_figure(sgd.schedule_figure(runs)), config=CHART, key="sgd_schedule")
+st.dataframe(
+    {
+        "run": [label for label, _, _ in runs],
+        "epochs": [r.n_epochs for _, r, _ in runs],
+        "converged": ["yes" if r.converged else "no" for _, r, _ in runs],
+        "mistakes": [r.n_mistakes for _, r, _ in runs],
+        "updates": [r.n_updates for _, r, _ in runs],
+        "final w / ‖w‖": [vec(r.w / (np.linalg.norm(r.w) or 1.0)) for _, r, _ in runs],
+    },
+    hide_index=True,
+)
+paths = [sgd.Path(label, r.weights, colour) for label, r, colour in runs]
+s = sgd_runs.surface(X, y, sgd.half_width([p.weights for p in paths]))
+st.plotly_chart(as_figure(sgd.landscape_figure(s, paths, X, y)), config=CHART, key="sgd_paths")
+st.caption(
+    "The three paths on Eₚ: batch steps follow −∇Eₚ of the whole set, online steps the "
+    "gradient at one point. A batch step sums many yᵢxᵢ, so its steps are longer."
+)

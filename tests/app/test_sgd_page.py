@@ -1,0 +1,104 @@
+"""The SGD page through AppTest: E_p and the path, the learning rates, mini-batches, and the
+messages about data a line through the origin cannot separate."""
+
+import time
+
+import numpy as np
+from apptest_helpers import open_app
+from streamlit.testing.v1 import AppTest
+
+from perceptron_core import make_dataset, minibatch_train, train
+
+
+def sgd_page(query: dict[str, str] | None = None, session=None) -> AppTest:
+    at = open_app("pages/sgd.py", query, session)
+    assert not at.exception
+    return at
+
+
+def markdown(at: AppTest) -> str:
+    return " ".join(m.value for m in at.markdown)
+
+
+def test_the_path_is_the_online_perceptron_without_bias():
+    at = sgd_page()
+    X, y = make_dataset("separable", n=40, seed=0)
+    run = train(X, y, bias=False, max_epochs=30)
+    assert f"**{run.n_mistakes} updates**, converged after {run.n_epochs} epochs" in markdown(at)
+    assert not at.warning  # the default data are separable through the origin
+    assert any("same mistakes at the same steps" in s.value for s in at.success)
+
+
+def test_from_a_nonzero_start_the_page_reports_different_mistakes_per_eta():
+    at = sgd_page({"data_name": "four_points", "sgd_w1": "-1", "sgd_w2": "1"})
+    X, y = make_dataset("four_points")
+    counts = [
+        train(X, y, bias=False, w0=[-1, 1], eta=e, max_epochs=30).n_mistakes for e in (0.1, 1, 10)
+    ]
+    assert len(set(counts)) == 3
+    assert f"**{counts[0]}, {counts[1]} and {counts[2]} mistakes**" in markdown(at)
+
+
+def test_xor_gets_a_warning_that_no_line_separates_it():
+    at = sgd_page({"data_name": "xor"})
+    warning = " ".join(w.value for w in at.warning)
+    assert "No line through the origin separates" in warning
+    assert "even with a bias" in warning
+    assert "not converged in 30 epochs" in markdown(at)
+
+
+def test_data_that_only_need_centring_say_so_and_centred_they_converge():
+    X, y = make_dataset("blobs", n=40, seed=0)  # off the origin: no line through it separates
+    at = sgd_page({"data_name": "blobs"})
+    assert any("pick **centred**" in w.value for w in at.warning)
+    at = sgd_page({"data_name": "blobs", "sgd_data": "centred"})
+    assert not at.warning
+    run = train(X - X.mean(axis=0), y, bias=False, max_epochs=30)
+    assert run.converged
+    assert f"**{run.n_mistakes} update" in markdown(at)
+
+
+def test_the_batch_table_counts_mistakes_and_updates_as_the_engine_does():
+    at = sgd_page({"sgd_batch": "7", "sgd_epochs": "50"})
+    X, y = make_dataset("separable", n=40, seed=0)
+    table = at.dataframe[0].value
+    assert list(table["run"]) == ["online, b = 1", "mini-batch, b = 7", "batch, b = n = 40"]
+    for row, b in enumerate((1, 7, 40)):
+        run = minibatch_train(X, y, batch_size=b, bias=False, max_epochs=50)
+        assert table["mistakes"][row] == run.n_mistakes
+        assert table["updates"][row] == run.n_updates
+        assert table["epochs"][row] == run.n_epochs
+    assert table["updates"][0] == table["mistakes"][0]  # online: one update per mistake
+    assert table["updates"][2] <= table["epochs"][2]  # batch: at most one per pass
+
+
+def test_a_batch_larger_than_the_data_is_the_full_batch():
+    at = sgd_page({"data_name": "four_points", "sgd_batch": "50"})
+    assert list(at.dataframe[0].value["run"])[1] == "mini-batch, b = 4"
+
+
+def test_reshuffled_order_uses_the_data_seed():
+    at = sgd_page({"sgd_order": "shuffle", "sgd_batch": "3", "data_seed": "5"})
+    X, y = make_dataset("separable", n=40, seed=5)
+    run = minibatch_train(X, y, batch_size=3, bias=False, max_epochs=30, seed=5)
+    assert at.dataframe[0].value["mistakes"][1] == run.n_mistakes
+
+
+def test_bad_url_values_fall_back_with_a_notice():
+    at = open_app(query={"sgd_batch": "0", "sgd_data": "<b>x</b>", "sgd_w1": "nan"})
+    assert not at.exception
+    notices = " ".join(w.value for w in at.warning)
+    for key in ("sgd_batch", "sgd_data", "sgd_w1"):
+        assert key in notices
+    assert "<b>" not in notices.replace("`<b>x</b>`", "")
+
+
+def test_a_large_upload_is_capped_and_stays_quick():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(5000, 2))
+    y = np.where(X @ [1.0, -2.0] > 0, 1.0, -1.0)
+    start = time.perf_counter()
+    at = sgd_page(session={"data_custom": (X, y, "big.csv")})
+    assert time.perf_counter() - start < 15
+    assert any("at most 20,000 examples per run" in c.value for c in at.caption)
+    assert "4 epochs" in " ".join(c.value for c in at.caption)

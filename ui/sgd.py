@@ -1,0 +1,378 @@
+"""The perceptron as SGD (pure): the landscape of E_p over (w1, w2) with paths on it, the
+losses of the margin, and mistakes / updates per epoch of online, mini-batch and batch runs.
+
+Numbers in, plain Plotly figure dicts out (wrap with ``figures.as_figure``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from perceptron_core import LOSSES, BatchTrace, loss_step, margin_loss, perceptron_criterion
+
+from .figures import BOUND, CURRENT, PLUS, STAR, W_COLOUR
+
+Fig = dict[str, Any]
+GRID = 81  # points per side of the E_p grid (81² w's x n points)
+MAX_PATH = 1000  # updates drawn per path; the end is always marked
+MAX_CURVE = 2000  # points drawn on the E_p-along-the-path curve
+GRID_WORK = 4_000_000  # at most this many margins y_i w.x_i per grid: fewer points for big n
+
+
+def grid_size(n: int, wanted: int = GRID) -> int:
+    """Points per side for n data points: ``wanted``, fewer if size² x n > GRID_WORK."""
+    return int(min(wanted, max(21, (GRID_WORK / max(n, 1)) ** 0.5)))
+
+
+ZERO = "rgba(0, 158, 115, 0.30)"  # the cone E_p = 0, in W_COLOUR
+LOSS_COLOURS = {
+    "zero_one": STAR,
+    "perceptron": W_COLOUR,
+    "hinge": CURRENT,
+    "logistic": PLUS,
+    "squared": BOUND,
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Surface:
+    """E_p on a square grid [-r, r]² of (w1, w2): ``values[i, j] = E_p((axis[j], axis[i]))``."""
+
+    axis: np.ndarray  # (size,)
+    values: np.ndarray  # (size, size)
+
+    @property
+    def r(self) -> float:
+        return float(self.axis[-1])
+
+
+@dataclass(frozen=True, eq=False)
+class Path:
+    """Weights w_0, w_1, ... of one run, drawn on the landscape."""
+
+    label: str
+    weights: np.ndarray  # (k + 1, 2)
+    colour: str
+
+
+def half_width(paths: Sequence[np.ndarray], pad: float = 0.15) -> float:
+    """Half-width r of a square [-r, r]² around the origin that holds every path."""
+    biggest = max((float(np.abs(p).max()) for p in paths if len(p)), default=0.0)
+    return biggest * (1 + pad) if biggest > 0 else 1.0
+
+
+def surface(X: np.ndarray, y: np.ndarray, r: float, size: int = GRID) -> Surface:
+    """E_p (no bias) on a size x size grid of [-r, r]²."""
+    axis = np.linspace(-r, r, size)
+    W = np.column_stack([np.tile(axis, size), np.repeat(axis, size)])  # w1 varies fastest
+    values = perceptron_criterion(W, X, y, bias=False).reshape(size, size)
+    return Surface(axis, values)
+
+
+def scaled(s: Surface, eta: float) -> Surface:
+    """The surface around eta·w: E_p(eta w) = eta E_p(w), so only the numbers change."""
+    return Surface(s.axis * eta, s.values * eta)
+
+
+def zero_cone(X: np.ndarray, y: np.ndarray) -> tuple[float, float] | None:
+    """The cone where E_p = 0 (no bias), as an arc of angles [lo, hi] in radians, or None.
+
+    E_p(w) = 0 iff ``w . z_i >= 0`` for every ``z_i = y_i x_i``. If the angles of the z_i
+    fit in an arc [a, b] of width at most pi (the largest gap between them is >= pi), the
+    w at angle within pi/2 of every z_i form the arc [b - pi/2, a + pi/2]; otherwise only
+    w = 0 has E_p = 0. O(n log n).
+    """
+    Z = np.asarray(y, dtype=float)[:, None] * np.asarray(X, dtype=float)
+    Z = Z[np.linalg.norm(Z, axis=1) > 0]
+    if len(Z) == 0:
+        return (0.0, 2 * np.pi)  # only points at the origin: every w has E_p = 0
+    phi = np.sort(np.arctan2(Z[:, 1], Z[:, 0]))
+    gaps = np.diff(np.append(phi, phi[0] + 2 * np.pi))
+    j = int(np.argmax(gaps))
+    if gaps[j] < np.pi - 1e-12:
+        return None
+    a = float(phi[(j + 1) % len(phi)])  # the z's run from a to b = a + width, counter-clockwise
+    b = a + 2 * np.pi - float(gaps[j])
+    return b - np.pi / 2, a + np.pi / 2
+
+
+def _round(a: np.ndarray) -> list:
+    return np.round(np.asarray(a, dtype=float), 4).tolist()
+
+
+def landscape_figure(
+    s: Surface,
+    paths: Sequence[Path],
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    height: int = 440,
+    legend: bool = True,
+) -> Fig:
+    """E_p over the (w1, w2) plane, its zero cone shaded, and each path with its start and end."""
+    axis = _round(s.axis)
+    data: list[dict] = [
+        {
+            "type": "contour",
+            "x": axis,
+            "y": axis,
+            "z": _round(s.values),
+            "colorscale": [[0, "#ffffff"], [1, "#707070"]],  # low E_p light, so the cone shows
+            "ncontours": 14,
+            "contours": {"coloring": "heatmap"},
+            "line": {"width": 0.5, "color": "rgba(80, 80, 80, 0.5)"},
+            "colorbar": {"title": {"text": "Eₚ(w)"}, "thickness": 12, "len": 0.8},
+            "hovertemplate": "w = (%{x:.3g}, %{y:.3g})<br>Eₚ = %{z:.3g}<extra></extra>",
+            "name": "Eₚ(w)",
+            "showlegend": False,
+        },
+    ]
+    cone = zero_cone(X, y)
+    if cone is not None:
+        far = 3 * s.r  # beyond the corners of the view; the plot clips the sector
+        t = np.linspace(cone[0], cone[1], 60)
+        data.append(
+            {
+                "type": "scatter",
+                "x": _round(np.concatenate([[0.0], far * np.cos(t), [0.0]])),
+                "y": _round(np.concatenate([[0.0], far * np.sin(t), [0.0]])),
+                "mode": "lines",
+                "fill": "toself",
+                "fillcolor": ZERO,
+                "line": {"color": W_COLOUR, "width": 1},
+                "name": "Eₚ = 0: no mistake",
+                "hoverinfo": "skip",
+            }
+        )
+    for p in paths:
+        full = np.asarray(p.weights, dtype=float)
+        W = full[: MAX_PATH + 1]
+        label = p.label
+        if len(full) > len(W):
+            label += f" (first {MAX_PATH} of {len(full) - 1} updates)"
+        e = perceptron_criterion(W, X, y, bias=False)
+        k = np.arange(len(W))
+        data.append(
+            {
+                "type": "scatter",
+                "x": _round(W[:, 0]),
+                "y": _round(W[:, 1]),
+                "mode": "lines+markers",
+                "line": {"color": p.colour, "width": 2},
+                "marker": {"color": p.colour, "size": 5},
+                "name": label,
+                "legendgroup": p.label,
+                "customdata": np.column_stack([k, e]).round(4).tolist(),
+                "hovertemplate": (
+                    f"{p.label}<br>after update %{{customdata[0]}}: "
+                    "w = (%{x:.3g}, %{y:.3g})<br>Eₚ = %{customdata[1]:.3g}<extra></extra>"
+                ),
+            }
+        )
+        data.append(
+            {
+                "type": "scatter",
+                "x": _round(full[[0, -1], 0]),
+                "y": _round(full[[0, -1], 1]),
+                "mode": "markers",
+                "marker": {
+                    "color": ["white", p.colour],
+                    "symbol": ["circle", "diamond"],
+                    "size": [11, 13],
+                    "line": {"color": p.colour, "width": 2},
+                },
+                "legendgroup": p.label,
+                "showlegend": False,
+                "hovertemplate": "w = (%{x:.3g}, %{y:.3g})<extra></extra>",
+            }
+        )
+    r = s.r
+    layout = {
+        "height": height,
+        "margin": {"l": 55, "r": 10, "t": 10, "b": 45},
+        "showlegend": legend,
+        "legend": {"orientation": "h", "y": -0.18},
+        "xaxis": {"range": [-r, r], "title": {"text": "w1"}, "constrain": "domain"},
+        "yaxis": {
+            "range": [-r, r],
+            "title": {"text": "w2"},
+            "scaleanchor": "x",
+            "constrain": "domain",
+        },
+    }
+    return {"data": data, "layout": layout}
+
+
+def criterion_along(W: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """E_p(w_k) for every row of W, shape (k + 1,)."""
+    return perceptron_criterion(np.asarray(W, dtype=float), X, y, bias=False)
+
+
+def along_path_figure(values: np.ndarray, *, height: int = 440) -> Fig:
+    """E_p(w_k) against the update k, the steps that raised it marked."""
+    k = np.arange(len(values))
+    up = np.flatnonzero(np.diff(values) > 1e-12) + 1
+    if len(k) > MAX_CURVE:  # thin long runs for drawing (every update still counted)
+        k = np.unique(np.linspace(0, len(values) - 1, MAX_CURVE).astype(int))
+        up = up[np.unique(np.linspace(0, len(up) - 1, min(len(up), MAX_CURVE)).astype(int))]
+    data = [
+        {
+            "type": "scatter",
+            "x": k.tolist(),
+            "y": _round(values[k]),
+            "mode": "lines+markers" if len(k) <= 200 else "lines",
+            "line": {"color": W_COLOUR},
+            "marker": {"size": 5},
+            "name": "Eₚ(w_k)",
+            "hovertemplate": "after update %{x}: Eₚ = %{y:.3g}<extra></extra>",
+        },
+        {
+            "type": "scatter",
+            "x": up.tolist(),
+            "y": _round(values[up]),
+            "mode": "markers",
+            "marker": {
+                "color": CURRENT,
+                "size": 10 if len(up) <= 100 else 5,
+                "symbol": "triangle-up",
+            },
+            "name": "Eₚ went up",
+            "hovertemplate": "update %{x} raised Eₚ to %{y:.3g}<extra></extra>",
+        },
+    ]
+    layout = {
+        "height": height,
+        "margin": {"l": 55, "r": 10, "t": 10, "b": 45},
+        "legend": {"orientation": "h", "y": -0.18},
+        "xaxis": {"title": {"text": "update k"}, "rangemode": "tozero"},
+        "yaxis": {"title": {"text": "Eₚ(w_k)"}, "rangemode": "tozero"},
+    }
+    return {"data": data, "layout": layout}
+
+
+def losses_figure(*, lo: float = -3.0, hi: float = 3.0, height: int = 380) -> Fig:
+    """Each loss l(z) of the margin z = y w·x (left) and the step -l'(z) it gives (right)."""
+    z = np.linspace(lo, hi, 601)
+    data: list[dict] = []
+    for key, loss in LOSSES.items():
+        colour = LOSS_COLOURS[key]
+        dash = "dot" if key == "zero_one" else "solid"
+        width = 4 if key == "perceptron" else 2
+        for values, axes, show in (
+            (margin_loss(key, z), ("x", "y"), True),
+            (loss_step(key, z), ("x2", "y2"), False),
+        ):
+            data.append(
+                {
+                    "type": "scatter",
+                    "x": _round(z),
+                    "y": _round(values),
+                    "mode": "lines",
+                    "line": {"color": colour, "dash": dash, "width": width, "shape": "linear"},
+                    "name": loss.title,
+                    "legendgroup": key,
+                    "showlegend": show,
+                    "xaxis": axes[0],
+                    "yaxis": axes[1],
+                    "hovertemplate": f"{loss.title}: z = %{{x:.2f}}, %{{y:.3g}}<extra></extra>",
+                }
+            )
+    shade = {
+        "type": "rect",
+        "y0": 0,
+        "y1": 1,
+        "x0": lo,
+        "x1": 0,
+        "fillcolor": "rgba(213, 94, 0, 0.08)",
+        "line": {"width": 0},
+        "layer": "below",
+    }
+    layout = {
+        "height": height,
+        "margin": {"l": 50, "r": 10, "t": 40, "b": 45},
+        "legend": {"orientation": "h", "y": -0.22},
+        "xaxis": {"domain": [0, 0.46], "title": {"text": "margin z = y·w·x"}, "anchor": "y"},
+        "yaxis": {"range": [-0.2, 4.2], "title": {"text": "loss l(z)"}, "anchor": "x"},
+        "xaxis2": {"domain": [0.56, 1], "title": {"text": "margin z = y·w·x"}, "anchor": "y2"},
+        "yaxis2": {"range": [-0.2, 4.2], "title": {"text": "step −l′(z)"}, "anchor": "x2"},
+        "shapes": [
+            {**shade, "xref": "x", "yref": "y domain"},
+            {**shade, "xref": "x2", "yref": "y2 domain"},
+        ],
+        "annotations": [
+            {
+                "text": text,
+                "x": x,
+                "y": 1.02,
+                "xref": "paper",
+                "yref": "paper",
+                "showarrow": False,
+                "xanchor": "center",
+                "yanchor": "bottom",
+            }
+            for text, x in (
+                ("the loss of one example (shaded: a mistake, z ≤ 0)", 0.23),
+                ("one SGD step adds η·(−l′(z))·y·x", 0.78),
+            )
+        ],
+    }
+    return {"data": data, "layout": layout}
+
+
+def schedule_figure(runs: Sequence[tuple[str, BatchTrace, str]], *, height: int = 360) -> Fig:
+    """Mistakes and updates (changes of w) in each epoch, for a few runs side by side."""
+    data: list[dict] = []
+    for label, run, colour in runs:
+        epochs = np.arange(1, run.n_epochs + 1).tolist()
+        for j, (values, name) in enumerate(
+            ((run.mistakes_per_epoch, "mistakes"), (run.updates_per_epoch, "updates"))
+        ):
+            suffix = "" if j == 0 else "2"
+            data.append(
+                {
+                    "type": "scatter",
+                    "x": epochs,
+                    "y": values.tolist(),
+                    "mode": "lines+markers",
+                    "line": {"color": colour},
+                    "marker": {"size": 5},
+                    "name": label,
+                    "legendgroup": label,
+                    "showlegend": j == 0,
+                    "xaxis": f"x{suffix}",
+                    "yaxis": f"y{suffix}",
+                    "hovertemplate": f"{label}, epoch %{{x}}: %{{y}} {name}<extra></extra>",
+                }
+            )
+    longest = max((run.n_epochs for _, run, _ in runs), default=1)
+    ticks = {"title": {"text": "epoch"}, "dtick": max(1, -(-longest // 10)), "rangemode": "tozero"}
+    layout = {
+        "height": height,
+        "margin": {"l": 50, "r": 10, "t": 40, "b": 45},
+        "legend": {"orientation": "h", "y": -0.22},
+        "xaxis": {"domain": [0, 0.46], "anchor": "y", **ticks},
+        "yaxis": {"rangemode": "tozero", "anchor": "x"},
+        "xaxis2": {"domain": [0.56, 1], "anchor": "y2", **ticks},
+        "yaxis2": {"rangemode": "tozero", "anchor": "x2"},
+        "annotations": [
+            {
+                "text": text,
+                "x": x,
+                "y": 1.02,
+                "xref": "paper",
+                "yref": "paper",
+                "showarrow": False,
+                "xanchor": "center",
+                "yanchor": "bottom",
+            }
+            for text, x in (
+                ("mistakes in each epoch", 0.23),
+                ("updates (changes of w) in each epoch", 0.78),
+            )
+        ],
+    }
+    return {"data": data, "layout": layout}
