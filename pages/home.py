@@ -43,6 +43,11 @@ st.page_link(
     icon=":material/mail:",
 )
 st.page_link(
+    "pages/variants.py",
+    label="Which perceptron to deploy? Last, voted and averaged on noisy 2-D data and digits",
+    icon=":material/compare:",
+)
+st.page_link(
     "pages/margin.py",
     label="Margin lab: drag points and watch γ, R, the bound and the mistakes move",
     icon=":material/open_with:",

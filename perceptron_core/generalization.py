@@ -29,9 +29,11 @@ from ._checks import (
     check_seed,
 )
 from .perceptron import Trace, augment, train
+from .variants import averaged_weights
 
 METHODS = ("last", "averaged", "voted")
 _BLOCK = 2_000_000  # entries of a (vectors x points) block: ~16 MB of float64
+_FEW = 2  # up to this many read-out times, sum the counts directly
 
 
 def holdout_split(
@@ -113,18 +115,6 @@ def _scores(trace: Trace, X: FloatArray) -> FloatArray:
     return np.asarray(trace.weights @ Xa.T, dtype=np.float64)
 
 
-def _counts(trace: Trace, ends: IntArray) -> FloatArray:
-    """Survival counts c_k(T) for each T in ``ends``: shape (len(ends), K+1).
-
-    w_k is current after steps s_k .. s_{k+1} - 1 (a converged run keeps its
-    last w for ever), so c_k(T) = min(s_{k+1}, T) - min(s_k, T).
-    """
-    s = np.concatenate([[0], trace.mistake_steps[:, 0], [np.iinfo(np.int64).max]])
-    clipped = np.minimum(s[None, :], ends[:, None])  # (E, K+2)
-    counts: FloatArray = np.diff(clipped, axis=1).astype(np.float64)
-    return counts
-
-
 def _wrong(scores: FloatArray, y: FloatArray) -> FloatArray:
     """Fraction of points whose predicted label (+1 iff score > 0) differs from y, per row."""
     predicted = np.where(scores > 0.0, 1.0, -1.0)
@@ -132,23 +122,43 @@ def _wrong(scores: FloatArray, y: FloatArray) -> FloatArray:
     return wrong
 
 
+def _counts(s: FloatArray, k_now: IntArray, ends: IntArray) -> FloatArray:
+    """c_k(T) for each T in ``ends``, shape (E, K+1): s_{k+1} - s_k for the vectors
+    replaced by step T, T - s_k for the current one, 0 for those not made yet."""
+    C = np.zeros((ends.shape[0], s.shape[0]))
+    for e, (k, T) in enumerate(zip(k_now, ends, strict=True)):
+        C[e, :k] = np.diff(s[: k + 1])
+        C[e, k] = T - s[k]
+    return C
+
+
 def _errors_at(trace: Trace, ends: IntArray, X: FloatArray, y: FloatArray) -> dict[str, FloatArray]:
-    """Prediction error of the last, averaged and voted perceptron after each T in ``ends``."""
-    E = ends.shape[0]
-    out = {m: np.zeros(E) for m in METHODS}
-    C = _counts(trace, ends)  # (E, K+1)
-    k_last = np.searchsorted(trace.mistake_steps[:, 0], ends, side="left")  # w in force after T
-    K1 = trace.weights.shape[0]
-    chunk = max(1, _BLOCK // K1)
+    """Prediction error of the last, averaged and voted perceptron after each T in ``ends``.
+
+    With k(T) the vector current after step T and s_k the step that made w_k, the
+    weighted sums over k of c_k(T) a_k are a running total plus the current vector's
+    share:  sum_k c_k(T) a_k = sum_{j < k(T)} (s_{j+1} - s_j) a_j + (T - s_{k(T)}) a_{k(T)},
+    so every epoch costs O(m) after one O(K m) pass.
+    """
+    out = {m: np.zeros(ends.shape[0]) for m in METHODS}
+    s = np.concatenate([[0], trace.mistake_steps[:, 0]]).astype(np.float64)  # s_k, (K+1,)
+    k_now = np.searchsorted(trace.mistake_steps[:, 0], ends, side="left")  # k(T)
+    share = (ends - s[k_now])[:, None]  # (E, 1): T - s_k(T)
+    full = np.diff(s)[:, None]  # (K, 1): s_{k+1} - s_k, the count of a vector replaced by T
+    chunk = max(1, _BLOCK // trace.weights.shape[0])
     for start in range(0, X.shape[0], chunk):  # blocks of points bound the memory
-        A = _scores(trace, X[start : start + chunk])  # (K+1, b): w_k . x
+        A = _scores(trace, X[start : start + chunk])  # (K+1, b): a_k = w_k . x
         yb = y[start : start + chunk]
-        share = yb.shape[0] / X.shape[0]
-        out["last"] += _wrong(A[k_last], yb) * share
-        # averaged: sign(sum_k c_k w_k . x), the same sign as (1/T) sum_k c_k w_k . x
-        out["averaged"] += _wrong(C @ A, yb) * share
-        # voted: sign(sum_k c_k sign(w_k . x))  (seed 003, Freund & Schapire 1999)
-        out["voted"] += _wrong(C @ np.sign(A), yb) * share
+        part = yb.shape[0] / X.shape[0]
+        out["last"] += _wrong(A[k_now], yb) * part
+        for m, a in (("averaged", A), ("voted", np.sign(A))):
+            # averaged: sign(sum_k c_k w_k . x); voted: sign(sum_k c_k sign(w_k . x))
+            if ends.shape[0] <= _FEW:  # a few read-outs: the counts times a, directly
+                summed = _counts(s, k_now, ends) @ a
+            else:  # many: one running total over k, read at each k(T)
+                before = np.vstack([np.zeros((1, a.shape[1])), np.cumsum(full * a[:-1], axis=0)])
+                summed = before[k_now] + share * a[k_now]
+            out[m] += _wrong(summed, yb) * part
     return out
 
 
@@ -307,8 +317,7 @@ def many_runs(
         trace = train(
             X, y, bias=bias, max_epochs=max_epochs, w0=W0[r], seed=int(rng.integers(2**31))
         )
-        C = _counts(trace, T)[0]
-        W[r], W_avg[r] = trace.w, C @ trace.weights / T[0]
+        W[r], W_avg[r] = trace.w, averaged_weights(trace, steps=int(T[0]))
         M[r], converged[r] = trace.n_mistakes, trace.converged
         for m, e in _errors_at(trace, T, X_test, y_test).items():
             errors[m][r] = e[0]

@@ -83,7 +83,12 @@ def voted_score(trace: Trace, X: Any, *, steps: int | None = None) -> FloatArray
         Xa = augment(Xa)
     c = survival_counts(trace, steps=steps)
     keep = c > 0  # vectors not made yet (or never current) have no vote
-    return np.asarray(c[keep] @ np.sign(trace.weights[keep] @ Xa.T), dtype=np.float64)
+    W, ck = trace.weights[keep], c[keep].astype(np.float64)
+    votes = np.empty(Xa.shape[0])
+    chunk = max(1, 2_000_000 // W.shape[0])  # blocks of points: ~16 MB of signs at a time
+    for start in range(0, Xa.shape[0], chunk):
+        votes[start : start + chunk] = ck @ np.sign(W @ Xa[start : start + chunk].T)
+    return votes
 
 
 def voted_predict(trace: Trace, X: Any, *, steps: int | None = None) -> NDArray[np.int64]:

@@ -62,6 +62,12 @@ def run_app() -> None:
                 url_path="spam",
             ),
             st.Page(
+                "pages/variants.py",
+                title="Which perceptron to deploy?",
+                icon=":material/compare:",
+                url_path="variants",
+            ),
+            st.Page(
                 "pages/proof.py",
                 title="The proof, line by line",
                 icon=":material/functions:",

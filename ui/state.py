@@ -129,6 +129,19 @@ _CORE = (
     Setting("prf_k", 0, _int_in(0, MAX_STEPS), "proof: mistake k shown (0 = the last)"),
     Setting("prf_orders", 50, _int_in(10, 200), "proof: random orders"),
     Setting("prf_gamma", 0.1, _float_in(0.02, 0.3), "proof: margin of the worst-case set"),
+    # Which perceptron to deploy? (pages/variants.py); epochs x 350 training points <= 35,000
+    Setting("var_data", "own", _choice(("own", "shared")), "variants: 2-D data"),
+    Setting("var_n", 200, _int_in(20, 500), "variants: points of the page's 2-D set"),
+    Setting("var_noise", 0.1, _float_in(0.0, 0.3), "variants: training labels flipped"),
+    Setting("var_epochs", 30, _int_in(1, 100), "variants: epochs T"),
+    Setting(
+        "var_pair",
+        "8v9",
+        _choice(("8v9", "1v8", "3v8", "5v9", "7v9", "3v5")),
+        "variants: digit pair",
+    ),
+    Setting("var_runs", 100, _int_in(10, 200), "variants: runs over orders and starts"),
+    Setting("var_w0", 1.0, _float_in(0.0, 5.0), "variants: ‖w0‖ of the random starts"),
     # Application: following experts (pages/experts.py); the engine caps n at 100, days at 2000
     Setting("exp_n", 25, _int_in(3, 100), "experts: analysts n"),
     Setting("exp_k", 5, _odd_in(1, 99), "experts: committee size k"),

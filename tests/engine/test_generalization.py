@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from perceptron_core import (
     METHODS,
+    averaged_weights,
     epoch_errors,
     flip_labels,
     holdout_split,
@@ -14,6 +15,7 @@ from perceptron_core import (
     max_margin,
     predict,
     train,
+    voted_predict,
 )
 
 from .data import noisy_stream, separable_stream
@@ -86,6 +88,7 @@ def test_errors_per_epoch_match_a_step_by_step_loop(seed, noisy, shuffle):
     Xt, yt = separable_stream(seed + 100, n=40)
     trace = train(X, y, max_epochs=6, seed=seed if shuffle else None, record_steps=True)
     epochs = 6 if not trace.converged else 9  # read a converged run past its end
+    few = epoch_errors(trace, X, y, Xt, yt, epochs=2)  # the direct sum of counts
     got = epoch_errors(trace, X, y, Xt, yt, epochs=epochs)
     n = len(y)
     orders = trace.steps.index.reshape(-1, n)
@@ -103,6 +106,9 @@ def test_errors_per_epoch_match_a_step_by_step_loop(seed, noisy, shuffle):
             }
             for m in METHODS:
                 assert split[m][e - 1] == pytest.approx(expect[m], abs=1e-12), (m, e)
+    for m in METHODS:  # the two ways of summing agree
+        np.testing.assert_allclose(few.test[m], got.test[m][:2])
+        np.testing.assert_allclose(few.train[m], got.train[m][:2])
     k = [trace.mistakes_before(e * n) for e in range(1, epochs + 1)]
     np.testing.assert_array_equal(got.n_vectors, np.array(k) + 1)
 
@@ -141,6 +147,12 @@ def test_many_runs_are_the_seeded_runs_of_train():
         np.testing.assert_array_equal(got.w[r], trace.w)
         assert got.n_mistakes[r] == trace.n_mistakes and got.converged[r] == trace.converged
         assert got.test_error["last"][r] == (predict(trace.w, Xt) != yt).mean()
+        T = 20 * len(y)  # every read-out after max_epochs epochs, a converged run continued
+        avg = averaged_weights(trace, steps=T)
+        np.testing.assert_allclose(got.w_avg[r], avg)
+        assert got.test_error["averaged"][r] == pytest.approx((predict(avg, Xt) != yt).mean())
+        voted = voted_predict(trace, Xt, steps=T)
+        assert got.test_error["voted"][r] == pytest.approx((voted != yt).mean())
     np.testing.assert_allclose(np.linalg.norm(got.w0, axis=1), 2.0)
     np.testing.assert_array_equal(got.n_vectors, got.n_mistakes + 1)
     # more runs only add runs: the first six are the same

@@ -1,0 +1,154 @@
+"""Which perceptron to deploy? The last, voted and averaged perceptron (seed 003) on one
+stream, on handwritten digits, over many orders and starts (seed 002), and their cost."""
+
+from pathlib import Path
+
+import streamlit as st
+
+from ui import variants as var
+from ui import variants_runs as runs
+from ui.beyond import sections
+from ui.figures import as_figure
+from ui.shell import require_router
+from ui.sidebar import current_dataset
+from ui.state import bind
+
+require_router()
+ss = st.session_state
+text = sections((Path(__file__).parents[1] / "assets" / "variants.md").read_text("utf-8"))
+CHART = {"displaylogo": False}
+PCT = "{:.1%}".format
+
+st.title("Which perceptron to deploy?")
+st.markdown(text["intro"])
+st.markdown(text["readouts"])
+c = st.columns([2, 2, 2, 2])
+c[0].segmented_control(
+    "2-D data",
+    ["own", "shared"],
+    format_func={"own": "this page's set", "shared": "the sidebar's"}.get,
+    **bind(ss, "var_data"),
+)
+c[1].slider("points (this page's set)", 20, 500, step=10, **bind(ss, "var_n"))
+c[2].slider("training labels flipped", 0.0, 0.3, step=0.05, format="%.2f", **bind(ss, "var_noise"))
+c[3].slider("epochs T", 1, 100, **bind(ss, "var_epochs"))
+seed, noise, epochs = int(ss["data_seed"]), float(ss["var_noise"]), int(ss["var_epochs"])
+X, y = runs.own_data(int(ss["var_n"]), seed)
+name = f"separable 2-D set (n = {len(y)}, seed {seed})"
+if ss["var_data"] == "shared":
+    Xs, ys, name_s = current_dataset()
+    if min((ys > 0).sum(), (ys < 0).sum()) >= 2:
+        X, y, name = Xs, ys, name_s
+    else:
+        st.warning("The sidebar's data need 2 points of each class for a split; using this page's.")
+
+st.header("1. One stream, three perceptrons")
+st.markdown(text["stream"])
+exp, grid = runs.two_d(X, y, noise, epochs, seed)
+left, right = st.columns([1, 1])
+left.plotly_chart(as_figure(var.boundaries_figure(exp, grid)), config=CHART, key="var_plane")
+right.plotly_chart(
+    as_figure(var.errors_figure(exp.errors, exp.star_test, title=f"{name}: error per epoch")),
+    config=CHART,
+    key="var_curves",
+)
+sw = var.swing(exp.errors)
+final = {m: float(exp.errors.test[m][-1]) for m in var.METHODS}
+st.markdown(
+    f"After epoch {epochs} ({len(exp.y_train)} training points, {len(exp.flipped)} labels "
+    f"flipped, {exp.n_mistakes:,} mistakes): test error "
+    + ", ".join(f"**{var.NAMES[m]} {PCT(final[m])}**" for m in var.METHODS)
+    + (f", w\\* {PCT(exp.star_test)}" if exp.star_test is not None else "")
+    + ". Over the second half of the epochs the test error swung (max − min) by "
+    + ", ".join(f"{PCT(sw[m])} ({var.NAMES[m]})" for m in var.METHODS)
+    + "."
+)
+
+st.header("2. Handwritten digits")
+st.markdown(text["digits"])
+st.segmented_control(
+    "digits, +1 vs −1",
+    list(var.PAIRS),
+    format_func=lambda k: "{} vs {}".format(*var.PAIRS[k]),
+    **bind(ss, "var_pair"),
+)
+pair = ss["var_pair"]
+dg = runs.digits_run(pair, noise, epochs, seed)
+st.plotly_chart(
+    as_figure(
+        var.errors_figure(
+            dg.errors, dg.star_test, title="{} vs {}: error per epoch".format(*var.PAIRS[pair])
+        )
+    ),
+    config=CHART,
+    key="var_digits",
+)
+final_dg = {m: float(dg.errors.test[m][-1]) for m in var.METHODS}
+ref = f"w\\* (clean labels) {PCT(dg.star_test)}" if dg.star_test is not None else dg.star_reason
+st.markdown(
+    f"{len(dg.y_train)} training images ({len(dg.flipped)} labels flipped), "
+    f"{len(dg.y_test)} test images, after epoch {epochs}: test error "
+    + ", ".join(f"**{var.NAMES[m]} {PCT(final_dg[m])}**" for m in var.METHODS)
+    + f"; {ref}."
+)
+
+st.header("3. Which solution? Orders and starts")
+st.markdown(text["starts"])
+st.latex(r"M \le \left(\frac{R}{\gamma}\right)^2 + \frac{2\,\lVert w_0 \rVert}{\gamma}")
+c = st.columns(2)
+c[0].slider("runs", 10, 200, step=10, **bind(ss, "var_runs"))
+c[1].slider("‖w₀‖ of the random starts", 0.0, 5.0, step=0.5, **bind(ss, "var_w0"))
+n_runs, w0 = int(ss["var_runs"]), float(ss["var_w0"])
+Xd, _ = runs.digit_pair(pair)
+e2, ed = (var.starts_epochs(n_runs, epochs, k) for k in (len(y), len(Xd)))
+if min(e2, ed) < epochs:
+    st.caption(
+        f"At most {e2} (2-D) and {ed} (digits) epochs per run here: at most "
+        f"{var.MAX_RUN_STEPS:,} examples over all runs."
+    )
+s2 = runs.starts_2d(X, y, n_runs, e2, w0, seed)
+sd = runs.starts_digits(pair, n_runs, ed, w0, seed)
+label_d = "{} vs {}".format(*var.PAIRS[pair])
+panels = [("2-D", s2), (label_d, sd)]
+st.plotly_chart(as_figure(var.mistakes_figure(panels)), config=CHART, key="var_hist")
+left, right = st.columns([3, 2])
+left.plotly_chart(as_figure(var.hyperplanes_figure(s2)), config=CHART, key="var_lines")
+right.plotly_chart(as_figure(var.spread_figure(panels)), config=CHART, key="var_spread")
+for (title, s), cap in zip(panels, (e2, ed), strict=True):
+    e = s.runs.test_error
+    st.markdown(
+        f"**{title}**: {int(s.runs.converged.sum())} of {n_runs} runs converged within {cap} "
+        "epochs; test error over the runs "
+        + ", ".join(
+            f"{var.NAMES[m]} {PCT(e[m].mean())} ± {PCT(e[m].std())} "
+            f"(from {PCT(e[m].min())} to {PCT(e[m].max())})"
+            for m in var.METHODS
+        )
+        + "."
+    )
+
+st.header("4. The price of a vote")
+st.markdown(text["cost"])
+vectors = [
+    ("2-D, section 1", int(exp.errors.n_vectors[-1]), exp.X_train.shape[1] + 1),
+    (f"{label_d}, section 2", int(dg.errors.n_vectors[-1]), dg.X_train.shape[1] + 1),
+    (f"{label_d}, largest of section 3", int(sd.runs.n_vectors.max()), dg.X_train.shape[1] + 1),
+]
+st.dataframe(var.cost_rows(vectors), hide_index=True)
+st.markdown(
+    " ".join(
+        f"**{title}**: voted keeps **{k:,} vectors** of {d} numbers, {k * d:,} multiply-adds "
+        f"per prediction; averaged keeps **1**, {d} multiply-adds."
+        for title, k, d in vectors[:2]
+    )
+)
+
+st.header("Which would you deploy, and why?")
+st.markdown(text["deploy"])
+evidence = {
+    "2-D, after the last epoch": final,
+    f"{label_d}, after the last epoch": final_dg,
+    "2-D, mean over runs": {m: float(s2.runs.test_error[m].mean()) for m in var.METHODS},
+    f"{label_d}, mean over runs": {m: float(sd.runs.test_error[m].mean()) for m in var.METHODS},
+}
+st.markdown(var.verdict(evidence, max(v for _, v, _ in vectors), sw))

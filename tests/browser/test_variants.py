@@ -1,0 +1,29 @@
+"""The variants page in a real browser: boundaries, error curves, digits, runs, the verdict."""
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_variants_page_compares_the_three_perceptrons_and_says_which_to_deploy(
+    app_url, page, screenshot
+):
+    page.goto(app_url + "/variants")
+    expect(page.get_by_role("heading", name="Which perceptron to deploy?")).to_be_visible(
+        timeout=30_000
+    )
+    expect(page.get_by_text("Page not found")).to_have_count(0)
+    # the plane, its error curves, the digits' curves, the histogram, the lines, the spread
+    expect(page.locator(".js-plotly-plot")).to_have_count(6, timeout=60_000)
+    expect(page.get_by_text("Deploy the", exact=False)).to_be_visible()
+    expect(page.get_by_test_id("stDataFrame")).to_be_visible()  # the cost table
+    expect(page.get_by_text("averaged keeps 1,", exact=False).first).to_be_visible()
+    # another digit pair redraws the digits section with that pair's name
+    page.get_by_text("1 vs 8", exact=True).click()
+    expect(page.get_by_text("1 vs 8: error per epoch")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("1 vs 8, mean over runs", exact=False)).to_have_count(0)
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    page.set_viewport_size({"width": 1400, "height": 4800})  # the whole page in one picture
+    page.wait_for_timeout(2500)  # let the charts redraw at the new size
+    screenshot("variants")

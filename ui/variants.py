@@ -1,0 +1,599 @@
+"""Which perceptron to deploy (pure): the experiments of the variants page, their
+figures, the price of a vote, and a verdict computed from the numbers.
+
+No Streamlit here: ``ui.variants_runs`` caches these; figures are plain Plotly
+dicts (wrap with ``figures.as_figure``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from perceptron_core import (
+    METHODS,
+    EpochErrors,
+    ManyRuns,
+    NotSeparableError,
+    averaged_weights,
+    epoch_errors,
+    flip_labels,
+    holdout_split,
+    many_runs,
+    max_margin,
+    predict,
+    start_bound,
+    train,
+    voted_score,
+)
+
+from .figures import MINUS, PLUS
+from .geometry import boundary_segment, view_box
+
+Fig = dict[str, Any]
+TEST_FRACTION = 0.3
+GRID = 50  # points per side of the grid the voted boundary is drawn on
+MAX_RUN_STEPS = 1_000_000  # runs x epochs x training points in section 3: about a second
+TIE = 0.01  # test errors closer than this (1 percentage point) count as a tie
+STAR_COLOUR = "#555555"
+COLOURS = {"last": "#CC79A7", "averaged": "#009E73", "voted": "#56B4E9"}
+NAMES = {"last": "last w", "averaged": "averaged", "voted": "voted"}
+DASH = {"last": "solid", "averaged": "dash", "voted": "dot"}
+# two-class digit pairs of scikit-learn's bundled 8x8 digits: (+1 digit, -1 digit)
+PAIRS = {"8v9": (8, 9), "1v8": (1, 8), "3v8": (3, 8), "5v9": (5, 9), "7v9": (7, 9), "3v5": (3, 5)}
+
+
+# --- experiments -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Experiment:
+    """One stream on a held-out split, read three ways, with the max-margin reference."""
+
+    X_train: np.ndarray  # (n, d)
+    y_train: np.ndarray  # (n,) labels the perceptron saw (some flipped)
+    X_test: np.ndarray  # (m, d)
+    y_test: np.ndarray  # (m,) clean labels
+    flipped: np.ndarray  # indices into the training set of the flipped labels
+    errors: EpochErrors
+    w_last: np.ndarray  # (d',) after the last epoch
+    w_avg: np.ndarray  # (d',)
+    n_mistakes: int
+    converged: bool
+    star: np.ndarray | None  # w* of the clean training labels, or None
+    star_test: float | None  # its test error
+    star_reason: str | None  # why there is no w*
+
+
+def experiment(
+    X: np.ndarray, y: np.ndarray, *, noise: float, epochs: int, seed: int
+) -> tuple[Experiment, Any]:
+    """Split (X, y) 70/30, flip ``noise`` of the training labels, train one shuffled
+    stream for ``epochs`` epochs, and read it as last / averaged / voted.
+
+    Returns the experiment and the trace (for the voted boundary)."""
+    tr, te = holdout_split(y, test_fraction=TEST_FRACTION, seed=seed)
+    y_clean = y[tr]
+    y_train, flipped = flip_labels(y_clean, fraction=noise, seed=seed)
+    trace = train(X[tr], y_train, bias=True, max_epochs=epochs, seed=seed)
+    errors = epoch_errors(trace, X[tr], y_train, X[te], y[te], epochs=epochs)
+    T = epochs * len(tr)  # seed 003 runs all T epochs: a converged run keeps its last w
+    star, star_test, reason = None, None, None
+    try:
+        mm = max_margin(X[tr], y_clean, bias=True)
+        star = mm.w_star
+        star_test = float((predict(star, X[te]) != y[te]).mean())
+    except NotSeparableError as exc:
+        reason = str(exc)
+    return (
+        Experiment(
+            X_train=X[tr],
+            y_train=y_train,
+            X_test=X[te],
+            y_test=y[te],
+            flipped=flipped,
+            errors=errors,
+            w_last=trace.w_before(T),
+            w_avg=averaged_weights(trace, steps=T),
+            n_mistakes=trace.mistakes_before(T),
+            converged=trace.converged,
+            star=star,
+            star_test=star_test,
+            star_reason=reason,
+        ),
+        trace,
+    )
+
+
+def voted_grid(trace: Any, X: np.ndarray, steps: int) -> dict[str, list]:
+    """The voted perceptron's vote on a GRID x GRID grid over the view box of X."""
+    box = view_box(X)
+    gx = np.linspace(box.x0, box.x1, GRID)
+    gy = np.linspace(box.y0, box.y1, GRID)
+    G = np.column_stack([np.repeat(gx[None, :], GRID, 0).ravel(), np.repeat(gy, GRID)])
+    votes = voted_score(trace, G, steps=steps).reshape(GRID, GRID)
+    return {"x": gx.tolist(), "y": gy.tolist(), "z": np.sign(votes).tolist()}
+
+
+@dataclass(frozen=True, eq=False)
+class Starts:
+    """Many runs over seeded orders and starts on the clean training labels."""
+
+    X_train: np.ndarray  # (n, d) the clean training split every run saw
+    y_train: np.ndarray
+    runs: ManyRuns
+    bound: float | None  # (R/γ)² + 2‖w0‖/γ, or None if the training set is not separable
+    star: np.ndarray | None
+
+
+def starts_epochs(runs: int, epochs: int, n: int) -> int:
+    """Epochs per run in section 3, so that runs x epochs x n_train <= MAX_RUN_STEPS."""
+    n_train = n - round(TEST_FRACTION * n)
+    return max(1, min(epochs, MAX_RUN_STEPS // max(1, runs * n_train)))
+
+
+def starts(
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    runs: int,
+    epochs: int,
+    w0_norm: float,
+    seed: int,
+) -> Starts:
+    """``runs`` perceptrons on the clean 70% training split, each with its own order and start."""
+    tr, te = holdout_split(y, test_fraction=TEST_FRACTION, seed=seed)
+    result = many_runs(
+        X[tr], y[tr], X[te], y[te], runs=runs, max_epochs=epochs, w0_norm=w0_norm, seed=seed
+    )
+    try:
+        mm = max_margin(X[tr], y[tr], bias=True)
+    except NotSeparableError:
+        return Starts(X[tr], y[tr], runs=result, bound=None, star=None)
+    # the proof from a start w0 (seed 002's two claims, w0 kept), at the worst direction of
+    # w0, w0.w* = -||w0||: M <= (R/γ)² + 2||w0||/γ holds for every run
+    bound = start_bound(
+        start_dot=-w0_norm, start_norm_sq=w0_norm**2, gamma=mm.gamma, radius=mm.radius, eta=1.0
+    )
+    return Starts(X[tr], y[tr], runs=result, bound=bound, star=mm.w_star)
+
+
+# --- figures ------------------------------------------------------------------------------
+
+
+def _points(X: np.ndarray, y: np.ndarray, *, test: bool, flipped: np.ndarray | None = None) -> list:
+    out = []
+    for label, colour, symbol, name in ((1, PLUS, "circle", "+1"), (-1, MINUS, "x", "−1")):
+        sel = y == label
+        out.append(
+            {
+                "type": "scatter",
+                "x": X[sel, 0].tolist(),
+                "y": X[sel, 1].tolist(),
+                "mode": "markers",
+                "marker": {
+                    "color": colour,
+                    "symbol": symbol + ("-open" if test else ""),
+                    "size": 8 if test else 9,
+                    "opacity": 0.9 if test else 0.75,
+                },
+                "name": f"{'test' if test else 'train'} y = {name}",
+                "legendgroup": "test" if test else "train",
+                "hovertemplate": "(%{x:.2f}, %{y:.2f})<extra></extra>",
+            }
+        )
+    if flipped is not None and len(flipped):
+        out.append(
+            {
+                "type": "scatter",
+                "x": X[flipped, 0].tolist(),
+                "y": X[flipped, 1].tolist(),
+                "mode": "markers",
+                "marker": {
+                    "color": "rgba(0,0,0,0)",
+                    "size": 15,
+                    "line": {"color": "#222222", "width": 1.5},
+                },
+                "name": "flipped label",
+                "hoverinfo": "skip",
+            }
+        )
+    return out
+
+
+def _line(w: np.ndarray, box: Any, name: str, colour: str, dash: str, width: float = 3) -> dict:
+    seg = boundary_segment(np.asarray(w), True, box)
+    xs, ys = ([seg[0][0], seg[1][0]], [seg[0][1], seg[1][1]]) if seg else ([], [])
+    return {
+        "type": "scatter",
+        "x": xs,
+        "y": ys,
+        "mode": "lines",
+        "line": {"color": colour, "dash": dash, "width": width},
+        "name": name,
+        "hoverinfo": "skip",
+    }
+
+
+def _plane_layout(box: Any, height: int) -> dict[str, Any]:
+    return {
+        "height": height,
+        "margin": {"l": 50, "r": 10, "t": 30, "b": 40},
+        "legend": {"orientation": "h", "y": -0.2, "yanchor": "top"},
+        "xaxis": {"range": [box.x0, box.x1], "title": {"text": "x1"}, "constrain": "domain"},
+        "yaxis": {
+            "range": [box.y0, box.y1],
+            "title": {"text": "x2"},
+            "scaleanchor": "x",
+            "constrain": "domain",
+        },
+    }
+
+
+def boundaries_figure(exp: Experiment, grid: dict[str, list], *, height: int = 520) -> Fig:
+    """The 2-D data (training filled, test open, flipped labels ringed) with the last,
+    averaged and voted boundaries after the last epoch, and w* of the clean labels."""
+    X_all = np.vstack([exp.X_train, exp.X_test])
+    box = view_box(X_all)
+    data = _points(exp.X_train, exp.y_train, test=False, flipped=exp.flipped)
+    data += _points(exp.X_test, exp.y_test, test=True)
+    data.append(
+        {
+            "type": "contour",
+            "x": grid["x"],
+            "y": grid["y"],
+            "z": grid["z"],
+            "contours": {"start": 0, "end": 0, "size": 1, "coloring": "none"},
+            "line": {"color": COLOURS["voted"], "width": 3, "dash": DASH["voted"]},
+            "showscale": False,
+            "showlegend": True,
+            "name": "voted (vote = 0)",
+            "hoverinfo": "skip",
+        }
+    )
+    data.append(_line(exp.w_last, box, "last w", COLOURS["last"], DASH["last"]))
+    data.append(_line(exp.w_avg, box, "averaged", COLOURS["averaged"], DASH["averaged"]))
+    if exp.star is not None:
+        data.append(_line(exp.star, box, "w* (clean labels)", STAR_COLOUR, "longdash", 1.5))
+    return {"data": data, "layout": _plane_layout(box, height)}
+
+
+def errors_figure(
+    errors: EpochErrors, star_test: float | None, *, title: str, height: int = 420
+) -> Fig:
+    """Training (dotted, thin) and test (solid) error per epoch of the three read-outs, with
+    the max-margin separator's test error as a horizontal reference line."""
+    x = errors.epochs.tolist()
+    data: list[dict] = []
+    for m in METHODS:
+        for split, values, width, dash in (
+            ("test", errors.test[m], 3, DASH[m]),
+            ("train", errors.train[m], 1.2, "dot"),
+        ):
+            data.append(
+                {
+                    "type": "scatter",
+                    "x": x,
+                    "y": (100 * values).round(2).tolist(),
+                    "mode": "lines+markers" if split == "test" else "lines",
+                    "marker": {"size": 5},
+                    "line": {"color": COLOURS[m], "width": width, "dash": dash},
+                    "name": f"{NAMES[m]}, {split}",
+                    "legendgroup": m,
+                    "hovertemplate": f"{NAMES[m]} {split}: %{{y:.1f}}% after epoch %{{x}}"
+                    "<extra></extra>",
+                }
+            )
+    if star_test is not None:
+        data.append(
+            {
+                "type": "scatter",
+                "x": [0.5, max(x) + 0.5],
+                "y": [100 * star_test] * 2,
+                "mode": "lines",
+                "line": {"color": STAR_COLOUR, "dash": "longdash", "width": 2},
+                "name": f"w* test ({100 * star_test:.1f}%)",
+            }
+        )
+    return {
+        "data": data,
+        "layout": {
+            "height": height,
+            "title": {"text": title, "font": {"size": 14}},
+            "margin": {"l": 55, "r": 10, "t": 40, "b": 40},
+            "legend": {"orientation": "h", "y": -0.2},
+            "xaxis": {"title": {"text": "epoch"}, "range": [0.5, max(x) + 0.5]},
+            "yaxis": {"title": {"text": "error (%)"}, "rangemode": "tozero"},
+        },
+    }
+
+
+def mistakes_figure(panels: list[tuple[str, Starts]], *, height: int = 340) -> Fig:
+    """Histogram of the mistakes M of every run, one panel per dataset, with the bound."""
+    data: list[dict] = []
+    layout: dict[str, Any] = {
+        "height": height,
+        "margin": {"l": 55, "r": 10, "t": 40, "b": 45},
+        "showlegend": False,
+        "annotations": [],
+        "shapes": [],
+        "bargap": 0.05,
+    }
+    k = len(panels)
+    for i, (title, s) in enumerate(panels):
+        sx = "" if i == 0 else str(i + 1)
+        M = s.runs.n_mistakes
+        data.append(
+            {
+                "type": "histogram",
+                "x": M.tolist(),
+                "marker": {"color": COLOURS["last"]},
+                "xaxis": f"x{sx}",
+                "yaxis": f"y{sx}",
+                "name": "runs",
+                "hovertemplate": "M in %{x}: %{y} runs<extra></extra>",
+            }
+        )
+        dom = [i / k + (0.04 if i else 0), (i + 1) / k - (0.04 if i < k - 1 else 0)]
+        layout[f"xaxis{sx}"] = {
+            "domain": dom,
+            "anchor": f"y{sx}",
+            "title": {"text": "mistakes M of a run"},
+            "rangemode": "tozero",
+        }
+        layout[f"yaxis{sx}"] = {"anchor": f"x{sx}", "title": {"text": "runs" if i == 0 else ""}}
+        head = f"{title}: M from {M.min()} to {M.max()}"
+        top = max(int(M.max()), 1)
+        if s.bound is not None and s.bound > 3 * top:  # the bound is off the chart: say where
+            layout[f"xaxis{sx}"]["range"] = [-0.5, top * 1.15 + 1]
+            layout["annotations"].append(
+                {
+                    "text": f"bound {s.bound:,.0f} →<br>(off the chart)",
+                    "x": 1.0,
+                    "y": 0.9,
+                    "xref": f"x{sx} domain",
+                    "yref": f"y{sx} domain",
+                    "xanchor": "right",
+                    "showarrow": False,
+                    "font": {"size": 12, "color": STAR_COLOUR},
+                }
+            )
+            head += f"; bound {s.bound:,.0f}"
+        elif s.bound is not None:
+            layout["shapes"].append(
+                {
+                    "type": "line",
+                    "x0": s.bound,
+                    "x1": s.bound,
+                    "y0": 0,
+                    "y1": 1,
+                    "xref": f"x{sx}",
+                    "yref": f"y{sx} domain",
+                    "line": {"color": STAR_COLOUR, "dash": "dash", "width": 2},
+                }
+            )
+            layout[f"xaxis{sx}"]["range"] = [0, s.bound * 1.05]
+            head += f"; bound {s.bound:,.0f}"
+        else:
+            head += "; not separable: no bound"
+        layout["annotations"].append(
+            {
+                "text": head,
+                "x": sum(dom) / 2,
+                "y": 1.0,
+                "xref": "paper",
+                "yref": "paper",
+                "xanchor": "center",
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 13},
+            }
+        )
+    return {"data": data, "layout": layout}
+
+
+def _many_lines(W: np.ndarray, box: Any) -> tuple[list, list]:
+    xs: list[float | None] = []
+    ys: list[float | None] = []
+    for w in W:
+        seg = boundary_segment(w, True, box)
+        if seg is None:
+            continue
+        xs += [seg[0][0], seg[1][0], None]
+        ys += [seg[0][1], seg[1][1], None]
+    return xs, ys
+
+
+def hyperplanes_figure(s: Starts, *, height: int = 460) -> Fig:
+    """Every run's final line, and every run's averaged line, over the training data."""
+    X, y = s.X_train, s.y_train
+    box = view_box(X)
+    data: list[dict] = []
+    layout: dict[str, Any] = {
+        "height": height,
+        "margin": {"l": 50, "r": 10, "t": 40, "b": 40},
+        "legend": {"orientation": "h", "y": -0.2, "yanchor": "top"},
+        "annotations": [],
+    }
+    for i, (key, W) in enumerate((("last", s.runs.w), ("averaged", s.runs.w_avg))):
+        sx = "" if i == 0 else "2"
+        for t in _points(X, y, test=False):
+            t.update({"xaxis": f"x{sx}", "yaxis": f"y{sx}", "showlegend": i == 0})
+            data.append(t)
+        xs, ys = _many_lines(W, box)
+        data.append(
+            {
+                "type": "scatter",
+                "x": xs,
+                "y": ys,
+                "mode": "lines",
+                "line": {"color": COLOURS[key], "width": 1},
+                "opacity": 0.35,
+                "name": f"{NAMES[key]} of each run",
+                "xaxis": f"x{sx}",
+                "yaxis": f"y{sx}",
+                "hoverinfo": "skip",
+            }
+        )
+        if s.star is not None:
+            star = _line(s.star, box, "w*", STAR_COLOUR, "longdash", 2)
+            star.update({"xaxis": f"x{sx}", "yaxis": f"y{sx}", "showlegend": i == 0})
+            data.append(star)
+        dom = [0.0, 0.47] if i == 0 else [0.53, 1.0]
+        layout[f"xaxis{sx}"] = {
+            "domain": dom,
+            "range": [box.x0, box.x1],
+            "anchor": f"y{sx}",
+            "title": {"text": "x1"},
+        }
+        layout[f"yaxis{sx}"] = {
+            "range": [box.y0, box.y1],
+            "anchor": f"x{sx}",
+            "scaleanchor": f"x{sx}",
+            "title": {"text": "x2" if i == 0 else ""},
+        }
+        layout["annotations"].append(
+            {
+                "text": f"{NAMES[key]} of each of {len(W)} runs",
+                "x": sum(dom) / 2,
+                "y": 1.0,
+                "xref": "paper",
+                "yref": "paper",
+                "xanchor": "center",
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 13},
+            }
+        )
+    return {"data": data, "layout": layout}
+
+
+def spread_figure(panels: list[tuple[str, Starts]], *, height: int = 360) -> Fig:
+    """Box plots of the test error over the runs: one group per dataset, one box per read-out."""
+    data = []
+    for m in METHODS:
+        xs: list[str] = []
+        ys: list[float] = []
+        for title, s in panels:
+            e = s.runs.test_error[m]
+            xs += [title] * len(e)
+            ys += (100 * e).round(2).tolist()
+        data.append(
+            {
+                "type": "box",
+                "x": xs,
+                "y": ys,
+                "name": NAMES[m],
+                "marker": {"color": COLOURS[m], "size": 4},
+                "boxpoints": "all",
+                "jitter": 0.4,
+                "pointpos": 0,
+                "boxmean": True,
+            }
+        )
+    return {
+        "data": data,
+        "layout": {
+            "height": height,
+            "boxmode": "group",
+            "margin": {"l": 55, "r": 10, "t": 20, "b": 40},
+            "legend": {"orientation": "h", "y": -0.15},
+            "yaxis": {"title": {"text": "test error of a run (%)"}, "rangemode": "tozero"},
+        },
+    }
+
+
+# --- the price of a vote, and the verdict ---------------------------------------------
+
+
+def cost_rows(items: list[tuple[str, int, int]]) -> list[dict[str, Any]]:
+    """Per run (name, vectors the voted perceptron keeps K + 1, d'): what one prediction
+    costs each read-out, in stored vectors and multiply-adds."""
+    return [
+        {
+            "run": name,
+            "d'": d,
+            "last, averaged: vectors": 1,
+            "last, averaged: multiply-adds": d,
+            "voted: vectors": vectors,
+            "voted: multiply-adds": vectors * d,
+            "voted ÷ averaged": vectors,
+        }
+        for name, vectors, d in items
+    ]
+
+
+def _pct(v: float) -> str:
+    return f"{100 * v:.1f}%"
+
+
+def verdict(evidence: dict[str, dict[str, float]], vectors: int, swing: dict[str, float]) -> str:
+    """Which read-out to deploy, argued from the numbers on the page.
+
+    Parameters
+    ----------
+    evidence
+        For each measurement (e.g. "2-D, after the last epoch"), the test error of each
+        of ``METHODS``.
+    vectors
+        The most weight vectors the voted perceptron had to keep in those runs.
+    swing
+        For each method, how much its test error moved over the second half of the epochs
+        (max - min, on the 2-D run).
+    """
+    score = {m: float(np.mean([e[m] for e in evidence.values()])) for m in METHODS}
+    best = min(METHODS, key=lambda m: score[m])
+    lines = [
+        "Mean test error over the "
+        f"{len(evidence)} measurements above: "
+        + ", ".join(f"{NAMES[m]} {_pct(score[m])}" for m in METHODS)
+        + "."
+    ]
+    if score["averaged"] <= score[best] + TIE:
+        pick = "averaged"
+        rank = (
+            "the lowest"
+            if best == "averaged"
+            else f"within one percentage point of the best ({NAMES[best]}, {_pct(score[best])})"
+        )
+        why = (
+            f"its mean test error ({_pct(score['averaged'])}) is {rank}, and it stores **one** "
+            "vector: "
+            f"a prediction costs the same as the plain perceptron's, while the voted one kept "
+            f"up to {vectors:,} vectors and costs that many dot products per prediction"
+        )
+    elif best == "voted":
+        pick = "voted"
+        why = (
+            f"here it is clearly the most accurate ({_pct(score['voted'])} against "
+            f"{_pct(score['averaged'])} averaged), worth its price of {vectors:,} dot products "
+            "per prediction"
+        )
+    else:
+        pick = "last"
+        why = (
+            f"on these numbers the last w is clearly the most accurate ({_pct(score['last'])} "
+            f"against {_pct(score['averaged'])} averaged)"
+        )
+    lines.append(f"**Deploy the {NAMES[pick]} perceptron**: {why}.")
+    if swing["last"] > swing["averaged"] + TIE:
+        lines.append(
+            f"It is also steadier: over the second half of the epochs the last w's test error "
+            f"swung by {_pct(swing['last'])}, the averaged one's by {_pct(swing['averaged'])}, "
+            "so *when* you stop training matters much less (seed 003's overtraining)."
+        )
+    else:
+        lines.append(
+            f"On this run the last w's test error swung by {_pct(swing['last'])} over the second "
+            f"half of the epochs and the averaged one's by {_pct(swing['averaged'])}: with these "
+            "settings the last w is as stable; add label noise to see the difference."
+        )
+    return "\n\n".join(lines)
+
+
+def swing(errors: EpochErrors) -> dict[str, float]:
+    """max - min of each method's test error over the second half of the epochs."""
+    half = len(errors.epochs) // 2
+    return {m: float(np.ptp(errors.test[m][half:])) for m in METHODS}

@@ -1,0 +1,75 @@
+"""Cached experiments of the variants page (``st.cache_data``: by value, per caller copy).
+
+Bounded: the 2-D set has at most 500 points (350 for training) and 100 epochs, so at most
+35,000 steps per run; the digit pairs have about 360 images; the many runs of section 3
+see at most ``variants.MAX_RUN_STEPS`` examples in all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from perceptron_core import make_dataset
+
+from . import variants
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def digits() -> tuple[np.ndarray, np.ndarray]:
+    """scikit-learn's bundled 8x8 handwritten digits (ships inside the package, no download):
+    X (1797, 64) with pixels scaled to [0, 1], and the digit of each image."""
+    from sklearn.datasets import load_digits  # imported here: only this page needs it
+
+    d = load_digits()
+    return np.asarray(d.data, dtype=np.float64) / 16.0, np.asarray(d.target, dtype=np.int64)
+
+
+def digit_pair(pair: str) -> tuple[np.ndarray, np.ndarray]:
+    """The images of one pair of digits: label +1 for the first digit, -1 for the second."""
+    a, b = variants.PAIRS[pair]
+    X, target = digits()
+    sel = (target == a) | (target == b)
+    return X[sel], np.where(target[sel] == a, 1.0, -1.0)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def own_data(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The page's own 2-D set: the registry's separable set (margin 0.3, radius 3) of n points."""
+    return make_dataset("separable", n=n, seed=seed)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def two_d(
+    X: np.ndarray, y: np.ndarray, noise: float, epochs: int, seed: int
+) -> tuple[variants.Experiment, dict[str, Any]]:
+    """The 2-D experiment and the voted perceptron's vote on a grid."""
+    exp, trace = variants.experiment(X, y, noise=noise, epochs=epochs, seed=seed)
+    grid = variants.voted_grid(
+        trace, np.vstack([exp.X_train, exp.X_test]), epochs * len(exp.y_train)
+    )
+    return exp, grid
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def digits_run(pair: str, noise: float, epochs: int, seed: int) -> variants.Experiment:
+    """The same experiment on one pair of digits (64 pixels)."""
+    X, y = digit_pair(pair)
+    return variants.experiment(X, y, noise=noise, epochs=epochs, seed=seed)[0]
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def starts_2d(
+    X: np.ndarray, y: np.ndarray, runs: int, epochs: int, w0_norm: float, seed: int
+) -> variants.Starts:
+    """Many runs on the clean 2-D training split."""
+    return variants.starts(X, y, runs=runs, epochs=epochs, w0_norm=w0_norm, seed=seed)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def starts_digits(pair: str, runs: int, epochs: int, w0_norm: float, seed: int) -> variants.Starts:
+    """Many runs on the clean training split of one pair of digits."""
+    X, y = digit_pair(pair)
+    return variants.starts(X, y, runs=runs, epochs=epochs, w0_norm=w0_norm, seed=seed)
