@@ -9,7 +9,7 @@ from ui.model import Run
 from ui.player import player, window
 from ui.shell import require_router
 from ui.sidebar import current_dataset
-from ui.state import ORDERS, W0_MODES, bind, sync_query
+from ui.state import ORDERS, W0_MODES, bind, session_key, sync_query
 
 require_router()
 ss = st.session_state
@@ -61,7 +61,7 @@ for kind, note in notes:
     (st.warning if kind == "warning" else st.info)(note)
 
 
-WINDOW_KEY = "lec_window"  # session key: the (start, stop) of the chart on the page
+WINDOW_KEY = session_key("lec_window")  # (start, stop) of the chart on the page
 
 
 @st.fragment

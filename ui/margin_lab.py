@@ -24,16 +24,17 @@ from perceptron_core import MaxMargin, NotSeparableError, Trace, max_margin, tra
 
 from . import edits
 from .geometry import Box, view_box
+from .state import session_key
 
-HISTORY = "mar_history"  # session key: the edits.History of the drawn points
-NOTICE = "mar_notice"  # session key: (error, note) of the last edit, shown once
-TICK = "mar_tick"  # session key: events handled, so the surface redraws even on a refusal
-BOX = "mar_box"  # session key: the drawing area last shown (edits outside it are refused)
-LOG = "mar_log"  # session key: (settings, [(version, γ, bound, M), ...]) for the chart
-PRESET = "mar_preset"  # session key: (Points, its name, or None for the generated data)
-SIDEBAR = "mar_sidebar"  # session key: what the sidebar said about the data at the last full run
-SHOWN = "mar_shown"  # session key: (settings, version, numbers, numbers before the last edit)
-CUSTOM = "data_custom"  # the shared dataset key of ui/sidebar.py
+HISTORY = session_key("mar_history")
+NOTICE = session_key("mar_notice")
+TICK = session_key("mar_tick")
+BOX = session_key("mar_box")
+LOG = session_key("mar_log")
+PRESET = session_key("mar_preset")
+SIDEBAR = session_key("mar_sidebar")
+SHOWN = session_key("mar_shown")
+CUSTOM = session_key("data_custom")
 DRAWN = "drawn in the margin lab"
 ORDERS = 20  # shuffled orders the perceptron is also run in
 

@@ -16,11 +16,13 @@ from typing import Any
 
 import streamlit as st
 
+from .state import session_key
+
 _JS = Path(__file__).with_name("player.js").read_text(encoding="utf-8")
 _player = st.components.v2.component("perceptron_player", js=_JS)
 
 WINDOW = 100  # steps per chart: inside a window a step is a frame change in the browser
-AUTOPLAY = "lec_autoplay"  # session key: a new value asks the browser to press Play once
+AUTOPLAY = session_key("lec_autoplay")  # a new value: press Play once
 DEFAULT_SPEED = 8  # steps per second of Space
 
 

@@ -8,9 +8,10 @@ import streamlit as st
 from perceptron_core import DATASETS, CSVError, load_csv, to_csv
 
 from . import runs
-from .state import MAX_SEED, assign, bind, param_key, plain
+from .state import MAX_SEED, assign, bind, param_key, plain, session_key
 
-CUSTOM = "data_custom"  # session key: (X, y, name) of an uploaded dataset, or absent
+CUSTOM = session_key("data_custom")
+UPLOAD_ERROR = session_key("data_upload_error")
 
 
 def _regenerate() -> None:
@@ -33,9 +34,9 @@ def _upload() -> None:
     try:
         X, y = load_csv(upload)
     except CSVError as exc:
-        st.session_state["data_upload_error"] = f"{plain(upload.name)}: {plain(str(exc), 300)}"
+        st.session_state[UPLOAD_ERROR] = f"{plain(upload.name)}: {plain(str(exc), 300)}"
         return
-    st.session_state.pop("data_upload_error", None)
+    st.session_state.pop(UPLOAD_ERROR, None)
     st.session_state[CUSTOM] = (X, y, plain(upload.name))
     st.session_state["lec_t"] = 0
 
@@ -114,5 +115,5 @@ def dataset_sidebar() -> None:
     sb.file_uploader(
         "Upload CSV (columns x1, x2, y)", type=["csv", "txt"], key="data_upload", on_change=_upload
     )
-    if "data_upload_error" in st.session_state:
-        sb.error(st.session_state["data_upload_error"], icon="⚠️")
+    if UPLOAD_ERROR in st.session_state:
+        sb.error(st.session_state[UPLOAD_ERROR], icon="⚠️")

@@ -175,8 +175,37 @@ _PARAMS = tuple(
 
 SETTINGS: dict[str, Setting] = {s.key: s for s in _CORE + _PARAMS}
 _PARAM_KEYS = frozenset(s.key for s in _PARAMS)
-NOTICES = "_notices"  # session key: messages about URL parameters that were refused
-_READY = "_state_ready"
+# What a session holds besides its settings (above) and its widgets (each with an
+# explicit, page-prefixed key): every other session key, with what it holds. Modules
+# take their key through ``session_key``, so a key missing here fails at import, and
+# tests/app/test_session_keys.py fails on any key a page leaves that is in neither.
+SESSION_KEYS: dict[str, str] = {
+    "_state_ready": "the URL has been read into the settings (the session's first run)",
+    "_notices": "messages about refused URL parameters, shown once",
+    "data_custom": "(X, y, name) of an uploaded or drawn dataset, else absent",
+    "data_upload_error": "why the last upload was refused, shown until a good one",
+    "lec_window": "lecture: (start, stop) of the steps the chart on the page holds",
+    "lec_autoplay": "lecture: a new value asks the browser to press Play once",
+    "mar_history": "margin lab: the edits.History of the drawn points (undo, redo)",
+    "mar_notice": "margin lab: (error, note) of the last edit, shown once",
+    "mar_tick": "margin lab: events handled, so the surface redraws even on a refusal",
+    "mar_box": "margin lab: the drawing area last shown (drops outside it are refused)",
+    "mar_log": "margin lab: (settings, [(version, γ, bound, M), ...]) for the edits chart",
+    "mar_preset": "margin lab: (points, name) the edits started from",
+    "mar_sidebar": "margin lab: what the sidebar said about the data at the last full run",
+    "mar_shown": "margin lab: (settings, version, numbers, numbers before the last edit)",
+}
+
+
+def session_key(name: str) -> str:
+    """``name``, if ``SESSION_KEYS`` declares it (else a KeyError at import time)."""
+    if name not in SESSION_KEYS:
+        raise KeyError(f"session key {name!r} is not declared in ui.state.SESSION_KEYS")
+    return name
+
+
+NOTICES = session_key("_notices")
+_READY = session_key("_state_ready")
 
 
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
