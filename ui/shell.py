@@ -22,6 +22,9 @@ gc.collect()
 gc.freeze()
 
 
+OWN_DATA = ("", "experts", "spam")  # url paths of pages that do not use the shared dataset
+
+
 def run_app() -> None:
     """What ``app.py`` does on every run."""
     st.set_page_config(page_title="Perceptron Lab", page_icon="➕", layout="wide")
@@ -86,7 +89,7 @@ def run_app() -> None:
         help="hide the settings and enlarge the fonts for a projector",
         **state.bind(st.session_state, "app_presenter"),
     )
-    dataset_sidebar()
+    dataset_sidebar(used_here=page.url_path not in OWN_DATA)
     for notice in st.session_state.pop(state.NOTICES, []):  # shown once, on arrival
         st.warning(notice, icon="⚠️")
     page.run()

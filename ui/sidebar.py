@@ -59,11 +59,16 @@ def current_dataset() -> tuple[np.ndarray, np.ndarray, str]:
     return X, y, f"{spec.title} (n = {len(y)}, seed {st.session_state['data_seed']})"
 
 
-def dataset_sidebar() -> None:
-    """Dataset choice, size, seed, parameters, upload and download."""
+def dataset_sidebar(*, used_here: bool = True) -> None:
+    """Dataset choice, size, seed, parameters, upload and download.
+
+    ``used_here=False``: the page on show has data of its own, and says so here.
+    """
     sb = st.sidebar
     ss = st.session_state
     sb.header("Dataset")
+    if not used_here:
+        sb.caption("This page has data of its own; this dataset is for the other pages.")
     custom = CUSTOM in st.session_state
     if custom:
         X, y, name = st.session_state[CUSTOM]
