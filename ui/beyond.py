@@ -14,6 +14,7 @@ from perceptron_core import FEATURE_MAPS, Trace, Witness, decision, mistakes
 
 from .figures import CURRENT, MINUS, PLUS, W_COLOUR
 from .geometry import view_box
+from .lecture import vector
 
 Fig = dict[str, Any]
 GRID = 120  # points per side of the grid the induced boundary is drawn on
@@ -354,10 +355,6 @@ def remedies_figure(errors: dict[str, np.ndarray], *, height: int = 340) -> Fig:
     }
 
 
-def _vec(v: np.ndarray) -> str:
-    return "(" + ",\\ ".join(f"{float(a):.3g}" for a in v) + ")"
-
-
 def witness_latex(X: np.ndarray, witness: Witness) -> str:
     """z written as a convex combination of +1 points and of -1 points (LaTeX)."""
     lam = witness.weights
@@ -367,7 +364,7 @@ def witness_latex(X: np.ndarray, witness: Witness) -> str:
         return " + ".join(rf"{lam[i] / s:.3g}\,x_{{{i}}}" for i in idx)
 
     return (
-        rf"z = {_vec(witness.point)} = \underbrace{{{combo(witness.positives)}}}_{{y = +1}}"
+        rf"z = {vector(witness.point)} = \underbrace{{{combo(witness.positives)}}}_{{y = +1}}"
         rf" = \underbrace{{{combo(witness.negatives)}}}_{{y = -1}}"
     )
 
@@ -381,7 +378,7 @@ def kernel_latex(X: np.ndarray) -> str:
     lhs = float(phi[0] @ phi[1])
     dot = float(X[i] @ X[j])
     return (
-        rf"x_{{{i}}} = {_vec(X[i])},\ x_{{{j}}} = {_vec(X[j])}:\quad "
+        rf"x_{{{i}}} = {vector(X[i])},\ x_{{{j}}} = {vector(X[j])}:\quad "
         rf"\varphi(x_{{{i}}})\cdot\varphi(x_{{{j}}}) = {lhs:.4g} = ({dot:.4g})^2"
         rf" = (x_{{{i}}}\cdot x_{{{j}}})^2"
     )
