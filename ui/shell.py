@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from dataclasses import dataclass
 
 import pandas  # noqa: F401  (heavy imports first, then freeze: see below)
 import plotly.graph_objects  # noqa: F401
@@ -22,7 +23,33 @@ gc.collect()
 gc.freeze()
 
 
-OWN_DATA = ("", "experts", "spam")  # url paths of pages that do not use the shared dataset
+@dataclass(frozen=True)
+class PageSpec:
+    """One page of the app: its file, its name in the navigation, and whether it works
+    on the sidebar's shared dataset (else the sidebar says the page has its own data)."""
+
+    path: str
+    title: str
+    icon: str
+    url_path: str  # "" for the home page
+    shared_data: bool
+
+
+PAGES = (
+    PageSpec("pages/home.py", "What is a perceptron?", ":material/home:", "", False),
+    PageSpec("pages/lecture.py", "Step by step", ":material/play_circle:", "lecture", True),
+    PageSpec("pages/xor.py", "Beyond linear: XOR", ":material/blur_on:", "xor", True),
+    PageSpec("pages/sgd.py", "The perceptron as SGD", ":material/trending_down:", "sgd", True),
+    PageSpec(
+        "pages/experts.py", "Application: following experts", ":material/groups:", "experts", False
+    ),
+    PageSpec("pages/spam.py", "Example: a spam filter", ":material/mail:", "spam", False),
+    PageSpec(
+        "pages/variants.py", "Which perceptron to deploy?", ":material/compare:", "variants", True
+    ),
+    PageSpec("pages/proof.py", "The proof, line by line", ":material/functions:", "proof", True),
+    PageSpec("pages/margin.py", "Margin lab", ":material/open_with:", "margin", True),
+)
 
 
 def run_app() -> None:
@@ -31,65 +58,17 @@ def run_app() -> None:
     state.init(st.session_state, st.query_params)
     page = st.navigation(
         [
-            st.Page(
-                "pages/home.py", title="What is a perceptron?", icon=":material/home:", default=True
-            ),
-            st.Page(
-                "pages/lecture.py",
-                title="Step by step",
-                icon=":material/play_circle:",
-                url_path="lecture",
-            ),
-            st.Page(
-                "pages/xor.py",
-                title="Beyond linear: XOR",
-                icon=":material/blur_on:",
-                url_path="xor",
-            ),
-            st.Page(
-                "pages/sgd.py",
-                title="The perceptron as SGD",
-                icon=":material/trending_down:",
-                url_path="sgd",
-            ),
-            st.Page(
-                "pages/experts.py",
-                title="Application: following experts",
-                icon=":material/groups:",
-                url_path="experts",
-            ),
-            st.Page(
-                "pages/spam.py",
-                title="Example: a spam filter",
-                icon=":material/mail:",
-                url_path="spam",
-            ),
-            st.Page(
-                "pages/variants.py",
-                title="Which perceptron to deploy?",
-                icon=":material/compare:",
-                url_path="variants",
-            ),
-            st.Page(
-                "pages/proof.py",
-                title="The proof, line by line",
-                icon=":material/functions:",
-                url_path="proof",
-            ),
-            st.Page(
-                "pages/margin.py",
-                title="Margin lab",
-                icon=":material/open_with:",
-                url_path="margin",
-            ),
+            st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path or None, default=i == 0)
+            for i, p in enumerate(PAGES)
         ]
     )
+    spec = next(p for p in PAGES if p.url_path == page.url_path)
     st.sidebar.toggle(
         "Presenter mode",
         help="hide the settings and enlarge the fonts for a projector",
         **state.bind(st.session_state, "app_presenter"),
     )
-    dataset_sidebar(used_here=page.url_path not in OWN_DATA)
+    dataset_sidebar(used_here=spec.shared_data)
     for notice in st.session_state.pop(state.NOTICES, []):  # shown once, on arrival
         st.warning(notice, icon="⚠️")
     page.run()

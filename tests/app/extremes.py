@@ -5,10 +5,12 @@ Used by ``test_extremes.py`` (no page may fail or hang there) and by
 """
 
 from collections.abc import Callable
+from pathlib import Path
 
+from ui import shell
 from ui.state import SETTINGS
 
-PAGES = ("home", "lecture", "xor", "margin", "sgd", "variants", "proof", "experts", "spam")
+PAGES = tuple(Path(p.path).stem for p in shell.PAGES)  # every page of the router
 _CANDIDATES = (
     -5, -1, 0, 0.001, 0.02, 0.1, 0.3, 1, 3, 5, 10, 20, 99, 100, 101, 200, 500, 600, 1000, 2000,
     5000, 200_000, 2**31 - 1,
