@@ -29,3 +29,20 @@ def open_app(
 def lecture_status(at: AppTest) -> str:
     """The lecture page's status line (epoch, step t, mistakes k, bound)."""
     return next(m.value for m in at.markdown if "step **t =" in m.value)
+
+
+def open_page(page: str, query: dict[str, str] | None = None) -> AppTest:
+    """``open_app`` on ``page`` (e.g. ``"pages/spam.py"``), which must show no exception."""
+    at = open_app(page, query)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    """Every ``st.metric`` on the page, label -> value as shown."""
+    return {m.label: m.value for m in at.metric}
+
+
+def markdown(at: AppTest) -> str:
+    """All the page's markdown, joined."""
+    return " ".join(m.value for m in at.markdown)

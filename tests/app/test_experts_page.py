@@ -3,24 +3,14 @@ the derivation carries the instance's numbers, bad URLs give notices."""
 
 import math
 
-from apptest_helpers import open_app
+from apptest_helpers import markdown, metrics, open_app, open_page
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import simulate_experts
 
 
 def experts(query: dict[str, str] | None = None) -> AppTest:
-    at = open_app("pages/experts.py", query)
-    assert not at.exception
-    return at
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
-def markdown(at: AppTest) -> str:
-    return " ".join(m.value for m in at.markdown)
+    return open_page("pages/experts.py", query)
 
 
 def test_default_run_shows_the_engines_mistakes_under_n_times_k():

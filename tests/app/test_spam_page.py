@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from apptest_helpers import open_app
+from apptest_helpers import markdown, metrics, open_app, open_page
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import decision, spam_features, train
@@ -14,17 +14,7 @@ from perceptron_core.datasets import SPAM_MORE_WORDS
 
 
 def spam_page(query: dict[str, str] | None = None) -> AppTest:
-    at = open_app("pages/spam.py", query)
-    assert not at.exception
-    return at
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
-def markdown(at: AppTest) -> str:
-    return " ".join(m.value for m in at.markdown)
+    return open_page("pages/spam.py", query)
 
 
 def trained(rule: str = "nonpositive", words=("free", "money")):
