@@ -254,6 +254,23 @@ def along_path_figure(values: np.ndarray, *, height: int = 440) -> Fig:
     return {"data": data, "layout": layout}
 
 
+def _titles(left: str, right: str) -> list[dict[str, Any]]:
+    """Centred titles over the two panels of a side-by-side figure."""
+    return [
+        {
+            "text": text,
+            "x": x,
+            "y": 1.02,
+            "xref": "paper",
+            "yref": "paper",
+            "showarrow": False,
+            "xanchor": "center",
+            "yanchor": "bottom",
+        }
+        for text, x in ((left, 0.23), (right, 0.78))
+    ]
+
+
 def losses_figure(*, lo: float = -3.0, hi: float = 3.0, height: int = 380) -> Fig:
     """Each loss l(z) of the margin z = y w·x (left) and the step -l'(z) it gives (right)."""
     z = np.linspace(lo, hi, 601)
@@ -303,22 +320,9 @@ def losses_figure(*, lo: float = -3.0, hi: float = 3.0, height: int = 380) -> Fi
             {**shade, "xref": "x", "yref": "y domain"},
             {**shade, "xref": "x2", "yref": "y2 domain"},
         ],
-        "annotations": [
-            {
-                "text": text,
-                "x": x,
-                "y": 1.02,
-                "xref": "paper",
-                "yref": "paper",
-                "showarrow": False,
-                "xanchor": "center",
-                "yanchor": "bottom",
-            }
-            for text, x in (
-                ("the loss of one example (shaded: a mistake, z ≤ 0)", 0.23),
-                ("one SGD step adds η·(−l′(z))·y·x", 0.78),
-            )
-        ],
+        "annotations": _titles(
+            "the loss of one example (shaded: a mistake, z ≤ 0)", "one SGD step adds η·(−l′(z))·y·x"
+        ),
     }
     return {"data": data, "layout": layout}
 
@@ -358,21 +362,6 @@ def schedule_figure(runs: Sequence[tuple[str, BatchTrace, str]], *, height: int 
         "yaxis": {"rangemode": "tozero", "anchor": "x"},
         "xaxis2": {"domain": [0.56, 1], "anchor": "y2", **ticks},
         "yaxis2": {"rangemode": "tozero", "anchor": "x2"},
-        "annotations": [
-            {
-                "text": text,
-                "x": x,
-                "y": 1.02,
-                "xref": "paper",
-                "yref": "paper",
-                "showarrow": False,
-                "xanchor": "center",
-                "yanchor": "bottom",
-            }
-            for text, x in (
-                ("mistakes in each epoch", 0.23),
-                ("updates (changes of w) in each epoch", 0.78),
-            )
-        ],
+        "annotations": _titles("mistakes in each epoch", "updates (changes of w) in each epoch"),
     }
     return {"data": data, "layout": layout}
