@@ -228,13 +228,8 @@ class Session:
         been quiet for ``quiet`` s. Returns what the last finished run drew."""
         assert self.ws is not None
         for raw in raw_values:
-            state = ClientState(query_string=self.query_string, page_script_hash=self.page_hash)
-            state.fragment_id = self.canvas_fragment_id
-            widget = state.widget_states.widgets.add()
-            widget.id = f"$$STREAMLIT_INTERNAL_KEY_{self.canvas_id}__events"
-            widget.json_trigger_value = raw
             msg = BackMsg()
-            msg.rerun_script.CopyFrom(state)
+            msg.rerun_script.CopyFrom(self._canvas_event(raw))
             await self.ws.send(msg.SerializeToString())
         last, view = RunView(), RunView()
         while True:
@@ -248,6 +243,22 @@ class Session:
             if view.status is not None:
                 last, view = view, RunView()
 
+    def _canvas_event(self, raw: str) -> ClientState:
+        """A rerun carrying the margin lab's trigger with ``json_trigger_value`` = ``raw``."""
+        state = ClientState(query_string=self.query_string, page_script_hash=self.page_hash)
+        if not self.full_rerun:
+            state.fragment_id = self.canvas_fragment_id
+        widget = state.widget_states.widgets.add()
+        widget.id = f"$$STREAMLIT_INTERNAL_KEY_{self.canvas_id}__events"
+        widget.json_trigger_value = raw
+        return state
+
+    async def canvas_event(self, raw: str) -> RunView:
+        """Send one margin-lab trigger and wait for the run it causes."""
+        view = await self._run(self._canvas_event(raw))
+        self._check(view)
+        return view
+
     async def drag(self, rng: random.Random) -> tuple[float, str | None]:
         """Drop a random point of the margin lab at a random place near where it was."""
         points, v = self.scene["points"], self.scene["v"]
@@ -255,17 +266,10 @@ class Session:
         i = rng.randrange(len(points))
         x = round(min(max(points[i][0] + rng.uniform(-0.3, 0.3), x0), x1), 3)
         y = round(min(max(points[i][1] + rng.uniform(-0.3, 0.3), y0), y1), 3)
-        state = ClientState(query_string=self.query_string, page_script_hash=self.page_hash)
-        if not self.full_rerun:
-            state.fragment_id = self.canvas_fragment_id
-        widget = state.widget_states.widgets.add()
-        widget.id = f"$$STREAMLIT_INTERNAL_KEY_{self.canvas_id}__events"
         event = {"event": "moved", "value": {"i": i, "x": x, "y": y, "v": v}}
-        widget.json_trigger_value = json.dumps([event])
         start = time.perf_counter()
-        view = await self._run(state)
+        view = await self.canvas_event(json.dumps([event]))
         elapsed = (time.perf_counter() - start) * 1000
-        self._check(view)
         if view.scene is None:
             return elapsed, "no drawing surface in the response"
         got = view.scene["points"][i][:2] if i < len(view.scene["points"]) else None

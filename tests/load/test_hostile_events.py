@@ -16,8 +16,11 @@ from .test_load import load, port, run  # noqa: F401  (port is a fixture)
 NAN, INF = float("nan"), float("inf")
 
 
-def hostile_payloads(v: int, n: int) -> list[str]:
-    """``json_trigger_value`` texts, none of which is a valid edit of version ``v``."""
+def hostile_texts(v: int) -> list[str]:
+    """``json_trigger_value`` texts, none of which is a valid edit of version ``v``.
+
+    (A move without ``"v"`` is not among them: the version is optional, and such a
+    move is a real edit.)"""
     moved = [
         {"i": "0", "x": 1, "y": 1, "v": v},  # index as text
         {"i": 10**9, "x": 1, "y": 1, "v": v},  # out of range
@@ -29,7 +32,7 @@ def hostile_payloads(v: int, n: int) -> list[str]:
         {"i": 0, "x": 1e300, "y": 1, "v": v},  # far outside the view
         {"i": 0, "x": "<img src=x onerror=alert(1)>", "y": 1, "v": v},
         {"i": 0, "x": 1, "y": 1, "v": v - 1},  # made on an older version
-        {"i": 0, "x": 1, "y": 1},  # no version
+        {"i": 0, "x": 1, "y": 1, "v": str(v)},  # the version as text
         {"i": 0, "x": [1, 2], "y": {"a": 1}, "v": v},
     ]
     events = [{"event": "moved", "value": m} for m in moved] + [
@@ -46,9 +49,34 @@ def hostile_payloads(v: int, n: int) -> list[str]:
         17,
     ]
     texts = [json.dumps([e]) for e in events]  # NaN and Infinity go out as JSON5 literals
-    texts += ["not json", "", "[", "null", json.dumps(events)]  # all at once, too
+    return [*texts, "not json", "", "[", "null", json.dumps(events)]  # all at once, too
+
+
+def hostile_payloads(v: int, n: int) -> list[str]:
+    """``n`` of them, drawn at random."""
     rng = random.Random(0)
+    texts = hostile_texts(v)
     return [rng.choice(texts) for _ in range(n)]
+
+
+@pytest.mark.timeout(180)
+def test_each_bad_event_alone_is_refused_and_changes_nothing(port):  # noqa: F811
+    """One at a time, each answered before the next: the flood below may drop events
+    while a run is busy; here every single one is run."""
+
+    async def scenario():
+        url = f"ws://127.0.0.1:{port}/_stcore/stream"
+        async with load.Session(url, page="margin") as session:
+            await session.open()
+            before = session.scene
+            changed = []
+            for raw in hostile_texts(before["v"]):
+                view = await session.canvas_event(raw)
+                if view.scene is None or view.scene["points"] != before["points"]:
+                    changed.append(raw[:80])
+            return changed
+
+    assert run(scenario()) == []
 
 
 @pytest.mark.timeout(180)
