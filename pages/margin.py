@@ -7,6 +7,8 @@ from ui import margin_figures as mf
 from ui import margin_lab as lab
 from ui.canvas import canvas, svg_panel
 from ui.edits import MAX_POINTS
+from ui.kit import guard
+from ui.kit.text import safe
 from ui.shell import require_router
 from ui.sidebar import CUSTOM, current_dataset
 from ui.state import bind
@@ -20,6 +22,10 @@ def edit(event: str, payload: object = None) -> None:
     lab.apply_event(ss, event, payload)
 
 
+def refuse(sentence: str) -> None:
+    lab.refuse(ss, sentence)
+
+
 def lazy(label: str, key: str):  # an expander whose contents run only while it is open
     e = st.expander(label, key=key, on_change="rerun")
     return e if e.open else None
@@ -30,7 +36,7 @@ st.caption(lab.explain("How to use"))
 X, y, name = current_dataset()
 if len(y) > MAX_POINTS:
     st.warning(
-        f"The margin lab draws and edits at most {MAX_POINTS} points; {name} has {len(y)}. "
+        f"The margin lab draws and edits at most {MAX_POINTS} points; {safe(name)} has {len(y)}. "
         "Pick a smaller dataset in the sidebar."
     )
     st.stop()
@@ -56,7 +62,7 @@ if ss["mar_bias"]:
 c[4].number_input("max passes", 1, 500, **bind(ss, "mar_max_epochs"))
 
 
-@st.fragment
+@guard.fragment
 def lab_core() -> None:
     """What an edit changes. A drop reruns only this, unless the sidebar must change too."""
     history = ss[lab.HISTORY]
@@ -89,7 +95,7 @@ def lab_core() -> None:
         label = 1 if ss["mar_label"] == "plus" else -1
         tick, mode = ss.get(lab.TICK, 0), ss["mar_tool"]
         scene = mf.canvas_scene(an, box, version=history.version, tick=tick, mode=mode, label=label)
-        canvas(scene, key="mar_canvas", on_edit=edit)
+        canvas(scene, key="mar_canvas", on_edit=edit, on_refuse=refuse)
         if note:
             st.caption(note)
     nums = lab.numbers(an)
@@ -126,13 +132,14 @@ def lab_core() -> None:
         e.markdown(lab.explain("Margins of each point"))
         e.dataframe(mf.margins_frame(an), hide_index=True, key="mar_margins")
     if e := lazy("Edit the points as a table (keyboard)", "mar_open_table"):
-        tkey = f"mar_table_{history.version}"  # a fresh editor for every version of the data
+        tkey = lab.table_key(ss, history.version)  # fresh after every version and event
         e.data_editor(
             mf.points_frame(X, y),
             key=tkey,
             num_rows="dynamic",
             column_config=lab.POINTS_COLUMNS,
-            on_change=lambda: edit("table", ss.get(tkey)),
+            on_change=lab.table_event,
+            args=(ss, tkey),
         )
     if e := lazy("The bias as a feature c", "mar_open_bias"):
         e.markdown(lab.explain("The bias as a feature c"))

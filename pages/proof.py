@@ -8,6 +8,7 @@ import streamlit as st
 from perceptron_core import RULES
 from ui import beyond, lecture, proof, proof_runs, runs
 from ui.figures import as_figure
+from ui.kit.text import safe
 from ui.shell import require_router
 from ui.sidebar import current_dataset
 from ui.state import W0_MODES, bind, widget_key
@@ -68,7 +69,7 @@ run = runs.lecture_run(X, y, settings)
 check = proof_runs.check(X, y, settings)
 M, K = run.trace.n_mistakes, check.n_mistakes
 ended = "converged" if run.trace.converged else f"stopped after {run.trace.n_epochs} epochs"
-st.markdown(f"**{data_name}** · this run: **M = {M}** mistakes, {ended}.")
+st.markdown(f"**{safe(data_name)}** · this run: **M = {M}** mistakes, {ended}.")
 
 st.header("The theorem")
 if run.mm is None:

@@ -10,6 +10,7 @@ from perceptron_core import LOSSES, RULES
 from ui import sgd, sgd_runs
 from ui.beyond import sections
 from ui.figures import BOUND, CURRENT, PLUS, W_COLOUR, as_figure
+from ui.kit.text import safe
 from ui.shell import require_router
 from ui.sidebar import current_dataset
 from ui.state import assign, bind
@@ -35,7 +36,8 @@ st.latex(
     r"E_p(\mathbf{w}) = -\sum_{i \in \mathcal{M}(\mathbf{w})} y_i\,\mathbf{w}\cdot\mathbf{x}_i"
 )
 st.markdown(text["intro2"])
-X, y, name = current_dataset()
+X, y, raw_name = current_dataset()
+name = safe(raw_name)  # for markdown
 c = st.columns([2, 3])
 c[0].segmented_control(
     "data",

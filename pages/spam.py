@@ -88,7 +88,7 @@ email = st.text_area(
     value="Claim your FREE money now: it's free!",
     max_chars=spam.MAX_EMAIL,
     key="spam_email",
-)
+)[: spam.MAX_EMAIL]  # max_chars binds the browser; a forged message is cut here
 x = np.append(word_counts(email, words), 1.0)  # the counts, then BIAS = 1
 a = float(x @ w)
 st.markdown(

@@ -9,6 +9,7 @@ from ui import variants as var
 from ui import variants_runs as runs
 from ui.beyond import sections
 from ui.figures import as_figure
+from ui.kit.text import safe
 from ui.shell import require_router
 from ui.sidebar import current_dataset
 from ui.state import bind
@@ -48,7 +49,13 @@ exp, grid = runs.two_d(X, y, noise, epochs, seed)
 left, right = st.columns([1, 1])
 left.plotly_chart(as_figure(var.boundaries_figure(exp, grid)), config=CHART, key="var_plane")
 right.plotly_chart(
-    as_figure(var.errors_figure(exp.errors, exp.star_test, title=f"{name}: error per epoch")),
+    as_figure(
+        var.errors_figure(
+            exp.errors,
+            exp.star_test,
+            title=safe(f"{name}: error per epoch", sink="plotly", limit=120),
+        )
+    ),
     config=CHART,
     key="var_curves",
 )

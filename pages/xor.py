@@ -8,6 +8,7 @@ import streamlit as st
 from perceptron_core import FEATURE_MAPS, make_dataset
 from ui import beyond, runs
 from ui.figures import MINUS, PLUS, as_figure
+from ui.kit.text import safe
 from ui.shell import require_router
 from ui.sidebar import current_dataset
 from ui.state import bind
@@ -42,7 +43,7 @@ st.plotly_chart(
     as_figure(
         beyond.curves_figure(
             [
-                (f"{name} (not separable)" if witness else name, trace, MINUS),
+                (safe(f"{name} (not separable)" if witness else name, sink="plotly"), trace, MINUS),
                 ("a separable set, same n", reference, PLUS),
             ]
         )
@@ -53,10 +54,12 @@ st.plotly_chart(
 n = trace.n_examples
 last = int(np.sum(trace.mistake_steps[:, 0] >= (trace.n_epochs - 1) * n))
 if trace.converged:
-    st.success(f"{name}: converged after {trace.n_epochs} epochs, {trace.n_mistakes} mistakes.")
+    st.success(
+        f"{safe(name)}: converged after {trace.n_epochs} epochs, {trace.n_mistakes} mistakes."
+    )
 else:
     st.error(
-        f"{name}: {trace.n_mistakes} mistakes in {trace.n_epochs} epochs and still {last} "
+        f"{safe(name)}: {trace.n_mistakes} mistakes in {trace.n_epochs} epochs and still {last} "
         f"in the last one; ‖w‖ never went above {np.linalg.norm(trace.weights, axis=1).max():.3g}."
     )
 if cycle is not None:

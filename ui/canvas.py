@@ -15,6 +15,7 @@ from typing import Any
 import streamlit as st
 
 from .figures import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
+from .kit import guard
 
 EVENTS = ("moved", "added", "flipped", "deleted")
 
@@ -95,25 +96,21 @@ _component = st.components.v2.component(
 )
 
 
-def canvas(scene: dict[str, Any], *, key: str, on_edit: Callable[[str, Any], None]) -> None:
+def canvas(
+    scene: dict[str, Any],
+    *,
+    key: str,
+    on_edit: Callable[[str, Any], None],
+    on_refuse: Callable[[str], None],
+) -> None:
     """Draw ``scene`` and call ``on_edit(event, payload)`` once per gesture.
 
-    ``on_edit`` runs as a widget callback, before the page script reruns.
+    ``on_edit`` runs as a widget callback, before the page script reruns, for the
+    first event of a browser message only, and only if its payload is the size of
+    a gesture (``kit.guard``); ``on_refuse(sentence)`` runs for one that is not.
     """
-
-    def handler(event: str) -> Callable[[], None]:
-        def callback() -> None:
-            state = st.session_state.get(key)
-            payload = state.get(event) if hasattr(state, "get") else None
-            on_edit(event, payload)
-
-        return callback
-
-    _component(
-        key=key,
-        data=scene,
-        **{f"on_{event}_change": handler(event) for event in EVENTS},
-    )
+    callbacks = guard.component_callbacks(st.session_state, key, EVENTS, on_edit, on_refuse)
+    _component(key=key, data=scene, **callbacks)
 
 
 _panel = st.components.v2.component(

@@ -172,6 +172,12 @@ def _table(points: Points, delta: Mapping[str, Any]) -> tuple[Points, str]:
         raise _Refused(f"The table sent an edit the lab does not understand; {NOTHING_CHANGED}.")
     if not isinstance(deleted, list | tuple):
         raise _Refused(f"The table sent an edit the lab does not understand; {NOTHING_CHANGED}.")
+    # sizes first, before any loop: a forged editor state can hold 60,000 rows
+    if len(edited) > n or len(deleted) > n or len(added) > MAX_POINTS:
+        raise _Refused(
+            f"The table sent more rows than the lab holds ({MAX_POINTS} points at most); "
+            f"{NOTHING_CHANGED}."
+        )
     for row, cells in edited.items():
         try:
             r = int(row)

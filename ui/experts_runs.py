@@ -1,4 +1,4 @@
-"""Cached engine calls for the experts and spam pages (``st.cache_data``: by value).
+"""Cached engine calls for the experts and spam pages (``kit.cache``: by value, in a byte budget).
 
 Both runs are small (the experts simulation is capped at 100 analysts and 2000 days,
 about 0.1 s and 1.6 MB of weights; the spam run is 12 e-mails), so a few entries each.
@@ -7,22 +7,22 @@ about 0.1 s and 1.6 MB of weights; the spam run is 12 e-mails), so a few entries
 from __future__ import annotations
 
 import numpy as np
-import streamlit as st
 
 from perceptron_core import ExpertsRun, Trace, simulate_experts, spam_features, train
 
+from .kit.cache import cached
 from .spam import VOCABULARIES
 
 SPAM_MAX_EPOCHS = 50  # the e-mails are separable: training stops after a few passes
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@cached(max_mb=8, heavy=True)
 def experts_run(n: int, k: int, days: int, behaviour: str, seed: int) -> ExpertsRun:
     """``simulate_experts``, cached."""
     return simulate_experts(n=n, k=k, days=days, behaviour=behaviour, seed=seed)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@cached(max_mb=2)
 def spam_run(vocab: str, rule: str) -> tuple[np.ndarray, np.ndarray, Trace]:
     """(X, y, trace): the labelled e-mails as word counts and the perceptron trained on
     them with the BIAS feature, in the given order, every step recorded."""

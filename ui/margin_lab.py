@@ -2,7 +2,7 @@
 drawn points, and how an edit from the drawing surface reaches the shared dataset.
 
 ``analyse`` and friends are pure (numpy + the engine); ``cached_*`` wrap them in
-``st.cache_data`` (every session gets its own copy of a result). ``apply_event``
+``kit.cache`` (every session gets its own copy of a result, within a byte budget). ``apply_event``
 works on any mutable mapping, so the event -> dataset path is tested with a dict.
 
 With bias the perceptron runs on ``z = (x, c)``: the bias is the constant feature
@@ -24,6 +24,7 @@ from perceptron_core import MaxMargin, NotSeparableError, Trace, max_margin, tra
 
 from . import edits
 from .geometry import Box, view_box
+from .kit.cache import cached
 from .state import session_key
 
 HISTORY = session_key("mar_history")
@@ -34,6 +35,7 @@ LOG = session_key("mar_log")
 PRESET = session_key("mar_preset")
 SIDEBAR = session_key("mar_sidebar")
 SHOWN = session_key("mar_shown")
+TABLE = session_key("mar_table")
 CUSTOM = session_key("data_custom")
 DRAWN = "drawn in the margin lab"
 ORDERS = 20  # shuffled orders the perceptron is also run in
@@ -173,9 +175,9 @@ def scaling_rows(
     return rows
 
 
-cached_analysis = st.cache_data(max_entries=64, show_spinner=False)(analyse)
-cached_sweep = st.cache_data(max_entries=16, show_spinner=False)(constant_sweep)
-cached_scaling = st.cache_data(max_entries=16, show_spinner=False)(scaling_rows)
+cached_analysis = cached(max_mb=24, heavy=True)(analyse)
+cached_sweep = cached(max_mb=4, heavy=True)(constant_sweep)
+cached_scaling = cached(max_mb=4, heavy=True)(scaling_rows)
 
 
 def steady_box(X: np.ndarray, previous: Box | None) -> Box:
@@ -309,6 +311,24 @@ def apply_event(session: MutableMapping[str, Any], event: str, payload: Any) -> 
         session[HISTORY] = result.history
         publish(session, result.history)
     return result
+
+
+def refuse(session: MutableMapping[str, Any], sentence: str) -> None:
+    """A browser message the lab did not read: say so, and redraw the surface as it was."""
+    session[TICK] = int(session.get(TICK, 0)) + 1
+    session[NOTICE] = (sentence, None)
+
+
+def table_key(session: MutableMapping[str, Any], version: int) -> str:
+    """The table editor's key: new for every version of the data and after every table
+    event, so an edit the lab refused is not sent back (and re-applied) on every rerun."""
+    return f"mar_table_{version}_{int(session.get(TABLE, 0))}"
+
+
+def table_event(session: MutableMapping[str, Any], key: str) -> edits.Result:
+    """Apply the table editor's delta, then give the next table a fresh key."""
+    session[TABLE] = int(session.get(TABLE, 0)) + 1
+    return apply_event(session, "table", session.get(key))
 
 
 POINTS_COLUMNS = {

@@ -16,6 +16,7 @@ from typing import Any
 
 import streamlit as st
 
+from .kit import guard
 from .state import session_key
 
 _JS = Path(__file__).with_name("player.js").read_text(encoding="utf-8")
@@ -56,8 +57,7 @@ def player(
     """Mount the (invisible) player for the chart inside ``st.container(key=chart)``."""
     start, stop = window(t, n_steps)
 
-    def stopped() -> None:
-        value = session["lec_player"]["at"]
+    def stopped(_event: str, value: Any) -> None:
         on_event(session, value, n_steps=n_steps, start=start, stop=stop)
 
     _player(
@@ -69,5 +69,6 @@ def player(
             "speed": DEFAULT_SPEED,
             "autoplay": session.get(AUTOPLAY, 0),
         },
-        on_at_change=stopped,
+        # the first event of a message is read, and only if it is the size of a report
+        **guard.component_callbacks(session, "lec_player", ("at",), stopped),
     )

@@ -1,4 +1,4 @@
-"""Cached engine calls of the proof page (``st.cache_data``: by value, per caller copy).
+"""Cached engine calls of the proof page (``kit.cache``: by value, in a byte budget).
 
 The run is the lecture's (``runs.lecture_run``), so both pages show the same mistakes.
 """
@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import streamlit as st
 
 from perceptron_core import (
     AdversarialTrace,
@@ -21,6 +20,7 @@ from perceptron_core import (
 )
 
 from . import runs
+from .kit.cache import cached
 from .model import RunSettings
 from .state import MAX_STEPS
 
@@ -41,14 +41,14 @@ class Adversary:
     check: ProofCheck  # the proof's lines on its run
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cached(max_mb=64, heavy=True)
 def check(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> ProofCheck:
     """Every line of the proof at every mistake of the lecture's run."""
     run = runs.lecture_run(X, y, settings)
     return proof_check(run.trace, run.X, run.y, run.mm)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cached(max_mb=48, heavy=True)
 def adversary(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> Adversary | None:
     """The greedy adversaries from the run's start, with its rule and rate: "away",
     "lowest", then "random" with seeds 0, 1, ... while the step budget lasts (None
@@ -94,7 +94,7 @@ def orders_plan(n: int, n_orders: int, max_epochs: int) -> tuple[int, int]:
     )
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cached(max_mb=16, heavy=True)
 def orders(
     X: np.ndarray, y: np.ndarray, settings: RunSettings, n_orders: int
 ) -> dict[str, np.ndarray]:
@@ -118,7 +118,7 @@ def orders(
     }
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@cached(max_mb=2, heavy=True)
 def worst_case(gamma: float, n_orders: int) -> dict[str, float]:
     """The three-point set of ``worst_case_set``: its bound and the mistakes of the given
     order, the best of ``n_orders`` random orders and the greedy adversary (no bias, w0 = 0)."""

@@ -1,4 +1,4 @@
-"""Cached engine calls and figures for the pages (``st.cache_data``: by value, per caller copy).
+"""Cached engine calls and figures for the pages (``kit.cache``: by value, in a byte budget).
 
 Students on the default settings share one cache entry; nothing cached is
 mutable shared state.
@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import streamlit as st
 
 from perceptron_core import (
     FEATURE_MAPS,
@@ -24,22 +23,23 @@ from perceptron_core import (
 
 from .beyond import error_per_epoch
 from .figures import lecture_figure
+from .kit.cache import cached
 from .model import Run, RunSettings, record_run
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
+@cached(max_mb=16)
 def dataset(name: str, n: int, seed: int, params: tuple[tuple[str, float], ...]) -> tuple:
     """A registry dataset, by value (X (n, 2), y (n,))."""
     return make_dataset(name, n=n, seed=seed, **dict(params))
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached(max_mb=96, heavy=True)
 def lecture_run(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> Run:
     """``model.record_run``, cached."""
     return record_run(X, y, settings)
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached(max_mb=64, heavy=True)
 def lecture_chart(
     X: np.ndarray, y: np.ndarray, settings: RunSettings, start: int, stop: int, presenter: bool
 ) -> dict[str, Any]:
@@ -57,20 +57,20 @@ def lecture_chart(
 # --- beyond linear ----------------------------------------------------------------------
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@cached(max_mb=16, heavy=True)
 def beyond_run(X: np.ndarray, y: np.ndarray, max_epochs: int) -> tuple[Any, Any, Any]:
     """(trace, non-separability witness or None, cycle or None): bias, given order."""
     trace = train(X, y, bias=True, max_epochs=max_epochs)
     return trace, nonseparability_witness(X, y, bias=True), find_cycle(trace)
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@cached(max_mb=16, heavy=True)
 def lifted_run(X: np.ndarray, y: np.ndarray, map_key: str, max_epochs: int) -> Any:
     """The perceptron on phi(X) (with bias) for a registered feature map."""
     return train(FEATURE_MAPS[map_key].fn(X), y, bias=True, max_epochs=max_epochs)
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@cached(max_mb=2, heavy=True)
 def kernel_check(X: np.ndarray, y: np.ndarray, max_epochs: int) -> dict[str, int]:
     """The kernel perceptron against the explicit quadratic map: mistakes and predictions."""
     explicit = train(FEATURE_MAPS["quadratic"].fn(X), y, bias=True, max_epochs=max_epochs)
@@ -87,7 +87,7 @@ def kernel_check(X: np.ndarray, y: np.ndarray, max_epochs: int) -> dict[str, int
     }
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cached(max_mb=4, heavy=True)
 def remedies(n: int, seed: int, noise: float, max_epochs: int) -> dict[str, np.ndarray]:
     """Training error per epoch of the plain, pocket and averaged perceptron on noisy data."""
     X, y = make_dataset("noisy", n=n, seed=seed, noise=noise)

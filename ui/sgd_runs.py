@@ -1,13 +1,13 @@
-"""Cached engine calls of the SGD page (``st.cache_data``: by value, bounded)."""
+"""Cached engine calls of the SGD page (``kit.cache``: by value, within a byte budget)."""
 
 from __future__ import annotations
 
 import numpy as np
-import streamlit as st
 
 from perceptron_core import BatchTrace, Trace, minibatch_train, nonseparability_witness, train
 
 from . import sgd
+from .kit.cache import cached
 
 MAX_STEPS = 20_000  # examples shown per run (epochs x n): the mini-batch loop is plain numpy
 
@@ -17,13 +17,13 @@ def epochs_within_cap(epochs: int, n: int) -> int:
     return max(1, min(epochs, MAX_STEPS // max(n, 1)))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cached(max_mb=1)
 def separable(X: np.ndarray, y: np.ndarray, bias: bool) -> bool:
     """Does some line separate the data (through the origin unless ``bias``)?"""
     return nonseparability_witness(X, y, bias=bias) is None
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@cached(max_mb=16, heavy=True)
 def online(
     X: np.ndarray, y: np.ndarray, epochs: int, eta: float, w0: tuple[float, float] | None
 ) -> Trace:
@@ -31,7 +31,7 @@ def online(
     return train(X, y, bias=False, max_epochs=epochs, eta=eta, w0=w0)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cached(max_mb=16, heavy=True)
 def batches(X: np.ndarray, y: np.ndarray, b: int, epochs: int, seed: int | None) -> BatchTrace:
     """Mini-batches of b without bias (b = 1 online, b >= n batch)."""
     return minibatch_train(
@@ -39,7 +39,7 @@ def batches(X: np.ndarray, y: np.ndarray, b: int, epochs: int, seed: int | None)
     )
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cached(max_mb=32, heavy=True)
 def surface(X: np.ndarray, y: np.ndarray, r: float, size: int = sgd.GRID) -> sgd.Surface:
     """E_p on the grid [-r, r]² (coarser for large n, see ``sgd.grid_size``)."""
     return sgd.surface(X, y, r, sgd.grid_size(len(y), size))

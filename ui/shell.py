@@ -13,6 +13,7 @@ from streamlit.runtime.pages_manager import PagesManager
 import perceptron_core
 
 from . import state
+from .kit import guard
 from .sidebar import dataset_sidebar
 
 # Streamlit runs gc.collect(2) after every script run. Moving everything alive
@@ -55,6 +56,7 @@ PAGES = (
 def run_app() -> None:
     """What ``app.py`` does on every run."""
     st.set_page_config(page_title="Perceptron Lab", page_icon="➕", layout="wide")
+    guard.new_run(st.session_state)  # a new browser message: its first event is read
     state.init(st.session_state, st.query_params)
     page = st.navigation(
         [
@@ -71,7 +73,7 @@ def run_app() -> None:
     dataset_sidebar(used_here=spec.shared_data)
     for notice in st.session_state.pop(state.NOTICES, []):  # shown once, on arrival
         st.warning(notice, icon="⚠️")
-    page.run()
+    guard.page(page.run)  # an exception shows a sentence, never a traceback
     state.sync_query(st.session_state, st.query_params)
 
 

@@ -8,7 +8,8 @@ import streamlit as st
 from perceptron_core import DATASETS, CSVError, load_csv, to_csv
 
 from . import runs
-from .state import MAX_SEED, assign, bind, param_key, plain, session_key
+from .kit.text import safe, shorten
+from .state import MAX_SEED, assign, bind, param_key, session_key
 
 CUSTOM = session_key("data_custom")
 UPLOAD_ERROR = session_key("data_upload_error")
@@ -34,10 +35,10 @@ def _upload() -> None:
     try:
         X, y = load_csv(upload)
     except CSVError as exc:
-        st.session_state[UPLOAD_ERROR] = f"{plain(upload.name)}: {plain(str(exc), 300)}"
+        st.session_state[UPLOAD_ERROR] = f"{safe(upload.name)}: {safe(exc, limit=300)}"
         return
     st.session_state.pop(UPLOAD_ERROR, None)
-    st.session_state[CUSTOM] = (X, y, plain(upload.name))
+    st.session_state[CUSTOM] = (X, y, shorten(upload.name, 80))  # raw: each sink escapes
     st.session_state["lec_t"] = 0
 
 
@@ -47,7 +48,10 @@ def _drop_custom() -> None:
 
 
 def current_dataset() -> tuple[np.ndarray, np.ndarray, str]:
-    """(X, y, a name for it): the uploaded set if any, else the generated one."""
+    """(X, y, a name for it): the uploaded set if any, else the generated one.
+
+    The name may be a file's name: outside text, for ``kit.text.safe`` at every sink.
+    """
     if CUSTOM in st.session_state:
         return st.session_state[CUSTOM]
     name = st.session_state["data_name"]
@@ -72,7 +76,7 @@ def dataset_sidebar(*, used_here: bool = True) -> None:
     custom = CUSTOM in st.session_state
     if custom:
         X, y, name = st.session_state[CUSTOM]
-        sb.info(f"Using your data: {name} ({len(y)} points).")
+        sb.info(f"Using your data: {safe(name)} ({len(y)} points).")
         sb.button("Back to generated data", key="data_back", on_click=_drop_custom)
     else:
         sb.selectbox(

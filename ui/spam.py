@@ -2,7 +2,7 @@
 verdict, and the weights of the words and of BIAS step by step through training.
 
 Numbers in, plain Plotly figure dicts, tables (dicts of columns), markdown or LaTeX out.
-User text only ever leaves here escaped by ``state.plain``.
+User text only ever leaves here escaped by ``kit.text.safe``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from perceptron_core import Trace
 from perceptron_core.datasets import SPAM_EMAILS, SPAM_MORE_WORDS, SPAM_WORDS
 
 from .figures import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
-from .state import plain
+from .kit.text import safe
 
 Fig = dict[str, Any]
 VOCABULARIES: dict[str, tuple[str, ...]] = {"two": SPAM_WORDS, "more": SPAM_MORE_WORDS}
@@ -149,7 +149,7 @@ def step_markdown(trace: Trace, X: np.ndarray, y: np.ndarray, t: int) -> str:
     label = "spam (y = +1)" if y[i] > 0 else "not spam (y = −1)"
     epoch = s // trace.n_examples + 1
     head = (
-        f"**Step {t}** (epoch {epoch}): e-mail {i + 1}, “{plain(SPAM_EMAILS[i][0], 200)}”, "
+        f"**Step {t}** (epoch {epoch}): e-mail {i + 1}, “{safe(SPAM_EMAILS[i][0], limit=200)}”, "
         f"is {label}; x = {_vec(x)}, w = {_vec(w_old)}, **w·x = {a:g}**, "
         f"so y·(w·x) = {float(y[i]) * a:g}."
     )
@@ -165,11 +165,11 @@ def highlight(text: str, words: tuple[str, ...]) -> str:
     out: list[str] = []
     last = 0
     for match in _TOKEN.finditer(text):
-        out.append(plain(text[last : match.start()], MAX_EMAIL))
-        token = plain(match.group(), MAX_EMAIL)
+        out.append(safe(text[last : match.start()], limit=MAX_EMAIL))
+        token = safe(match.group(), limit=MAX_EMAIL)
         out.append(f"**{token}**" if match.group().lower() in words else token)
         last = match.end()
-    out.append(plain(text[last:], MAX_EMAIL))
+    out.append(safe(text[last:], limit=MAX_EMAIL))
     return "".join(out)
 
 

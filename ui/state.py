@@ -18,6 +18,8 @@ from typing import Any
 
 from perceptron_core import DATASETS, RULES
 
+from .kit.text import safe
+
 MAX_SEED = 2**31 - 1
 MAX_EPOCHS = 500
 MAX_STEPS = 200_000  # epochs x n cap: a run never pins the CPU
@@ -25,10 +27,10 @@ MAX_STEPS = 200_000  # epochs x n cap: a run never pins the CPU
 
 def _int_in(lo: int, hi: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        v = int(text)
-        if not lo <= v <= hi:
+        # our own sentence: int()'s error would repeat the text (a link, an image...)
+        if not re.fullmatch(r"[-+]?\d{1,12}", text.strip()) or not lo <= int(text) <= hi:
             raise ValueError(f"must be an integer from {lo} to {hi}")
-        return v
+        return int(text)
 
     return parse
 
@@ -45,8 +47,10 @@ def _odd_in(lo: int, hi: int) -> Callable[[str], int]:
 
 def _float_in(lo: float, hi: float) -> Callable[[str], float]:
     def parse(text: str) -> float:
+        if not re.fullmatch(_NUMBER, text.strip()) or not lo <= float(text) <= hi:
+            raise ValueError(f"must be a number from {lo:g} to {hi:g}")
         v = float(text)
-        if not (math.isfinite(v) and lo <= v <= hi):
+        if not math.isfinite(v):  # pragma: no cover - the pattern has no inf or nan
             raise ValueError(f"must be a number from {lo:g} to {hi:g}")
         return v
 
@@ -70,7 +74,7 @@ def _bool(text: str) -> bool:
     raise ValueError("must be 1 or 0")
 
 
-_NUMBER = r"-?\d+(\.\d+)?([eE][-+]?\d+)?"
+_NUMBER = r"[-+]?(\d{1,20}(\.\d{0,20})?|\.\d{1,20})([eE][-+]?\d{1,3})?"
 
 
 def _vector_text(text: str) -> str:
@@ -181,7 +185,8 @@ _PARAM_KEYS = frozenset(s.key for s in _PARAMS)
 # tests/app/test_session_keys.py fails on any key a page leaves that is in neither.
 SESSION_KEYS: dict[str, str] = {
     "_state_ready": "the URL has been read into the settings (the session's first run)",
-    "_notices": "messages about refused URL parameters, shown once",
+    "_notices": "messages about refused URL parameters and widget values, shown once",
+    "_events_seen": "events of the browser message being handled (kit.guard: one is read)",
     "data_custom": "(X, y, name) of an uploaded or drawn dataset, else absent",
     "data_upload_error": "why the last upload was refused, shown until a good one",
     "lec_window": "lecture: (start, stop) of the steps the chart on the page holds",
@@ -194,6 +199,7 @@ SESSION_KEYS: dict[str, str] = {
     "mar_preset": "margin lab: (points, name) the edits started from",
     "mar_sidebar": "margin lab: what the sidebar said about the data at the last full run",
     "mar_shown": "margin lab: (settings, version, numbers, numbers before the last edit)",
+    "mar_table": "margin lab: table events handled (part of the table editor's key)",
 }
 
 
@@ -208,18 +214,12 @@ NOTICES = session_key("_notices")
 _READY = session_key("_state_ready")
 
 
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
+MAX_NOTICES = 5  # notices about one URL: a link with 1,000 bad parameters shows 5 and a count
 
 
-def plain(text: str, limit: int = 80) -> str:
-    """User text (a file name, a CSV cell) for markdown: every markdown character
-    escaped, so it shows as typed and never as a link, an image or HTML."""
-    return _MARKDOWN.sub(r"\\\1", text[:limit].replace("\n", " "))
-
-
-def _quoted(text: str) -> str:
-    """User text for a notice: a markdown code span, so none of it is interpreted."""
-    return "`" + text[:40].replace("`", "'").replace("\n", " ") + "`"
+def _notice(text: str) -> str:
+    """Outside text for a notice (a URL parameter's name or value), escaped and short."""
+    return "“" + safe(text, limit=40) + "”"
 
 
 def init(session: MutableMapping[str, Any], query: Mapping[str, Any]) -> None:
@@ -231,9 +231,12 @@ def init(session: MutableMapping[str, Any], query: Mapping[str, Any]) -> None:
     if session.get(_READY):
         return
     notices: list[str] = []
-    for name in query:
-        if name not in SETTINGS:
-            notices.append(f"Ignored the unknown URL parameter {_quoted(name)}.")
+    unknown = [name for name in query if name not in SETTINGS]
+    if unknown:
+        shown = ", ".join(_notice(name) for name in unknown[:3])
+        more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
+        notices.append(f"Ignored unknown URL parameters: {shown}{more}.")
+    refused = 0
     for key, setting in SETTINGS.items():
         value = setting.default
         if key in query:
@@ -241,11 +244,15 @@ def init(session: MutableMapping[str, Any], query: Mapping[str, Any]) -> None:
             try:
                 value = setting.parse(raw)
             except (ValueError, TypeError, OverflowError) as exc:
-                notices.append(
-                    f"URL parameter {key} = {_quoted(raw)} {exc}; using the default "
-                    f"{_serialize(setting.default)}."
-                )
+                refused += 1
+                if refused <= MAX_NOTICES:
+                    notices.append(
+                        f"URL parameter {key} = {_notice(raw)} {safe(exc, limit=120)}; "
+                        f"using the default {safe(_serialize(setting.default))}."
+                    )
         session[key] = value
+    if refused > MAX_NOTICES:
+        notices.append(f"{refused - MAX_NOTICES} more URL parameters were refused; defaults used.")
     n_key = "data_n"
     spec = DATASETS[session["data_name"]]
     if not spec.n_min <= session[n_key] <= spec.n_max:
@@ -288,6 +295,24 @@ def widget_key(key: str) -> str:
     return f"{key}_w"
 
 
+def accepts(key: str, value: Any) -> bool:
+    """Whether a widget's value is one setting ``key`` accepts (its type and range)."""
+    setting = SETTINGS.get(key)
+    if setting is None:
+        return True
+    if not isinstance(value, type(setting.default)) and not (
+        isinstance(setting.default, float) and isinstance(value, int)
+    ):
+        return False
+    if isinstance(value, float) and not math.isfinite(value):
+        return False
+    try:
+        setting.parse(repr(value) if isinstance(value, float) else _serialize(value))
+    except (ValueError, TypeError, OverflowError):
+        return False
+    return True
+
+
 def bind(
     session: MutableMapping[str, Any], key: str, then: Callable[[], None] | None = None
 ) -> dict[str, Any]:
@@ -297,7 +322,13 @@ def bind(
         session[wkey] = session[key]
 
     def copy() -> None:
-        session[key] = session[wkey]
+        value = session[wkey]
+        if not accepts(key, value):  # a forged widget value: keep the setting as it was
+            session[wkey] = session[key]
+            notices = session.setdefault(NOTICES, [])
+            notices.append(f"Refused a value for {SETTINGS[key].label}: out of range.")
+            return
+        session[key] = value
         if then is not None:
             then()
 

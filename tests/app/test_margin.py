@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from perceptron_core import make_dataset, max_margin, train
 from ui import margin_lab as lab
+from ui.kit.text import visible
 
 X0, Y0 = make_dataset("separable", n=40, seed=0)  # the default dataset
 
@@ -27,11 +28,14 @@ def metrics(at: AppTest) -> dict[str, str]:
 
 
 def texts(at: AppTest) -> str:
-    return "\n".join(
-        [m.value for m in at.markdown]
-        + [e.value for e in at.error]
-        + [w.value for w in at.warning]
-        + [i.value for i in at.info]
+    """The page's text as a student reads it (outside text is escaped in the source)."""
+    return visible(
+        "\n".join(
+            [m.value for m in at.markdown]
+            + [e.value for e in at.error]
+            + [w.value for w in at.warning]
+            + [i.value for i in at.info]
+        )
     )
 
 

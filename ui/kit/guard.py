@@ -1,0 +1,156 @@
+"""Bounded work per browser message, and no traceback ever.
+
+**One event per message.** A component's trigger may carry a list of events, and
+Streamlit runs the component's callback once per entry. A forged message with
+100,000 entries used to run the margin lab's edit 100,000 times, each reading the
+whole list again. :func:`component_callbacks` reads the first event of a message
+and returns at once for the rest (a counter, reset at the start of every script
+run by :func:`new_run`), and refuses a payload larger than a gesture can make
+(:func:`within`) before anything loops over it.
+
+**No traceback.** :func:`page` and :func:`fragment` run page code so that an
+unexpected exception shows a short sentence (with a reference to the server's
+log, never a path) and the rest of the app keeps working; :class:`cache.Busy`
+shows its own sentence.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import secrets
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from typing import Any, ParamSpec, TypeVar
+
+import streamlit as st
+
+from ..state import session_key
+from .cache import Busy
+
+P = ParamSpec("P")
+R = TypeVar("R")
+_LOG = logging.getLogger("perceptron_lab")
+
+SEEN = session_key("_events_seen")
+MAX_ITEMS = 64  # entries of one event's payload, all levels together
+MAX_DEPTH = 3  # nesting of one event's payload
+MAX_TEXT = 200  # characters of one string in a payload
+
+
+def within(
+    value: Any, *, items: int = MAX_ITEMS, depth: int = MAX_DEPTH, text: int = MAX_TEXT
+) -> bool:
+    """Whether ``value`` is JSON-like and no bigger than a person's gesture makes it.
+
+    Stops as soon as a limit is passed, so a huge value costs no more than a small one.
+    """
+    budget = items
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        v, level = stack.pop()
+        if v is None or isinstance(v, bool | int | float):
+            continue
+        if isinstance(v, str):
+            if len(v) > text:
+                return False
+            continue
+        if not isinstance(v, Mapping | list | tuple) or level >= depth:
+            return False
+        budget -= len(v)
+        if budget < 0:
+            return False
+        children: Iterable[Any] = v.values() if isinstance(v, Mapping) else v
+        if isinstance(v, Mapping) and not all(isinstance(k, str) and len(k) <= text for k in v):
+            return False
+        stack.extend((c, level + 1) for c in children)
+    return True
+
+
+def new_run(session: MutableMapping[str, Any]) -> int:
+    """Start counting a new message's events; returns how many the last one carried."""
+    return int(session.pop(SEEN, 0))
+
+
+def component_callbacks(
+    session: MutableMapping[str, Any],
+    key: str,
+    events: Iterable[str],
+    handle: Callable[[str, Any], None],
+    refuse: Callable[[str], None] | None = None,
+) -> dict[str, Callable[[], None]]:
+    """``on_<event>_change`` callbacks for a component that read one event per message.
+
+    ``handle(event, payload)`` runs for the first event of a message whose payload
+    passes :func:`within`; ``refuse(sentence)`` runs for one that does not. The
+    other events of the same message are counted and not read.
+    """
+
+    def make(event: str) -> Callable[[], None]:
+        def callback() -> None:
+            seen = int(session.get(SEEN, 0))
+            session[SEEN] = seen + 1
+            if seen:
+                return  # a second event in the same message: not read
+            state = session.get(key)
+            payload = state.get(event) if isinstance(state, Mapping) else None
+            if not within(payload):
+                if refuse is not None:
+                    refuse("That edit was refused: it was not something a mouse or a key sends.")
+                return
+            handle(event, payload)
+
+        return callback
+
+    return {f"on_{event}_change": make(event) for event in events}
+
+
+def _report(exc: BaseException) -> None:
+    if isinstance(exc, Busy):
+        st.info(str(exc), icon=":material/hourglass_top:")
+        return
+    ref = secrets.token_hex(3)
+    _LOG.error("page error %s", ref, exc_info=exc)
+    st.error(
+        "Something went wrong on this part of the page, and it was not your fault. "
+        "The rest of the app still works: change a setting, or go back to the defaults "
+        f"with the page's link in the sidebar. (Reference for the server's log: {ref}.)",
+        icon=":material/error:",
+    )
+
+
+def page(run: Callable[[], Any]) -> None:
+    """Run a page; an exception shows a sentence, not a traceback."""
+    try:
+        run()
+    except Exception as exc:  # st.stop and st.rerun are not Exceptions: they pass
+        _report(exc)
+
+
+def fragment(fn: Callable[P, None]) -> Callable[P, None]:
+    """``st.fragment`` that starts a new message's event count and shows no traceback."""
+
+    @functools.wraps(fn)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        new_run(st.session_state)
+        try:
+            fn(*args, **kwargs)
+        except Exception as exc:
+            _report(exc)
+
+    return st.fragment(run)
+
+
+def callback(fn: Callable[P, None]) -> Callable[P, None]:
+    """A widget callback that logs an exception instead of showing a traceback."""
+
+    @functools.wraps(fn)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            fn(*args, **kwargs)
+        except Exception as exc:
+            ref = secrets.token_hex(3)
+            _LOG.error("callback error %s", ref, exc_info=exc)
+            notices = st.session_state.setdefault(session_key("_notices"), [])
+            notices.append(f"That change could not be applied (reference {ref}).")
+
+    return run
