@@ -11,7 +11,7 @@ from ui.figures import as_figure
 from ui.kit.text import safe
 from ui.shell import require_router
 from ui.sidebar import current_dataset
-from ui.state import W0_MODES, bind, widget_key
+from ui.state import W0_MODES, accepts, bind, widget_key
 
 require_router()
 ss = st.session_state
@@ -27,6 +27,9 @@ def shared(key: str) -> dict:
         ss[wkey] = ss[key]
 
     def copy() -> None:
+        if not accepts(key, ss[wkey]):  # a forged value: the setting stays as it was
+            ss[wkey] = ss[key]
+            return
         ss[key] = ss[wkey]
         ss["lec_t"] = 0  # the lecture page's run changed: it starts again from w0
 

@@ -51,8 +51,9 @@ st.header("1. Training: watch the weights")
 st.markdown(text["training"])
 
 
-def set_t(value: int) -> None:  # the last step is stored as END, so the URL stays short
-    ss["spam_t"] = END if value >= T else value
+def set_t(value: object) -> None:  # the last step is stored as END, so the URL stays short
+    t = value if isinstance(value, int) and not isinstance(value, bool) else 0
+    ss["spam_t"] = END if t >= T else max(t, 0)  # a forged slider value is clamped
 
 
 wkey = widget_key("spam_t")
@@ -66,7 +67,7 @@ b[3].slider(
     0,
     T,
     key=wkey,
-    on_change=lambda: set_t(int(ss[wkey])),
+    on_change=lambda: set_t(ss[wkey]),
 )
 t = int(ss[wkey])
 w, w_prev = trace.w_before(t), trace.w_before(max(t - 1, 0))

@@ -22,7 +22,7 @@ def experts_run(n: int, k: int, days: int, behaviour: str, seed: int) -> Experts
     return simulate_experts(n=n, k=k, days=days, behaviour=behaviour, seed=seed)
 
 
-@cached(max_mb=2)
+@cached(max_mb=1)
 def spam_run(vocab: str, rule: str) -> tuple[np.ndarray, np.ndarray, Trace]:
     """(X, y, trace): the labelled e-mails as word counts and the perceptron trained on
     them with the BIAS feature, in the given order, every step recorded."""

@@ -175,7 +175,7 @@ def scaling_rows(
     return rows
 
 
-cached_analysis = cached(max_mb=24, heavy=True)(analyse)
+cached_analysis = cached(max_mb=16, heavy=True)(analyse)
 cached_sweep = cached(max_mb=4, heavy=True)(constant_sweep)
 cached_scaling = cached(max_mb=4, heavy=True)(scaling_rows)
 

@@ -41,14 +41,14 @@ class Adversary:
     check: ProofCheck  # the proof's lines on its run
 
 
-@cached(max_mb=64, heavy=True)
+@cached(max_mb=32, heavy=True)
 def check(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> ProofCheck:
     """Every line of the proof at every mistake of the lecture's run."""
     run = runs.lecture_run(X, y, settings)
     return proof_check(run.trace, run.X, run.y, run.mm)
 
 
-@cached(max_mb=48, heavy=True)
+@cached(max_mb=8, heavy=True)
 def adversary(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> Adversary | None:
     """The greedy adversaries from the run's start, with its rule and rate: "away",
     "lowest", then "random" with seeds 0, 1, ... while the step budget lasts (None
@@ -94,7 +94,7 @@ def orders_plan(n: int, n_orders: int, max_epochs: int) -> tuple[int, int]:
     )
 
 
-@cached(max_mb=16, heavy=True)
+@cached(max_mb=4, heavy=True)
 def orders(
     X: np.ndarray, y: np.ndarray, settings: RunSettings, n_orders: int
 ) -> dict[str, np.ndarray]:
@@ -118,7 +118,7 @@ def orders(
     }
 
 
-@cached(max_mb=2, heavy=True)
+@cached(max_mb=1, heavy=True)
 def worst_case(gamma: float, n_orders: int) -> dict[str, float]:
     """The three-point set of ``worst_case_set``: its bound and the mistakes of the given
     order, the best of ``n_orders`` random orders and the greedy adversary (no bias, w0 = 0)."""

@@ -27,19 +27,19 @@ from .kit.cache import cached
 from .model import Run, RunSettings, record_run
 
 
-@cached(max_mb=16)
+@cached(max_mb=8)
 def dataset(name: str, n: int, seed: int, params: tuple[tuple[str, float], ...]) -> tuple:
     """A registry dataset, by value (X (n, 2), y (n,))."""
     return make_dataset(name, n=n, seed=seed, **dict(params))
 
 
-@cached(max_mb=96, heavy=True)
+@cached(max_mb=48, heavy=True)
 def lecture_run(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> Run:
     """``model.record_run``, cached."""
     return record_run(X, y, settings)
 
 
-@cached(max_mb=64, heavy=True)
+@cached(max_mb=16, heavy=True)
 def lecture_chart(
     X: np.ndarray, y: np.ndarray, settings: RunSettings, start: int, stop: int, presenter: bool
 ) -> dict[str, Any]:
@@ -70,7 +70,7 @@ def lifted_run(X: np.ndarray, y: np.ndarray, map_key: str, max_epochs: int) -> A
     return train(FEATURE_MAPS[map_key].fn(X), y, bias=True, max_epochs=max_epochs)
 
 
-@cached(max_mb=2, heavy=True)
+@cached(max_mb=1, heavy=True)
 def kernel_check(X: np.ndarray, y: np.ndarray, max_epochs: int) -> dict[str, int]:
     """The kernel perceptron against the explicit quadratic map: mistakes and predictions."""
     explicit = train(FEATURE_MAPS["quadratic"].fn(X), y, bias=True, max_epochs=max_epochs)
@@ -87,7 +87,7 @@ def kernel_check(X: np.ndarray, y: np.ndarray, max_epochs: int) -> dict[str, int
     }
 
 
-@cached(max_mb=4, heavy=True)
+@cached(max_mb=2, heavy=True)
 def remedies(n: int, seed: int, noise: float, max_epochs: int) -> dict[str, np.ndarray]:
     """Training error per epoch of the plain, pocket and averaged perceptron on noisy data."""
     X, y = make_dataset("noisy", n=n, seed=seed, noise=noise)

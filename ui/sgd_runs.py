@@ -31,7 +31,7 @@ def online(
     return train(X, y, bias=False, max_epochs=epochs, eta=eta, w0=w0)
 
 
-@cached(max_mb=16, heavy=True)
+@cached(max_mb=8, heavy=True)
 def batches(X: np.ndarray, y: np.ndarray, b: int, epochs: int, seed: int | None) -> BatchTrace:
     """Mini-batches of b without bias (b = 1 online, b >= n batch)."""
     return minibatch_train(
@@ -39,7 +39,7 @@ def batches(X: np.ndarray, y: np.ndarray, b: int, epochs: int, seed: int | None)
     )
 
 
-@cached(max_mb=32, heavy=True)
+@cached(max_mb=8, heavy=True)
 def surface(X: np.ndarray, y: np.ndarray, r: float, size: int = sgd.GRID) -> sgd.Surface:
     """E_p on the grid [-r, r]² (coarser for large n, see ``sgd.grid_size``)."""
     return sgd.surface(X, y, r, sgd.grid_size(len(y), size))

@@ -78,6 +78,8 @@ _NUMBER = r"[-+]?(\d{1,20}(\.\d{0,20})?|\.\d{1,20})([eE][-+]?\d{1,3})?"
 
 
 def _vector_text(text: str) -> str:
+    if len(text) > 100:  # before any split: three numbers are never this long
+        raise ValueError("must be 2 or 3 numbers separated by commas")
     parts = [p.strip() for p in text.split(",")]
     if not 2 <= len(parts) <= 3 or not all(re.fullmatch(_NUMBER, p) for p in parts):
         raise ValueError("must be 2 or 3 numbers separated by commas")

@@ -17,7 +17,7 @@ from . import variants
 from .kit.cache import cached
 
 
-@cached(max_mb=8)
+@cached(max_mb=4)
 def digits() -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's bundled 8x8 handwritten digits (ships inside the package, no download):
     X (1797, 64) with pixels scaled to [0, 1], and the digit of each image."""
@@ -35,13 +35,13 @@ def digit_pair(pair: str) -> tuple[np.ndarray, np.ndarray]:
     return X[sel], np.where(target[sel] == a, 1.0, -1.0)
 
 
-@cached(max_mb=4)
+@cached(max_mb=2)
 def own_data(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The page's own 2-D set: the registry's separable set (margin 0.3, radius 3) of n points."""
     return make_dataset("separable", n=n, seed=seed)
 
 
-@cached(max_mb=32, heavy=True)
+@cached(max_mb=8, heavy=True)
 def two_d(
     X: np.ndarray, y: np.ndarray, noise: float, epochs: int, seed: int
 ) -> tuple[variants.Experiment, dict[str, Any]]:
@@ -53,14 +53,14 @@ def two_d(
     return exp, grid
 
 
-@cached(max_mb=16, heavy=True)
+@cached(max_mb=8, heavy=True)
 def digits_run(pair: str, noise: float, epochs: int, seed: int) -> variants.Experiment:
     """The same experiment on one pair of digits (64 pixels)."""
     X, y = digit_pair(pair)
     return variants.experiment(X, y, noise=noise, epochs=epochs, seed=seed)[0]
 
 
-@cached(max_mb=16, heavy=True)
+@cached(max_mb=8, heavy=True)
 def starts_2d(
     X: np.ndarray, y: np.ndarray, runs: int, epochs: int, w0_norm: float, seed: int
 ) -> variants.Starts:
@@ -68,7 +68,7 @@ def starts_2d(
     return variants.starts(X, y, runs=runs, epochs=epochs, w0_norm=w0_norm, seed=seed)
 
 
-@cached(max_mb=16, heavy=True)
+@cached(max_mb=8, heavy=True)
 def starts_digits(pair: str, runs: int, epochs: int, w0_norm: float, seed: int) -> variants.Starts:
     """Many runs on the clean training split of one pair of digits."""
     X, y = digit_pair(pair)

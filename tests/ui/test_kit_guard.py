@@ -1,0 +1,81 @@
+"""``kit.guard``: one event read per browser message, payloads the size of a gesture.
+
+AppTest cannot fire a component's events, so the callbacks are called here as
+Streamlit calls them: once per entry of the message's list, before the script runs.
+"""
+
+import json
+
+import pytest
+
+from ui.kit.guard import SEEN, component_callbacks, new_run, within
+
+MOVE = {"i": 3, "x": 0.5, "y": -1.25, "v": 7}
+
+
+def message(session, key, events, callbacks):
+    """Deliver one browser message carrying ``events`` [(name, value), ...]."""
+    session[key] = dict(events)  # Streamlit's flat view: the last value of each event
+    for name, _ in events:
+        callbacks[f"on_{name}_change"]()
+
+
+def test_a_gesture_sized_payload_passes_and_bigger_ones_do_not():
+    assert within(MOVE) and within(None) and within([1, 2, 3]) and within("x" * 200)
+    assert not within("x" * 201)
+    assert not within(list(range(65)))
+    assert not within({"a": {"b": {"c": {"d": 1}}}})  # nested deeper than a gesture
+    assert not within({"k" * 300: 1})
+    assert not within(object())
+    assert not within({1: 2})  # JSON keys are strings
+
+
+class Untouchable(list):
+    """A list that fails the test if anything loops over it."""
+
+    def __iter__(self):
+        raise AssertionError("the payload was looped over")
+
+
+def test_a_huge_payload_is_refused_before_anything_loops_over_it():
+    huge = Untouchable([MOVE] * 1_000_000)
+    assert not within(huge)
+    assert not within({"x": huge})
+
+
+def test_one_event_is_read_per_message_however_many_it_carries():
+    session, handled, refused = {}, [], []
+    cbs = component_callbacks(
+        session, "surface", ("moved", "added"), lambda e, p: handled.append((e, p)), refused.append
+    )
+    message(session, "surface", [("moved", MOVE)] * 100_000, cbs)
+    assert handled == [("moved", MOVE)]  # 100,000 entries, one edit
+    assert new_run(session) == 100_000  # counted, for the page to say so
+    message(session, "surface", [("added", MOVE)], cbs)
+    assert handled[-1] == ("added", MOVE) and refused == []  # the next message is read
+
+
+def test_without_a_new_run_a_second_message_is_not_read_twice():
+    session, handled = {}, []
+    cbs = component_callbacks(session, "s", ("moved",), lambda e, p: handled.append(p))
+    message(session, "s", [("moved", MOVE)], cbs)
+    message(session, "s", [("moved", MOVE)], cbs)
+    assert len(handled) == 1 and session[SEEN] == 2
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"i": 1, "x": 0.0, "y": 0.0, "v": 0, "junk": list(range(1000))},
+        "x" * 10_000,
+        {"a": {"b": {"c": {}}}},
+        json.loads("[" * 50 + "]" * 50),
+    ],
+)
+def test_an_oversized_payload_is_refused_with_a_sentence(payload):
+    session, handled, refused = {}, [], []
+    cbs = component_callbacks(
+        session, "s", ("moved",), lambda e, p: handled.append(p), refused.append
+    )
+    message(session, "s", [("moved", payload)], cbs)
+    assert handled == [] and len(refused) == 1 and "refused" in refused[0]
