@@ -138,19 +138,3 @@ def fragment(fn: Callable[P, None]) -> Callable[P, None]:
             _report(exc)
 
     return st.fragment(run)
-
-
-def callback(fn: Callable[P, None]) -> Callable[P, None]:
-    """A widget callback that logs an exception instead of showing a traceback."""
-
-    @functools.wraps(fn)
-    def run(*args: P.args, **kwargs: P.kwargs) -> None:
-        try:
-            fn(*args, **kwargs)
-        except Exception as exc:
-            ref = secrets.token_hex(3)
-            _LOG.error("callback error %s", ref, exc_info=exc)
-            notices = st.session_state.setdefault(session_key("_notices"), [])
-            notices.append(f"That change could not be applied (reference {ref}).")
-
-    return run
