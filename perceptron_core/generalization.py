@@ -29,11 +29,10 @@ from ._checks import (
     check_seed,
 )
 from .perceptron import Trace, augment, train
-from .variants import averaged_weights
+from .variants import _sign_sums, averaged_weights
 
 METHODS = ("last", "averaged", "voted")
-_BLOCK = 2_000_000  # entries of a (vectors x points) block: ~16 MB of float64
-_FEW = 2  # up to this many read-out times, sum the counts directly
+_BLOCK = 2_000_000  # entries of an (end times x points) block: ~16 MB of float64
 
 
 def holdout_split(
@@ -104,62 +103,57 @@ def flip_labels(y: Any, *, fraction: float, seed: int = 0) -> tuple[FloatArray, 
     return out, flipped
 
 
-def _scores(trace: Trace, X: FloatArray) -> FloatArray:
-    """w_k . x for every weight vector of the run and every row of X: shape (K+1, m)."""
+def _augmented(trace: Trace, X: FloatArray) -> FloatArray:
+    """The rows of X as the run saw its examples (with the constant 1 if it had a bias)."""
     Xa = augment(X) if trace.bias else X
     if Xa.shape[1] != trace.weights.shape[1]:
         raise ValueError(
             f"X must have {trace.weights.shape[1] - int(trace.bias)} columns, like the "
             f"training data; got {X.shape[1]}"
         )
-    return np.asarray(trace.weights @ Xa.T, dtype=np.float64)
+    return np.asarray(Xa, dtype=np.float64)
 
 
-def _wrong(scores: FloatArray, y: FloatArray) -> FloatArray:
-    """Fraction of points whose predicted label (+1 iff score > 0) differs from y, per row."""
+def _wrong(scores: FloatArray, y: FloatArray) -> IntArray:
+    """Points whose predicted label (+1 iff score > 0, else -1) differs from y, per row."""
     predicted = np.where(scores > 0.0, 1.0, -1.0)
-    wrong: FloatArray = (predicted != y[None, :]).mean(axis=1)
+    wrong: IntArray = (predicted != y[None, :]).sum(axis=1)
     return wrong
-
-
-def _counts(s: FloatArray, k_now: IntArray, ends: IntArray) -> FloatArray:
-    """c_k(T) for each T in ``ends``, shape (E, K+1): s_{k+1} - s_k for the vectors
-    replaced by step T, T - s_k for the current one, 0 for those not made yet."""
-    C = np.zeros((ends.shape[0], s.shape[0]))
-    for e, (k, T) in enumerate(zip(k_now, ends, strict=True)):
-        C[e, :k] = np.diff(s[: k + 1])
-        C[e, k] = T - s[k]
-    return C
 
 
 def _errors_at(trace: Trace, ends: IntArray, X: FloatArray, y: FloatArray) -> dict[str, FloatArray]:
     """Prediction error of the last, averaged and voted perceptron after each T in ``ends``.
 
-    With k(T) the vector current after step T and s_k the step that made w_k, the
-    weighted sums over k of c_k(T) a_k are a running total plus the current vector's
-    share:  sum_k c_k(T) a_k = sum_{j < k(T)} (s_{j+1} - s_j) a_j + (T - s_{k(T)}) a_{k(T)},
-    so every epoch costs O(m) after one O(K m) pass.
+    With k(T) the vector current after step T, s_k the step that made w_k and
+    c_k(T) = s_{k+1} - s_k for the vectors replaced by T, T - s_{k(T)} for the
+    current one (0 for those not made yet):
+
+    - last: w_{k(T)} . x;
+    - averaged: sum_k c_k(T) w_k . x = v(T) . x with v(T) = sum_k c_k(T) w_k, a running
+      total over k read at k(T): O(K d) for all T, then O(m d) per T;
+    - voted: sum_k c_k(T) sign(w_k . x), the one O(K m) part (``_sign_sums``: blocks of
+      vectors through a reused buffer; integer terms, so the sums are exact).
+
+    ``ends`` must be ascending.
     """
-    out = {m: np.zeros(ends.shape[0]) for m in METHODS}
-    s = np.concatenate([[0], trace.mistake_steps[:, 0]]).astype(np.float64)  # s_k, (K+1,)
+    Xa = _augmented(trace, X)
+    W = np.asarray(trace.weights, dtype=np.float64)
+    s = np.concatenate([[0], trace.mistake_steps[:, 0]]).astype(np.int64)  # s_k, (K+1,)
     k_now = np.searchsorted(trace.mistake_steps[:, 0], ends, side="left")  # k(T)
-    share = (ends - s[k_now])[:, None]  # (E, 1): T - s_k(T)
-    full = np.diff(s)[:, None]  # (K, 1): s_{k+1} - s_k, the count of a vector replaced by T
-    chunk = max(1, _BLOCK // trace.weights.shape[0])
-    for start in range(0, X.shape[0], chunk):  # blocks of points bound the memory
-        A = _scores(trace, X[start : start + chunk])  # (K+1, b): a_k = w_k . x
-        yb = y[start : start + chunk]
-        part = yb.shape[0] / X.shape[0]
-        out["last"] += _wrong(A[k_now], yb) * part
-        for m, a in (("averaged", A), ("voted", np.sign(A))):
-            # averaged: sign(sum_k c_k w_k . x); voted: sign(sum_k c_k sign(w_k . x))
-            if ends.shape[0] <= _FEW:  # a few read-outs: the counts times a, directly
-                summed = _counts(s, k_now, ends) @ a
-            else:  # many: one running total over k, read at each k(T)
-                before = np.vstack([np.zeros((1, a.shape[1])), np.cumsum(full * a[:-1], axis=0)])
-                summed = before[k_now] + share * a[k_now]
-            out[m] += _wrong(summed, yb) * part
-    return out
+    share = (ends - s[k_now]).astype(np.float64)[:, None]  # (E, 1): T - s_k(T)
+    full = np.diff(s).astype(np.float64)  # (K,): the count of a vector replaced by T
+    running = np.vstack([np.zeros((1, W.shape[1])), np.cumsum(full[:, None] * W[:-1], axis=0)])
+    v = running[k_now] + share * W[k_now]  # (E, d'): sum_k c_k(T) w_k
+    wrong = {m: np.zeros(ends.shape[0], dtype=np.int64) for m in METHODS}
+    cols = max(1, _BLOCK // ends.shape[0])
+    for start in range(0, Xa.shape[0], cols):  # blocks of points bound the (E, m) arrays
+        Xb, yb = Xa[start : start + cols], y[start : start + cols]
+        last = W[k_now] @ Xb.T  # (E, b)
+        wrong["last"] += _wrong(last, yb)
+        wrong["averaged"] += _wrong(v @ Xb.T, yb)
+        votes = _sign_sums(W[:-1], full, Xb, k_now) + share * np.sign(last)
+        wrong["voted"] += _wrong(votes, yb)
+    return {m: wrong[m] / Xa.shape[0] for m in METHODS}
 
 
 @dataclass(frozen=True, eq=False)

@@ -35,9 +35,9 @@ from ._checks import (
     check_seed,
     check_vector,
 )
-from .perceptron import RULES, augment
+from .perceptron import RULES, augment, train
 
-_CHUNK = 1 << 20  # at most this many margins y_i w.x_i in memory at once
+_CHUNK = 1 << 16  # margins y_i w.x_i per block: 512 KB, one buffer reused (stays in cache)
 
 
 def perceptron_criterion(W: Any, X: Any, y: Any, *, bias: bool = True) -> FloatArray:
@@ -79,12 +79,15 @@ def perceptron_criterion(W: Any, X: Any, y: Any, *, bias: bool = True) -> FloatA
         raise ValueError(f"W must have shape (g, {d_aug}); got shape {Wa.shape}")
     if not np.isfinite(Wa).all():
         raise ValueError("W must contain only finite numbers")
-    Z = y[:, None] * Xa  # z_i = y_i x_i, so y_i w.x_i = w.z_i
+    ZT = np.ascontiguousarray((y[:, None] * Xa).T)  # z_i = y_i x_i, so y_i w.x_i = w.z_i
     out = np.empty(Wa.shape[0])
     rows = max(1, _CHUNK // Xa.shape[0])
+    buf = np.empty((min(rows, Wa.shape[0]), Xa.shape[0]))
     for s in range(0, Wa.shape[0], rows):
-        margins = Wa[s : s + rows] @ Z.T  # (rows, n): y_i w.x_i
-        out[s : s + rows] = np.maximum(-margins, 0.0).sum(axis=1)
+        margins = buf[: min(rows, Wa.shape[0] - s)]
+        np.matmul(Wa[s : s + rows], ZT, out=margins)  # (rows, n): y_i w.x_i
+        np.minimum(margins, 0.0, out=margins)  # -max(0, -y_i w.x_i), exactly
+        out[s : s + rows] = 0.0 - margins.sum(axis=1)  # 0.0 - : never -0.0
     return out
 
 
@@ -353,6 +356,8 @@ def minibatch_train(
     Xa = augment(X) if bias else X
     d_aug = Xa.shape[1]
     w = np.zeros(d_aug) if w0 is None else check_vector(w0, "w0", d_aug)
+    if b == 1:  # the online perceptron: train's compiled loop, the same weights and order
+        return _online(X, y, None if w0 is None else w, bias, max_epochs, eta, seed, rule, average)
     tie = np.where(y > 0, RULES[rule].tie_pos, RULES[rule].tie_neg)
     rng = None if seed is None else np.random.default_rng(seed)
 
@@ -408,6 +413,48 @@ def minibatch_train(
         n_epochs=len(mistakes_per_epoch),
         n_examples=n,
         batch_size=b,
+        bias=bias,
+        eta=eta,
+        rule=rule,
+        average=average,
+    )
+
+
+def _online(
+    X: FloatArray,
+    y: FloatArray,
+    w0: FloatArray | None,
+    bias: bool,
+    max_epochs: int,
+    eta: float,
+    seed: int | None,
+    rule: str,
+    average: bool,
+) -> BatchTrace:
+    """``minibatch_train`` with b = 1, read off ``train`` (one update per mistake).
+
+    A batch of one is the online perceptron: the same activations summed in the same
+    order, the same permutation per pass from the same generator, and the step
+    eta / 1 = eta even when averaging, so the weights are ``train``'s exactly; the
+    compiled loop makes 20,000 examples take milliseconds instead of 0.2 s of Python.
+    """
+    trace = train(X, y, bias=bias, max_epochs=max_epochs, w0=w0, eta=eta, seed=seed, rule=rule)
+    n = X.shape[0]
+    epochs = (trace.mistake_steps[:, 0] // n).astype(np.int64)
+    per_epoch = np.bincount(epochs, minlength=trace.n_epochs).astype(np.int64)
+    ones = np.ones(epochs.shape[0], dtype=np.int64)
+    for a in (epochs, per_epoch, ones):
+        a.flags.writeable = False
+    return BatchTrace(
+        weights=trace.weights,
+        update_epochs=epochs,
+        update_mistakes=ones,
+        mistakes_per_epoch=per_epoch,
+        updates_per_epoch=per_epoch,
+        converged=trace.converged,
+        n_epochs=trace.n_epochs,
+        n_examples=n,
+        batch_size=1,
         bias=bias,
         eta=eta,
         rule=rule,

@@ -84,11 +84,55 @@ def voted_score(trace: Trace, X: Any, *, steps: int | None = None) -> FloatArray
     c = survival_counts(trace, steps=steps)
     keep = c > 0  # vectors not made yet (or never current) have no vote
     W, ck = trace.weights[keep], c[keep].astype(np.float64)
-    votes = np.empty(Xa.shape[0])
-    chunk = max(1, 2_000_000 // W.shape[0])  # blocks of points: ~16 MB of signs at a time
-    for start in range(0, Xa.shape[0], chunk):
-        votes[start : start + chunk] = ck @ np.sign(W @ Xa[start : start + chunk].T)
+    votes: FloatArray = _sign_sums(W, ck, Xa, np.array([W.shape[0]]))[0]
     return votes
+
+
+_SIGN_BLOCK = 65_536  # entries of one (vectors x points) block of signs: 512 KB, reused
+
+
+def _sign_sums(W: FloatArray, counts: FloatArray, Xa: FloatArray, stops: IntArray) -> FloatArray:
+    """Weighted votes of the first vectors: sum_{k < stops[e]} counts_k sign(w_k . x).
+
+    The signs of every w_k at every point, summed in blocks of vectors through one
+    reused buffer (no large temporaries). With integer counts every partial sum is
+    an integer, exact in float64, so the order of summation does not matter.
+
+    Parameters
+    ----------
+    W : ndarray, shape (K, d')
+        The vectors w_k.
+    counts : ndarray, shape (K,)
+        The weight of each vector's vote.
+    Xa : ndarray, shape (m, d')
+        The points (augmented when the run has a bias).
+    stops : ndarray of int, shape (E,)
+        Ascending; row e sums the vectors k < stops[e].
+
+    Returns
+    -------
+    ndarray, shape (E, m)
+    """
+    m = Xa.shape[0]
+    stops = np.asarray(stops, dtype=np.int64)
+    used = int(stops.max(initial=0))
+    # vector k votes in row e iff k < stops[e], i.e. in the rows from group[k] on
+    group = np.searchsorted(stops, np.arange(used), side="right")
+    totals = np.zeros((stops.shape[0] + 1, m))
+    XT = np.ascontiguousarray(Xa.T)
+    rows = max(1, _SIGN_BLOCK // max(1, m))
+    buf = np.empty((min(rows, max(used, 1)), m))
+    for start in range(0, used, rows):
+        stop = min(start + rows, used)
+        A = buf[: stop - start]
+        np.matmul(W[start:stop], XT, out=A)
+        np.sign(A, out=A)
+        g = group[start:stop] - group[start]  # the block's groups, from 0 (ascending)
+        P = np.zeros((int(g[-1]) + 1, stop - start))  # each vector's count in its group's row
+        P[g, np.arange(stop - start)] = counts[start:stop]
+        totals[group[start] : group[start] + P.shape[0]] += P @ A
+    sums: FloatArray = np.cumsum(totals, axis=0)[:-1]
+    return sums
 
 
 def voted_predict(trace: Trace, X: Any, *, steps: int | None = None) -> NDArray[np.int64]:

@@ -7,7 +7,9 @@ dicts (wrap with ``figures.as_figure``).
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -46,6 +48,26 @@ PAIRS = {"8v9": (8, 9), "1v8": (1, 8), "3v8": (3, 8), "5v9": (5, 9), "7v9": (7, 
 
 
 # --- experiments -----------------------------------------------------------------------
+
+
+def bundled_digits() -> tuple[np.ndarray, np.ndarray]:
+    """scikit-learn's bundled 8x8 handwritten digits, offline: X (1797, 64) with pixels
+    scaled to [0, 1], and the digit of each image.
+
+    Read from the CSV scikit-learn ships (``sklearn/datasets/data/digits.csv.gz``, what
+    ``load_digits`` reads) without importing scikit-learn, whose import pulls in
+    scipy.stats: about 0.8 s of a cold page against 20 ms for the file.
+    """
+    spec = importlib.util.find_spec("sklearn")  # finds the package, does not import it
+    where = spec.submodule_search_locations if spec else None
+    path = Path(next(iter(where))) / "datasets" / "data" / "digits.csv.gz" if where else None
+    if path is not None and path.is_file():
+        data = np.loadtxt(path, delimiter=",")
+        return data[:, :-1] / 16.0, data[:, -1].astype(np.int64)
+    from sklearn.datasets import load_digits  # the file moved: the slow way
+
+    d = load_digits()
+    return np.asarray(d.data, dtype=np.float64) / 16.0, np.asarray(d.target, dtype=np.int64)
 
 
 @dataclass(frozen=True, eq=False)

@@ -21,10 +21,7 @@ from .kit.cache import cached
 def digits() -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's bundled 8x8 handwritten digits (ships inside the package, no download):
     X (1797, 64) with pixels scaled to [0, 1], and the digit of each image."""
-    from sklearn.datasets import load_digits  # imported here: only this page needs it
-
-    d = load_digits()
-    return np.asarray(d.data, dtype=np.float64) / 16.0, np.asarray(d.target, dtype=np.int64)
+    return variants.bundled_digits()  # the file scikit-learn ships, without importing it
 
 
 def digit_pair(pair: str) -> tuple[np.ndarray, np.ndarray]:

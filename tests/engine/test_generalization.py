@@ -180,3 +180,45 @@ def test_every_run_from_a_start_of_norm_r_keeps_below_the_bound_from_that_start(
     got = many_runs(X, y, X, y, runs=5, max_epochs=int(bound) + 2, w0_norm=w0_norm, seed=seed)
     assert got.converged.all()
     assert (got.n_mistakes <= bound + 1e-9).all()
+
+
+def errors_by_matrix(trace, ends, X, y):
+    """Every w_k at every point, weighted by the counts c_k(T) of each read-out time T:
+    the (T, K+1) @ (K+1, m) products written out (what the engine avoids forming)."""
+    Xa = np.hstack([X, np.ones((len(X), 1))])
+    A = trace.weights @ Xa.T  # (K+1, m)
+    s = np.r_[0, trace.mistake_steps[:, 0]]
+    k_now = np.searchsorted(trace.mistake_steps[:, 0], ends, side="left")
+    C = np.zeros((len(ends), len(s)))
+    for e, (k, T) in enumerate(zip(k_now, ends, strict=True)):
+        C[e, :k] = np.diff(s[: k + 1])
+        C[e, k] = T - s[k]
+    wrong = {
+        "last": A[k_now] > 0,
+        "averaged": C @ A > 0,
+        "voted": C @ np.sign(A) > 0,
+    }
+    return {m: (np.where(p, 1, -1) != y).mean(axis=1) for m, p in wrong.items()}
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("pixels", [False, True])
+def test_errors_per_epoch_equal_the_full_count_matrix_exactly(seed, pixels):
+    """The running totals give the same errors, to the last bit, as forming every w_k . x:
+    on the variants page's 2-D set and on 64 pixels in sixteenths (sums exact)."""
+    rng = np.random.default_rng(seed)
+    if pixels:  # digits-like: 64 pixels k/16, labelled by a hidden w (10% flipped below)
+        X = rng.integers(0, 17, (300, 64)) / 16.0
+        score = X @ rng.normal(size=64)
+        y = np.where(score > np.median(score), 1.0, -1.0)
+    else:
+        X, y = separable_stream(seed, n=200)
+    tr, te = holdout_split(y, seed=seed)
+    y_train, _ = flip_labels(y[tr], fraction=0.1, seed=seed)
+    trace = train(X[tr], y_train, max_epochs=30, seed=seed)
+    got = epoch_errors(trace, X[tr], y_train, X[te], y[te], epochs=30)
+    ends = np.arange(1, 31) * len(tr)
+    for data, split in (((X[tr], y_train), got.train), ((X[te], y[te]), got.test)):
+        expect = errors_by_matrix(trace, ends, *data)
+        for m in METHODS:
+            np.testing.assert_array_equal(split[m], expect[m], err_msg=m)

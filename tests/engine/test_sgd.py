@@ -215,6 +215,25 @@ def test_minibatch_matches_the_rule_written_out(b, average, seed):
     assert (run.update_mistakes >= 1).all() and run.update_mistakes.sum() == run.n_mistakes
 
 
+@pytest.mark.parametrize("average", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_batch_of_one_matches_the_rule_written_out(average, seed):
+    """b = 1 reads train's compiled loop: the same weights and counts as the batch rule."""
+    X, y = noisy_stream(seed, n=60)
+    w0 = [0.5, -1.0] if seed % 2 else None
+    run = minibatch_train(
+        X, y, batch_size=1, bias=False, max_epochs=15, w0=w0, eta=0.7, average=average
+    )
+    ws, per_epoch = minibatch_by_hand(
+        X.tolist(), y.tolist(), 1, epochs=15, eta=0.7, w0=w0, average=average
+    )
+    np.testing.assert_allclose(run.weights, ws, rtol=1e-12, atol=1e-12)
+    assert run.mistakes_per_epoch.tolist() == per_epoch == run.updates_per_epoch.tolist()
+    assert run.batch_size == 1 and run.average == average and run.n_epochs == len(per_epoch)
+    assert (run.update_mistakes == 1).all() and run.n_updates == run.n_mistakes
+    assert np.array_equal(np.bincount(run.update_epochs, minlength=run.n_epochs), per_epoch)
+
+
 def test_a_full_batch_step_is_minus_eta_times_the_gradient_of_the_criterion():
     X, y = noisy_stream(2, n=50)
     w0 = np.array([0.3, -0.8])
