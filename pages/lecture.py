@@ -5,6 +5,8 @@ import streamlit as st
 from perceptron_core import RULES
 from ui import lecture, runs
 from ui.figures import as_figure
+from ui.kit import guard
+from ui.kit.cache import heavy_slot
 from ui.model import Run
 from ui.player import player, window
 from ui.shell import require_router
@@ -61,10 +63,17 @@ for kind, note in notes:
     (st.warning if kind == "warning" else st.info)(note)
 
 
+def heavy_csv(run: Run, k: int) -> bytes:
+    """The whole log as CSV, in the heavy-work slot: Streamlit builds it again for every
+    request of the file, and a request can be sent without a click."""
+    with heavy_slot():
+        return lecture.mistake_log_csv(run, k)
+
+
 WINDOW_KEY = session_key("lec_window")  # (start, stop) of the chart on the page
 
 
-@st.fragment
+@guard.fragment
 def stepper(run: Run, data_name: str) -> None:
     """Controls, status and the math: a click reruns only this, not the chart.
 
@@ -105,11 +114,16 @@ def stepper(run: Run, data_name: str) -> None:
             if k == 0:
                 st.caption("No mistakes yet: w has not changed.")
             else:
-                table = lecture.mistake_log(run, k)
-                st.dataframe(table, hide_index=True)
+                first = lecture.log_window(k)  # a long log: only its last rows go to the page
+                if first > 1:
+                    st.caption(
+                        f"The last {k - first + 1:,} of the {k:,} mistakes so far "
+                        f"(from k = {first:,}); the CSV holds them all."
+                    )
+                st.dataframe(lecture.mistake_log(run, k, first_k=first), hide_index=True)
                 st.download_button(
-                    "Download the log (CSV)",
-                    table.to_csv(index=False),
+                    f"Download the log (CSV, {k:,} mistakes)",
+                    lambda: heavy_csv(run, k),  # built on click only
                     "mistakes.csv",
                     "text/csv",
                     key="lec_log_download",

@@ -124,3 +124,17 @@ def test_a_step_past_the_end_of_the_run_shows_the_end_with_a_notice():
     at = lecture({"lec_t": "5000"})
     assert "step **t = 80** of 80" in status(at)
     assert any("ends after 80 steps" in i.value for i in at.info)
+
+
+def test_the_open_mistake_log_shows_its_last_rows_and_offers_all_of_them_as_csv():
+    query = {"data_name": "xor", "data_n": "200", "lec_max_epochs": "30", "lec_t": "6000"}
+    at = open_app("pages/lecture.py", query)
+    assert not at.exception and not at.dataframe  # closed: nothing built
+    k = int(status(at).split("mistakes **k = ")[1].split("**")[0])
+    at.session_state["lec_log"] = True
+    at.run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert len(table) == 1000 and table["k"].iloc[-1] == k and table["k"].iloc[0] == k - 999
+    assert any(f"The last 1,000 of the {k:,} mistakes" in c.value for c in at.caption)
+    assert f"{k:,} mistakes" in at.get("download_button")[0].proto.label
