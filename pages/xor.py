@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from perceptron_core import FEATURE_MAPS, make_dataset
+from perceptron_core import DATASETS, FEATURE_MAPS, make_dataset
 from ui import beyond, runs
 from ui.figures import MINUS, PLUS, as_figure
 from ui.kit.text import safe
@@ -34,7 +34,8 @@ else:
     X, y, name = current_dataset()
 epochs = int(ss["xor_epochs"])
 trace, witness, cycle = runs.beyond_run(X, y, epochs)
-Xs, ys = make_dataset("separable", n=max(len(y), 4), seed=0)
+ref_spec = DATASETS["separable"]  # an upload may have more points than the generator allows
+Xs, ys = make_dataset("separable", n=int(np.clip(len(y), ref_spec.n_min, ref_spec.n_max)), seed=0)
 reference, _, _ = runs.beyond_run(Xs, ys, epochs)
 
 st.header("1. It never stops")
@@ -44,7 +45,7 @@ st.plotly_chart(
         beyond.curves_figure(
             [
                 (safe(f"{name} (not separable)" if witness else name, sink="plotly"), trace, MINUS),
-                ("a separable set, same n", reference, PLUS),
+                (f"a separable set, n = {len(ys)}", reference, PLUS),
             ]
         )
     ),
