@@ -30,6 +30,12 @@ without a browser, over Streamlit's own websocket protocol:
   ``canvas.js`` sends on a drop. The answer must draw point i where it was
   dropped, with the version one higher.
 
+The client is reused by ``benchmarks/attack.py`` and ``tests/load``: every keyed
+element and block a run sends is remembered under its key (``Session.element``), so a
+client can open a lazy expander (``open_expander``), fire any component's trigger
+(``trigger``), rerun with the widget values it set (``rerun``), and read the text the
+browser renders as markdown and the alerts (``RunView.texts``, ``RunView.alerts``).
+
 Latency is measured in the client from sending the BackMsg to receiving
 ``script_finished``. Every answer is verified: the status markdown
 ``... step **t = N** of T ...`` must be in the response with ``N`` one more than
@@ -62,6 +68,7 @@ import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -91,6 +98,13 @@ class RunError(Exception):
     """A run that failed: timeout, exception element, bad finish, lost connection."""
 
 
+def message(state: ClientState) -> bytes:
+    """The websocket frame of a ``BackMsg.rerun_script`` with this client state."""
+    msg = BackMsg()
+    msg.rerun_script.CopyFrom(state)
+    return msg.SerializeToString()
+
+
 @dataclass
 class RunView:
     """What one script run sent back, as far as the benchmark cares."""
@@ -105,6 +119,12 @@ class RunView:
     canvas_fragment_id: str | None = None
     scene: dict[str, Any] | None = None
     exceptions: list[str] = field(default_factory=list)
+    # every keyed element and block (widgets, components, stateful expanders): user key ->
+    # (element id, fragment id), for clients that press more than Step (benchmarks/attack.py)
+    keyed: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # text the browser renders as markdown: (element type, field, text)
+    texts: list[tuple[str, str, str]] = field(default_factory=list)
+    alerts: list[tuple[int, str]] = field(default_factory=list)  # (Alert.Format, body)
 
 
 @dataclass
@@ -114,6 +134,27 @@ class SessionResult:
     latencies_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
+
+
+def user_key(element_id: str) -> str:
+    """The key a page gave an element, from its id ``$$ID-<hash>-<key>`` (else the id)."""
+    parts = element_id.split("-", 2)
+    return parts[2] if element_id.startswith("$$ID-") and len(parts) == 3 else element_id
+
+
+_TEXT_FIELDS = frozenset({"body", "label", "help", "caption", "placeholder"})
+
+
+def _collect(view: RunView, which: str, proto: Any, fragment_id: str) -> None:
+    """Remember an element's id under its key and the text fields the browser renders."""
+    element_id = getattr(proto, "id", "")
+    if isinstance(element_id, str) and element_id:
+        view.keyed[user_key(element_id)] = (element_id, fragment_id)
+    for descriptor, value in proto.ListFields():
+        if descriptor.name in _TEXT_FIELDS and isinstance(value, str) and value:
+            view.texts.append((which, descriptor.name, value))
+    if which == "alert":
+        view.alerts.append((proto.format, proto.body))
 
 
 class Session:
@@ -135,6 +176,9 @@ class Session:
         self.fragment_id = ""
         self.t = 0
         self.n_steps = 0
+        self.keyed: dict[str, tuple[str, str]] = {}  # every keyed element seen so far
+        self.sticky: dict[str, WidgetState] = {}  # widget values this client set (resent)
+        self.last: RunView | None = None  # what the last finished run sent
 
     async def __aenter__(self) -> Session:
         self.ws = await websockets.connect(
@@ -146,21 +190,79 @@ class Session:
         if self.ws is not None:
             await self.ws.close()
 
-    async def _run(self, state: ClientState) -> RunView:
+    async def _run(self, state: ClientState, timeout: float = RUN_TIMEOUT) -> RunView:
         """Send one rerun_script and read until its script_finished."""
+        await self.send(message(state))
+        return await self.answer(timeout)
+
+    async def send(self, data: bytes) -> None:
+        """Send one serialized BackMsg (see :func:`message`) without waiting."""
         assert self.ws is not None
-        msg = BackMsg()
-        msg.rerun_script.CopyFrom(state)
-        await self.ws.send(msg.SerializeToString())
+        await self.ws.send(data)
+
+    async def answer(self, timeout: float = RUN_TIMEOUT) -> RunView:
+        """Read until a run finishes (a run ended by ``st.rerun`` is followed by the next)."""
+        assert self.ws is not None
         view = RunView()
-        async with asyncio.timeout(RUN_TIMEOUT):
+        async with asyncio.timeout(timeout):
             while view.status is None:
                 fwd = ForwardMsg()
                 fwd.ParseFromString(await self.ws.recv())
                 self._read(fwd, view)
                 if view.status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     view.status = None  # st.rerun: the run that follows answers the press
+        self.keyed.update(view.keyed)
+        self.last = view
         return view
+
+    def state(
+        self, widgets: list[WidgetState] | tuple[WidgetState, ...] = (), fragment_id: str = ""
+    ) -> ClientState:
+        """A rerun of this session's page: the widget values set so far (as a browser
+        sends them all) plus ``widgets``, as a fragment rerun if ``fragment_id``."""
+        state = ClientState(query_string=self.query_string, page_script_hash=self.page_hash)
+        if fragment_id:
+            state.fragment_id = fragment_id
+        fresh = {w.id for w in widgets}
+        state.widget_states.widgets.extend(
+            [w for i, w in self.sticky.items() if i not in fresh] + list(widgets)
+        )
+        return state
+
+    async def rerun(
+        self,
+        widgets: list[WidgetState] | tuple[WidgetState, ...] = (),
+        fragment_id: str = "",
+        timeout: float = RUN_TIMEOUT,
+    ) -> RunView:
+        """One rerun (see :meth:`state`); the view is returned unchecked."""
+        return await self._run(self.state(widgets, fragment_id), timeout)
+
+    def element(self, key: str) -> tuple[str, str]:
+        """(id, fragment id) of the element the page keyed ``key`` (RunError if none)."""
+        if key not in self.keyed:
+            raise RunError(f"the page has no element with key {key!r}")
+        return self.keyed[key]
+
+    async def open_expander(self, key: str, timeout: float = RUN_TIMEOUT) -> RunView:
+        """Open a stateful (lazy) ``st.expander(key=..., on_change="rerun")``, as a click on
+        its label does: its widget state ``bool_value=True``, kept for later reruns."""
+        element_id, fragment_id = self.element(key)
+        widget = WidgetState(id=element_id, bool_value=True)
+        self.sticky[element_id] = widget
+        view = await self.rerun([widget], fragment_id, timeout)
+        self._check(view)
+        return view
+
+    def trigger(self, key: str, raw: str) -> ClientState:
+        """A rerun carrying the trigger of the component keyed ``key`` (a
+        ``st.components.v2`` component) with ``json_trigger_value`` = ``raw``, as a
+        fragment rerun when the component sits in one (unless ``full_rerun``)."""
+        element_id, fragment_id = self.element(key)
+        widget = WidgetState(
+            id=f"$$STREAMLIT_INTERNAL_KEY_{element_id}__events", json_trigger_value=raw
+        )
+        return self.state([widget], "" if self.full_rerun else fragment_id)
 
     def _read(self, fwd: ForwardMsg, view: RunView) -> None:
         kind = fwd.WhichOneof("type")
@@ -174,9 +276,17 @@ class Session:
             event = fwd.session_event.WhichOneof("type")
             if event == "script_compilation_exception":
                 view.exceptions.append(fwd.session_event.script_compilation_exception.message)
+        elif kind == "delta" and fwd.delta.WhichOneof("type") == "add_block":
+            block = fwd.delta.add_block
+            if block.id:
+                view.keyed[user_key(block.id)] = (block.id, fwd.delta.fragment_id)
+            if block.WhichOneof("type") == "expandable" and block.expandable.label:
+                view.texts.append(("expandable", "label", block.expandable.label))
         elif kind == "delta" and fwd.delta.WhichOneof("type") == "new_element":
             element = fwd.delta.new_element
             which = element.WhichOneof("type")
+            if which is not None:
+                _collect(view, which, getattr(element, which), fwd.delta.fragment_id)
             if which == "button" and element.button.id.endswith(f"-{STEP_KEY}"):
                 view.step_id = element.button.id
                 view.fragment_id = fwd.delta.fragment_id
@@ -217,6 +327,10 @@ class Session:
             if not (self.page_hash and self.canvas_id and self.scene.get("points")):
                 raise RunError("the margin lab came without its page hash or drawing surface")
             return elapsed
+        if self.page != "lecture":
+            if not self.page_hash:
+                raise RunError(f"the page {self.page!r} came without its page hash")
+            return elapsed
         if not (self.page_hash and self.step_id) or view.t is None or view.n_steps is None:
             raise RunError("the lecture page came without its page hash, Step button or status")
         self.t, self.n_steps = view.t, view.n_steps
@@ -228,9 +342,7 @@ class Session:
         been quiet for ``quiet`` s. Returns what the last finished run drew."""
         assert self.ws is not None
         for raw in raw_values:
-            msg = BackMsg()
-            msg.rerun_script.CopyFrom(self._canvas_event(raw))
-            await self.ws.send(msg.SerializeToString())
+            await self.ws.send(message(self._canvas_event(raw)))
         last, view = RunView(), RunView()
         while True:
             try:
