@@ -1,0 +1,15 @@
+"""AppTest runs: a page's unexpected error reaches ``at.exception``.
+
+In the app, ``ui.kit.guard`` turns it into a sentence for the student; here every
+``assert not at.exception`` must be able to fail. ``test_security.py`` switches
+this off to check the sentence itself.
+"""
+
+import pytest
+
+from ui.kit import guard
+
+
+@pytest.fixture(autouse=True)
+def strict_pages(monkeypatch):
+    monkeypatch.setattr(guard, "STRICT", True)
