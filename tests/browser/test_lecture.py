@@ -25,6 +25,14 @@ def chart_step(page: Page) -> int:
     return int(re.match(r"t = (\d+)", text.text_content()).group(1))
 
 
+def expect_chart_step(page: Page, t: int, timeout: float = 10.0) -> None:
+    """The chart shows step t once the browser has moved it (an animation, not a reply)."""
+    deadline = time.monotonic() + timeout
+    while chart_step(page) != t and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert chart_step(page) == t
+
+
 def open_lecture(page: Page, app_url: str) -> None:
     page.goto(app_url + "/lecture")
     expect(page.locator(".js-plotly-plot").first).to_be_visible(timeout=30_000)
@@ -45,7 +53,7 @@ def test_step_to_the_first_mistake_shows_k_1_and_the_updated_w(app_url, page, sc
     after = update.inner_text().splitlines()[-1].rsplit("=", 1)[1]
     shown = [float(v.replace("−", "-")) for v in after.strip("() ").split(",")]
     assert shown == pytest.approx(w, rel=5e-3)
-    assert chart_step(page) == first + 1
+    expect_chart_step(page, first + 1)
     page.keyboard.press("ArrowRight")  # → is Step too
     expect(status(page)).to_contain_text(f"t = {first + 2} of")
     screenshot("lecture-first-mistake")
@@ -74,7 +82,7 @@ def test_play_replays_in_the_browser_without_websocket_messages(app_url, page, s
     paused = chart_step(page)
     expect(status(page)).to_contain_text(f"t = {paused} of", timeout=10_000)
     time.sleep(0.6)
-    assert chart_step(page) == paused  # stopped
+    expect_chart_step(page, paused)  # stopped
     k = TRACE.mistakes_before(paused)
     expect(status(page)).to_contain_text(f"mistakes k = {k}")
 
