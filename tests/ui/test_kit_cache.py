@@ -144,8 +144,7 @@ def test_no_page_or_lesson_uses_an_unbounded_streamlit_cache():
     offenders = [
         p.name
         for p in sources
-        if ("st.cache_data" in p.read_text()
-        and p.name != "cache.py")
+        if ("st.cache_data" in p.read_text() and p.name != "cache.py")
         or "st.cache_resource" in p.read_text()
     ]
     assert offenders == []
