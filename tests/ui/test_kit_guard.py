@@ -79,3 +79,26 @@ def test_an_oversized_payload_is_refused_with_a_sentence(payload):
     )
     message(session, "s", [("moved", payload)], cbs)
     assert handled == [] and len(refused) == 1 and "refused" in refused[0]
+
+
+def test_streamlit_drops_a_message_listing_more_events_than_a_gesture_sends():
+    """The bound sits on the method that loops, and a long list reaches no callback."""
+    from streamlit.runtime.state.session_state import SessionState
+
+    from ui.kit import guard
+
+    assert guard.BOUNDED  # this Streamlit has the method: the bound is in place
+    assert getattr(SessionState._dispatch_trigger_callbacks, "_bounded", False)
+
+    class FakeState:
+        def __init__(self, value):
+            self._new_widget_state = {"w": value}
+
+    reached = []
+    dispatch = guard.bounded_dispatch(lambda self, votes, wid: reached.append(wid))
+    dispatch(FakeState([{"event": "moved"}] * guard.MAX_EVENTS), None, "w")
+    dispatch(FakeState({"event": "moved"}), None, "w")
+    assert reached == ["w", "w"]  # a gesture's message goes on to Streamlit's loop
+    dispatch(FakeState([{"event": "moved"}] * (guard.MAX_EVENTS + 1)), None, "w")
+    dispatch(FakeState([{"event": "moved"}] * 100_000), None, "w")
+    assert reached == ["w", "w"]  # longer lists stop here

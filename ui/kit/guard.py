@@ -69,6 +69,52 @@ def within(
     return True
 
 
+MAX_EVENTS = 8  # events one component message may list (a gesture sends one)
+
+
+def bounded_dispatch(original: Callable[..., None]) -> Callable[..., None]:
+    """``original`` (Streamlit's trigger dispatch), but a list of over ``MAX_EVENTS``
+    events runs nothing."""
+
+    @functools.wraps(original)
+    def dispatch(self: Any, votes: Any, wid: str, *args: Any, **kwargs: Any) -> None:
+        try:
+            value = self._new_widget_state[wid]
+        except Exception:  # not deserialisable: Streamlit's own code decides
+            value = None
+        if isinstance(value, list) and len(value) > MAX_EVENTS:
+            _LOG.warning("dropped a component message listing %d events", len(value))
+            return
+        original(self, votes, wid, *args, **kwargs)
+
+    dispatch._bounded = True  # type: ignore[attr-defined]
+    return dispatch
+
+
+def _bound_trigger_lists() -> bool:
+    """Make Streamlit drop a component message that lists more than ``MAX_EVENTS`` events.
+
+    Streamlit calls a component's callback once per entry of the list, in its own
+    loop, before any of our code can refuse: 8,000 entries cost the server about
+    0.8 s even with callbacks that return at once. This wraps the one method that
+    loops (``SessionState._dispatch_trigger_callbacks``) so such a message runs no
+    callback at all. ``tests/ui/test_kit_guard.py`` fails if a Streamlit upgrade
+    removes the method, so the bound is never lost silently.
+    """
+    from streamlit.runtime.state.session_state import SessionState
+
+    original = getattr(SessionState, "_dispatch_trigger_callbacks", None)
+    if original is None or getattr(original, "_bounded", False):
+        return original is not None
+
+    dispatch = bounded_dispatch(original)
+    SessionState._dispatch_trigger_callbacks = dispatch  # type: ignore[method-assign]
+    return True
+
+
+BOUNDED = _bound_trigger_lists()
+
+
 def new_run(session: MutableMapping[str, Any]) -> int:
     """Start counting a new message's events; returns how many the last one carried."""
     return int(session.pop(SEEN, 0))
