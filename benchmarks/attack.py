@@ -29,7 +29,8 @@ Attacks (``--attacks``, comma-separated groups):
 - ``cache``: sustained cold requests, each a new session with a fresh seed, on
   every page at its heaviest settings, by 3 workers, until ``--cache-requests`` or
   ``--cache-seconds``; the server's RSS (VmRSS of it and its children) is sampled
-  every second and summarised against ``--ceiling-mb``.
+  every second and summarised against ``--ceiling-mb``, then for ``--settle`` s
+  more with no attacker (closed sessions are kept by Streamlit for 120 s).
 - ``url``: 8 connections open page after page with (a) plain URLs (a control:
   the same traffic without hostile parameters), (b) a hostile value in every
   setting and 1,000 unknown parameters, (c) a query string as large as a frame
@@ -438,6 +439,15 @@ def drawn(scene: dict[str, Any] | None) -> str:
     return json.dumps([p[:3] for p in (scene or {}).get("points", [])])
 
 
+def answered(view: load.RunView) -> str:
+    """An answer's outcome: answered, busy (the page asks to try again later) or error."""
+    if view.exceptions or view.status not in load.OK_FINISH:
+        return "error"
+    if any("try again" in body.lower() for _, body in view.alerts):
+        return "busy"
+    return "answered"
+
+
 def compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
@@ -503,6 +513,14 @@ async def component_attack(
     deadline = await phase.begin()
 
     async def one(s: load.Session) -> None:
+        mine = [s]  # and the connections it opens again after the server closed one
+        try:
+            await attack_with(s, mine)
+        finally:
+            for session in mine:
+                await close(session)
+
+    async def attack_with(s: load.Session, mine: list[load.Session]) -> None:
         sends = 0
         while time.monotonic() < deadline and sends < 500:
             sends += 1
@@ -525,6 +543,7 @@ async def component_attack(
                 except (load.RunError, TimeoutError, *CLOSED):
                     stats.outcomes["reconnect failed"] += 1
                     return
+                mine.append(s)
                 continue
             stats.times_ms.append((time.monotonic() - start) * 1000)
             if view.exceptions or view.status not in load.OK_FINISH:
@@ -538,7 +557,6 @@ async def component_attack(
             stats.outcomes[
                 "applied" if changed else "refused" if said_why(view) else "ignored"
             ] += 1
-        await close(s)
 
     await asyncio.gather(*(one(s) for s in sessions))
 
@@ -624,11 +642,29 @@ async def log_attack(port: int, phase: Phase, stats: AttackerStats, *, conns: in
     """Lecture runs of 200,000 steps with the mistake log open, Step pressed again and again."""
     rng = random.Random(7)
     query = "data_name=xor&data_n=500&lec_max_epochs=400&lec_t=199000&data_seed={}"
-    sessions = []
+    sessions: list[load.Session] = []
+    try:
+        await log_attack_with(sessions, port, phase, stats, conns, query, rng)
+    finally:
+        for s in sessions:
+            await close(s)
+
+
+async def log_attack_with(
+    sessions: list[load.Session],
+    port: int,
+    phase: Phase,
+    stats: AttackerStats,
+    conns: int,
+    query: str,
+    rng: random.Random,
+) -> None:
     for _ in range(conns):
         s = await connect(port, "lecture", query.format(fresh_seed(rng)))
-        view = await s.open_expander("lec_log")
         sessions.append(s)
+        view = await s.open_expander("lec_log")
+        if "lec_log_download" not in view.keyed:
+            raise load.RunError("the mistake log did not open (no download button in it)")
     stats.notes.append(f"{sessions[0].n_steps:,} steps, log open ({len(view.texts)} texts)")
     deadline = await phase.begin()
 
@@ -645,14 +681,9 @@ async def log_attack(port: int, phase: Phase, stats: AttackerStats, *, conns: in
                 stats.outcomes["connection closed"] += 1
                 return
             stats.times_ms.append((time.monotonic() - start) * 1000)
-            ok = not view.exceptions and view.status in load.OK_FINISH
-            stats.outcomes["answered" if ok else "error"] += 1
+            stats.outcomes[answered(view)] += 1
 
-    try:
-        await asyncio.gather(*(one(s) for s in sessions))
-    finally:
-        for s in sessions:
-            await close(s)
+    await asyncio.gather(*(one(s) for s in sessions))
 
 
 async def opens_attack(
@@ -689,8 +720,7 @@ async def opens_attack(
             stats.times_ms.append((time.monotonic() - start) * 1000)
             stats.max_warnings = max(stats.max_warnings, warnings_of(view))
             stats.markup += [f"{page or 'home'}: {m}" for m in live_markup_in(view)]
-            ok = not view.exceptions and view.status in load.OK_FINISH
-            stats.outcomes["answered" if ok else "error"] += 1
+            stats.outcomes[answered(view)] += 1
             if once:
                 return
 
@@ -830,6 +860,7 @@ class Row:
     rss_max: float
     rss: list[float] = field(default_factory=list)  # the curve (cache attack)
     error: str | None = None
+    settled: list[float] = field(default_factory=list)  # the curve after the attack
 
     @property
     def ratio(self) -> float:
@@ -853,6 +884,7 @@ class Attack:
     duration: float
     tail: float
     rss_interval: float = 0.5
+    settle: float = 0.0  # s of sampling after the attack, no attacker connected
 
 
 async def warm(port: int) -> None:
@@ -889,6 +921,7 @@ async def measure(port: int, pid: int, attack: Attack, quiet: float) -> Row:
         # a single-shot attack: the victim is measured for the attack's duration at least
         await asyncio.sleep(max(0.0, phase.deadline - time.monotonic()))
         a1 = time.monotonic()
+        await asyncio.sleep(max(attack.settle, 2.0))  # Steps sent before a1 may finish
     except (load.RunError, TimeoutError, *CLOSED) as exc:
         error = f"{type(exc).__name__}: {exc}"[:160]
         a1 = time.monotonic()
@@ -907,6 +940,7 @@ async def measure(port: int, pid: int, attack: Attack, quiet: float) -> Row:
         max(rss, default=float("nan")),
         rss,
         error,
+        sampler.between(a1 + 0.01, float("inf")) if attack.settle else [],  # after a1
     )
 
 
@@ -973,9 +1007,8 @@ def build_attacks(args: argparse.Namespace, limit: int, keys: list[str]) -> list
         await opens_attack(p, ph, st, queries=heavy_queries(5), conns=3, total=requests)
 
     if "cache" in wanted:
-        attacks.append(
-            Attack(f"cache: {requests} cold heavy opens", "cache", cache, seconds, 30, 1.0)
-        )
+        name = f"cache: {requests} cold heavy opens"
+        attacks.append(Attack(name, "cache", cache, seconds, 30, 1.0, args.settle))
 
     hostile, huge = hostile_query(keys, fields=FIELDS), huge_query(limit)
     floods = {
@@ -1031,6 +1064,12 @@ def memory_summary(row: Row, ceiling: float) -> tuple[str, bool]:
         f"{'levels off' if levelled else 'still growing'}); ceiling {ceiling:.0f} MB: "
         f"{'PASS' if ok else 'FAIL'}"
     )
+    if row.settled:
+        text += (
+            f"\n  then {len(row.settled)} s with no attacker (Streamlit keeps a closed "
+            f"session 120 s): {row.settled[0]:.0f} -> {row.settled[-1]:.0f} MB "
+            f"(min {min(row.settled):.0f} MB)"
+        )
     return text, ok
 
 
@@ -1045,12 +1084,16 @@ def main() -> None:
     parser.add_argument("--large-n", type=int, default=0, help="events in the large message")
     parser.add_argument("--cache-requests", type=int, default=0, help="cold opens (240; 40)")
     parser.add_argument("--cache-seconds", type=float, default=0, help="bound, s (300; 60)")
+    parser.add_argument(
+        "--settle", type=float, help="cache: sample RSS this long after, s (150; quick 0)"
+    )
     parser.add_argument("--ceiling-mb", type=float, default=CEILING_MB)
     parser.add_argument("--app-dir", type=Path, default=ROOT, help="serve the app from here")
     args = parser.parse_args()
     args.quiet = args.quiet or (4.0 if args.quick else 8.0)
     args.duration = args.duration or (4.0 if args.quick else 10.0)
     args.tail = args.tail if args.tail is not None else (10.0 if args.quick else 30.0)
+    args.settle = args.settle if args.settle is not None else (0.0 if args.quick else 150.0)
     app_dir = args.app_dir.resolve()
     limit = widget_state_limit(app_dir)
     keys = setting_keys(app_dir)
