@@ -957,12 +957,15 @@ def build_attacks(args: argparse.Namespace, limit: int, keys: list[str]) -> list
     for kind in ("canvas", "player"):
         big = args.large_n or largest_n(kind, limit)
         cases = [(8000, 3), (big, 8)] if quick else [(8000, 3), (8000, 8), (big, 3), (big, 8)]
-        for n, conns in [(1, 3), *cases]:  # one event a message: the same rate, a real gesture
+        controls = [(1, c) for c in sorted({c for _, c in cases})]
+        for n, conns in [*controls, *cases]:  # one event a message: a real gesture, as often
 
             async def run(p: int, ph: Phase, st: AttackerStats, k=kind, n=n, c=conns) -> None:
                 await component_attack(p, ph, st, kind=k, n=n, conns=c)
 
-            label = f"{kind}: {n:,} events x{conns}" if n > 1 else f"{kind}: 1 event x3 (control)"
+            label = (
+                f"{kind}: {n:,} events x{conns}" if n > 1 else f"{kind}: 1 event x{conns} (control)"
+            )
             add(label, kind, run)
 
     run_timeout = 40.0 if quick else 120.0
@@ -1115,9 +1118,14 @@ def main() -> None:
         rows.append(row)
         failed |= not row.ok(args.ceiling_mb)
         print(format_row(row, args.ceiling_mb), flush=True)
-    controls = {r.name.split(":")[0]: r for r in rows if "control" in r.name and r.stats.times_ms}
+
+    def kin(row: Row) -> tuple[str, str]:  # the page or component, and its connections
+        found = re.search(r" x(\d+)", row.name)
+        return row.name.split(":")[0], found.group(1) if found else ""
+
+    controls = {kin(r): r for r in rows if "control" in r.name and r.stats.times_ms}
     for row in rows:
-        control = controls.get(row.name.split(":")[0])
+        control = controls.get(kin(row))
         notes = [f"quiet median {row.quiet.text(0.5)} ms (n {len(row.quiet.all_ms)})"]
         notes += [n for n in row.stats.notes if n]
         if row.name.startswith("url") and row.stats.max_warnings:

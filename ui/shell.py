@@ -13,7 +13,7 @@ from streamlit.runtime.pages_manager import PagesManager
 import perceptron_core
 
 from . import state
-from .kit import guard
+from .kit import fair, guard
 from .sidebar import dataset_sidebar
 
 # Streamlit runs gc.collect(2) after every script run. Moving everything alive
@@ -55,6 +55,11 @@ PAGES = (
 
 def run_app() -> None:
     """What ``app.py`` does on every run."""
+    with fair.turn():  # a session that keeps the server busy waits its turn
+        _run_app()
+
+
+def _run_app() -> None:
     st.set_page_config(page_title="Perceptron Lab", page_icon="➕", layout="wide")
     guard.new_run(st.session_state)  # a new browser message: its first event is read
     state.init(st.session_state, st.query_params)

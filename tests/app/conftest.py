@@ -7,9 +7,16 @@ this off to check the sentence itself.
 
 import pytest
 
-from ui.kit import guard
+from ui.kit import fair, guard
 
 
 @pytest.fixture(autouse=True)
 def strict_pages(monkeypatch):
     monkeypatch.setattr(guard, "STRICT", True)
+
+
+@pytest.fixture(autouse=True)
+def no_fair_share_wait(monkeypatch):
+    """AppTest reruns one session back to back, which is what ``kit.fair`` slows
+    down; tests/ui/test_kit_fair.py tests the gate itself."""
+    monkeypatch.setattr(fair, "ENABLED", False)

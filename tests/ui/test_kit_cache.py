@@ -96,7 +96,7 @@ def test_a_heavy_call_inside_a_heavy_call_does_not_wait_for_itself():
 
 
 def test_a_session_past_its_share_of_heavy_computing_is_told_to_wait(monkeypatch):
-    monkeypatch.setattr(cache, "_session_id", lambda: "student-1")
+    monkeypatch.setattr(cache, "session_id", lambda: "student-1")
     monkeypatch.setattr(cache, "SESSION_SECONDS", 0.05)
     cache.clear_all()
 
@@ -110,7 +110,7 @@ def test_a_session_past_its_share_of_heavy_computing_is_told_to_wait(monkeypatch
     with pytest.raises(Busy, match="Try again in"):
         work(3)
     assert work(1) == 1  # what is cached is still answered
-    monkeypatch.setattr(cache, "_session_id", lambda: "student-2")
+    monkeypatch.setattr(cache, "session_id", lambda: "student-2")
     assert work(3) == 3  # another student is not held back
     cache.clear_all()
 

@@ -102,3 +102,24 @@ def test_streamlit_drops_a_message_listing_more_events_than_a_gesture_sends():
     dispatch(FakeState([{"event": "moved"}] * (guard.MAX_EVENTS + 1)), None, "w")
     dispatch(FakeState([{"event": "moved"}] * 100_000), None, "w")
     assert reached == ["w", "w"]  # longer lists stop here
+
+
+def test_streamlit_never_keeps_a_component_event_longer_than_a_gesture():
+    """An oversized event is not stored, so nothing parses or copies it later."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+    from streamlit.runtime.state.session_state import WStates
+
+    from ui.kit import guard
+
+    assert getattr(WStates.set_widget_from_proto, "_bounded", False)
+    gesture = json.dumps({"event": "moved", "value": {"i": 3, "x": 0.5, "y": -1.25}})
+    flood = json.dumps([{"event": "moved", "value": {"i": 3}}] * 2_000)
+    assert len(gesture) < guard.MAX_TRIGGER_CHARS < len(flood)
+    states = WStates()
+    states.set_widget_from_proto(WidgetState(id="canvas", json_trigger_value=gesture))
+    assert "canvas" in states.states  # a gesture is kept for the callbacks
+    states = WStates()
+    states.set_widget_from_proto(WidgetState(id="canvas", json_trigger_value=flood))
+    assert "canvas" not in states.states  # as if no event had come
+    states.set_widget_from_proto(WidgetState(id="note", string_value="x" * 100_000))
+    assert "note" in states.states  # other values are Streamlit's own business

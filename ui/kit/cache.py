@@ -64,7 +64,7 @@ _SPENT_LOCK = threading.Lock()
 _SPENT_SESSIONS = 2000  # sessions remembered (a few dozen bytes each)
 
 
-def _session_id() -> str | None:
+def session_id() -> str | None:
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     ctx = get_script_run_ctx(suppress_warning=True)
@@ -197,7 +197,7 @@ class BoundedCache(Generic[P, R]):
             self._store(key, pickle.dumps(value, protocol=5), time.monotonic())
             return value
         outermost = not getattr(_HOLDER, "depth", 0)
-        session = _session_id() if outermost else None
+        session = session_id() if outermost else None
         _check_budget(session, time.monotonic())
         with heavy_slot():
             # one heavy computation at a time, so whoever waited for the same key hits now

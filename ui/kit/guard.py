@@ -25,6 +25,7 @@ from typing import Any, ParamSpec, TypeVar
 import streamlit as st
 
 from ..state import session_key
+from . import fair
 from .cache import Busy
 
 P = ParamSpec("P")
@@ -91,24 +92,54 @@ def bounded_dispatch(original: Callable[..., None]) -> Callable[..., None]:
     return dispatch
 
 
+MAX_TRIGGER_CHARS = 16_384  # a gesture's JSON is under 1 kB; within() allows about 13 kB
+
+
+def bounded_store(original: Callable[..., None]) -> Callable[..., None]:
+    """``original`` (Streamlit's ``WStates.set_widget_from_proto``), but a component
+    event whose JSON text is longer than ``MAX_TRIGGER_CHARS`` is not kept: it is never
+    parsed, copied or dispatched, as if the message had carried no event."""
+
+    @functools.wraps(original)
+    def store(self: Any, widget_state: Any) -> None:
+        try:
+            raw = widget_state.json_trigger_value
+        except Exception:  # not a proto Streamlit knows: Streamlit's own code decides
+            raw = ""
+        if len(raw) > MAX_TRIGGER_CHARS:
+            _LOG.warning("dropped a component event of %d characters", len(raw))
+            return
+        original(self, widget_state)
+
+    store._bounded = True  # type: ignore[attr-defined]
+    return store
+
+
 def _bound_trigger_lists() -> bool:
-    """Make Streamlit drop a component message that lists more than ``MAX_EVENTS`` events.
+    """Make Streamlit drop a component message that lists more than ``MAX_EVENTS``
+    events, or whose event text is longer than ``MAX_TRIGGER_CHARS``.
 
     Streamlit calls a component's callback once per entry of the list, in its own
     loop, before any of our code can refuse: 8,000 entries cost the server about
-    0.8 s even with callbacks that return at once. This wraps the one method that
-    loops (``SessionState._dispatch_trigger_callbacks``) so such a message runs no
-    callback at all. ``tests/ui/test_kit_guard.py`` fails if a Streamlit upgrade
-    removes the method, so the bound is never lost silently.
+    0.8 s even with callbacks that return at once. Then it parses the JSON and,
+    when the component mounts, deep-copies the whole value: a 0.4 MB event cost
+    about 150 ms of the interpreter per message. This wraps the method that loops
+    (``SessionState._dispatch_trigger_callbacks``) so such a message runs no
+    callback, and the method that stores a browser's value
+    (``WStates.set_widget_from_proto``) so an oversized event is never parsed.
+    ``tests/ui/test_kit_guard.py`` fails if a Streamlit upgrade removes either
+    method, so the bound is never lost silently.
     """
-    from streamlit.runtime.state.session_state import SessionState
+    from streamlit.runtime.state.session_state import SessionState, WStates
 
     original = getattr(SessionState, "_dispatch_trigger_callbacks", None)
-    if original is None or getattr(original, "_bounded", False):
-        return original is not None
-
-    dispatch = bounded_dispatch(original)
-    SessionState._dispatch_trigger_callbacks = dispatch  # type: ignore[method-assign]
+    setter = getattr(WStates, "set_widget_from_proto", None)
+    if original is None or setter is None:
+        return False
+    if not getattr(original, "_bounded", False):
+        SessionState._dispatch_trigger_callbacks = bounded_dispatch(original)  # type: ignore[method-assign]
+    if not getattr(setter, "_bounded", False):
+        WStates.set_widget_from_proto = bounded_store(setter)  # type: ignore[method-assign]
     return True
 
 
@@ -183,9 +214,10 @@ def fragment(fn: Callable[P, None]) -> Callable[P, None]:
     @functools.wraps(fn)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
         new_run(st.session_state)
-        try:
-            fn(*args, **kwargs)
-        except Exception as exc:
-            _report(exc)
+        with fair.turn():  # a session that keeps the server busy waits its turn
+            try:
+                fn(*args, **kwargs)
+            except Exception as exc:
+                _report(exc)
 
     return st.fragment(run)
