@@ -1,5 +1,6 @@
 """Lecture: step through the online perceptron with the proof's quantities live."""
 
+import numpy as np
 import streamlit as st
 
 from perceptron_core import RULES
@@ -7,7 +8,7 @@ from ui import lecture, runs
 from ui.figures import as_figure
 from ui.kit import guard
 from ui.kit.cache import heavy_slot
-from ui.model import Run
+from ui.model import Run, RunSettings
 from ui.player import player, window
 from ui.shell import require_router
 from ui.sidebar import current_dataset
@@ -74,12 +75,15 @@ WINDOW_KEY = session_key("lec_window")  # (start, stop) of the chart on the page
 
 
 @guard.fragment
-def stepper(run: Run, data_name: str) -> None:
+def stepper(X: np.ndarray, y: np.ndarray, settings: RunSettings, data_name: str) -> None:
     """Controls, status and the math: a click reruns only this, not the chart.
 
     Inside the chart's window a Step only moves the chart to frame t in the
     browser (the player); a step outside it redraws the page, chart included.
+    The run comes from the cache on every click: a fragment's arguments live as
+    long as the session, and a run at the largest settings is 10 MB.
     """
+    run = runs.lecture_run(X, y, settings)
     trace = run.trace
     T = trace.n_steps
     t = min(int(ss["lec_t"]), T)
@@ -138,7 +142,7 @@ if int(ss["lec_t"]) > T:
     st.info(f"This run ends after {T} steps, so step {ss['lec_t']} shows its end.")
     ss["lec_t"] = T
 ss[WINDOW_KEY] = start, stop = window(int(ss["lec_t"]), T)
-stepper(run, data_name)
+stepper(X, y, settings, data_name)
 spec = runs.lecture_chart(X, y, settings, start, stop, ss["app_presenter"])
 with st.container(key="lec_chart"):
     st.plotly_chart(as_figure(spec), config={"displaylogo": False}, key="lec_plot")

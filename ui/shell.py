@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import sys
 from dataclasses import dataclass
 
 import pandas  # noqa: F401  (heavy imports first, then freeze: see below)
@@ -90,7 +91,12 @@ def require_router() -> None:
     ``st.navigation`` call, so a first visitor arriving at ``/lecture`` (and every
     ``AppTest`` run) would get the page without the router, the session state or
     the sidebar. Then run the shell here, which runs this page inside it, and stop.
+
+    It also tells ``kit.guard`` which globals are the page's, so that what the page
+    computed is not kept alive by its callbacks after the run (``guard.release``).
     """
     if PagesManager.uses_pages_directory:
         run_app()  # its st.navigation switches the old mode off for the whole server
         st.stop()
+    caller = sys._getframe(1)  # the page's module: its results are dropped after the run
+    guard.this_page(caller.f_globals, caller.f_code)

@@ -123,3 +123,56 @@ def test_streamlit_never_keeps_a_component_event_longer_than_a_gesture():
     assert "canvas" not in states.states  # as if no event had come
     states.set_widget_from_proto(WidgetState(id="note", string_value="x" * 100_000))
     assert "note" in states.states  # other values are Streamlit's own business
+
+
+PAGE = """
+import math
+from collections import OrderedDict
+
+T = 10
+run = list(range(1000))
+picked = [r for r in run if r % 2]
+
+
+def callback():
+    return T + 1
+
+
+fmt = OrderedDict(a=1)
+label = (lambda k: fmt[k])
+"""
+
+
+def test_a_page_s_results_are_dropped_after_its_run_but_its_callbacks_still_work():
+    """What a page computed does not stay alive through its callbacks (each student's
+    run used to, 10 MB each); what the callbacks and lambdas read stays."""
+    from ui.kit import guard
+
+    code = compile(PAGE, "pages/example.py", "exec")
+    module: dict = {"__name__": "__main__"}
+    exec(code, module)
+    callback, label = module["callback"], module["label"]
+    assert guard.names_kept(code) >= {"T", "fmt"}
+    assert "run" not in guard.names_kept(code)  # only the page's own comprehension reads it
+    guard.release(module, code)
+    assert "run" not in module and "picked" not in module
+    assert {"math", "OrderedDict", "callback", "__name__"} <= set(module)
+    assert callback() == 11 and label("a") == 1  # Streamlit calls them after the run
+
+
+def test_every_page_registers_its_globals_for_release():
+    """``require_router`` is the first call of every page: it tells the guard which
+    globals are the page's, so none of them is kept past the run."""
+    import ast
+    from pathlib import Path
+
+    for path in sorted(Path("pages").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        calls = [
+            n.value.func.id
+            for n in tree.body
+            if isinstance(n, ast.Expr)
+            and isinstance(n.value, ast.Call)
+            and isinstance(n.value.func, ast.Name)
+        ]
+        assert calls and calls[0] == "require_router", path
