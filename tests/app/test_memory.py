@@ -30,13 +30,19 @@ RESULTS = (
 )
 
 
-def alive() -> dict[str, int]:
+def alive(before: frozenset[int] = frozenset()) -> dict[str, int]:
+    """Engine results alive now (other than those in ``before``, by id), by class."""
     gc.collect()
     counts: dict[str, int] = {}
     for obj in gc.get_objects():
-        if isinstance(obj, RESULTS):
+        if isinstance(obj, RESULTS) and id(obj) not in before:
             counts[type(obj).__name__] = counts.get(type(obj).__name__, 0) + 1
     return counts
+
+
+def ids_alive() -> frozenset[int]:
+    gc.collect()
+    return frozenset(id(obj) for obj in gc.get_objects() if isinstance(obj, RESULTS))
 
 
 def test_the_engine_results_checked_here_include_the_big_ones():
@@ -46,9 +52,10 @@ def test_the_engine_results_checked_here_include_the_big_ones():
 
 @pytest.mark.parametrize("page", PAGES)
 def test_no_engine_result_stays_alive_in_the_session_after_a_run(page):
+    before = ids_alive()  # what other tests of this process may still hold
     at = open_app(f"pages/{page}.py")
     assert not at.exception
     if page == "lecture":  # a fragment rerun too: its arguments live with the session
         at.button(key="lec_step").click().run()
         assert not at.exception
-    assert alive() == {}, page
+    assert alive(before) == {}, page

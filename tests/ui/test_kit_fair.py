@@ -116,3 +116,14 @@ def test_a_busy_session_is_forgiven_after_it_pauses(as_session):
     hammer(fair.WINDOW * 0.7)
     assert fair.is_busy("hammer", time.monotonic())
     assert not fair.is_busy("hammer", time.monotonic() + fair.WINDOW + 0.1)
+
+
+def test_new_tabs_queue_for_the_slot_only_when_many_open_at_once(as_session):
+    now = time.monotonic()
+    allowed = int(fair.MAX_ARRIVALS * fair.WINDOW)
+    assert not any(fair.arriving(f"tab{k}", now) for k in range(allowed))
+    assert fair.arriving("one too many", now)
+    assert not fair.arriving("later", now + fair.WINDOW + 0.1)  # the wave has passed
+    with fair.turn():  # a session that ran once is no longer arriving
+        pass
+    assert not fair.arriving("quiet", time.monotonic())

@@ -20,6 +20,10 @@ waiting is charged, so a session that keeps hammering stays busy; it is forgiven
 
 A student pressing Step four times a second (10 ms each: 4% of the processor) is
 never busy; a held-down key or a script is, and then waits its turn.
+
+New tabs are alike: past ``MAX_ARRIVALS`` first runs a second (server-wide), a
+tab's first run queues for the same slot, so eight scripts opening page after
+page do not starve the students already working.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ WINDOW = 3.0  # seconds of history that count
 MAX_RATE = 6.0  # a session that started more runs a second than this is busy ...
 SHARE = 0.5  # ... and so is one charged more than this part of the window
 MAX_REST = 1.0  # the longest rest after a busy run, s
+MAX_ARRIVALS = 3.0  # first runs a second (new tabs, server-wide) before they queue
 MIN_REST = 1 / MAX_RATE  # the shortest: busy sessions together start MAX_RATE runs a second
 ENABLED = True  # tests/app/conftest.py switches it off: AppTest reruns back to back
 
@@ -44,6 +49,7 @@ _DEPTH = threading.local()  # a fragment inside a page run is the same turn
 _LOCK = threading.Lock()  # guards the two records below
 _CHARGED: OrderedDict[str, deque[tuple[float, float]]] = OrderedDict()  # session -> (end, s)
 _SESSIONS = 2000  # sessions remembered (a few hundred bytes each)
+_ARRIVALS: deque[float] = deque(maxlen=1000)  # when recent first runs started
 
 
 def _within(record: deque[tuple[float, float]], now: float) -> float:
@@ -65,6 +71,19 @@ def usage(session: str, now: float) -> tuple[float, float]:
 def is_busy(session: str, now: float) -> bool:
     rate, charged = usage(session, now)
     return rate > MAX_RATE or charged > SHARE
+
+
+def arriving(session: str, now: float) -> bool:
+    """Whether this is the session's first run and many tabs opened just now: then
+    it queues for the slot (and rests ``MIN_REST``), so students already at work
+    keep the interpreter while tabs keep opening."""
+    with _LOCK:
+        if session in _CHARGED:
+            return False
+        while _ARRIVALS and _ARRIVALS[0] < now - WINDOW:
+            _ARRIVALS.popleft()
+        _ARRIVALS.append(now)
+        return len(_ARRIVALS) > MAX_ARRIVALS * WINDOW
 
 
 def _record(session: str, end: float, charged: float) -> None:
@@ -90,7 +109,8 @@ def turn() -> Iterator[None]:
         return
     arrived = time.monotonic()
     busy = is_busy(session, arrived)
-    if busy:
+    queued = busy or arriving(session, arrived)
+    if queued:
         _SLOT.acquire()
     _DEPTH.n = 1
     started, cpu = time.monotonic(), time.thread_time()
@@ -99,10 +119,11 @@ def turn() -> Iterator[None]:
     finally:
         _DEPTH.n = 0
         cpu = time.thread_time() - cpu
-        if busy:
+        if queued:
             try:
                 ran = time.monotonic() - started
-                time.sleep(min(max(ran, MIN_REST), MAX_REST))  # rest as long as it ran
+                rest = max(ran, MIN_REST) if busy else MIN_REST  # a busy one: as long as it ran
+                time.sleep(min(rest, MAX_REST))
             finally:
                 _SLOT.release()
         end = time.monotonic()
@@ -114,3 +135,4 @@ def reset() -> None:
     """Forget every run (for tests)."""
     with _LOCK:
         _CHARGED.clear()
+        _ARRIVALS.clear()

@@ -41,7 +41,7 @@ if _LIBC is not None:
 
 def trim_now_and_then(now: float | None = None) -> bool:
     """``malloc_trim`` if the last one is over ``TRIM_EVERY`` s old; True if it ran."""
-    global _last  # noqa: PLW0603
+    global _last
     now = time.monotonic() if now is None else now
     if _LIBC is None or now - _last < TRIM_EVERY or not _lock.acquire(blocking=False):
         return False
