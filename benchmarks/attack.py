@@ -140,8 +140,8 @@ def widget_state_limit(app_dir: Path) -> int:
 
 
 def setting_keys(app_dir: Path) -> list[str]:
-    """The URL settings the app reads, from ``ui/state.py`` (read as text, not imported)."""
-    text = (app_dir / "ui" / "state.py").read_text(encoding="utf-8")
+    """The URL settings the app reads, from ``ui/kit/state.py`` (read as text, not imported)."""
+    text = (app_dir / "ui" / "kit" / "state.py").read_text(encoding="utf-8")
     keys = list(dict.fromkeys(re.findall(r'Setting\(\s*"(\w+)"', text)))
     return keys or ["data_n", "lec_eta", "data_name", "lec_w0_typed", "data_seed"]
 

@@ -42,9 +42,9 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.streamlit_server import serve  # noqa: E402
 from perceptron_core import make_dataset, max_margin  # noqa: E402
-from ui import margin_figures as mf  # noqa: E402
-from ui import margin_lab as lab  # noqa: E402
-from ui.geometry import view_box  # noqa: E402
+from ui.kit.geometry import view_box  # noqa: E402
+from ui.margin import figures as mf  # noqa: E402
+from ui.margin import lab  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]

@@ -1,21 +1,19 @@
 """Application (seed 004): n analysts, a hidden committee of k with the right majority,
 and the perceptron learning whom to follow with at most n·k mistakes."""
 
-from pathlib import Path
-
 import streamlit as st
 
 from perceptron_core import EXPERT_BEHAVIOURS
-from ui import experts as ex
-from ui.beyond import sections
-from ui.experts_runs import experts_run
-from ui.figures import as_figure
-from ui.shell import require_router
-from ui.state import MAX_SEED, assign, bind
+from ui.experts import figures as ex
+from ui.experts.runs import experts_run
+from ui.kit.plots import as_figure
+from ui.kit.shell import require_router
+from ui.kit.state import MAX_SEED, assign, bind
+from ui.kit.text import lesson_text
 
 require_router()
 ss = st.session_state
-text = sections((Path(__file__).parents[1] / "assets" / "experts.md").read_text("utf-8"))
+text = lesson_text("experts")
 CHART = {"displaylogo": False}
 
 

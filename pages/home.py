@@ -1,15 +1,14 @@
 """Home: what the perceptron is, and the theorem this lab is about."""
 
-from pathlib import Path
-
 import streamlit as st
 
 from perceptron_core import make_dataset, max_margin, train
-from ui.shell import require_router
+from ui.kit.shell import require_router
+from ui.kit.text import asset
 
 require_router()
 st.title("Perceptron Lab")
-st.markdown((Path(__file__).parents[1] / "assets" / "home.md").read_text(encoding="utf-8"))
+st.markdown(asset("home"))
 
 st.subheader("Where to go")
 st.page_link(

@@ -4,15 +4,18 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core import RULES
-from ui import lecture, runs
-from ui.figures import as_figure
 from ui.kit import guard
 from ui.kit.cache import heavy_slot
-from ui.model import Run, RunSettings
-from ui.player import player, window
-from ui.shell import require_router
-from ui.sidebar import current_dataset
-from ui.state import ORDERS, W0_MODES, bind, session_key, sync_query
+from ui.kit.model import Run, RunSettings
+from ui.kit.player import player, window
+from ui.kit.plots import as_figure
+from ui.kit.runs import lecture_run
+from ui.kit.shell import require_router
+from ui.kit.sidebar import current_dataset
+from ui.kit.state import ORDERS, W0_MODES, bind, session_key, sync_query
+from ui.kit.text import vector
+from ui.lecture import steps as lecture
+from ui.lecture.runs import lecture_chart
 
 require_router()
 ss = st.session_state
@@ -83,7 +86,7 @@ def stepper(X: np.ndarray, y: np.ndarray, settings: RunSettings, data_name: str)
     The run comes from the cache on every click: a fragment's arguments live as
     long as the session, and a run at the largest settings is 10 MB.
     """
-    run = runs.lecture_run(X, y, settings)
+    run = lecture_run(X, y, settings)
     trace = run.trace
     T = trace.n_steps
     t = min(int(ss["lec_t"]), T)
@@ -110,7 +113,7 @@ def stepper(X: np.ndarray, y: np.ndarray, settings: RunSettings, data_name: str)
             st.latex(line)
     else:
         st.markdown("Press **Step ▶** (or →) to show the first example to the perceptron.")
-        st.latex(r"w = w_0 = " + lecture.vector(run.trace.weights[0]))
+        st.latex(r"w = w_0 = " + vector(run.trace.weights[0]))
     # on_change="rerun" makes the expander lazy: the log is built only while it is open
     log = st.expander(f"Mistake log ({k} so far)", key="lec_log", on_change="rerun")
     if log.open:
@@ -136,14 +139,14 @@ def stepper(X: np.ndarray, y: np.ndarray, settings: RunSettings, data_name: str)
     sync_query(ss, st.query_params)
 
 
-run = runs.lecture_run(X, y, settings)
+run = lecture_run(X, y, settings)
 T = run.trace.n_steps
 if int(ss["lec_t"]) > T:
     st.info(f"This run ends after {T} steps, so step {ss['lec_t']} shows its end.")
     ss["lec_t"] = T
 ss[WINDOW_KEY] = start, stop = window(int(ss["lec_t"]), T)
 stepper(X, y, settings, data_name)
-spec = runs.lecture_chart(X, y, settings, start, stop, ss["app_presenter"])
+spec = lecture_chart(X, y, settings, start, stop, ss["app_presenter"])
 with st.container(key="lec_chart"):
     st.plotly_chart(as_figure(spec), config={"displaylogo": False}, key="lec_plot")
 st.caption(

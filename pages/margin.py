@@ -3,15 +3,15 @@
 import numpy as np
 import streamlit as st
 
-from ui import margin_figures as mf
-from ui import margin_lab as lab
-from ui.canvas import canvas, svg_panel
-from ui.edits import MAX_POINTS
 from ui.kit import guard
+from ui.kit.canvas import canvas, svg_panel
+from ui.kit.shell import require_router
+from ui.kit.sidebar import CUSTOM, current_dataset
+from ui.kit.state import bind
 from ui.kit.text import safe
-from ui.shell import require_router
-from ui.sidebar import CUSTOM, current_dataset
-from ui.state import bind
+from ui.margin import figures as mf
+from ui.margin import lab
+from ui.margin.edits import MAX_POINTS
 
 require_router()
 ss = st.session_state

@@ -1,21 +1,22 @@
 """The proof, line by line: every inequality of the convergence proof with the run's numbers."""
 
-from pathlib import Path
-
 import numpy as np
 import streamlit as st
 
 from perceptron_core import RULES
-from ui import beyond, lecture, proof, proof_runs, runs
-from ui.figures import as_figure
-from ui.kit.text import safe
-from ui.shell import require_router
-from ui.sidebar import current_dataset
-from ui.state import W0_MODES, accepts, bind, widget_key
+from ui.kit.plots import as_figure
+from ui.kit.runs import lecture_run
+from ui.kit.shell import require_router
+from ui.kit.sidebar import current_dataset
+from ui.kit.state import W0_MODES, accepts, bind, widget_key
+from ui.kit.text import lesson_text, safe
+from ui.lecture import steps as lecture
+from ui.proof import figures as proof
+from ui.proof import runs as proof_runs
 
 require_router()
 ss = st.session_state
-text = beyond.sections((Path(__file__).parents[1] / "assets" / "proof.md").read_text("utf-8"))
+text = lesson_text("proof")
 CHART = {"displaylogo": False}
 
 
@@ -68,7 +69,7 @@ with st.container(border=True):
 settings, notes = lecture.run_settings(ss, X)
 for kind, note in notes:
     (st.warning if kind == "warning" else st.info)(note)
-run = runs.lecture_run(X, y, settings)
+run = lecture_run(X, y, settings)
 check = proof_runs.check(X, y, settings)
 M, K = run.trace.n_mistakes, check.n_mistakes
 ended = "converged" if run.trace.converged else f"stopped after {run.trace.n_epochs} epochs"

@@ -1,23 +1,22 @@
 """The perceptron as SGD: E_p over the (w1, w2) plane, losses of the margin, the learning
 rate, and online / mini-batch / batch (seeds 000 and 002)."""
 
-from pathlib import Path
-
 import numpy as np
 import streamlit as st
 
 from perceptron_core import LOSSES, RULES
-from ui import sgd, sgd_runs
-from ui.beyond import sections
-from ui.figures import BOUND, CURRENT, PLUS, W_COLOUR, as_figure
-from ui.kit.text import safe
-from ui.shell import require_router
-from ui.sidebar import current_dataset
-from ui.state import assign, bind
+from ui.kit.palette import BOUND, CURRENT, PLUS, W_COLOUR
+from ui.kit.plots import as_figure
+from ui.kit.shell import require_router
+from ui.kit.sidebar import current_dataset
+from ui.kit.state import assign, bind
+from ui.kit.text import lesson_text, safe
+from ui.sgd import figures as sgd
+from ui.sgd import runs as sgd_runs
 
 require_router()
 ss = st.session_state
-text = sections((Path(__file__).parents[1] / "assets" / "sgd.md").read_text("utf-8"))
+text = lesson_text("sgd")
 CHART = {"displaylogo": False}
 ETAS = (0.1, 1.0, 10.0)
 

@@ -1,22 +1,20 @@
 """Example (seeds 001, 003): a spam filter on word counts with a BIAS feature; the weights
 of "free", "money" and BIAS step by step, and a typed e-mail's features, w·x and verdict."""
 
-from pathlib import Path
-
 import numpy as np
 import streamlit as st
 
 from perceptron_core import RULES, word_counts
-from ui import spam
-from ui.beyond import sections
-from ui.experts_runs import spam_run
-from ui.figures import as_figure
-from ui.shell import require_router
-from ui.state import SETTINGS, bind, widget_key
+from ui.kit.plots import as_figure
+from ui.kit.shell import require_router
+from ui.kit.state import SETTINGS, bind, widget_key
+from ui.kit.text import lesson_text
+from ui.spam import figures as spam
+from ui.spam.runs import spam_run
 
 require_router()
 ss = st.session_state
-text = sections((Path(__file__).parents[1] / "assets" / "spam.md").read_text("utf-8"))
+text = lesson_text("spam")
 CHART = {"displaylogo": False}
 END = SETTINGS["spam_t"].default  # spam_t at its default means "after the last step"
 RULE_NAMES = {"nonpositive": "mistake iff y·(w·x) ≤ 0", "predict_gt": "+1 iff w·x > 0"}

@@ -1,22 +1,19 @@
 """Which perceptron to deploy? The last, voted and averaged perceptron (seed 003) on one
 stream, on handwritten digits, over many orders and starts (seed 002), and their cost."""
 
-from pathlib import Path
-
 import streamlit as st
 
-from ui import variants as var
-from ui import variants_runs as runs
-from ui.beyond import sections
-from ui.figures import as_figure
-from ui.kit.text import safe
-from ui.shell import require_router
-from ui.sidebar import current_dataset
-from ui.state import bind
+from ui.kit.plots import as_figure
+from ui.kit.shell import require_router
+from ui.kit.sidebar import current_dataset
+from ui.kit.state import bind
+from ui.kit.text import lesson_text, safe
+from ui.variants import figures as var
+from ui.variants import runs
 
 require_router()
 ss = st.session_state
-text = sections((Path(__file__).parents[1] / "assets" / "variants.md").read_text("utf-8"))
+text = lesson_text("variants")
 CHART = {"displaylogo": False}
 PCT = "{:.1%}".format
 

@@ -1,21 +1,20 @@
 """Beyond linear: XOR never converges, why no line exists, and the feature map that fixes it."""
 
-from pathlib import Path
-
 import numpy as np
 import streamlit as st
 
 from perceptron_core import DATASETS, FEATURE_MAPS, make_dataset
-from ui import beyond, runs
-from ui.figures import MINUS, PLUS, as_figure
-from ui.kit.text import safe
-from ui.shell import require_router
-from ui.sidebar import current_dataset
-from ui.state import bind
+from ui.kit.palette import MINUS, PLUS
+from ui.kit.plots import as_figure
+from ui.kit.shell import require_router
+from ui.kit.sidebar import current_dataset
+from ui.kit.state import bind
+from ui.kit.text import lesson_text, safe
+from ui.xor import figures, runs
 
 require_router()
 ss = st.session_state
-text = beyond.sections((Path(__file__).parents[1] / "assets" / "beyond.md").read_text("utf-8"))
+text = lesson_text("xor")
 CHART = {"displaylogo": False}
 
 st.title("Beyond linear: XOR")
@@ -29,20 +28,20 @@ c[0].segmented_control(
 )
 c[1].slider("epochs to run", 5, 200, **bind(ss, "xor_epochs"))
 if ss["xor_data"] == "corners":
-    X, y, name = beyond.XOR_X, beyond.XOR_Y, "XOR corners"
+    X, y, name = figures.XOR_X, figures.XOR_Y, "XOR corners"
 else:
     X, y, name = current_dataset()
 epochs = int(ss["xor_epochs"])
-trace, witness, cycle = runs.beyond_run(X, y, epochs)
+trace, witness, cycle = runs.xor_run(X, y, epochs)
 ref_spec = DATASETS["separable"]  # an upload may have more points than the generator allows
 Xs, ys = make_dataset("separable", n=int(np.clip(len(y), ref_spec.n_min, ref_spec.n_max)), seed=0)
-reference, _, _ = runs.beyond_run(Xs, ys, epochs)
+reference, _, _ = runs.xor_run(Xs, ys, epochs)
 
 st.header("1. It never stops")
 st.markdown(text["never"])
 st.plotly_chart(
     as_figure(
-        beyond.curves_figure(
+        figures.curves_figure(
             [
                 (safe(f"{name} (not separable)" if witness else name, sink="plotly"), trace, MINUS),
                 (f"a separable set, n = {len(ys)}", reference, PLUS),
@@ -79,13 +78,13 @@ else:
     st.markdown(text["why"])
     left, right = st.columns([3, 2])
     left.plotly_chart(
-        as_figure(beyond.witness_figure(X, y, witness)), config=CHART, key="xor_witness"
+        as_figure(figures.witness_figure(X, y, witness)), config=CHART, key="xor_witness"
     )
     right.markdown(
         "**z is on both sides at once**, so no line separates the classes.\n\n"
         "**Mistake bound:** there is no γ > 0, so there is no bound (R/γ)²."
     )
-    st.latex(beyond.witness_latex(X, witness))
+    st.latex(figures.witness_latex(X, witness))
 
 st.header("3. The fix: a feature map")
 st.markdown(text["fix"])
@@ -106,14 +105,14 @@ st.markdown(
 )
 left, right = st.columns(2)
 left.plotly_chart(
-    as_figure(beyond.boundary_figure(X, y, fmap.key, lifted.w)), config=CHART, key="xor_boundary"
+    as_figure(figures.boundary_figure(X, y, fmap.key, lifted.w)), config=CHART, key="xor_boundary"
 )
 if fmap.key == "quadratic":
-    right.plotly_chart(as_figure(beyond.lifted_figure(X, y, lifted.w)), config=CHART, key="xor_3d")
+    right.plotly_chart(as_figure(figures.lifted_figure(X, y, lifted.w)), config=CHART, key="xor_3d")
 else:
     right.caption("Pick the full quadratic map to see the lifted points in 3-D.")
 check = runs.kernel_check(X, y, epochs)
-st.latex(beyond.kernel_latex(X))
+st.latex(figures.kernel_latex(X))
 st.markdown(
     f"Kernel perceptron with K(x, z) = (x·z)² + 1: {check['kernel_mistakes']} mistakes, "
     f"{'the same steps' if check['same_steps'] else 'NOT the same steps'} as the explicit map "
@@ -124,7 +123,7 @@ st.markdown(
 st.header("4. Noisy data: pocket and averaged")
 st.markdown(text["noise"])
 errors = runs.remedies(100, int(ss["data_seed"]), 0.1, epochs)
-st.plotly_chart(as_figure(beyond.remedies_figure(errors)), config=CHART, key="xor_remedies")
+st.plotly_chart(as_figure(figures.remedies_figure(errors)), config=CHART, key="xor_remedies")
 
 with st.expander("History: Rosenblatt, Minsky and Papert"):
     st.markdown(text["history"])

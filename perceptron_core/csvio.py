@@ -26,7 +26,7 @@ MAX_ROWS = 5_000
 MAX_CELL = 200  # characters in one cell: more than any number needs
 MAX_COLUMNS = 20  # x1, x2, y and a few columns of the student's own, which are ignored
 MAX_LINE = MAX_COLUMNS * (MAX_CELL + 1)  # characters in one line, checked before parsing it
-# Largest coordinate accepted: the margin lab's table refuses the same (ui/edits.py,
+# Largest coordinate accepted: the margin lab's table refuses the same (ui/margin/edits.py,
 # LIMIT = 1e6), so an uploaded set can be edited there. A 1e308 cell overflowed to inf in
 # the squares and norms of the XOR and SGD pages; at 1e6 they stay far from overflow.
 LIMIT = 1e6

@@ -7,8 +7,8 @@ Used by ``test_extremes.py`` (no page may fail or hang there) and by
 from collections.abc import Callable
 from pathlib import Path
 
-from ui import shell
-from ui.state import SETTINGS
+from ui.kit import shell
+from ui.kit.state import SETTINGS
 
 PAGES = tuple(Path(p.path).stem for p in shell.PAGES)  # every page of the router
 _CANDIDATES = (

@@ -11,8 +11,8 @@ from apptest_helpers import open_app
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import make_dataset, max_margin, train
-from ui import margin_lab as lab
 from ui.kit.text import visible
+from ui.margin import lab
 
 X0, Y0 = make_dataset("separable", n=40, seed=0)  # the default dataset
 

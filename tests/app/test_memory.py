@@ -14,7 +14,7 @@ from apptest_helpers import open_app
 from extremes import PAGES
 
 import perceptron_core
-from ui.model import Run
+from ui.kit.model import Run
 
 RESULTS = (
     *(

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from ui.player import AUTOPLAY, WINDOW, on_event, window
+from ui.kit.player import AUTOPLAY, WINDOW, on_event, window
 
 T = 250  # steps in the run
 

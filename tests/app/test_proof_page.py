@@ -16,7 +16,7 @@ from perceptron_core import (
     train,
     worst_case_set,
 )
-from ui.proof import FAILS, HOLDS
+from ui.proof.figures import FAILS, HOLDS
 
 PAGE = "pages/proof.py"
 

@@ -9,7 +9,7 @@ from apptest_helpers import open_app
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import make_dataset
-from ui import variants as var
+from ui.variants import figures as var
 
 
 def variants(query: dict[str, str] | None = None) -> AppTest:

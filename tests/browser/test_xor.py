@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from perceptron_core import train
-from ui.beyond import XOR_X, XOR_Y
+from ui.xor.figures import XOR_X, XOR_Y
 
 pytestmark = pytest.mark.browser
 

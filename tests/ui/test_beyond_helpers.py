@@ -3,7 +3,8 @@
 import numpy as np
 
 from perceptron_core import make_dataset, mistakes, train
-from ui.beyond import error_per_epoch, sections
+from ui.kit.text import sections
+from ui.xor.runs import error_per_epoch
 
 
 def test_pocket_is_never_worse_than_the_plain_perceptron_and_only_improves():

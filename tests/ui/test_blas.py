@@ -1,4 +1,4 @@
-"""The app runs every BLAS library with one thread (ui/blas.py, imported first by app.py)."""
+"""The app runs every BLAS library with one thread (ui/kit/blas.py, imported first by app.py)."""
 
 import json
 import subprocess
@@ -11,8 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_after_the_apps_imports_every_blas_library_has_one_thread():
     code = (
         "import json\n"
-        "from ui.blas import blas_threads\n"
-        "import perceptron_core, ui.variants, ui.sgd\n"
+        "from ui.kit.blas import blas_threads\n"
+        "import perceptron_core, ui.variants.figures, ui.sgd.figures\n"
         "from perceptron_core import make_dataset, max_margin\n"
         "max_margin(*make_dataset('separable'))\n"
         "print(json.dumps(blas_threads()))\n"
@@ -27,4 +27,4 @@ def test_after_the_apps_imports_every_blas_library_has_one_thread():
 def test_the_app_imports_it_before_anything_else():
     lines = (ROOT / "app.py").read_text().splitlines()
     imports = [line for line in lines if line.startswith(("import ", "from "))]
-    assert imports[0].startswith("from ui import blas")
+    assert imports[0].startswith("from ui.kit import blas")

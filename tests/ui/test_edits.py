@@ -12,9 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ui import edits
-from ui import margin_lab as lab
-from ui.geometry import Box
+from ui.kit.geometry import Box
+from ui.margin import edits, lab
 
 BOX = Box(-5.0, 5.0, -5.0, 5.0)
 X0 = np.array([[1.0, 2.0], [2.0, 1.0], [-1.0, -1.0], [-1.0, 1.0]])  # seed 001's four points

@@ -116,15 +116,18 @@ def test_a_session_past_its_share_of_heavy_computing_is_told_to_wait(monkeypatch
 
 
 def test_every_cache_of_the_app_has_a_budget_and_all_fit_the_stated_ceiling():
-    import ui.experts_runs
-    import ui.margin_lab
-    import ui.proof_runs
-    import ui.runs
-    import ui.sgd_runs
-    import ui.variants_runs  # noqa: F401
+    import ui.experts.runs
+    import ui.kit.runs
+    import ui.lecture.runs
+    import ui.margin.lab
+    import ui.proof.runs
+    import ui.sgd.runs
+    import ui.spam.runs
+    import ui.variants.runs
+    import ui.xor.runs  # noqa: F401
 
     app = {n: c for n, c in cache.caches().items() if n.startswith("ui.")}
-    assert {"ui.runs.lecture_run", "ui.proof_runs.check", "ui.variants_runs.two_d"} <= set(app)
+    assert {"ui.kit.runs.lecture_run", "ui.proof.runs.check", "ui.variants.runs.two_d"} <= set(app)
     assert all(c.max_bytes > 0 for c in app.values())
     assert sum(c.max_bytes for c in app.values()) <= 256 * MB  # README: caches hold <= 256 MB
 

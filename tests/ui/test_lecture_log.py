@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 
 from perceptron_core import make_dataset
-from ui.lecture import LOG_ROWS, log_window, mistake_log, mistake_log_csv
-from ui.model import Run, RunSettings, epoch_of, record_run
+from ui.kit.model import Run, RunSettings, epoch_of, record_run
+from ui.lecture.steps import LOG_ROWS, log_window, mistake_log, mistake_log_csv
 
 
 def reference_log(run: Run, upto_k: int) -> pd.DataFrame:

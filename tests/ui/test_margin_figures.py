@@ -9,9 +9,9 @@ import plotly.graph_objects as go
 import pytest
 
 from perceptron_core import make_dataset, max_margin, train
-from ui import margin_figures as mf
-from ui import margin_lab as lab
-from ui.geometry import Box, view_box
+from ui.kit.geometry import Box, view_box
+from ui.margin import figures as mf
+from ui.margin import lab
 
 FOUR_X, FOUR_Y = make_dataset("four_points")
 

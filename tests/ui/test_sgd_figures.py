@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from perceptron_core import make_dataset, perceptron_criterion, train
-from ui.sgd import MAX_PATH, Path, half_width, landscape_figure, scaled, surface, zero_cone
+from ui.sgd.figures import MAX_PATH, Path, half_width, landscape_figure, scaled, surface, zero_cone
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ui.variants import bundled_digits
+from ui.variants.figures import bundled_digits
 
 
 def test_the_bundled_digits_are_load_digits_scaled_to_0_1():
@@ -20,7 +20,7 @@ def test_the_bundled_digits_are_load_digits_scaled_to_0_1():
 
 
 def test_reading_them_does_not_import_scikit_learn():
-    code = "import sys; from ui.variants import bundled_digits; bundled_digits(); "
+    code = "import sys; from ui.variants.figures import bundled_digits; bundled_digits(); "
     code += "print('sklearn' in sys.modules)"
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run(

@@ -26,9 +26,9 @@ from typing import Any, ParamSpec, TypeVar
 
 import streamlit as st
 
-from ..state import session_key
-from . import fair, memory
-from .cache import Busy
+from ui.kit import fair, memory
+from ui.kit.cache import Busy
+from ui.kit.state import session_key
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -207,7 +207,7 @@ _THROWAWAY = frozenset({"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"})
 
 
 def this_page(module_globals: dict[str, Any], code: types.CodeType) -> None:
-    """Register the running page's globals (``ui.shell.require_router`` calls it)."""
+    """Register the running page's globals (``ui.kit.shell.require_router`` calls it)."""
     _PAGE.found = (module_globals, code)
 
 

@@ -25,9 +25,12 @@ never fills a page.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
-from typing import Literal
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
 
 Sink = Literal["markdown", "plotly", "html", "latex"]
 
@@ -93,3 +96,32 @@ def visible(escaped: str) -> str:
     For tests and for text that is compared with what the page shows.
     """
     return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", escaped).replace(JOINER, "")
+
+
+def sections(text: str) -> dict[str, str]:
+    """A markdown file cut at its ``## `` headings: {heading: body}."""
+    out: dict[str, str] = {}
+    for part in ("\n" + text).split("\n## ")[1:]:
+        head, _, body = part.partition("\n")
+        out[head.strip()] = body.strip()
+    return out
+
+
+def vector(v: Any) -> str:
+    """A vector in LaTeX, 3 significant digits: (0.5,\\ -1,\\ 1)."""
+    return "(" + ",\\ ".join(f"{x:.3g}" for x in v) + ")"
+
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
+
+
+@functools.lru_cache(maxsize=32)
+def asset(page: str) -> str:
+    """``assets/<page>.md``, read once per process (each page's long explanations)."""
+    return (ASSETS / f"{page}.md").read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=32)
+def lesson_text(page: str) -> MappingProxyType[str, str]:
+    """``assets/<page>.md`` cut at its ``## `` headings: {heading: body}, read-only."""
+    return MappingProxyType(sections(asset(page)))

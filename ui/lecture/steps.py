@@ -6,10 +6,9 @@ import numpy as np
 import pandas as pd
 
 from perceptron_core import Trace
-
-from .kit.text import safe
-from .model import Run, RunSettings, epoch_of
-from .state import MAX_STEPS
+from ui.kit.model import Run, RunSettings, epoch_of
+from ui.kit.state import MAX_STEPS
+from ui.kit.text import safe, vector
 
 
 def next_mistake(trace: Trace, t: int) -> int:
@@ -23,11 +22,6 @@ def end_of_epoch(trace: Trace, t: int) -> int:
     """Steps done at the end of the current epoch."""
     n = trace.n_examples
     return min((t // n + 1) * n, trace.n_steps)
-
-
-def vector(v: np.ndarray) -> str:
-    """A vector in LaTeX, 3 significant digits: (0.5,\\ -1,\\ 1)."""
-    return "(" + ",\\ ".join(f"{x:.3g}" for x in v) + ")"
 
 
 def step_math(run: Run, t: int) -> tuple[str, str]:

@@ -12,8 +12,7 @@ from typing import Any
 import numpy as np
 
 from perceptron_core import ExpertsRun
-
-from .figures import BOUND, MINUS, PLUS, STAR
+from ui.kit.palette import BOUND, MINUS, PLUS, STAR
 
 Fig = dict[str, Any]
 MAX_POINTS = 400  # a weight curve drawn with more change points is thinned

@@ -14,8 +14,7 @@ import numpy as np
 import pandas as pd
 
 from perceptron_core import Inequality, ProofCheck
-
-from .figures import BOUND, CURRENT, MINUS, PLUS, STAR
+from ui.kit.palette import BOUND, CURRENT, MINUS, PLUS, STAR
 
 Fig = dict[str, Any]
 TABLE_ROWS = 1000  # per-mistake tables show at most this many rows

@@ -13,8 +13,7 @@ from typing import Any
 import numpy as np
 
 from perceptron_core import LOSSES, BatchTrace, loss_step, margin_loss, perceptron_criterion
-
-from .figures import BOUND, CURRENT, PLUS, STAR, W_COLOUR
+from ui.kit.palette import BOUND, CURRENT, PLUS, STAR, W_COLOUR
 
 Fig = dict[str, Any]
 GRID = 81  # points per side of the E_p grid (81² w's x n points)

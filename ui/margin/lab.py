@@ -14,18 +14,17 @@ from __future__ import annotations
 
 from collections.abc import MutableMapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import streamlit as st
 
 from perceptron_core import MaxMargin, NotSeparableError, Trace, max_margin, train
-
-from . import edits
-from .geometry import Box, view_box
-from .kit.cache import cached
-from .state import session_key
+from ui.kit.cache import cached
+from ui.kit.geometry import Box, view_box
+from ui.kit.state import session_key
+from ui.kit.text import lesson_text
+from ui.margin import edits
 
 HISTORY = session_key("mar_history")
 NOTICE = session_key("mar_notice")
@@ -286,17 +285,9 @@ def log_edit(
     return entries
 
 
-_TEXT = Path(__file__).resolve().parents[1] / "assets" / "margin.md"
-
-
 def explain(title: str) -> str:
     """The section of assets/margin.md under the heading ``## title``."""
-    text = _TEXT.read_text(encoding="utf-8")
-    for part in text.split("\n## ")[1:]:
-        head, _, body = part.partition("\n")
-        if head.strip() == title:
-            return body.strip()
-    raise KeyError(title)
+    return lesson_text("margin")[title]
 
 
 def apply_event(session: MutableMapping[str, Any], event: str, payload: Any) -> edits.Result:

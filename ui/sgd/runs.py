@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from perceptron_core import BatchTrace, Trace, minibatch_train, nonseparability_witness, train
-
-from . import sgd
-from .kit.cache import cached
+from ui.kit.cache import cached
+from ui.sgd import figures as sgd
 
 MAX_STEPS = 20_000  # examples shown per run (epochs x n): the mini-batch loop is plain numpy
 

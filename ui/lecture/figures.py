@@ -14,18 +14,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import plotly.graph_objects as go
 
-from .geometry import Box, boundary_segment, halfplane, view_box
-from .model import Run, epoch_of
-
-# Okabe-Ito, a colour-blind-safe palette
-PLUS = "#0072B2"  # blue: y = +1
-MINUS = "#D55E00"  # vermillion: y = -1
-W_COLOUR = "#009E73"  # bluish green: the current w
-STAR = "#555555"  # grey: w*, its margin band, the radius
-CURRENT = "#E69F00"  # orange: the example just shown
-BOUND = "#CC79A7"  # reddish purple: the bound (R/gamma)^2
+from ui.kit.geometry import Box, boundary_segment, halfplane, view_box
+from ui.kit.model import Run, epoch_of
+from ui.kit.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
 
 Trace = dict[str, Any]
 
@@ -44,27 +36,6 @@ _TITLES = {
 }
 _MOVES = ("x", "y", "text", "marker")  # what a frame changes in a dynamic trace
 MAX_CURVE_POINTS = 300  # longer per-mistake curves are thinned for drawing
-
-
-class _Prebuilt(go.Figure):
-    """A figure that hands over its dict as built.
-
-    ``st.plotly_chart`` turns a ``go.Figure`` into JSON through ``to_dict()``;
-    a plain dict it would first validate by building a ``go.Figure`` from it,
-    which costs ~0.8 s for a figure with 200 animation frames.
-    """
-
-    def __init__(self, spec: dict[str, Any]) -> None:
-        super().__init__()
-        self._spec = spec
-
-    def to_dict(self) -> dict[str, Any]:
-        return self._spec
-
-
-def as_figure(spec: dict[str, Any]) -> go.Figure:
-    """Wrap a figure dict for ``st.plotly_chart`` without Plotly's slow validation."""
-    return _Prebuilt(spec)
 
 
 def _on(panel: str, trace: Trace) -> Trace:

@@ -1,7 +1,7 @@
 """Which perceptron to deploy (pure): the experiments of the variants page, their
 figures, the price of a vote, and a verdict computed from the numbers.
 
-No Streamlit here: ``ui.variants_runs`` caches these; figures are plain Plotly
+No Streamlit here: ``ui.variants.runs`` caches these; figures are plain Plotly
 dicts (wrap with ``figures.as_figure``).
 """
 
@@ -30,9 +30,8 @@ from perceptron_core import (
     train,
     voted_score,
 )
-
-from .figures import MINUS, PLUS
-from .geometry import boundary_segment, view_box
+from ui.kit.geometry import boundary_segment, view_box
+from ui.kit.palette import MINUS, PLUS
 
 Fig = dict[str, Any]
 TEST_FRACTION = 0.3

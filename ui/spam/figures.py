@@ -14,9 +14,8 @@ import numpy as np
 
 from perceptron_core import Trace
 from perceptron_core.datasets import SPAM_EMAILS, SPAM_MORE_WORDS, SPAM_WORDS
-
-from .figures import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
-from .kit.text import safe
+from ui.kit.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
+from ui.kit.text import safe
 
 Fig = dict[str, Any]
 VOCABULARIES: dict[str, tuple[str, ...]] = {"two": SPAM_WORDS, "more": SPAM_MORE_WORDS}

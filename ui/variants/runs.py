@@ -12,9 +12,8 @@ from typing import Any
 import numpy as np
 
 from perceptron_core import make_dataset
-
-from . import variants
-from .kit.cache import cached
+from ui.kit.cache import cached
+from ui.variants import figures as variants
 
 
 @cached(max_mb=4)

@@ -10,11 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from perceptron_core import FEATURE_MAPS, Trace, Witness, decision, mistakes
-
-from .figures import CURRENT, MINUS, PLUS, W_COLOUR
-from .geometry import view_box
-from .lecture import vector
+from perceptron_core import FEATURE_MAPS, Trace, Witness, decision
+from ui.kit.geometry import view_box
+from ui.kit.palette import CURRENT, MINUS, PLUS, W_COLOUR
+from ui.kit.text import vector
 
 Fig = dict[str, Any]
 GRID = 120  # points per side of the grid the induced boundary is drawn on
@@ -66,36 +65,7 @@ XOR_X = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])
 XOR_Y = np.array([-1.0, -1.0, 1.0, 1.0])
 
 
-def sections(text: str) -> dict[str, str]:
-    """A markdown file cut at its ``## `` headings: {heading: body}."""
-    out: dict[str, str] = {}
-    for part in ("\n" + text).split("\n## ")[1:]:
-        head, _, body = part.partition("\n")
-        out[head.strip()] = body.strip()
-    return out
-
-
 # --- runs that never stop -------------------------------------------------------------
-
-
-def error_per_epoch(trace: Trace, X: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
-    """Training error (fraction) at the end of every epoch of the plain perceptron, of the
-    pocket (best weights seen so far) and of the averaged weights so far."""
-    n, bias = trace.n_examples, trace.bias
-    W = trace.weights
-    errors = np.array([mistakes(w, X, y, bias=bias).mean() for w in W])  # error of every w_k
-    ends = np.minimum(np.arange(1, trace.n_epochs + 1) * n, trace.n_steps)
-    ks = np.array([trace.mistakes_before(t) for t in ends])
-    plain = errors[ks]
-    pocket = np.minimum.accumulate(errors)[ks]
-    # averaged: mean of the w in force at each step so far (seed 003's w_avg)
-    starts = np.concatenate([[0], trace.mistake_steps[:, 0]])
-    averaged = []
-    for t in ends:
-        counts = np.clip(np.minimum(np.append(starts[1:], trace.n_steps), t) - starts, 0, None)
-        w_avg = counts @ W / max(t, 1)
-        averaged.append(mistakes(w_avg, X, y, bias=bias).mean())
-    return {"plain": plain, "pocket": pocket, "averaged": np.array(averaged)}
 
 
 def curves_figure(runs: list[tuple[str, Trace, str]], *, height: int = 360) -> Fig:

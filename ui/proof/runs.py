@@ -18,11 +18,10 @@ from perceptron_core import (
     train,
     worst_case_set,
 )
-
-from . import runs
-from .kit.cache import cached
-from .model import RunSettings
-from .state import MAX_STEPS
+from ui.kit import runs
+from ui.kit.cache import cached
+from ui.kit.model import RunSettings
+from ui.kit.state import MAX_STEPS
 
 ADVERSARY_STEPS = 20_000  # the adversary's steps are all mistakes: at most this many a run
 ADVERSARY_BUDGET = 100_000  # and this many over all its runs (restarts stop before)

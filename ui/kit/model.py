@@ -1,4 +1,4 @@
-"""A recorded lecture run, computed without Streamlit (the pages cache it in ``ui.runs``)."""
+"""A recorded lecture run, computed without Streamlit (the pages cache it in ``ui.kit.runs``)."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .geometry import Box
+from ui.kit.geometry import Box
 
 MAX_POINTS = 500  # a drawing surface, not a data set loader
 MAX_UNDO = 50  # edits kept for undo (about 5 kB each at 200 points, per session)

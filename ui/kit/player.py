@@ -16,8 +16,8 @@ from typing import Any
 
 import streamlit as st
 
-from .kit import guard
-from .state import session_key
+from ui.kit import guard
+from ui.kit.state import session_key
 
 _JS = Path(__file__).with_name("player.js").read_text(encoding="utf-8")
 _player = st.components.v2.component("perceptron_player", js=_JS)

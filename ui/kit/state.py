@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from perceptron_core import DATASETS, RULES
-
-from .kit.text import safe
+from ui.kit.text import safe
 
 MAX_SEED = 2**31 - 1
 MAX_EPOCHS = 500
@@ -208,7 +207,7 @@ SESSION_KEYS: dict[str, str] = {
 def session_key(name: str) -> str:
     """``name``, if ``SESSION_KEYS`` declares it (else a KeyError at import time)."""
     if name not in SESSION_KEYS:
-        raise KeyError(f"session key {name!r} is not declared in ui.state.SESSION_KEYS")
+        raise KeyError(f"session key {name!r} is not declared in ui.kit.state.SESSION_KEYS")
     return name
 
 

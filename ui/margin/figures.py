@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .figures import BOUND, STAR, W_COLOUR
-from .geometry import Box, boundary_segment, clip
-from .margin_lab import Analysis, ConstantRow, ScaledRow, in_plane
+from ui.kit.geometry import Box, boundary_segment, clip
+from ui.kit.palette import BOUND, STAR, W_COLOUR
+from ui.margin.lab import Analysis, ConstantRow, ScaledRow, in_plane
 
 Point = tuple[float, float]
 

@@ -1,8 +1,5 @@
-"""Cached engine calls and figures for the pages (``kit.cache``: by value, in a byte budget).
-
-Students on the default settings share one cache entry; nothing cached is
-mutable shared state.
-"""
+"""Cached engine calls of the XOR lesson (``kit.cache``), and the error per epoch of
+the plain, pocket and averaged perceptron."""
 
 from __future__ import annotations
 
@@ -12,53 +9,41 @@ import numpy as np
 
 from perceptron_core import (
     FEATURE_MAPS,
+    Trace,
     decision,
     find_cycle,
     kernel_decision,
     kernel_train,
     make_dataset,
+    mistakes,
     nonseparability_witness,
     train,
 )
-
-from .beyond import error_per_epoch
-from .figures import lecture_figure
-from .kit.cache import cached
-from .model import Run, RunSettings, record_run
+from ui.kit.cache import cached
 
 
-@cached(max_mb=8)
-def dataset(name: str, n: int, seed: int, params: tuple[tuple[str, float], ...]) -> tuple:
-    """A registry dataset, by value (X (n, 2), y (n,))."""
-    return make_dataset(name, n=n, seed=seed, **dict(params))
-
-
-@cached(max_mb=48, heavy=True)
-def lecture_run(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> Run:
-    """``model.record_run``, cached."""
-    return record_run(X, y, settings)
-
-
-@cached(max_mb=16, heavy=True)
-def lecture_chart(
-    X: np.ndarray, y: np.ndarray, settings: RunSettings, start: int, stop: int, presenter: bool
-) -> dict[str, Any]:
-    """The lecture figure at step ``start`` with one frame per step up to ``stop``."""
-    run = lecture_run(X, y, settings)
-    return lecture_figure(
-        run,
-        start,
-        replay=range(start, stop + 1),
-        height=820 if presenter else 700,
-        font_size=18 if presenter else 13,
-    )
-
-
-# --- beyond linear ----------------------------------------------------------------------
+def error_per_epoch(trace: Trace, X: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
+    """Training error (fraction) at the end of every epoch of the plain perceptron, of the
+    pocket (best weights seen so far) and of the averaged weights so far."""
+    n, bias = trace.n_examples, trace.bias
+    W = trace.weights
+    errors = np.array([mistakes(w, X, y, bias=bias).mean() for w in W])  # error of every w_k
+    ends = np.minimum(np.arange(1, trace.n_epochs + 1) * n, trace.n_steps)
+    ks = np.array([trace.mistakes_before(t) for t in ends])
+    plain = errors[ks]
+    pocket = np.minimum.accumulate(errors)[ks]
+    # averaged: mean of the w in force at each step so far (seed 003's w_avg)
+    starts = np.concatenate([[0], trace.mistake_steps[:, 0]])
+    averaged = []
+    for t in ends:
+        counts = np.clip(np.minimum(np.append(starts[1:], trace.n_steps), t) - starts, 0, None)
+        w_avg = counts @ W / max(t, 1)
+        averaged.append(mistakes(w_avg, X, y, bias=bias).mean())
+    return {"plain": plain, "pocket": pocket, "averaged": np.array(averaged)}
 
 
 @cached(max_mb=16, heavy=True)
-def beyond_run(X: np.ndarray, y: np.ndarray, max_epochs: int) -> tuple[Any, Any, Any]:
+def xor_run(X: np.ndarray, y: np.ndarray, max_epochs: int) -> tuple[Any, Any, Any]:
     """(trace, non-separability witness or None, cycle or None): bias, given order."""
     trace = train(X, y, bias=True, max_epochs=max_epochs)
     return trace, nonseparability_witness(X, y, bias=True), find_cycle(trace)

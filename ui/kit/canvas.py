@@ -14,8 +14,8 @@ from typing import Any
 
 import streamlit as st
 
-from .figures import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
-from .kit import guard
+from ui.kit import guard
+from ui.kit.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
 
 EVENTS = ("moved", "added", "flipped", "deleted")
 

@@ -12,10 +12,8 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 import perceptron_core
-
-from . import state
-from .kit import fair, guard
-from .sidebar import dataset_sidebar
+from ui.kit import fair, guard, state
+from ui.kit.sidebar import dataset_sidebar
 
 # Streamlit runs gc.collect(2) after every script run. Moving everything alive
 # after the imports (modules, numba's compiled kernel) into the permanent

@@ -6,10 +6,9 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core import DATASETS, CSVError, load_csv, to_csv
-
-from . import runs
-from .kit.text import safe, shorten
-from .state import MAX_SEED, assign, bind, param_key, session_key
+from ui.kit import runs
+from ui.kit.state import MAX_SEED, assign, bind, param_key, session_key
+from ui.kit.text import safe, shorten
 
 CUSTOM = session_key("data_custom")
 UPLOAD_ERROR = session_key("data_upload_error")

@@ -1,0 +1,1 @@
+"""Learning from experts: the weighted majority on a committee of analysts."""

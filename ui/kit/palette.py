@@ -1,0 +1,11 @@
+"""The colours every lesson draws with: Okabe-Ito, a colour-blind-safe palette.
+
+Colour is never the only cue: +1 and −1 also differ by marker shape, bounds by dash.
+"""
+
+PLUS = "#0072B2"  # blue: y = +1
+MINUS = "#D55E00"  # vermillion: y = -1
+W_COLOUR = "#009E73"  # bluish green: the current w
+STAR = "#555555"  # grey: w*, its margin band, the radius
+CURRENT = "#E69F00"  # orange: the example just shown
+BOUND = "#CC79A7"  # reddish purple: the bound (R/gamma)^2

@@ -1,0 +1,1 @@
+"""The margin lab: points a student draws, their γ, R, bound and mistakes."""

@@ -1,0 +1,1 @@
+"""The perceptron as stochastic gradient descent on the hinge loss."""

@@ -1,0 +1,1 @@
+"""A spam filter: the perceptron on word counts of e-mails."""

@@ -1,0 +1,1 @@
+"""Voted and averaged perceptrons, and what the starting point changes."""

@@ -1,0 +1,1 @@
+"""Beyond linear: XOR, runs that never stop, feature maps and the remedies."""
