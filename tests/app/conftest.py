@@ -18,5 +18,5 @@ def strict_pages(monkeypatch):
 @pytest.fixture(autouse=True)
 def no_fair_share_wait(monkeypatch):
     """AppTest reruns one session back to back, which is what ``kit.fair`` slows
-    down; tests/ui/test_kit_fair.py tests the gate itself."""
+    down; tests/ui/kit/test_kit_fair.py tests the gate itself."""
     monkeypatch.setattr(fair, "ENABLED", False)

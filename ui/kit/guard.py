@@ -129,7 +129,7 @@ def _bound_trigger_lists() -> bool:
     (``SessionState._dispatch_trigger_callbacks``) so such a message runs no
     callback, and the method that stores a browser's value
     (``WStates.set_widget_from_proto``) so an oversized event is never parsed.
-    ``tests/ui/test_kit_guard.py`` fails if a Streamlit upgrade removes either
+    ``tests/ui/kit/test_kit_guard.py`` fails if a Streamlit upgrade removes either
     method, so the bound is never lost silently.
     """
     from streamlit.runtime.state.session_state import SessionState, WStates

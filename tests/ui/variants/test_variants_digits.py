@@ -22,7 +22,7 @@ def test_the_bundled_digits_are_load_digits_scaled_to_0_1():
 def test_reading_them_does_not_import_scikit_learn():
     code = "import sys; from ui.variants.figures import bundled_digits; bundled_digits(); "
     code += "print('sklearn' in sys.modules)"
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
     )

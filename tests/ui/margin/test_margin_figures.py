@@ -147,7 +147,7 @@ def test_figures_are_valid_plotly():
 
 
 def test_every_section_the_page_reads_exists():
-    page = (Path(__file__).resolve().parents[2] / "pages" / "margin.py").read_text()
+    page = (Path(__file__).resolve().parents[3] / "pages" / "margin.py").read_text()
     for title in re.findall(r'explain\("([^"]+)"\)', page):
         assert len(lab.explain(title)) > 100
     with pytest.raises(KeyError):

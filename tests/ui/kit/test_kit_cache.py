@@ -142,7 +142,7 @@ def test_the_slot_is_reentrant_and_released():
 def test_no_page_or_lesson_uses_an_unbounded_streamlit_cache():
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     sources = [*root.glob("ui/**/*.py"), *root.glob("pages/*.py"), root / "app.py"]
     offenders = [
         p.name
