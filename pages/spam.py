@@ -7,7 +7,7 @@ import streamlit as st
 from perceptron_core import RULES, word_counts
 from ui.kit.plots import as_figure
 from ui.kit.shell import require_router
-from ui.kit.state import SETTINGS, bind, widget_key
+from ui.kit.state import SETTINGS, SPAM_RULES, bind, widget_key
 from ui.kit.text import lesson_text
 from ui.spam import figures as spam
 from ui.spam.runs import spam_run
@@ -34,7 +34,7 @@ c[0].segmented_control(
 )
 c[1].segmented_control(
     "mistake rule",
-    list(RULE_NAMES),
+    list(SPAM_RULES),
     required=True,
     format_func=RULE_NAMES.get,
     help="; ".join(f"{RULES[k].text} ({RULES[k].source})" for k in RULE_NAMES),

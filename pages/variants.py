@@ -6,7 +6,7 @@ import streamlit as st
 from ui.kit.plots import as_figure
 from ui.kit.shell import require_router
 from ui.kit.sidebar import current_dataset
-from ui.kit.state import bind
+from ui.kit.state import VAR_DATA, bind
 from ui.kit.text import lesson_text, safe
 from ui.variants import figures as var
 from ui.variants import runs
@@ -23,7 +23,7 @@ st.markdown(text["readouts"])
 c = st.columns([2, 2, 2, 2])
 c[0].segmented_control(
     "2-D data",
-    ["own", "shared"],
+    list(VAR_DATA),
     format_func={"own": "this page's set", "shared": "the sidebar's"}.get,
     **bind(ss, "var_data"),
 )

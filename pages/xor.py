@@ -8,7 +8,7 @@ from ui.kit.palette import MINUS, PLUS
 from ui.kit.plots import as_figure
 from ui.kit.shell import require_router
 from ui.kit.sidebar import current_dataset
-from ui.kit.state import bind
+from ui.kit.state import XOR_DATA, bind
 from ui.kit.text import lesson_text, safe
 from ui.xor import figures, runs
 
@@ -22,7 +22,7 @@ st.markdown(text["intro"])
 c = st.columns([3, 2])
 c[0].segmented_control(
     "data",
-    ["corners", "shared"],
+    list(XOR_DATA),
     format_func={"corners": "XOR, 4 integer corners", "shared": "the sidebar's dataset"}.get,
     **bind(ss, "xor_data"),
 )

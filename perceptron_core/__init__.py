@@ -11,7 +11,16 @@ A small, pure numpy engine (no Streamlit, no plotting) behind Perceptron Lab::
 
 from .csvio import CSVError, load_csv, to_csv
 from .cycles import Cycle, epoch_mistakes, find_cycle
-from .datasets import DATASETS, Dataset, Param, make_dataset, spam_features, word_counts
+from .datasets import (
+    DATASETS,
+    DIGIT_PAIRS,
+    SPAM_VOCABULARIES,
+    Dataset,
+    Param,
+    make_dataset,
+    spam_features,
+    word_counts,
+)
 from .diagnostics import ProofCurves, proof_curves
 from .experts import EXPERT_BEHAVIOURS, ExpertsRun, simulate_experts
 from .features import FEATURE_MAPS, FeatureMap
@@ -58,11 +67,13 @@ from .variants import (
 
 __all__ = [
     "DATASETS",
+    "DIGIT_PAIRS",
     "EXPERT_BEHAVIOURS",
     "FEATURE_MAPS",
     "LOSSES",
     "METHODS",
     "RULES",
+    "SPAM_VOCABULARIES",
     "TIE_BREAKS",
     "AdversarialTrace",
     "BatchTrace",

@@ -197,6 +197,19 @@ def word_counts(text: str, words: tuple[str, ...] = SPAM_WORDS) -> FloatArray:
 # A larger vocabulary for the spam page: seed 003's two words, then words of the e-mails
 # above that lean one way (win, prize, cash, now) or the other (lecture, meeting, ...).
 SPAM_MORE_WORDS = (*SPAM_WORDS, "win", "prize", "cash", "now", "lecture", "meeting", "homework")
+# The spam page's choice of words (its setting ``spam_vocab`` reads its options here).
+SPAM_VOCABULARIES: dict[str, tuple[str, ...]] = {"two": SPAM_WORDS, "more": SPAM_MORE_WORDS}
+
+# Two-class pairs of scikit-learn's bundled 8x8 digits, (+1 digit, -1 digit): the variants
+# page's choice (its setting ``var_pair`` reads its options here).
+DIGIT_PAIRS: dict[str, tuple[int, int]] = {
+    "8v9": (8, 9),
+    "1v8": (1, 8),
+    "3v8": (3, 8),
+    "5v9": (5, 9),
+    "7v9": (7, 9),
+    "3v5": (3, 5),
+}
 
 
 def spam_features(words: tuple[str, ...] = SPAM_WORDS) -> tuple[FloatArray, FloatArray]:

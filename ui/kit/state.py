@@ -12,11 +12,18 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable, Collection, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-from perceptron_core import DATASETS, RULES
+from perceptron_core import (
+    DATASETS,
+    DIGIT_PAIRS,
+    EXPERT_BEHAVIOURS,
+    FEATURE_MAPS,
+    RULES,
+    SPAM_VOCABULARIES,
+)
 from ui.kit.text import safe
 
 MAX_SEED = 2**31 - 1
@@ -56,13 +63,18 @@ def _float_in(lo: float, hi: float) -> Callable[[str], float]:
     return parse
 
 
-def _choice(options: tuple[str, ...]) -> Callable[[str], str]:
-    def parse(text: str) -> str:
-        if text not in options:
-            raise ValueError(f"must be one of {', '.join(options)}")
-        return text
+@dataclass(frozen=True, eq=False)  # hashed by identity: its registry is a dict
+class Choice:
+    """The parser of a choice setting: its text must be a key of ``options``, the choice's
+    one registry (an engine dict such as ``RULES``, or a tuple below), read at every call,
+    so an entry added to the registry is accepted without touching this table."""
 
-    return parse
+    options: Collection[str]
+
+    def __call__(self, text: str) -> str:
+        if text not in self.options:
+            raise ValueError(f"must be one of {', '.join(self.options)}")
+        return text
 
 
 def _bool(text: str) -> bool:
@@ -105,65 +117,68 @@ class Setting:
     label: str
 
 
+# The choices no engine registry holds: each tuple is the one list of its options, for the
+# setting below and for the page's widget (the pages import them from here).
 W0_MODES = ("zero", "random", "typed")
 ORDERS = ("given", "shuffle")
+XOR_DATA = ("corners", "shared")  # pages/xor.py: its 4 corners, or the sidebar's dataset
+MAR_TOOLS = ("edit", "delete")  # pages/margin.py: what a click on the surface does
+MAR_LABELS = ("plus", "minus")  # pages/margin.py: the label of a new point
+VAR_DATA = ("own", "shared")  # pages/variants.py: the page's own 2-D set, or the sidebar's
+SPAM_RULES = ("nonpositive", "predict_gt")  # pages/spam.py: the two rules of RULES it compares
+SGD_DATA = ("given", "centred")  # pages/sgd.py: the data as given, or centred
 
 _CORE = (
     Setting("app_presenter", False, _bool, "presenter mode"),
-    Setting("data_name", "separable", _choice(tuple(DATASETS)), "dataset"),
+    Setting("data_name", "separable", Choice(DATASETS), "dataset"),
     Setting("data_n", 40, _int_in(1, 500), "number of points"),
     Setting("data_seed", 0, _int_in(0, MAX_SEED), "seed"),
     Setting("lec_bias", True, _bool, "bias"),
     Setting("lec_eta", 1.0, _float_in(0.001, 1000.0), "learning rate η"),
-    Setting("lec_w0", "zero", _choice(W0_MODES), "start w0"),
+    Setting("lec_w0", "zero", Choice(W0_MODES), "start w0"),
     Setting("lec_w0_typed", "0, 0, 0", _vector_text, "typed w0"),
-    Setting("lec_order", "given", _choice(ORDERS), "order"),
-    Setting("lec_rule", "nonpositive", _choice(tuple(RULES)), "mistake rule"),
+    Setting("lec_order", "given", Choice(ORDERS), "order"),
+    Setting("lec_rule", "nonpositive", Choice(RULES), "mistake rule"),
     Setting("lec_normalize", False, _bool, "normalize x"),
     Setting("lec_max_epochs", 50, _int_in(1, MAX_EPOCHS), "max epochs"),
     Setting("lec_t", 0, _int_in(0, MAX_STEPS), "step"),
-    Setting("xor_data", "corners", _choice(("corners", "shared")), "XOR page data"),
+    Setting("xor_data", "corners", Choice(XOR_DATA), "XOR page data"),
     Setting("xor_epochs", 30, _int_in(5, 200), "XOR page epochs"),
-    Setting("xor_map", "quadratic", _choice(("identity", "product", "quadratic")), "feature map"),
+    Setting("xor_map", "quadratic", Choice(FEATURE_MAPS), "feature map"),
     Setting("mar_bias", True, _bool, "margin lab: bias"),
     Setting("mar_c", 1.0, _float_in(0.1, 10.0), "margin lab: bias feature c"),
-    Setting("mar_tool", "edit", _choice(("edit", "delete")), "margin lab: click tool"),
-    Setting("mar_label", "plus", _choice(("plus", "minus")), "margin lab: new point label"),
+    Setting("mar_tool", "edit", Choice(MAR_TOOLS), "margin lab: click tool"),
+    Setting("mar_label", "plus", Choice(MAR_LABELS), "margin lab: new point label"),
     Setting("mar_max_epochs", 100, _int_in(1, MAX_EPOCHS), "margin lab: max epochs"),
     # The proof, line by line (pages/proof.py); its run is the lecture's (lec_* above)
     Setting("prf_k", 0, _int_in(0, MAX_STEPS), "proof: mistake k shown (0 = the last)"),
     Setting("prf_orders", 50, _int_in(10, 200), "proof: random orders"),
     Setting("prf_gamma", 0.1, _float_in(0.02, 0.3), "proof: margin of the worst-case set"),
     # Which perceptron to deploy? (pages/variants.py); epochs x 350 training points <= 35,000
-    Setting("var_data", "own", _choice(("own", "shared")), "variants: 2-D data"),
+    Setting("var_data", "own", Choice(VAR_DATA), "variants: 2-D data"),
     Setting("var_n", 200, _int_in(20, 500), "variants: points of the page's 2-D set"),
     Setting("var_noise", 0.1, _float_in(0.0, 0.3), "variants: training labels flipped"),
     Setting("var_epochs", 30, _int_in(1, 100), "variants: epochs T"),
-    Setting(
-        "var_pair",
-        "8v9",
-        _choice(("8v9", "1v8", "3v8", "5v9", "7v9", "3v5")),
-        "variants: digit pair",
-    ),
+    Setting("var_pair", "8v9", Choice(DIGIT_PAIRS), "variants: digit pair"),
     Setting("var_runs", 100, _int_in(10, 200), "variants: runs over orders and starts"),
     Setting("var_w0", 1.0, _float_in(0.0, 5.0), "variants: ‖w0‖ of the random starts"),
     # Application: following experts (pages/experts.py); the engine caps n at 100, days at 2000
     Setting("exp_n", 25, _int_in(3, 100), "experts: analysts n"),
     Setting("exp_k", 5, _odd_in(1, 99), "experts: committee size k"),
     Setting("exp_days", 500, _int_in(10, 2000), "experts: days"),
-    Setting("exp_behaviour", "random", _choice(("random", "adversarial")), "experts: others"),
+    Setting("exp_behaviour", "random", Choice(EXPERT_BEHAVIOURS), "experts: others"),
     Setting("exp_seed", 0, _int_in(0, MAX_SEED), "experts: seed"),
     # Example: a spam filter (pages/spam.py); the typed e-mail is not a setting (see the page)
-    Setting("spam_vocab", "two", _choice(("two", "more")), "spam: words counted"),
-    Setting("spam_rule", "nonpositive", _choice(("nonpositive", "predict_gt")), "spam: rule"),
+    Setting("spam_vocab", "two", Choice(SPAM_VOCABULARIES), "spam: words counted"),
+    Setting("spam_rule", "nonpositive", Choice(SPAM_RULES), "spam: rule"),
     Setting("spam_t", 600, _int_in(0, 600), "spam: training step (600 = the end)"),
     # The perceptron as SGD (pages/sgd.py)
-    Setting("sgd_data", "given", _choice(("given", "centred")), "SGD: data"),
+    Setting("sgd_data", "given", Choice(SGD_DATA), "SGD: data"),
     Setting("sgd_epochs", 30, _int_in(1, 100), "SGD: max epochs"),
     Setting("sgd_w1", 2.0, _float_in(-5.0, 5.0), "SGD: start w0, first coordinate"),
     Setting("sgd_w2", 2.0, _float_in(-5.0, 5.0), "SGD: start w0, second coordinate"),
     Setting("sgd_batch", 5, _int_in(1, 500), "SGD: batch size b"),
-    Setting("sgd_order", "given", _choice(ORDERS), "SGD: order"),
+    Setting("sgd_order", "given", Choice(ORDERS), "SGD: order"),
 )
 
 

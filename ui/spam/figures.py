@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from perceptron_core import Trace
-from perceptron_core.datasets import SPAM_EMAILS, SPAM_MORE_WORDS, SPAM_WORDS
+from perceptron_core import SPAM_VOCABULARIES, Trace
+from perceptron_core.datasets import SPAM_EMAILS
 from ui.kit.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
 from ui.kit.text import safe
 
 Fig = dict[str, Any]
-VOCABULARIES: dict[str, tuple[str, ...]] = {"two": SPAM_WORDS, "more": SPAM_MORE_WORDS}
+VOCABULARIES = SPAM_VOCABULARIES  # the engine's registry (not a copy): spam_vocab reads it
 MAX_EMAIL = 500  # characters of a typed e-mail
 # the three weights the page follows (seed 003), and a colour for each
 FOLLOWED = {"free": PLUS, "money": W_COLOUR, "BIAS": MINUS}

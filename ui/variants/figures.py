@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from perceptron_core import (
+    DIGIT_PAIRS,
     METHODS,
     EpochErrors,
     ManyRuns,
@@ -42,8 +43,9 @@ STAR_COLOUR = "#555555"
 COLOURS = {"last": "#CC79A7", "averaged": "#009E73", "voted": "#56B4E9"}
 NAMES = {"last": "last w", "averaged": "averaged", "voted": "voted"}
 DASH = {"last": "solid", "averaged": "dash", "voted": "dot"}
-# two-class digit pairs of scikit-learn's bundled 8x8 digits: (+1 digit, -1 digit)
-PAIRS = {"8v9": (8, 9), "1v8": (1, 8), "3v8": (3, 8), "5v9": (5, 9), "7v9": (7, 9), "3v5": (3, 5)}
+# two-class digit pairs of scikit-learn's bundled 8x8 digits: (+1 digit, -1 digit); the
+# engine's registry itself (not a copy), which the URL setting var_pair also reads
+PAIRS = DIGIT_PAIRS
 
 
 # --- experiments -----------------------------------------------------------------------
