@@ -57,7 +57,6 @@ import argparse
 import asyncio
 import json
 import multiprocessing
-import os
 import random
 import re
 import statistics
@@ -67,14 +66,13 @@ import tempfile
 import threading
 import time
 import tomllib
-import urllib.request
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 from urllib.parse import urlencode
 
 import websockets
@@ -92,7 +90,17 @@ PERIOD = 0.25  # s between the victim's presses
 RATIO_GOAL = 2.0
 CEILING_MB = 1024.0
 MAX_WARNINGS = 10  # "a handful": warnings one link may put on a page, however long it is
-PAGES = ("", "lecture", "xor", "sgd", "experts", "spam", "variants", "proof", "margin")
+
+
+def page_urls(app_dir: Path) -> tuple[str, ...]:
+    """The URL of every page of the app's page table, ``ui/kit/shell.py``'s ``PAGES`` (read
+    as text, not imported; "" for the home page, whose file is ``pages/home.py``)."""
+    text = (app_dir / "ui" / "kit" / "shell.py").read_text(encoding="utf-8")
+    stems = re.findall(r'PageSpec\(\s*"pages/(\w+)\.py"', text)
+    return tuple("" if stem == "home" else stem for stem in stems)
+
+
+PAGES = page_urls(ROOT)
 EVIL = "http://example.invalid"
 HOSTILE = (
     f"[CLICK ME]({EVIL})",
@@ -146,42 +154,11 @@ def setting_keys(app_dir: Path) -> list[str]:
     return keys or ["data_n", "lec_eta", "data_name", "lec_w0_typed", "data_seed"]
 
 
-def _start_elsewhere(app_dir: Path, log: IO[bytes]) -> tuple[subprocess.Popen[bytes], str]:
-    """``streamlit_server.start`` for an app in another directory (its own config)."""
-    port = streamlit_server.free_port()
-    proc = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "streamlit", "run", "app.py"),
-            *("--server.port", str(port), "--server.address", "127.0.0.1"),
-            *("--server.headless", "true", "--browser.gatherUsageStats", "false"),
-            *("--server.fileWatcherType", "none"),
-        ],
-        cwd=app_dir,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env=os.environ | {"PYTHONPATH": str(app_dir), "PYTHONUNBUFFERED": "1"},
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit run app.py in {app_dir} exited with {proc.returncode}")
-        with suppress(OSError), urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-            if r.read().strip() == b"ok":
-                return proc, url
-        time.sleep(0.3)
-    streamlit_server.stop(proc)
-    raise RuntimeError("streamlit run app.py did not answer /_stcore/health within 60 s")
-
-
 @contextmanager
 def server(app_dir: Path, log_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     """A fresh server for one attack: (process, port); stopped by its PID afterwards."""
     with open(log_path, "ab") as log:
-        if app_dir.resolve() == ROOT:
-            proc, url = streamlit_server.start("app.py", log=log)
-        else:
-            proc, url = _start_elsewhere(app_dir, log)
+        proc, url = streamlit_server.start("app.py", log=log, app_dir=app_dir)
         try:
             yield proc, int(url.rsplit(":", 1)[1])
         finally:
@@ -393,6 +370,27 @@ class Phase:
 
 
 CLOSED = (websockets.ConnectionClosed, ConnectionError)  # not TimeoutError, an OSError too
+NO_ANSWER, CLOSED_BY_SERVER = "no answer", "connection closed"
+
+
+async def timed(
+    stats: AttackerStats, request: Awaitable[load.RunView], what: str = ""
+) -> load.RunView | str:
+    """An attacker's request, timed into ``stats``: its answer, or ``NO_ANSWER`` (counted,
+    with the time waited as a lower bound) or ``CLOSED_BY_SERVER`` (counted, no time)."""
+    label = f"{what}: " if what else ""
+    start = time.monotonic()
+    try:
+        view = await request
+    except TimeoutError:
+        stats.outcomes[label + NO_ANSWER] += 1
+        stats.times_ms.append((time.monotonic() - start) * 1000)
+        return NO_ANSWER
+    except CLOSED:
+        stats.outcomes[label + CLOSED_BY_SERVER] += 1
+        return CLOSED_BY_SERVER
+    stats.times_ms.append((time.monotonic() - start) * 1000)
+    return view
 
 
 async def connect(port: int, page: str, query: str = "") -> load.Session:
@@ -520,21 +518,19 @@ async def component_attack(
             for session in mine:
                 await close(session)
 
+    async def send(s: load.Session) -> load.RunView:
+        await s.send(frame(s))
+        return await s.answer(phase.left())
+
     async def attack_with(s: load.Session, mine: list[load.Session]) -> None:
         sends = 0
         while time.monotonic() < deadline and sends < 500:
             sends += 1
             before = (s.t, drawn(s.scene))
-            start = time.monotonic()
-            try:
-                await s.send(frame(s))
-                view = await s.answer(phase.left())
-            except TimeoutError:
-                stats.outcomes["no answer"] += 1
-                stats.times_ms.append((time.monotonic() - start) * 1000)
+            view = await timed(stats, send(s))
+            if view == NO_ANSWER:
                 return
-            except CLOSED:
-                stats.outcomes["connection closed"] += 1
+            if view == CLOSED_BY_SERVER:
                 await close(s)
                 if time.monotonic() >= deadline:
                     return
@@ -545,7 +541,7 @@ async def component_attack(
                     return
                 mine.append(s)
                 continue
-            stats.times_ms.append((time.monotonic() - start) * 1000)
+            assert isinstance(view, load.RunView)
             if view.exceptions or view.status not in load.OK_FINISH:
                 stats.outcomes["error"] += 1
                 continue
@@ -592,29 +588,28 @@ async def table_attack(
         widget = WidgetState(id=editor_id, string_value=value)
         s.sticky[editor_id] = widget  # a browser sends every widget's value on every rerun
         await phase.begin()
+
+        async def edit(timeout: float) -> load.RunView:
+            await s.send(load.message(s.state([widget], fragment_id)))
+            return await s.answer(timeout)
+
         runs = ["edit"] + ["rerun"] * reruns
         times = []
         for i, what in enumerate(runs):
             if i and time.monotonic() >= phase.hard:
                 break
-            start = time.monotonic()
-            try:
-                if what == "edit":
-                    await s.send(load.message(s.state([widget], fragment_id)))
-                    view = await s.answer(min(run_timeout, phase.left()))
-                else:
-                    view = await s.rerun(timeout=min(run_timeout, phase.left()))
-            except TimeoutError:
-                stats.outcomes[f"{what}: no answer"] += 1
-                times.append(f"{what} ≥{time.monotonic() - start:.1f} s")
-                stats.times_ms.append((time.monotonic() - start) * 1000)
+            timeout = min(run_timeout, phase.left())
+            view = await timed(
+                stats, edit(timeout) if what == "edit" else s.rerun(timeout=timeout), what
+            )
+            if view == CLOSED_BY_SERVER:
                 break
-            except CLOSED:
-                stats.outcomes[f"{what}: connection closed"] += 1
+            times.append(
+                f"{what} {'≥' if view == NO_ANSWER else ''}{stats.times_ms[-1] / 1000:.1f} s"
+            )
+            if view == NO_ANSWER:
                 break
-            elapsed = time.monotonic() - start
-            times.append(f"{what} {elapsed:.1f} s")
-            stats.times_ms.append(elapsed * 1000)
+            assert isinstance(view, load.RunView)
             if view.exceptions or view.status not in load.OK_FINISH:
                 stats.outcomes[f"{what}: error"] += 1
                 continue
@@ -670,17 +665,9 @@ async def log_attack_with(
 
     async def one(s: load.Session) -> None:
         while time.monotonic() < deadline:
-            start = time.monotonic()
-            try:
-                view = await press(s, load.STEP_KEY, phase.left())
-            except TimeoutError:
-                stats.outcomes["no answer"] += 1
-                stats.times_ms.append((time.monotonic() - start) * 1000)
+            view = await timed(stats, press(s, load.STEP_KEY, phase.left()))
+            if not isinstance(view, load.RunView):
                 return
-            except CLOSED:
-                stats.outcomes["connection closed"] += 1
-                return
-            stats.times_ms.append((time.monotonic() - start) * 1000)
             stats.outcomes[answered(view)] += 1
 
     await asyncio.gather(*(one(s) for s in sessions))
@@ -707,17 +694,12 @@ async def opens_attack(
             if time.monotonic() >= deadline and not once:
                 return
             page, query = queries(k)
-            start = time.monotonic()
-            try:
-                view = await visit(port, page, query, phase.left())
-            except TimeoutError:
-                stats.outcomes["no answer"] += 1
-                stats.times_ms.append((time.monotonic() - start) * 1000)
+            view = await timed(stats, visit(port, page, query, phase.left()))
+            if view == NO_ANSWER:
                 return
-            except CLOSED:
-                stats.outcomes["connection closed"] += 1
+            if view == CLOSED_BY_SERVER:
                 continue
-            stats.times_ms.append((time.monotonic() - start) * 1000)
+            assert isinstance(view, load.RunView)
             stats.max_warnings = max(stats.max_warnings, warnings_of(view))
             stats.markup += [f"{page or 'home'}: {m}" for m in live_markup_in(view)]
             stats.outcomes[answered(view)] += 1

@@ -29,9 +29,15 @@ def free_port() -> int:
 
 
 def start(
-    script: str | Path = "app.py", *, port: int | None = None, log: IO[bytes] | None = None
+    script: str | Path = "app.py",
+    *,
+    port: int | None = None,
+    log: IO[bytes] | None = None,
+    app_dir: Path = ROOT,
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``streamlit run script`` and return (process, URL) once /_stcore/health is ok."""
+    """Start ``streamlit run script`` in ``app_dir`` (this repository, or a copy of the app
+    elsewhere: its own code and ``.streamlit/config.toml``) and return (process, URL) once
+    /_stcore/health is ok."""
     port = port or free_port()
     proc = subprocess.Popen(
         [
@@ -40,16 +46,16 @@ def start(
             *("--server.headless", "true", "--browser.gatherUsageStats", "false"),
             *("--server.fileWatcherType", "none"),
         ],
-        cwd=ROOT,
+        cwd=app_dir,
         stdout=log or subprocess.DEVNULL,
         stderr=subprocess.STDOUT,
-        env=os.environ | {"PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},
+        env=os.environ | {"PYTHONPATH": str(app_dir), "PYTHONUNBUFFERED": "1"},
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"streamlit run {script} exited with {proc.returncode}")
+            raise RuntimeError(f"streamlit run {script} in {app_dir} exited with {proc.returncode}")
         try:
             with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
                 if r.read().strip() == b"ok":
@@ -74,10 +80,10 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 
 @contextmanager
 def serve(
-    script: str | Path = "app.py", *, log: IO[bytes] | None = None
+    script: str | Path = "app.py", *, log: IO[bytes] | None = None, app_dir: Path = ROOT
 ) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """``start`` ... ``stop``, as a context manager yielding (process, URL)."""
-    proc, url = start(script, log=log)
+    proc, url = start(script, log=log, app_dir=app_dir)
     try:
         yield proc, url
     finally:

@@ -36,28 +36,21 @@ LIVE = 10.0  # s: an ordinary rerun after the attack must finish by then
 CLOSED = (websockets.ConnectionClosed, ConnectionError)  # not TimeoutError, an OSError too
 
 
-def _start() -> tuple[object, int]:
-    server, url = streamlit_server.start("app.py")
-    return server, int(url.rsplit(":", 1)[1])
+def _served() -> Iterator[int]:
+    """A ``streamlit run app.py`` of this test's own, by its port; stopped by its PID."""
+    with streamlit_server.serve("app.py") as (_, url):
+        yield int(url.rsplit(":", 1)[1])
 
 
 @pytest.fixture
 def fresh_port() -> Iterator[int]:
     """A server of its own: an attack that stalls it cannot spill into another test."""
-    server, port = _start()
-    try:
-        yield port
-    finally:
-        streamlit_server.stop(server)  # type: ignore[arg-type]
+    yield from _served()
 
 
 @pytest.fixture(scope="module")
 def port() -> Iterator[int]:
-    server, port = _start()
-    try:
-        yield port
-    finally:
-        streamlit_server.stop(server)  # type: ignore[arg-type]
+    yield from _served()
 
 
 def url(port: int) -> str:
@@ -243,3 +236,28 @@ def test_the_victims_latencies_count_an_unanswered_press_as_a_lower_bound() -> N
     assert stats.stat(0.5) == 12.0 and not stats.bound(0.5)
     assert stats.stat(0.95) == 5000.0 and stats.bound(0.95)
     assert json.loads(attack.compact({"a": [1]})) == {"a": [1]}
+
+
+def test_an_attackers_request_is_timed_and_its_failures_counted() -> None:
+    """``attack.timed``: an answer's time is kept; no answer counts with the time waited;
+    a connection the server closed counts with no time."""
+
+    async def answer() -> str:
+        return "view"
+
+    async def fail(exc: BaseException) -> str:
+        raise exc
+
+    stats = attack.AttackerStats()
+    assert run(attack.timed(stats, answer())) == "view"
+    assert run(attack.timed(stats, fail(TimeoutError()), "edit")) == attack.NO_ANSWER
+    assert run(attack.timed(stats, fail(ConnectionResetError()))) == attack.CLOSED_BY_SERVER
+    assert len(stats.times_ms) == 2
+    assert stats.outcomes == {"edit: no answer": 1, "connection closed": 1}
+
+
+def test_the_attacks_visit_every_page_of_the_page_table() -> None:
+    from ui.kit import shell
+
+    urls = tuple(p.url_path for p in shell.PAGES)
+    assert urls == attack.PAGES

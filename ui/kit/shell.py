@@ -25,30 +25,87 @@ gc.freeze()
 
 @dataclass(frozen=True)
 class PageSpec:
-    """One page of the app: its file, its name in the navigation, and whether it works
-    on the sidebar's shared dataset (else the sidebar says the page has its own data)."""
+    """One page of the app: its file, its name in the navigation, whether it works on
+    the sidebar's shared dataset (else the sidebar says the page has its own data), and
+    the sentence that links to it from the home page.
+
+    A new page is one row of ``PAGES``, a file ``pages/<url_path>.py`` and a lesson
+    package ``ui/<url_path>/`` (see CONTRIBUTING.md)."""
 
     path: str
     title: str
     icon: str
     url_path: str  # "" for the home page
     shared_data: bool
+    blurb: str = ""  # the home page's link to this page ("" for the home page itself)
 
 
 PAGES = (
     PageSpec("pages/home.py", "What is a perceptron?", ":material/home:", "", False),
-    PageSpec("pages/lecture.py", "Step by step", ":material/play_circle:", "lecture", True),
-    PageSpec("pages/xor.py", "Beyond linear: XOR", ":material/blur_on:", "xor", True),
-    PageSpec("pages/sgd.py", "The perceptron as SGD", ":material/trending_down:", "sgd", True),
     PageSpec(
-        "pages/experts.py", "Application: following experts", ":material/groups:", "experts", False
+        "pages/lecture.py",
+        "Step by step",
+        ":material/play_circle:",
+        "lecture",
+        True,
+        "Step by step: watch every update and the two claims of the proof",
     ),
-    PageSpec("pages/spam.py", "Example: a spam filter", ":material/mail:", "spam", False),
     PageSpec(
-        "pages/variants.py", "Which perceptron to deploy?", ":material/compare:", "variants", True
+        "pages/xor.py",
+        "Beyond linear: XOR",
+        ":material/blur_on:",
+        "xor",
+        True,
+        "Beyond linear: why XOR never converges, and the feature map that fixes it",
     ),
-    PageSpec("pages/proof.py", "The proof, line by line", ":material/functions:", "proof", True),
-    PageSpec("pages/margin.py", "Margin lab", ":material/open_with:", "margin", True),
+    PageSpec(
+        "pages/sgd.py",
+        "The perceptron as SGD",
+        ":material/trending_down:",
+        "sgd",
+        True,
+        "The perceptron as SGD: the error E_p over the plane of w, losses, η and mini-batches",
+    ),
+    PageSpec(
+        "pages/experts.py",
+        "Application: following experts",
+        ":material/groups:",
+        "experts",
+        False,
+        "Application: learn whom to follow among n analysts, with at most n·k mistakes",
+    ),
+    PageSpec(
+        "pages/spam.py",
+        "Example: a spam filter",
+        ":material/mail:",
+        "spam",
+        False,
+        "Example: a spam filter on word counts; type an e-mail and see w·x and the verdict",
+    ),
+    PageSpec(
+        "pages/variants.py",
+        "Which perceptron to deploy?",
+        ":material/compare:",
+        "variants",
+        True,
+        "Which perceptron to deploy? Last, voted and averaged on noisy 2-D data and digits",
+    ),
+    PageSpec(
+        "pages/proof.py",
+        "The proof, line by line",
+        ":material/functions:",
+        "proof",
+        True,
+        "The proof, line by line: every inequality with this run's numbers, and an adversary",
+    ),
+    PageSpec(
+        "pages/margin.py",
+        "Margin lab",
+        ":material/open_with:",
+        "margin",
+        True,
+        "Margin lab: drag points and watch γ, R, the bound and the mistakes move",
+    ),
 )
 
 
