@@ -15,16 +15,11 @@ from ui.kit.sidebar import current_dataset
 from ui.kit.state import ORDERS, W0_MODES, bind, session_key, sync_query
 from ui.kit.text import vector
 from ui.lecture import steps as lecture
+from ui.lecture.restart import follow, go_to
 from ui.lecture.runs import lecture_chart
 
 require_router()
 ss = st.session_state
-
-
-def restart() -> None:
-    ss["lec_t"] = 0  # new settings, new run: start from w0
-
-
 presenter = ss.get("app_presenter", False)
 st.title("The perceptron, step by step")
 
@@ -32,23 +27,21 @@ X, y, data_name = current_dataset()
 with st.expander("Run settings", expanded=False) if not presenter else st.container():
     if not presenter:
         c = st.columns(4)
-        c[0].toggle("bias (x ← (x, 1))", **bind(ss, "lec_bias", then=restart))
+        c[0].toggle("bias (x ← (x, 1))", **bind(ss, "lec_bias"))
         c[0].toggle(
             "normalize x to length 1",
-            **bind(ss, "lec_normalize", then=restart),
+            **bind(ss, "lec_normalize"),
             help="Seed 000 assumes ‖x‖ = 1; with bias the vectors seen are (x, 1).",
         )
-        c[1].number_input(
-            "learning rate η", 0.001, 1000.0, **bind(ss, "lec_eta", then=restart), format="%g"
-        )
-        c[1].number_input("max epochs", 1, 500, **bind(ss, "lec_max_epochs", then=restart))
-        c[2].selectbox("start w0", W0_MODES, **bind(ss, "lec_w0", then=restart))
+        c[1].number_input("learning rate η", 0.001, 1000.0, **bind(ss, "lec_eta"), format="%g")
+        c[1].number_input("max epochs", 1, 500, **bind(ss, "lec_max_epochs"))
+        c[2].selectbox("start w0", W0_MODES, **bind(ss, "lec_w0"))
         if ss["lec_w0"] == "typed":
-            c[2].text_input("w0 = (w1, w2[, b])", **bind(ss, "lec_w0_typed", then=restart))
+            c[2].text_input("w0 = (w1, w2[, b])", **bind(ss, "lec_w0_typed"))
         c[2].selectbox(
             "order",
             ORDERS,
-            **bind(ss, "lec_order", then=restart),
+            **bind(ss, "lec_order"),
             format_func=lambda o: {
                 "given": "given order",
                 "shuffle": "reshuffle each epoch (seed)",
@@ -57,11 +50,12 @@ with st.expander("Run settings", expanded=False) if not presenter else st.contai
         c[3].selectbox(
             "mistake rule",
             list(RULES),
-            **bind(ss, "lec_rule", then=restart),
+            **bind(ss, "lec_rule"),
             format_func=lambda r: RULES[r].text,
         )
         c[3].caption(f"Source: {RULES[ss['lec_rule']].source}")
 
+follow(ss, X, y)  # new data or settings, here or on another page: a new run, from w0
 settings, notes = lecture.run_settings(ss, X)
 for kind, note in notes:
     (st.warning if kind == "warning" else st.info)(note)
@@ -101,7 +95,7 @@ def stepper(X: np.ndarray, y: np.ndarray, settings: RunSettings, data_name: str)
     for col, (label, key, shortcut, tip, move) in zip(b, moves, strict=True):
         if col.button(label, key=key, shortcut=shortcut, help=tip, width="stretch"):
             t = move(t)
-    ss["lec_t"] = t
+    go_to(ss, t)
     if window(t, T) != ss[WINDOW_KEY]:
         st.rerun(scope="app")  # the chart on the page does not hold step t: redraw it
 
@@ -143,7 +137,7 @@ run = lecture_run(X, y, settings)
 T = run.trace.n_steps
 if int(ss["lec_t"]) > T:
     st.info(f"This run ends after {T} steps, so step {ss['lec_t']} shows its end.")
-    ss["lec_t"] = T
+    go_to(ss, T)
 ss[WINDOW_KEY] = start, stop = window(int(ss["lec_t"]), T)
 stepper(X, y, settings, data_name)
 spec = lecture_chart(X, y, settings, start, stop, ss["app_presenter"])

@@ -9,6 +9,7 @@ from ui.kit.shell import require_router
 from ui.kit.sidebar import CUSTOM, current_dataset
 from ui.kit.state import bind
 from ui.kit.text import safe
+from ui.lecture.restart import follow
 from ui.margin import figures as mf
 from ui.margin import lab
 from ui.margin.edits import MAX_POINTS
@@ -41,6 +42,7 @@ if len(y) > MAX_POINTS:
     )
     st.stop()
 ss[lab.SIDEBAR] = lab.sidebar_says(ss, lab.sync(ss, X, y, name, custom=CUSTOM in ss))
+follow(ss, X, y)  # the drawn points are the lecture's data: new points, a new run from w0
 c = st.columns([1.1, 1.0, 1.0, 1.6, 0.9], vertical_alignment="bottom")
 c[0].segmented_control(
     "clicking a point",

@@ -8,9 +8,10 @@ from ui.kit.plots import as_figure
 from ui.kit.runs import lecture_run
 from ui.kit.shell import require_router
 from ui.kit.sidebar import current_dataset
-from ui.kit.state import W0_MODES, accepts, bind, widget_key
+from ui.kit.state import W0_MODES, bind, widget_key
 from ui.kit.text import lesson_text, safe
 from ui.lecture import steps as lecture
+from ui.lecture.restart import follow
 from ui.proof import figures as proof
 from ui.proof import runs as proof_runs
 
@@ -19,22 +20,7 @@ ss = st.session_state
 text = lesson_text("proof")
 CHART = {"displaylogo": False}
 
-
-def shared(key: str) -> dict:
-    """Bind a widget to the lecture's setting ``key`` under a key of this page's own: two
-    widgets with one key on two pages would show a stale value after a page switch."""
-    wkey = f"prf_{key}_w"
-    if wkey not in ss:
-        ss[wkey] = ss[key]
-
-    def copy() -> None:
-        if not accepts(key, ss[wkey]):  # a forged value: the setting stays as it was
-            ss[wkey] = ss[key]
-            return
-        ss[key] = ss[wkey]
-        ss["lec_t"] = 0  # the lecture page's run changed: it starts again from w0
-
-    return {"key": wkey, "on_change": copy}
+SHARED = "prf_"  # the lecture's settings shown here get widget keys of this page's own
 
 
 def card(title: str, body: str, general: str, *live: str) -> None:
@@ -54,18 +40,19 @@ with st.container(border=True):
     c[0].selectbox(
         "mistake rule",
         list(RULES),
-        **shared("lec_rule"),
+        **bind(ss, "lec_rule", prefix=SHARED),
         format_func=lambda r: RULES[r].text,
     )
-    c[1].selectbox("start w0", W0_MODES, **shared("lec_w0"))
+    c[1].selectbox("start w0", W0_MODES, **bind(ss, "lec_w0", prefix=SHARED))
     if ss["lec_w0"] == "typed":
-        c[1].text_input("w0 = (w1, w2[, b])", **shared("lec_w0_typed"))
+        c[1].text_input("w0 = (w1, w2[, b])", **bind(ss, "lec_w0_typed", prefix=SHARED))
     c[2].markdown(
         f"Shared with **Step by step**: bias {'on' if ss['lec_bias'] else 'off'}, "
         f"η = {ss['lec_eta']:g}, {ss['lec_order']} order"
         f"{', x normalized' if ss['lec_normalize'] else ''}, at most {ss['lec_max_epochs']} epochs."
     )
     c[2].page_link("pages/lecture.py", label="change them on Step by step", icon="▶️")
+follow(ss, X, y)  # the run is the lecture's: a new rule or w0 here restarts it there
 settings, notes = lecture.run_settings(ss, X)
 for kind, note in notes:
     (st.warning if kind == "warning" else st.info)(note)

@@ -7,7 +7,7 @@ import streamlit as st
 from perceptron_core import RULES, word_counts
 from ui.kit.plots import as_figure
 from ui.kit.shell import require_router
-from ui.kit.state import SETTINGS, SPAM_RULES, bind, widget_key
+from ui.kit.state import SETTINGS, SPAM_RULES, assign, bind, widget_key
 from ui.kit.text import lesson_text
 from ui.spam import figures as spam
 from ui.spam.runs import spam_run
@@ -49,25 +49,27 @@ st.header("1. Training: watch the weights")
 st.markdown(text["training"])
 
 
-def set_t(value: object) -> None:  # the last step is stored as END, so the URL stays short
-    t = value if isinstance(value, int) and not isinstance(value, bool) else 0
-    ss["spam_t"] = END if t >= T else max(t, 0)  # a forged slider value is clamped
+def set_t(t: int) -> None:  # the last step is stored as END, so the URL stays short
+    assign(ss, "spam_t", END if t >= T else t)
 
 
-wkey = widget_key("spam_t")
-ss[wkey] = min(int(ss["spam_t"]), T)  # this widget is bound by hand: END is past the slider
+def end_is_end() -> None:  # the slider at its last step T: that is END too
+    if ss["spam_t"] >= T:
+        set_t(T)
+
+
+t = min(int(ss["spam_t"]), T)
+ss[widget_key("spam_t")] = t  # END (the default) is past the slider's end: it shows T
 b = st.columns([1, 1, 1, 5], vertical_alignment="bottom")
 b[0].button("w = 0", key="spam_start", on_click=set_t, args=(0,))
-b[1].button("step ▶", key="spam_step", on_click=set_t, args=(min(ss[wkey] + 1, T),))
+b[1].button("step ▶", key="spam_step", on_click=set_t, args=(min(t + 1, T),))
 b[2].button("trained", key="spam_end", on_click=set_t, args=(T,))
 b[3].slider(
     f"after step t (of {T}: {trace.n_epochs} epochs of {len(y)} e-mails)",
     0,
     T,
-    key=wkey,
-    on_change=lambda: set_t(ss[wkey]),
+    **bind(ss, "spam_t", then=end_is_end),
 )
-t = int(ss[wkey])
 w, w_prev = trace.w_before(t), trace.w_before(max(t - 1, 0))
 m = st.columns(len(spam.FOLLOWED) + 1)
 for col, name in zip(m, spam.FOLLOWED, strict=False):

@@ -138,3 +138,67 @@ def test_the_open_mistake_log_shows_its_last_rows_and_offers_all_of_them_as_csv(
     assert len(table) == 1000 and table["k"].iloc[-1] == k and table["k"].iloc[0] == k - 999
     assert any(f"The last 1,000 of the {k:,} mistakes" in c.value for c in at.caption)
     assert f"{k:,} mistakes" in at.get("download_button")[0].proto.label
+
+
+def step(at: AppTest, times: int) -> None:
+    for _ in range(times):
+        at.button(key="lec_step").click().run()
+
+
+def test_a_dataset_change_in_the_sidebar_restarts_the_lecture_run():
+    at = lecture()
+    step(at, 3)
+    assert at.session_state["lec_t"] == 3
+    at.sidebar.selectbox(key="data_name_w").set_value("xor").run()  # here
+    assert at.session_state["lec_t"] == 0 and "step **t = 0** of" in status(at)
+    assert "lec_t" not in at.query_params
+    step(at, 2)
+    at.switch_page("pages/home.py").run()  # on another page
+    at.sidebar.number_input(key="data_seed_w").set_value(7).run()
+    at.switch_page("pages/lecture.py").run()
+    assert at.session_state["lec_t"] == 0 and "step **t = 0** of" in status(at)
+    step(at, 2)
+    at.switch_page("pages/home.py").run()
+    at.sidebar.button(key="data_regenerate").click().run()  # seed 7 -> 8
+    at.switch_page("pages/lecture.py").run()
+    assert at.session_state["data_seed"] == 8 and at.session_state["lec_t"] == 0
+    assert not at.exception
+
+
+def test_leaving_the_generated_data_restarts_the_lecture_run():
+    X, y = make_dataset("separable", n=10, seed=5)
+    at = open_app("pages/lecture.py", session={"data_custom": (X, y, "mine.csv")})
+    step(at, 4)
+    assert "mine" in status(at) and at.session_state["lec_t"] == 4
+    at.sidebar.button(key="data_back").click().run()
+    assert "Separable" in status(at) and at.session_state["lec_t"] == 0
+    assert not at.exception
+
+
+def test_a_run_setting_changed_here_restarts_the_run_and_reset_goes_to_0():
+    at = lecture()
+    step(at, 5)
+    at.number_input(key="lec_eta_w").set_value(0.5).run()
+    assert at.session_state["lec_t"] == 0 and "step **t = 0** of" in status(at)
+    step(at, 5)
+    at.button(key="lec_reset").click().run()
+    assert at.session_state["lec_t"] == 0 and "step **t = 0** of" in status(at)
+    assert not at.exception
+
+
+def test_a_shared_link_opens_at_its_step_and_the_step_stays_on_a_page_switch():
+    at = lecture({"lec_t": "12"})
+    assert at.session_state["lec_t"] == 12 and "step **t = 12** of" in status(at)
+    for page in ("pages/proof.py", "pages/margin.py", "pages/home.py"):
+        at.switch_page(page).run()  # looked at, nothing changed: the same run
+        at.switch_page("pages/lecture.py").run()
+        assert at.session_state["lec_t"] == 12 and "step **t = 12** of" in status(at), page
+    assert at.query_params["lec_t"] == "12"
+    assert not at.exception
+
+
+def test_a_shared_link_first_opened_on_another_page_keeps_its_step():
+    at = open_app("pages/proof.py", {"lec_t": "12", "lec_rule": "predict_ge"})
+    at.switch_page("pages/lecture.py").run()
+    assert at.session_state["lec_t"] == 12 and "step **t = 12** of" in status(at)
+    assert not at.exception

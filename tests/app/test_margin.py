@@ -160,3 +160,13 @@ def test_a_dataset_too_big_to_draw_gets_a_message_and_keeps_the_shared_data():
     at = margin_page(custom=big)
     assert "at most 500 points; big.csv has 600" in texts(at)
     assert at.session_state["data_custom"][2] == "big.csv" and not at.metric
+
+
+def test_looking_at_the_margin_lab_keeps_the_lecture_step():
+    at = open_app("pages/lecture.py")
+    for _ in range(4):
+        at.button(key="lec_step").click().run()
+    at.switch_page("pages/margin.py").run()
+    assert not at.exception and at.session_state["lec_t"] == 4  # no edit: the same run
+    at.switch_page("pages/lecture.py").run()
+    assert not at.exception and at.session_state["lec_t"] == 4

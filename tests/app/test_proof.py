@@ -185,3 +185,21 @@ def test_the_slack_figure_splits_the_room_into_the_three_gaps():
     np.testing.assert_allclose(
         room["y"], c.lemma2_root.large - c.lemma1.small, rtol=1e-6, atol=1e-6
     )
+
+
+def test_a_run_setting_changed_here_restarts_the_lecture_run():
+    at = open_app("pages/lecture.py")
+    for _ in range(5):
+        at.button(key="lec_step").click().run()
+    at.switch_page(PAGE).run()
+    assert at.session_state["lec_t"] == 5  # only looked at: the same run
+    at.selectbox(key="prf_lec_rule_w").set_value("predict_ge").run()
+    assert not at.exception and at.session_state["lec_t"] == 0
+    assert "lec_t" not in at.query_params
+    at.switch_page("pages/lecture.py").run()
+    assert not at.exception and at.session_state["lec_t"] == 0
+    assert any("step **t = 0** of" in m.value for m in at.markdown)
+    at.button(key="lec_step").click().run()
+    at.switch_page(PAGE).run()
+    at.selectbox(key="prf_lec_w0_w").set_value("random").run()  # the start w0 too
+    assert not at.exception and at.session_state["lec_t"] == 0

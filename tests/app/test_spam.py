@@ -114,3 +114,24 @@ def test_a_bad_url_value_gives_a_notice():
     at.switch_page("pages/spam.py").run()
     assert not at.exception and at.session_state["spam_vocab"] == "two"
     assert at.slider(key="spam_t_w").value == at.slider(key="spam_t_w").max  # trained w
+
+
+def test_the_step_slider_is_bound_to_the_setting_and_the_url():
+    at = spam_page()
+    T = at.slider(key="spam_t_w").max
+    at.slider(key="spam_t_w").set_value(3).run()
+    assert at.session_state["spam_t"] == 3 and at.query_params["spam_t"] == "3"
+    at.slider(key="spam_t_w").set_value(T).run()  # the last step is stored as the default
+    assert at.session_state["spam_t"] == 600 and "spam_t" not in at.query_params
+    assert at.slider(key="spam_t_w").value == T
+    at = spam_page({"spam_t": "3"})  # and a link opens at its step
+    assert at.slider(key="spam_t_w").value == 3 and at.session_state["spam_t"] == 3
+
+
+@pytest.mark.parametrize("forged", [-3, 10_000])
+def test_a_forged_step_never_reaches_the_setting(forged):
+    at = spam_page()
+    at.slider(key="spam_t_w").set_value(forged).run()
+    assert not at.exception
+    assert 0 <= at.session_state["spam_t"] <= 600
+    assert 0 <= at.slider(key="spam_t_w").value <= at.slider(key="spam_t_w").max

@@ -1,4 +1,8 @@
-"""The shared sidebar: the one current dataset every page works on."""
+"""The shared sidebar: the one current dataset every page works on.
+
+A change of the dataset writes only the dataset: a lesson whose state belongs to
+the data (the lecture's step) notices the change itself.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +20,6 @@ UPLOAD_ERROR = session_key("data_upload_error")
 
 def _regenerate() -> None:
     assign(st.session_state, "data_seed", (st.session_state["data_seed"] + 1) % (MAX_SEED + 1))
-    st.session_state["lec_t"] = 0
 
 
 def _fit_n() -> None:
@@ -24,7 +27,6 @@ def _fit_n() -> None:
     spec = DATASETS[ss["data_name"]]
     n = spec.n_default if spec.fixed_size else int(np.clip(ss["data_n"], spec.n_min, spec.n_max))
     assign(ss, "data_n", n)
-    ss["lec_t"] = 0
 
 
 def _upload() -> None:
@@ -38,12 +40,10 @@ def _upload() -> None:
         return
     st.session_state.pop(UPLOAD_ERROR, None)
     st.session_state[CUSTOM] = (X, y, shorten(upload.name, 80))  # raw: each sink escapes
-    st.session_state["lec_t"] = 0
 
 
 def _drop_custom() -> None:
     st.session_state.pop(CUSTOM, None)
-    st.session_state["lec_t"] = 0
 
 
 def current_dataset() -> tuple[np.ndarray, np.ndarray, str]:

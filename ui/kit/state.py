@@ -207,6 +207,7 @@ SESSION_KEYS: dict[str, str] = {
     "data_upload_error": "why the last upload was refused, shown until a good one",
     "lec_window": "lecture: (start, stop) of the steps the chart on the page holds",
     "lec_autoplay": "lecture: a new value asks the browser to press Play once",
+    "lec_t_run": "lecture: fingerprint of the data and run settings the step lec_t belongs to",
     "mar_history": "margin lab: the edits.History of the drawn points (undo, redo)",
     "mar_notice": "margin lab: (error, note) of the last edit, shown once",
     "mar_tick": "margin lab: events handled, so the surface redraws even on a refusal",
@@ -330,10 +331,19 @@ def accepts(key: str, value: Any) -> bool:
 
 
 def bind(
-    session: MutableMapping[str, Any], key: str, then: Callable[[], None] | None = None
+    session: MutableMapping[str, Any],
+    key: str,
+    then: Callable[[], None] | None = None,
+    *,
+    prefix: str = "",
 ) -> dict[str, Any]:
-    """Keyword arguments that bind a widget to setting ``key`` (and run ``then`` on change)."""
-    wkey = widget_key(key)
+    """Keyword arguments that bind a widget to setting ``key`` (and run ``then`` on change).
+
+    A page that shows another page's setting gives its widget a key of its own with
+    ``prefix`` (e.g. ``"prf_"``): two widgets with one key on two pages would show a
+    stale value after a page switch.
+    """
+    wkey = prefix + widget_key(key)
     if wkey not in session:
         session[wkey] = session[key]
 
