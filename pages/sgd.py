@@ -6,7 +6,7 @@ import streamlit as st
 
 from perceptron_core import LOSSES, RULES
 from ui.kit.palette import BOUND, CURRENT, PLUS, W_COLOUR
-from ui.kit.plots import as_figure
+from ui.kit.plots import CHART, as_figure
 from ui.kit.shell import require_router
 from ui.kit.sidebar import current_dataset
 from ui.kit.state import assign, bind
@@ -17,7 +17,6 @@ from ui.sgd import runs as sgd_runs
 require_router()
 ss = st.session_state
 text = lesson_text("sgd")
-CHART = {"displaylogo": False}
 ETAS = (0.1, 1.0, 10.0)
 
 

@@ -5,7 +5,7 @@ import streamlit as st
 
 from perceptron_core import DATASETS, FEATURE_MAPS, make_dataset
 from ui.kit.palette import MINUS, PLUS
-from ui.kit.plots import as_figure
+from ui.kit.plots import CHART, as_figure
 from ui.kit.shell import require_router
 from ui.kit.sidebar import current_dataset
 from ui.kit.state import XOR_DATA, bind
@@ -15,7 +15,6 @@ from ui.xor import figures, runs
 require_router()
 ss = st.session_state
 text = lesson_text("xor")
-CHART = {"displaylogo": False}
 
 st.title("Beyond linear: XOR")
 st.markdown(text["intro"])

@@ -1,7 +1,7 @@
 """Seed 004's experts application (pure): the mistake count against n·k, the weights
 concentrating on the committee, and the bound derived with the instance's numbers.
 
-Numbers in, plain Plotly figure dicts (wrap with ``figures.as_figure``) or LaTeX out.
+Numbers in, plain Plotly figure dicts (wrap with ``ui.kit.plots.as_figure``) or LaTeX out.
 """
 
 from __future__ import annotations

@@ -9,3 +9,8 @@ W_COLOUR = "#009E73"  # bluish green: the current w
 STAR = "#555555"  # grey: w*, its margin band, the radius
 CURRENT = "#E69F00"  # orange: the example just shown
 BOUND = "#CC79A7"  # reddish purple: the bound (R/gamma)^2
+
+# the variants page's three read-outs of one run (the last w, the averaged w, the vote)
+LAST = BOUND  # reddish purple
+AVERAGED = W_COLOUR  # bluish green
+VOTED = "#56B4E9"  # sky blue

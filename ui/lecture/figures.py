@@ -18,6 +18,7 @@ import numpy as np
 from ui.kit.geometry import Box, boundary_segment, halfplane, view_box
 from ui.kit.model import Run, epoch_of
 from ui.kit.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
+from ui.kit.plots import LABELS, labelled_points
 
 Trace = dict[str, Any]
 
@@ -234,28 +235,16 @@ def _static_traces(run: Run, box: Box, shown: int) -> dict[str, Trace]:
         "radius R",
         {"color": STAR, "width": 1, "dash": "longdashdot"},
     )
-    idx = np.arange(len(y))
-    for label, colour, symbol, name in ((1.0, PLUS, "circle", "+1"), (-1.0, MINUS, "x", "−1")):
-        sel = y == label
-        out[f"points{name}"] = _on(
-            "data",
-            {
-                "x": _list(X[sel, 0]),
-                "y": _list(X[sel, 1]),
-                "mode": "markers",
-                "name": f"y = {name}",
-                "marker": {
-                    "color": colour,
-                    "symbol": symbol,
-                    "size": 10,
-                    "line": {"width": 1, "color": "white"},
-                },
-                "customdata": idx[sel].tolist(),
-                "hovertemplate": "point %{customdata}<br>x = (%{x:.3g}, %{y:.3g})<br>y = "
-                + name
-                + "<extra></extra>",
-            },
-        )
+    points = labelled_points(
+        X,
+        y,
+        marker={"size": 10, "line": {"width": 1, "color": "white"}},
+        index=True,
+        digits=4,
+        hover="point %{customdata}<br>x = (%{x:.3g}, %{y:.3g})<br>y = {label}<extra></extra>",
+    )
+    for (_, _, name), points_trace in zip(LABELS, points, strict=True):
+        out[f"points{name}"] = _on("data", points_trace)
     K = trace.n_mistakes
     ks = _thin(shown)
     W = trace.weights

@@ -1,5 +1,5 @@
 """Pure builders for the margin lab: numbers in; the drawing surface's scene, Plotly
-figures (as plain dicts, built without validation) and tables out. No Streamlit here.
+figures (plain dicts, wrapped by ``ui.kit.plots.as_figure``) and tables out. No Streamlit here.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 
 from ui.kit.geometry import Box, boundary_segment, clip
 from ui.kit.palette import BOUND, STAR, W_COLOUR
+from ui.kit.plots import as_figure
 from ui.margin.lab import Analysis, ConstantRow, ScaledRow, in_plane
 
 Point = tuple[float, float]
@@ -303,4 +304,4 @@ def constant_figure(rows: Sequence[ConstantRow], c_now: float) -> go.Figure:
             }
         ],
     )
-    return go.Figure({"data": data, "layout": layout}, _validate=False)
+    return as_figure({"data": data, "layout": layout})

@@ -1,7 +1,7 @@
 """The perceptron as SGD (pure): the landscape of E_p over (w1, w2) with paths on it, the
 losses of the margin, and mistakes / updates per epoch of online, mini-batch and batch runs.
 
-Numbers in, plain Plotly figure dicts out (wrap with ``figures.as_figure``).
+Numbers in, plain Plotly figure dicts out (wrap with ``ui.kit.plots.as_figure``).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 figures, the price of a vote, and a verdict computed from the numbers.
 
 No Streamlit here: ``ui.variants.runs`` caches these; figures are plain Plotly
-dicts (wrap with ``figures.as_figure``).
+dicts (wrap with ``ui.kit.plots.as_figure``).
 """
 
 from __future__ import annotations
@@ -32,15 +32,15 @@ from perceptron_core import (
     voted_score,
 )
 from ui.kit.geometry import boundary_segment, view_box
-from ui.kit.palette import MINUS, PLUS
+from ui.kit.palette import AVERAGED, LAST, STAR, VOTED
+from ui.kit.plots import labelled_points, plane_axes
 
 Fig = dict[str, Any]
 TEST_FRACTION = 0.3
 GRID = 50  # points per side of the grid the voted boundary is drawn on
 MAX_RUN_STEPS = 1_000_000  # runs x epochs x training points in section 3: about a second
 TIE = 0.01  # test errors closer than this (1 percentage point) count as a tie
-STAR_COLOUR = "#555555"
-COLOURS = {"last": "#CC79A7", "averaged": "#009E73", "voted": "#56B4E9"}
+COLOURS = {"last": LAST, "averaged": AVERAGED, "voted": VOTED}
 NAMES = {"last": "last w", "averaged": "averaged", "voted": "voted"}
 DASH = {"last": "solid", "averaged": "dash", "voted": "dot"}
 # two-class digit pairs of scikit-learn's bundled 8x8 digits: (+1 digit, -1 digit); the
@@ -187,26 +187,16 @@ def starts(
 
 
 def _points(X: np.ndarray, y: np.ndarray, *, test: bool, flipped: np.ndarray | None = None) -> list:
-    out = []
-    for label, colour, symbol, name in ((1, PLUS, "circle", "+1"), (-1, MINUS, "x", "−1")):
-        sel = y == label
-        out.append(
-            {
-                "type": "scatter",
-                "x": X[sel, 0].tolist(),
-                "y": X[sel, 1].tolist(),
-                "mode": "markers",
-                "marker": {
-                    "color": colour,
-                    "symbol": symbol + ("-open" if test else ""),
-                    "size": 8 if test else 9,
-                    "opacity": 0.9 if test else 0.75,
-                },
-                "name": f"{'test' if test else 'train'} y = {name}",
-                "legendgroup": "test" if test else "train",
-                "hovertemplate": "(%{x:.2f}, %{y:.2f})<extra></extra>",
-            }
-        )
+    split = "test" if test else "train"
+    out = labelled_points(
+        X,
+        y,
+        symbols=("circle-open", "x-open") if test else ("circle", "x"),
+        marker={"size": 8 if test else 9, "opacity": 0.9 if test else 0.75},
+        name=split + " y = {label}",
+        hover="(%{x:.2f}, %{y:.2f})<extra></extra>",
+        legendgroup=split,
+    )
     if flipped is not None and len(flipped):
         out.append(
             {
@@ -245,13 +235,7 @@ def _plane_layout(box: Any, height: int) -> dict[str, Any]:
         "height": height,
         "margin": {"l": 50, "r": 10, "t": 30, "b": 40},
         "legend": {"orientation": "h", "y": -0.2, "yanchor": "top"},
-        "xaxis": {"range": [box.x0, box.x1], "title": {"text": "x1"}, "constrain": "domain"},
-        "yaxis": {
-            "range": [box.y0, box.y1],
-            "title": {"text": "x2"},
-            "scaleanchor": "x",
-            "constrain": "domain",
-        },
+        **plane_axes(box),
     }
 
 
@@ -279,7 +263,7 @@ def boundaries_figure(exp: Experiment, grid: dict[str, list], *, height: int = 5
     data.append(_line(exp.w_last, box, "last w", COLOURS["last"], DASH["last"]))
     data.append(_line(exp.w_avg, box, "averaged", COLOURS["averaged"], DASH["averaged"]))
     if exp.star is not None:
-        data.append(_line(exp.star, box, "w* (clean labels)", STAR_COLOUR, "longdash", 1.5))
+        data.append(_line(exp.star, box, "w* (clean labels)", STAR, "longdash", 1.5))
     return {"data": data, "layout": _plane_layout(box, height)}
 
 
@@ -316,7 +300,7 @@ def errors_figure(
                 "x": [0.5, max(x) + 0.5],
                 "y": [100 * star_test] * 2,
                 "mode": "lines",
-                "line": {"color": STAR_COLOUR, "dash": "longdash", "width": 2},
+                "line": {"color": STAR, "dash": "longdash", "width": 2},
                 "name": f"w* test ({100 * star_test:.1f}%)",
             }
         )
@@ -330,6 +314,21 @@ def errors_figure(
             "xaxis": {"title": {"text": "epoch"}, "range": [0.5, max(x) + 0.5]},
             "yaxis": {"title": {"text": "error (%)"}, "rangemode": "tozero"},
         },
+    }
+
+
+def _panel_title(text: str, dom: list[float]) -> dict[str, Any]:
+    """A title centred over a panel that spans ``dom`` of the figure's width."""
+    return {
+        "text": text,
+        "x": sum(dom) / 2,
+        "y": 1.0,
+        "xref": "paper",
+        "yref": "paper",
+        "xanchor": "center",
+        "yanchor": "bottom",
+        "showarrow": False,
+        "font": {"size": 13},
     }
 
 
@@ -380,7 +379,7 @@ def mistakes_figure(panels: list[tuple[str, Starts]], *, height: int = 340) -> F
                     "yref": f"y{sx} domain",
                     "xanchor": "right",
                     "showarrow": False,
-                    "font": {"size": 12, "color": STAR_COLOUR},
+                    "font": {"size": 12, "color": STAR},
                 }
             )
             head += f"; bound {s.bound:,.0f}"
@@ -394,26 +393,14 @@ def mistakes_figure(panels: list[tuple[str, Starts]], *, height: int = 340) -> F
                     "y1": 1,
                     "xref": f"x{sx}",
                     "yref": f"y{sx} domain",
-                    "line": {"color": STAR_COLOUR, "dash": "dash", "width": 2},
+                    "line": {"color": STAR, "dash": "dash", "width": 2},
                 }
             )
             layout[f"xaxis{sx}"]["range"] = [0, s.bound * 1.05]
             head += f"; bound {s.bound:,.0f}"
         else:
             head += "; not separable: no bound"
-        layout["annotations"].append(
-            {
-                "text": head,
-                "x": sum(dom) / 2,
-                "y": 1.0,
-                "xref": "paper",
-                "yref": "paper",
-                "xanchor": "center",
-                "yanchor": "bottom",
-                "showarrow": False,
-                "font": {"size": 13},
-            }
-        )
+        layout["annotations"].append(_panel_title(head, dom))
     return {"data": data, "layout": layout}
 
 
@@ -461,7 +448,7 @@ def hyperplanes_figure(s: Starts, *, height: int = 460) -> Fig:
             }
         )
         if s.star is not None:
-            star = _line(s.star, box, "w*", STAR_COLOUR, "longdash", 2)
+            star = _line(s.star, box, "w*", STAR, "longdash", 2)
             star.update({"xaxis": f"x{sx}", "yaxis": f"y{sx}", "showlegend": i == 0})
             data.append(star)
         dom = [0.0, 0.47] if i == 0 else [0.53, 1.0]
@@ -477,19 +464,7 @@ def hyperplanes_figure(s: Starts, *, height: int = 460) -> Fig:
             "scaleanchor": f"x{sx}",
             "title": {"text": "x2" if i == 0 else ""},
         }
-        layout["annotations"].append(
-            {
-                "text": f"{NAMES[key]} of each of {len(W)} runs",
-                "x": sum(dom) / 2,
-                "y": 1.0,
-                "xref": "paper",
-                "yref": "paper",
-                "xanchor": "center",
-                "yanchor": "bottom",
-                "showarrow": False,
-                "font": {"size": 13},
-            }
-        )
+        layout["annotations"].append(_panel_title(f"{NAMES[key]} of each of {len(W)} runs", dom))
     return {"data": data, "layout": layout}
 
 

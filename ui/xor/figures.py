@@ -1,7 +1,7 @@
 """Beyond linear (pure): learning curves of runs that never stop, the witness that no line
 exists, the lifted space of a feature map, and the pocket / averaged remedies.
 
-Numbers in, plain Plotly figure dicts out (wrap with ``figures.as_figure``).
+Numbers in, plain Plotly figure dicts out (wrap with ``ui.kit.plots.as_figure``).
 """
 
 from __future__ import annotations
@@ -13,31 +13,23 @@ import numpy as np
 from perceptron_core import FEATURE_MAPS, Trace, Witness, decision
 from ui.kit.geometry import view_box
 from ui.kit.palette import CURRENT, MINUS, PLUS, W_COLOUR
+from ui.kit.plots import labelled_points, plane_axes
 from ui.kit.text import vector
 
 Fig = dict[str, Any]
 GRID = 120  # points per side of the grid the induced boundary is drawn on
 
 
-def _points(X: np.ndarray, y: np.ndarray, *, xaxis: str = "x", yaxis: str = "y") -> list[dict]:
-    out = []
-    for label, colour, symbol, name in ((1, PLUS, "circle", "+1"), (-1, MINUS, "x", "−1")):
-        sel = y == label
-        out.append(
-            {
-                "type": "scatter",
-                "x": X[sel, 0].tolist(),
-                "y": X[sel, 1].tolist(),
-                "mode": "markers",
-                "marker": {"color": colour, "symbol": symbol, "size": 11},
-                "name": f"y = {name}",
-                "xaxis": xaxis,
-                "yaxis": yaxis,
-                "customdata": np.flatnonzero(sel).tolist(),
-                "hovertemplate": "point %{customdata}: (%{x:.3g}, %{y:.3g})<extra></extra>",
-            }
-        )
-    return out
+def _points(X: np.ndarray, y: np.ndarray) -> list[dict]:
+    return labelled_points(
+        X,
+        y,
+        marker={"size": 11},
+        index=True,
+        hover="point %{customdata}: (%{x:.3g}, %{y:.3g})<extra></extra>",
+        xaxis="x",
+        yaxis="y",
+    )
 
 
 _MARGIN = {"l": 50, "r": 10, "t": 10, "b": 40}
@@ -50,13 +42,7 @@ def _plane_layout(X: np.ndarray, height: int) -> dict[str, Any]:
         "height": height,
         "margin": _MARGIN,
         "legend": {"orientation": "h", "y": -0.15},
-        "xaxis": {"range": [box.x0, box.x1], "title": {"text": "x1"}, "constrain": "domain"},
-        "yaxis": {
-            "range": [box.y0, box.y1],
-            "title": {"text": "x2"},
-            "scaleanchor": "x",
-            "constrain": "domain",
-        },
+        **plane_axes(box),
     }
 
 
@@ -234,20 +220,9 @@ def _cells(A: np.ndarray) -> list[list[float | None]]:
 def lifted_figure(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Fig:
     """The points lifted by phi(x) = (x1², √2 x1x2, x2²), with the plane w·phi + b = 0."""
     Z = FEATURE_MAPS["quadratic"].fn(X)
-    data: list[dict] = []
-    for label, colour, symbol, name in ((1, PLUS, "circle", "+1"), (-1, MINUS, "diamond", "−1")):
-        sel = y == label
-        data.append(
-            {
-                "type": "scatter3d",
-                "x": Z[sel, 0].tolist(),
-                "y": Z[sel, 1].tolist(),
-                "z": Z[sel, 2].tolist(),
-                "mode": "markers",
-                "marker": {"color": colour, "symbol": symbol, "size": 5},
-                "name": f"y = {name}",
-            }
-        )
+    data = labelled_points(
+        Z, y, kind="scatter3d", symbols=("circle", "diamond"), marker={"size": 5}
+    )
     # the plane w . (u, v, s) + d = 0, solved for the coordinate with the largest weight
     coef, d = np.asarray(w[:3], dtype=float), float(w[3])
     axis = int(np.argmax(np.abs(coef)))
