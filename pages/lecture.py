@@ -7,7 +7,6 @@ from perceptron_core import RULES
 from ui.kit import guard
 from ui.kit.cache import heavy_slot
 from ui.kit.model import Run, RunSettings
-from ui.kit.player import player, window
 from ui.kit.plots import as_figure
 from ui.kit.runs import lecture_run
 from ui.kit.shell import require_router
@@ -15,6 +14,7 @@ from ui.kit.sidebar import current_dataset
 from ui.kit.state import ORDERS, W0_MODES, bind, session_key, sync_query
 from ui.kit.text import vector
 from ui.lecture import steps as lecture
+from ui.lecture.player import player, window
 from ui.lecture.restart import follow, go_to
 from ui.lecture.runs import lecture_chart
 

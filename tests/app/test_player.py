@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from ui.kit.player import AUTOPLAY, WINDOW, on_event, window
+from ui.lecture.player import AUTOPLAY, WINDOW, on_event, window
 
 T = 250  # steps in the run
 

@@ -235,10 +235,7 @@ def publish(session: MutableMapping[str, Any], history: edits.History) -> None:
             session[CUSTOM] = (np.array(p.X), np.array(p.y), preset_name)
     else:
         session[CUSTOM] = (np.array(p.X), np.array(p.y), DRAWN)
-    # The lecture restarts on new data by itself (ui.lecture.restart.follow, which the margin
-    # page calls); this write is left for tests/ui/margin/test_margin_edits.py, which asserts
-    # it on a plain dict. With that assertion moved, it goes.
-    session["lec_t"] = 0
+    # the lecture restarts on the new data by itself (ui.lecture.restart.follow)
 
 
 Numbers = tuple[float | None, float, float | None, int]  # γ, R, bound, M

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ui.kit.geometry import Box
+from ui.lecture.restart import follow
 from ui.margin import edits, lab
 
 BOX = Box(-5.0, 5.0, -5.0, 5.0)
@@ -209,7 +210,15 @@ def session_with(X=X0, y=Y0, custom: bool = False) -> dict:
         ss[lab.CUSTOM] = (X, y, "upload.csv")
     lab.sync(ss, X, y, "upload.csv" if custom else "generated", custom)
     ss[lab.BOX] = BOX
+    follow(ss, X, y)  # the lecture is at step 7 of a run on these points
     return ss
+
+
+def lecture_step(ss: dict) -> int:
+    """The lecture's step once the lecture (or the margin page) looks at the shared data."""
+    X, y = (ss[lab.CUSTOM][:2]) if lab.CUSTOM in ss else (X0, Y0)
+    follow(ss, X, y)
+    return ss["lec_t"]
 
 
 def test_an_edit_becomes_the_shared_dataset_and_restarts_the_lecture():
@@ -217,7 +226,7 @@ def test_an_edit_becomes_the_shared_dataset_and_restarts_the_lecture():
     lab.apply_event(ss, "moved", {"i": 0, "x": 0.5, "y": 0.5, "v": 0})
     X, y, name = ss[lab.CUSTOM]
     assert X[0].tolist() == [0.5, 0.5] and np.array_equal(y, Y0)
-    assert name == lab.DRAWN and ss["lec_t"] == 0
+    assert name == lab.DRAWN and lecture_step(ss) == 0
     assert ss[lab.NOTICE] == (None, "Moved point 0 to (0.5, 0.5).")
     lab.apply_event(ss, "undo", None)  # back at the generated preset: the sidebar's data again
     assert lab.CUSTOM not in ss
@@ -228,7 +237,7 @@ def test_a_refused_edit_keeps_the_shared_dataset_and_says_why():
     before = ss[lab.CUSTOM]
     tick = ss.get(lab.TICK, 0)
     lab.apply_event(ss, "moved", {"i": 0, "x": 1e3, "y": 0.0, "v": 0})  # far outside the view
-    assert ss[lab.CUSTOM] is before and ss["lec_t"] == 7
+    assert ss[lab.CUSTOM] is before and lecture_step(ss) == 7
     assert "outside the drawing area" in ss[lab.NOTICE][0]
     assert ss[lab.TICK] == tick + 1  # the surface redraws, putting the point back
 
