@@ -6,7 +6,7 @@ import streamlit as st
 from perceptron_core import EXPERT_BEHAVIOURS
 from ui.experts import figures as ex
 from ui.experts.runs import experts_run
-from ui.kit.plots import as_figure
+from ui.kit.plots import CHART, as_figure
 from ui.kit.shell import require_router
 from ui.kit.state import MAX_SEED, assign, bind
 from ui.kit.text import lesson_text
@@ -14,7 +14,6 @@ from ui.kit.text import lesson_text
 require_router()
 ss = st.session_state
 text = lesson_text("experts")
-CHART = {"displaylogo": False}
 
 
 def largest_odd(n: int) -> int:

@@ -7,7 +7,7 @@ from perceptron_core import RULES
 from ui.kit import guard
 from ui.kit.cache import heavy_slot
 from ui.kit.model import Run, RunSettings
-from ui.kit.plots import as_figure
+from ui.kit.plots import CHART, as_figure
 from ui.kit.runs import lecture_run
 from ui.kit.shell import require_router
 from ui.kit.sidebar import current_dataset
@@ -142,7 +142,7 @@ ss[WINDOW_KEY] = start, stop = window(int(ss["lec_t"]), T)
 stepper(X, y, settings, data_name)
 spec = lecture_chart(X, y, settings, start, stop, ss["app_presenter"])
 with st.container(key="lec_chart"):
-    st.plotly_chart(as_figure(spec), config={"displaylogo": False}, key="lec_plot")
+    st.plotly_chart(as_figure(spec), config=CHART, key="lec_plot")
 st.caption(
     "**Play** replays the run in your browser (space plays and pauses); "
     "the slider scrubs. Step and the math continue from where you pause."

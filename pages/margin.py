@@ -7,7 +7,7 @@ from ui.kit import guard
 from ui.kit.canvas import canvas, svg_panel
 from ui.kit.shell import require_router
 from ui.kit.sidebar import CUSTOM, current_dataset
-from ui.kit.state import bind
+from ui.kit.state import MAR_LABELS, MAR_TOOLS, bind
 from ui.kit.text import safe
 from ui.lecture.restart import follow
 from ui.margin import figures as mf
@@ -46,14 +46,14 @@ follow(ss, X, y)  # the drawn points are the lecture's data: new points, a new r
 c = st.columns([1.1, 1.0, 1.0, 1.6, 0.9], vertical_alignment="bottom")
 c[0].segmented_control(
     "clicking a point",
-    ["edit", "delete"],
+    list(MAR_TOOLS),
     required=True,
     **bind(ss, "mar_tool"),
     format_func={"edit": "flips it", "delete": "deletes it"}.get,
 )
 c[1].segmented_control(
     "new points get",
-    ["plus", "minus"],
+    list(MAR_LABELS),
     required=True,
     **bind(ss, "mar_label"),
     format_func={"plus": "+1", "minus": "−1"}.get,

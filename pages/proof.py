@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core import RULES
-from ui.kit.plots import as_figure
+from ui.kit.plots import CHART, as_figure
 from ui.kit.runs import lecture_run
 from ui.kit.shell import require_router
 from ui.kit.sidebar import current_dataset
@@ -18,7 +18,6 @@ from ui.proof import runs as proof_runs
 require_router()
 ss = st.session_state
 text = lesson_text("proof")
-CHART = {"displaylogo": False}
 
 SHARED = "prf_"  # the lecture's settings shown here get widget keys of this page's own
 

@@ -9,7 +9,7 @@ from ui.kit.palette import BOUND, CURRENT, PLUS, W_COLOUR
 from ui.kit.plots import CHART, as_figure
 from ui.kit.shell import require_router
 from ui.kit.sidebar import current_dataset
-from ui.kit.state import assign, bind
+from ui.kit.state import SGD_DATA, assign, bind
 from ui.kit.text import lesson_text, safe
 from ui.sgd import figures as sgd
 from ui.sgd import runs as sgd_runs
@@ -39,7 +39,7 @@ name = safe(raw_name)  # for markdown
 c = st.columns([2, 3])
 c[0].segmented_control(
     "data",
-    ["given", "centred"],
+    list(SGD_DATA),
     format_func={"given": "as given", "centred": "centred: x − mean"}.get,
     **bind(ss, "sgd_data"),
 )

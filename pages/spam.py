@@ -5,7 +5,7 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core import RULES, word_counts
-from ui.kit.plots import as_figure
+from ui.kit.plots import CHART, as_figure
 from ui.kit.shell import require_router
 from ui.kit.state import SETTINGS, SPAM_RULES, assign, bind, widget_key
 from ui.kit.text import lesson_text
@@ -15,7 +15,6 @@ from ui.spam.runs import spam_run
 require_router()
 ss = st.session_state
 text = lesson_text("spam")
-CHART = {"displaylogo": False}
 END = SETTINGS["spam_t"].default  # spam_t at its default means "after the last step"
 RULE_NAMES = {"nonpositive": "mistake iff y·(w·x) ≤ 0", "predict_gt": "+1 iff w·x > 0"}
 

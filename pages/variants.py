@@ -3,7 +3,7 @@ stream, on handwritten digits, over many orders and starts (seed 002), and their
 
 import streamlit as st
 
-from ui.kit.plots import as_figure
+from ui.kit.plots import CHART, as_figure
 from ui.kit.shell import require_router
 from ui.kit.sidebar import current_dataset
 from ui.kit.state import VAR_DATA, bind
@@ -14,7 +14,6 @@ from ui.variants import runs
 require_router()
 ss = st.session_state
 text = lesson_text("variants")
-CHART = {"displaylogo": False}
 PCT = "{:.1%}".format
 
 st.title("Which perceptron to deploy?")
