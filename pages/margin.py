@@ -4,7 +4,6 @@ import numpy as np
 import streamlit as st
 
 from ui.kit import guard
-from ui.kit.canvas import canvas, svg_panel
 from ui.kit.shell import require_router
 from ui.kit.sidebar import CUSTOM, current_dataset
 from ui.kit.state import MAR_LABELS, MAR_TOOLS, bind
@@ -12,6 +11,7 @@ from ui.kit.text import safe
 from ui.lecture.restart import follow
 from ui.margin import figures as mf
 from ui.margin import lab
+from ui.margin.canvas import canvas, svg_panel
 from ui.margin.edits import MAX_POINTS
 
 require_router()
