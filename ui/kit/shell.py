@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import gc
 import sys
+import threading
 from dataclasses import dataclass
 
 import pandas  # noqa: F401  (heavy imports first, then freeze: see below)
 import plotly.graph_objects  # noqa: F401
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 
 import perceptron_core
 from ui.kit import fair, guard, state
@@ -109,10 +109,17 @@ PAGES = (
 )
 
 
+_ROUTED = threading.local()  # depth of run_app in this script thread
+
+
 def run_app() -> None:
     """What ``app.py`` does on every run."""
-    with fair.turn():  # a session that keeps the server busy waits its turn
-        _run_app()
+    _ROUTED.depth = getattr(_ROUTED, "depth", 0) + 1
+    try:
+        with fair.turn():  # a session that keeps the server busy waits its turn
+            _run_app()
+    finally:
+        _ROUTED.depth -= 1
 
 
 def _run_app() -> None:
@@ -146,11 +153,15 @@ def require_router() -> None:
     ``st.navigation`` call, so a first visitor arriving at ``/lecture`` (and every
     ``AppTest`` run) would get the page without the router, the session state or
     the sidebar. Then run the shell here, which runs this page inside it, and stop.
+    Whether the page runs inside ``run_app`` is asked of this script thread, not of
+    Streamlit's server-wide switch: a first visitor's run that started in the old
+    mode while another session's ``st.navigation`` turned it off got the page
+    without the router (a KeyError in ``tests/load``, one run in eight).
 
     It also tells ``kit.guard`` which globals are the page's, so that what the page
     computed is not kept alive by its callbacks after the run (``guard.release``).
     """
-    if PagesManager.uses_pages_directory:
+    if not getattr(_ROUTED, "depth", 0):
         run_app()  # its st.navigation switches the old mode off for the whole server
         st.stop()
     caller = sys._getframe(1)  # the page's module: its results are dropped after the run
