@@ -51,6 +51,14 @@ PAGES = (
         "Step by step: watch every update and the two claims of the proof",
     ),
     PageSpec(
+        "pages/proof.py",
+        "The proof, line by line",
+        ":material/functions:",
+        "proof",
+        True,
+        "The proof, line by line: every inequality with this run's numbers, and an adversary",
+    ),
+    PageSpec(
         "pages/xor.py",
         "Beyond linear: XOR",
         ":material/blur_on:",
@@ -89,14 +97,6 @@ PAGES = (
         "variants",
         True,
         "Which perceptron to deploy? Last, voted and averaged on noisy 2-D data and digits",
-    ),
-    PageSpec(
-        "pages/proof.py",
-        "The proof, line by line",
-        ":material/functions:",
-        "proof",
-        True,
-        "The proof, line by line: every inequality with this run's numbers, and an adversary",
     ),
     PageSpec(
         "pages/margin.py",
