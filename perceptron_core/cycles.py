@@ -1,9 +1,11 @@
 """Non-convergence made visible: mistakes per epoch, and the cycle the weights fall into.
 
 In the given order (``train(..., seed=None)``) the run is a deterministic function of its
-state ``(w before step t, t mod n)``. On non-separable data the perceptron never stops, but
-with integer inputs w stays on a bounded lattice (seeds 002, 003: ||w|| stays bounded), so
-some state recurs and from then on the run repeats itself exactly: a cycle.
+state ``(w before step t, t mod n)``. On non-separable data the perceptron never stops (seeds
+002, 003: it "does not converge", "may not terminate"). Yet ||w|| stays bounded (the
+perceptron cycling theorem: Minsky & Papert 1969, Block & Levin 1970; no seed states it),
+and with integer inputs w lives on a lattice, so some state recurs and from then on the run
+repeats itself exactly: a cycle.
 """
 
 from __future__ import annotations

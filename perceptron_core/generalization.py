@@ -1,11 +1,11 @@
 """Generalization of the perceptron's variants: a held-out split, errors per epoch,
 and many runs over orders and starts.
 
-Seed 003 lists the plain perceptron's limitations, "mediocre generalization"
-and "overtraining" (test accuracy rises and then falls), and the remedy of
+Seed 003 lists the plain perceptron's limitations, "mediocre generation" (sic:
+generalization) and "overtraining" (test accuracy rises and then falls), and the remedy of
 Freund & Schapire (1999): vote or average all the weight vectors of the run.
-Seed 002 adds that on separable data "which solution is found depends on the
-starting values". Everything here reads one ``Trace`` per run, so the last,
+Seed 002 adds that on separable data there are many solutions, "and which one is
+found depends on the starting values". Everything here reads one ``Trace`` per run, so the last,
 averaged and voted perceptrons are compared on exactly the same stream.
 
 Errors are prediction errors: a point counts as wrong when the predicted label

@@ -1,4 +1,7 @@
-"""The kernel (dual) perceptron with the degree-2 polynomial kernel (seed 003).
+"""The kernel (dual) perceptron with the degree-2 polynomial kernel.
+
+Seed 003 maps x to quadratic features and says kernels do this efficiently; the dual
+form below is the standard one (Aizerman et al. 1964), not written out in the seeds.
 
 From w0 = 0 every update adds ``y_i phi~(x_i)``, so after the run
 ``w = sum_i alpha_i y_i phi~(x_i)`` with alpha_i the mistakes made on example i, and

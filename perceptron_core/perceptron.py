@@ -1,9 +1,10 @@
 """The online perceptron (Rosenblatt 1957), one example at a time.
 
 The bias is absorbed as a constant feature 1 appended *last* to every x, so
-``w . (x, 1) = w[:d] . x + w[d]`` (seeds 002, 003, 004). The radius R and the
-margin gamma of the mistake bound are then measured in that augmented space,
-which keeps the bound honest for the algorithm actually run.
+``w . (x, 1) = w[:d] . x + w[d]``, as seeds 003 and 004 do (seed 002 puts the 1 first,
+``[1; x] . [b; w]``: the same model, its coordinates in another order). The radius R and
+the margin gamma of the mistake bound are then measured in that augmented space, which
+keeps the bound honest for the algorithm actually run.
 """
 
 from __future__ import annotations
@@ -47,14 +48,14 @@ RULES: dict[str, Rule] = {
         Rule(
             "nonpositive",
             "mistake iff y·(w·x) ≤ 0, so w = 0 errs on every example",
-            "Cornell CS6780 (seed 001), UMass CMPSCI 689 (seed 003)",
+            "Cornell CS6780 (seed 001)",
             True,
             True,
         ),
         Rule(
             "predict_gt",
             "predict +1 iff w·x > 0; a mistake is a wrong prediction",
-            "Princeton COS 495 (seed 000)",
+            "Princeton COS 495 (seed 000), UMass CMPSCI 689 (seed 003)",
             True,
             False,
         ),
@@ -83,7 +84,7 @@ def augment(X: Any, c: float = 1.0) -> FloatArray:
     ----------
     X : array_like, shape (n, d)
     c : float
-        The constant feature (1 in every seed).
+        The constant feature (1 in every seed that absorbs the bias: 002, 003, 004).
 
     Returns
     -------

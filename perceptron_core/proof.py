@@ -1,10 +1,10 @@
 """The convergence proof, line by line, evaluated on a run; and an adversary for the order.
 
-The theorem (seed 001 with R, seed 004 with D; seeds 000 and 002 with R = 1): if
+The theorem (seed 001 with R, seed 004 with D; seeds 000, 002, 003 with R = 1): if
 a unit vector w* has ``y_i w*.x_i >= gamma > 0`` and ``||x_i|| <= R`` for all i,
 the perceptron started at w = 0 makes at most ``(R / gamma)^2`` mistakes, in any
 order. With a learning rate eta every update is ``w <- w + eta y x`` and each
-line below carries the factor eta (eta = 1 in every seed). The lines, at the
+line below carries the factor eta (eta = 1 in every seed's proof). The lines, at the
 k-th mistake (w_{k-1} before it, w_k after it, x its example):
 
 * Claim 1, one step:   w_k.w* - w_{k-1}.w* = eta y x.w*  >=  eta gamma

@@ -1,4 +1,7 @@
-"""Why no separator exists: a certificate of non-separability (seeds 002, 003).
+"""Why no separator exists: a certificate of non-separability.
+
+Seeds 002 and 003 name XOR as data with no separator; the certificate below is Gordan's
+theorem of the alternative, which the seeds do not use.
 
 Gordan's alternative: for the rows ``z_i = y_i x~_i`` (``x~ = (x, 1)`` with bias),
 exactly one of these holds:
