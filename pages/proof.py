@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from perceptron_core import RULES
+from perceptron_core import RULES, augment
 from ui.kit.plots import CHART, as_figure
 from ui.kit.runs import lecture_run
 from ui.kit.shell import require_router
@@ -71,6 +71,9 @@ else:
         card("For any R (seeds 001, 004)", text["general"], general)
     with right.container(border=True):
         card("With ‖x‖ ≤ 1 (seeds 000, 002)", text["unit"], unit)
+    if not proof.from_zero(check):
+        st.markdown(text["theorem_start"])
+        st.latex(proof.theorem_start_latex(check, M))
 
 st.header("The proof, step by step")
 k = K
@@ -89,27 +92,25 @@ if K:
     st.caption(f"Mistake k = {k} of {K}: at step t = {t}, on point i = {i} (y = {int(y[i]):+d}).")
 
 with st.container(border=True):
-    st.subheader("0. The start: w₁ = 0")
+    st.subheader("0. The start w₀")
     st.markdown(text["start"])
     st.markdown(f"This run: rule *{RULES[settings.rule].text}* ({RULES[settings.rule].source}).")
-    w0 = np.zeros(run.trace.weights.shape[1]) if settings.w0 is None else np.array(settings.w0)
+    w0 = np.asarray(run.trace.weights[0], dtype=np.float64)
     if not w0.any():
-        st.latex(r"w_1 = 0 \;\Rightarrow\; w_1\cdot w^* = 0,\ \|w_1\|^2 = 0" + proof.OK)
+        st.latex(r"w_0 = 0 \;\Rightarrow\; w_0\cdot w^* = 0,\ \|w_0\|^2 = 0" + proof.OK)
     else:
-        st.latex(rf"w_1 = ({proof.vector(w0)}) \ne 0" + proof.BAD)
+        st.latex(rf"w_0 = ({proof.vector(w0)}) \ne 0" + proof.BAD)
         st.warning(
-            "The base case is gone: both inductions (Lemma 1 and 2) assumed w₁ = 0, so their "
-            "lines below may fail, and so may k ≤ (R/γ)². Redone from w₀ the proof still works "
-            "with the start added to both sides:"
+            "The base case is gone: both inductions (Lemma 1 and 2) assumed w₀ = 0, so their "
+            "lines below may fail, and so may k ≤ (R/γ)², the bound from w₀ = 0. Redone from "
+            "w₀ the proof still works with the start added to both sides, and this bound is "
+            "the one the run, the random orders and the adversary below are held to:"
         )
         if run.mm is not None:
             st.latex(proof.start_latex(check))
     if K == 0:
-        st.warning(
-            "No mistakes at all, so there is nothing to check. With the strict rule (seed 002) "
-            "w = 0 is never wrong, so it never moves: M = 0 is within the bound, but w = 0 "
-            "separates nothing. Start from w₀ ≠ 0 (random or typed) to make it learn."
-        )
+        Xa = augment(run.X) if settings.bias else run.X
+        st.warning(proof.no_mistakes_reason(run.y * (Xa @ w0), settings.rule, not w0.any()))
 
 if K and run.mm is not None:
     with st.container(border=True):
@@ -147,7 +148,7 @@ if K and run.mm is not None:
         chain, end = proof.conclusion_latex(check, k)
         card("4. Conclusion: M ≤ (R/γ)²", text["conclusion"], chain, end)
         st.markdown(proof.verdict(check.conclusion, "k ≤ (R/γ)²"))
-        if settings.w0 is not None:
+        if not proof.from_zero(check) and check.conclusion_start is not None:
             st.markdown(proof.verdict(check.conclusion_start, "The bound redone from w₀"))
         with st.expander(f"Every mistake ({K})"):
             st.dataframe(proof.conclusion_table(check), hide_index=True)
@@ -161,6 +162,7 @@ st.markdown(text["orders"])
 if run.mm is None:
     st.info("Without w* there is no bound to compare the orders with.")
 else:
+    bound, _, bound_name = proof.run_bound(check)
     n_orders = st.slider("random orders", 10, 200, **bind(ss, "prf_orders"))
     counts = proof_runs.orders(X, y, settings, n_orders)
     adv = proof_runs.adversary(X, y, settings)
@@ -175,18 +177,29 @@ else:
         (f"greedy adversary ({adv.name})", np.array([adv.trace.n_mistakes])),
     ]
     st.plotly_chart(
-        as_figure(proof.orders_figure(rows, run.mm.bound)), config=CHART, key="prf_orders_fig"
+        as_figure(proof.orders_figure(rows, bound, name=bound_name)),
+        config=CHART,
+        key="prf_orders_fig",
     )
     worst = max(int(counts["shuffled"].max()), int(counts["repeated"].max()), M)
     st.markdown(
         f"Most mistakes in any random order: **{worst}**; the adversary: "
         f"**{adv.trace.n_mistakes}** (away from w\\*: {adv.counts['away']}, lowest index: "
-        f"{adv.counts['lowest']}, best random pick: {adv.counts['random']}); the bound: "
-        f"**{run.mm.bound:.4g}**."
+        f"{adv.counts['lowest']}, best random pick: {adv.counts['random']}); "
+        + (
+            f"the bound: **{bound:.4g}**."
+            if proof.from_zero(check)
+            else f"the bound from w₀: **{bound:.4g}**"
+            + (" (below 1: from this w₀ no mistake is possible)" if bound < 1 else "")
+            + f"; (R/γ)² = {run.mm.bound:.4g} is the bound from w₀ = 0, and these runs all "
+            "start from this w₀."
+        )
     )
     if not adv.trace.converged:
         st.info(f"The adversary stopped after {proof_runs.ADVERSARY_STEPS:,} steps.")
-    st.markdown(proof.verdict(adv.check.conclusion, "For the adversary, k ≤ (R/γ)²"))
+    _, adv_line, _ = proof.run_bound(adv.check)
+    assert adv_line is not None  # the adversary runs only with w*
+    st.markdown(proof.verdict(adv_line, f"The adversary's k ≤ {bound_name}"))
     st.subheader("A set that gets close")
     st.markdown(text["worst"])
     gamma = st.slider("γ of the three points", 0.02, 0.3, **bind(ss, "prf_gamma"), step=0.01)

@@ -203,3 +203,75 @@ def test_a_run_setting_changed_here_restarts_the_lecture_run():
     at.switch_page(PAGE).run()
     at.selectbox(key="prf_lec_w0_w").set_value("random").run()  # the start w0 too
     assert not at.exception and at.session_state["lec_t"] == 0
+
+
+def four_points_from(scale: float) -> tuple[dict[str, str], np.ndarray, np.ndarray, list[float]]:
+    """The 4-point set of seed 001 (bias on) started at the typed w0 = scale·w*."""
+    X, y = make_dataset("four_points", n=4, seed=0)
+    typed = ", ".join(f"{v:.6g}" for v in scale * max_margin(X, y).w_star)
+    query = {"data_name": "four_points", "lec_w0": "typed", "lec_w0_typed": typed}
+    return query, X, y, [float(v) for v in typed.split(",")]
+
+
+def test_from_w0_the_orders_and_the_adversary_are_held_to_the_bound_from_w0():
+    # issue 14, finding 2: the runs start from w0, so (R/γ)² (the bound from w0 = 0) is not
+    # theirs. The bound from w0, by hand: w0·w* + kγ <= ||w_k|| <= sqrt(||w0||² + kR²) (η = 1),
+    # squared: γ²k² + (2aγ − R²)k + a² − b <= 0; its larger root.
+    query, X, y, w0 = four_points_from(-10.0)
+    mm = max_margin(X, y)
+    Xa = np.hstack([X, np.ones((len(y), 1))])
+    R2 = float(np.max(np.sum(Xa**2, axis=1)))
+    a, b, g = float(np.dot(w0, mm.w_star)), float(np.dot(w0, w0)), float(mm.gamma)
+    kmax = float(max(np.roots([g * g, 2 * a * g - R2, a * a - b]).real))
+    assert round(kmax, 1) == 24.8 and round(mm.bound, 2) == 5.57
+    given_order = train(X, y, w0=w0).n_mistakes
+    assert mm.bound < given_order <= kmax  # 9: past (R/γ)², within the bound from w0
+    at = proof_page(query)
+    text = markdown(at)
+    assert f"the bound from w₀: **{kmax:.4g}**" in text
+    assert f"(R/γ)² = {mm.bound:.4g} is the bound from w₀ = 0" in text
+    assert HOLDS + " The adversary's k ≤ the bound from w₀ holds" in text
+    assert FAILS + " The adversary's" not in text and "For the adversary" not in text
+    assert HOLDS + " The bound redone from w₀ holds" in text
+    assert f"M = {given_order} \\;\\le\\; k_{{\\max}}(w_0) = {kmax:.4g}" in latex(at)
+    fig = json.loads(at.get("plotly_chart")[1].proto.spec)
+    assert fig["data"][-1]["x"] == pytest.approx([kmax, kmax], rel=1e-4)
+    assert fig["data"][-1]["name"] == "the bound from w₀"
+    assert f"the bound from w₀ = {kmax:.4g}" in fig["layout"]["annotations"][0]["text"]
+    assert max(max(t["customdata"]) for t in fig["data"][:-1]) <= kmax
+    assert "None of them can go past (R/γ)²" not in text
+
+
+def test_no_mistakes_because_w0_separates_names_w0_not_the_strict_rule():
+    # issue 14, finding 10: K = 0 under the default rule (y·(w·x) <= 0 is a mistake)
+    query, X, y, w0 = four_points_from(10.0)
+    assert train(X, y, w0=w0).n_mistakes == 0
+    at = proof_page(query)
+    assert at.session_state["lec_rule"] == "nonpositive"
+    reason = next(w.value for w in at.warning if "No mistakes at all" in w.value)
+    assert "w₀ already separates the data" in reason
+    assert "strict rule" not in reason and "w = 0 is never wrong" not in reason
+
+
+def page_words(at: AppTest) -> str:
+    """Every text the proof page shows, without the app-wide glossary under it."""
+    glossary = {
+        m.value for e in at.expander if e.label == "Symbols and notation" for m in e.markdown
+    }
+    kinds = (at.title, at.header, at.subheader, at.markdown, at.caption, at.latex)
+    kinds += (at.warning, at.info, at.error)
+    return " ".join(x.value for kind in kinds for x in kind if x.value not in glossary)
+
+
+@pytest.mark.parametrize("start", ["zero", "typed"])
+def test_the_start_is_w0_and_w_k_counts_mistakes_on_the_whole_page(start):
+    # issue 14, finding 13: one convention, said once how it maps to the handouts' w₁
+    query = four_points_from(-10.0)[0] if start == "typed" else None
+    words = page_words(proof_page(query))
+    mapping = "w₀ is the starting weights (the handouts' w₁ in seed 000)"
+    assert words.count(mapping) == 1
+    rest = words.replace(mapping, "")
+    assert "w₁" not in rest
+    assert "w_1 =" not in rest and "w_1\\cdot" not in rest and "\\|w_1\\|" not in rest
+    assert "0. The start w₀" in words
+    assert ("w_0 = 0 \\;\\Rightarrow" if start == "zero" else "w_0 = (") in words

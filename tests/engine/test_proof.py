@@ -79,7 +79,7 @@ def test_a_start_against_w_star_breaks_the_inductions_and_then_the_seeds_bound()
     # the one-step claims and Cauchy-Schwarz do not use the start: they still hold
     for name in ("cross", "square", "claim2", "claim1", "cauchy", "conclusion_start"):
         assert getattr(c, name).all_hold, name
-    # the inductions' base case w_1 = 0 is gone: Lemma 1 fails at once
+    # the inductions' base case w_0 = 0 is gone: Lemma 1 fails at once
     assert c.lemma1.first_failure == 1
     assert c.start_dot == pytest.approx(-200.0) and c.start_norm_sq == pytest.approx(40_000.0)
     # and the run makes more mistakes than (R / gamma)^2, but not more than the bound from w0
@@ -106,6 +106,24 @@ def test_start_bound_is_the_last_k_the_squeeze_allows(a, extra, gamma, radius, e
     assert not allowed(kmax * 1.01 + 0.01)
     if a <= 0:  # the squeeze never rules out a k whose lower end is still below 0
         assert kmax >= -a / (eta * gamma) - 1e-9
+
+
+def test_the_four_points_from_minus_ten_w_star_are_held_to_the_bound_from_w0():
+    # issue 14, finding 2: with bias and w0 = -10 w*, a = w0.w* = -10 and ||w0||^2 = 100 =
+    # a^2, so the squeeze a + k gamma <= sqrt(100 + k R^2) ends at k = (R^2 - 2 a gamma) / gamma^2
+    X, y = make_dataset("four_points", n=4, seed=0)
+    mm = max_margin(X, y)
+    w0 = -10.0 * mm.w_star
+    R2 = float(np.max(np.sum(augment(X) ** 2, axis=1)))  # 6: the point (2, 1, 1)
+    by_hand = (R2 + 20.0 * mm.gamma) / mm.gamma**2
+    trace = train(X, y, w0=w0)
+    adv = adversarial_order(X, y, w0=w0, tie_break="lowest")
+    for run in (trace, adv):
+        c = proof_check(run, X, y, mm)
+        assert c.start_bound == pytest.approx(by_hand) and round(c.start_bound, 1) == 24.8
+        assert mm.bound < run.n_mistakes <= c.start_bound  # past (R/gamma)^2 = 5.57, not past it
+        assert c.conclusion_start.all_hold and not c.conclusion.all_hold
+    assert (trace.n_mistakes, adv.n_mistakes) == (9, 11)
 
 
 def test_start_bound_from_zero_is_r_over_gamma_squared():

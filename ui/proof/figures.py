@@ -58,12 +58,54 @@ def _eta(eta: float, power: str = "") -> str:
     return "" if eta == 1.0 else rf"\eta{power}\,"
 
 
+def from_zero(c: ProofCheck) -> bool:
+    """Whether the run started at w0 = 0, where the bound is the seeds' (R/γ)²."""
+    return c.start_norm_sq == 0.0
+
+
+def run_bound(c: ProofCheck) -> tuple[float, Inequality | None, str]:
+    """The mistake bound that applies to the run, its line k ≤ bound, and its name:
+    (R/γ)² from w0 = 0, else the bound with the proof redone from w0 (``start_bound``)."""
+    if from_zero(c):
+        return c.bound, c.conclusion, "(R/γ)²"
+    return c.start_bound, c.conclusion_start, "the bound from w₀"
+
+
+def no_mistakes_reason(margins: Any, rule: str, w0_is_zero: bool) -> str:
+    """Markdown: why a run made no mistake at all. ``margins`` are y·(w0·x) of every point
+    (with the bias feature when the run has one), ``rule`` a key of ``RULES``."""
+    m = np.asarray(margins, dtype=np.float64)
+    head = "No mistakes at all, so there is nothing to check. "
+    if w0_is_zero and rule == "negative":
+        return head + (
+            "With the strict rule (seed 002) w = 0 is never wrong, so it never moves: M = 0 is "
+            "within the bound, but w = 0 separates nothing. Start from w₀ ≠ 0 (random or typed) "
+            "to make it learn."
+        )
+    if w0_is_zero:
+        return head + (
+            "Under this rule w₀ = 0 predicts the one label every point has, so it is never "
+            "wrong and never moves: M = 0 is within the bound."
+        )
+    if m.size and float(m.min()) > 0.0:
+        return head + (
+            f"The start w₀ already separates the data: every y·(w₀·x) > 0 (the smallest is "
+            f"{float(m.min()):.3g}), so no point is a mistake under any rule and w never moves. "
+            "M = 0 is within the bound; the proof has no mistake to count."
+        )
+    return head + (
+        "The start w₀ gets every point right except those exactly on its line "
+        "(y·(w₀·x) = 0), and this rule does not count w·x = 0 as a mistake there, so w "
+        "never moves. M = 0 is within the bound."
+    )
+
+
 def verdict(line: Inequality, what: str, *, ge: bool = False) -> str:
     """One markdown sentence: does ``what`` hold at every mistake, and where is it tightest
     (or where does it fail first)? ``ge``: the line is written large ≥ small."""
     K = line.slack.shape[0]
     if K == 0:
-        return f"No mistakes, so nothing to check for {what}."
+        return f"{what}: no mistakes, so nothing to check."
     if line.all_hold:
         j = int(np.argmin(line.slack))
         slack = max(float(line.slack[j]), 0.0)  # within rounding of 0: exactly tight
@@ -100,6 +142,15 @@ def theorem_latex(c: ProofCheck, M: int) -> tuple[str, str]:
         r"\end{gathered}"
     )
     return general, unit
+
+
+def theorem_start_latex(c: ProofCheck, M: int) -> str:
+    """The run's M against the bound redone from its start w0 ≠ 0 (card 0 derives it)."""
+    mark = OK if c.start_bound * (1 + 1e-9) >= M else BAD
+    return (
+        rf"\text{{from }} w_0 \ne 0:\quad M = {M} \;\le\; k_{{\max}}(w_0) = "
+        rf"{num(c.start_bound)}{mark}"
+    )
 
 
 # --- the cards, at mistake k (1-based) -------------------------------------------------------
@@ -198,7 +249,7 @@ def start_latex(c: ProofCheck) -> str:
     return (
         rf"w_k\cdot w^* \ge \underbrace{{w_0\cdot w^*}}_{{{num(a)}}} + {e}k\gamma,\quad "
         rf"\|w_k\|^2 \le \underbrace{{\|w_0\|^2}}_{{{num(b)}}} + k\,{e2}R^2\quad\Rightarrow\quad "
-        rf"k \le {num(c.start_bound)}"
+        rf"k \le k_{{\max}}(w_0) = {num(c.start_bound)}"
     )
 
 
@@ -294,20 +345,22 @@ def cauchy_table(c: ProofCheck) -> pd.DataFrame:
 
 
 def conclusion_table(c: ProofCheck) -> pd.DataFrame:
-    """The squeeze ηkγ ≤ w·w* ≤ ‖w‖ ≤ ηR√k and k ≤ (R/γ)² at every mistake."""
+    """The squeeze ηkγ ≤ w·w* ≤ ‖w‖ ≤ ηR√k and k ≤ (R/γ)² at every mistake; from w0 ≠ 0
+    also k ≤ the bound from w0."""
     assert c.lemma1 is not None and c.cauchy is not None and c.conclusion is not None
-    return _frame(
-        c,
-        {
-            "ηkγ": c.lemma1.small,
-            "w_k·w*": c.lemma1.large,
-            "‖w_k‖": c.cauchy.large,
-            "ηR√k": c.lemma2_root.large,
-            "room ηR√k − ηkγ": c.lemma2_root.large - c.lemma1.small,
-            "(R/γ)²": c.conclusion.large,
-            "✓ k ≤ (R/γ)²": _marks(c.conclusion),
-        },
-    )
+    columns: dict[str, Any] = {
+        "ηkγ": c.lemma1.small,
+        "w_k·w*": c.lemma1.large,
+        "‖w_k‖": c.cauchy.large,
+        "ηR√k": c.lemma2_root.large,
+        "room ηR√k − ηkγ": c.lemma2_root.large - c.lemma1.small,
+        "(R/γ)²": c.conclusion.large,
+        "✓ k ≤ (R/γ)²": _marks(c.conclusion),
+    }
+    if not from_zero(c) and c.conclusion_start is not None:
+        columns["bound from w₀"] = c.conclusion_start.large
+        columns["✓ k ≤ bound from w₀"] = _marks(c.conclusion_start)
+    return _frame(c, columns)
 
 
 # --- figures -----------------------------------------------------------------------------------
@@ -366,15 +419,23 @@ def slack_figure(c: ProofCheck, *, height: int = 380) -> Fig:
     return {"data": data, "layout": layout}
 
 
-def orders_figure(rows: list[tuple[str, np.ndarray]], bound: float, *, height: int = 300) -> Fig:
-    """Mistakes M of many runs on one row per kind of order (label, counts), with the bound.
+def orders_figure(
+    rows: list[tuple[str, np.ndarray]],
+    bound: float,
+    *,
+    name: str = "(R/γ)²",
+    height: int = 300,
+) -> Fig:
+    """Mistakes M of many runs on one row per kind of order (label, counts), with the bound
+    that applies to them, called ``name`` (``run_bound``: (R/γ)² from w0 = 0).
 
     The x axis is logarithmic, so the bound and counts far below it both show; a count of
-    0 is drawn at 0.5."""
+    0 is drawn at 0.5 and a bound of 0 (w0 already separates) at 0.5 too."""
     data: list[dict[str, Any]] = []
     colours = (PLUS, STAR, CURRENT, MINUS)
     rng = np.random.default_rng(0)  # jitter only, for overlapping dots
-    top = float(bound)
+    top = max(float(bound), 1.0)
+    at = max(float(bound), 0.5)  # where the bound's line is drawn on the log axis
     for r, (label, counts) in enumerate(rows):
         m = np.asarray(counts, dtype=np.float64)
         top = max(top, float(m.max(initial=1.0)))
@@ -395,12 +456,12 @@ def orders_figure(rows: list[tuple[str, np.ndarray]], bound: float, *, height: i
     data.append(
         {
             "type": "scatter",
-            "x": [bound, bound],
+            "x": [at, at],
             "y": [-0.5, n - 0.5],
             "mode": "lines",
             "line": {"color": BOUND, "dash": "dash", "width": 3},
-            "name": "bound (R/γ)²",
-            "hovertemplate": "(R/γ)² = %{x:.4g}<extra></extra>",
+            "name": f"bound {name}" if name.startswith("(") else name,
+            "hovertemplate": f"{name} = {bound:.4g}<extra></extra>",
         }
     )
     layout = {
@@ -421,9 +482,9 @@ def orders_figure(rows: list[tuple[str, np.ndarray]], bound: float, *, height: i
         },
         "annotations": [
             {
-                "x": math.log10(bound),
+                "x": math.log10(at),
                 "y": n - 0.5,
-                "text": f"bound (R/γ)² = {bound:.4g}",
+                "text": (f"bound {name}" if name.startswith("(") else name) + f" = {bound:.4g}",
                 "showarrow": False,
                 "xanchor": "right",
                 "yanchor": "bottom",
