@@ -16,7 +16,10 @@ from ui.margin.edits import MAX_POINTS
 
 require_router()
 ss = st.session_state
-C_HELP = "x becomes (x, c): the line stays, R and γ change. See “The bias as a feature c”."
+C_HELP = (
+    "x becomes (x, c): the line stays, R and γ change. See “The bias as a feature c”. "
+    "The Step by step page does not take this c: its bias feature is always 1."
+)
 
 
 def edit(event: str, payload: object = None) -> None:

@@ -58,11 +58,21 @@ if not sgd_runs.separable(X, y, False):
         hint = "They need a bias (a line off the origin), which this page leaves out."
     else:
         hint = "No line separates them at all, even with a bias."
-    st.warning(
-        f"**No line through the origin separates {name}**: Eₚ > 0 for every w ≠ 0, there "
-        f"is no cone Eₚ = 0, and the perceptron's path never settles. {hint}",
-        icon="⚠️",
-    )
+    if sgd.zero_cone(X, y) is None:
+        head = f"No line through the origin separates {name}"
+        why = (
+            "Eₚ > 0 for every w ≠ 0, there is no cone Eₚ = 0, and the perceptron's path "
+            "never settles."
+        )
+    else:  # weakly separable: some w ≠ 0 has every yᵢ w·xᵢ ≥ 0, but none has all > 0
+        head = f"No line through the origin separates {name} strictly"
+        why = (
+            "Eₚ = 0 on the cone drawn in the landscape below (a single ray if it has no "
+            "width), but every w in it has yᵢ w·xᵢ = 0 for some point: a point on its line, "
+            "or at the origin. The perceptron counts that as a mistake (y·w·x ≤ 0), so it "
+            "never finishes a pass without one."
+        )
+    st.warning(f"**{head}**: {why} {hint}", icon="⚠️")
 
 st.header("1. The landscape Eₚ(w) and the perceptron's path")
 run = sgd_runs.online(X, y, epochs, 1.0, None)

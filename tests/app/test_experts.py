@@ -65,3 +65,20 @@ def test_a_committee_larger_than_n_or_even_gives_a_notice_not_an_exception():
     assert any("exp_k" in w.value and "odd" in w.value for w in at.warning)
     at.switch_page("pages/experts.py").run()
     assert not at.exception and metrics(at)["bound n·k"] == "125"
+
+
+def test_the_adversary_is_called_a_greedy_heuristic_with_the_engines_numbers():
+    at = experts({"exp_behaviour": "adversarial"})
+    notes = " ".join(markdown(at).split())
+    assert "greedy heuristic" in notes
+    assert "The adversary is the worst case" not in notes
+    assert "It is not the worst case the theorem allows for" in notes
+    # the numbers the text quotes: n = 25, k = 5, 500 days, seeds 0 to 9
+    M = [
+        simulate_experts(n=25, k=5, days=500, behaviour="adversarial", seed=s).n_mistakes
+        for s in range(10)
+    ]
+    assert f"{min(M)} to {max(M)} of n·k = 125 over seeds 0 to 9" in notes
+    assert max(M) < 125  # it does not reach n·k there
+    # and the tiny instance the text names, where it does reach n·k
+    assert simulate_experts(n=4, k=1, days=500, behaviour="adversarial").n_mistakes == 4

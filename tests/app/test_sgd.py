@@ -4,10 +4,12 @@ messages about data a line through the origin cannot separate."""
 import time
 
 import numpy as np
+import pytest
 from apptest_helpers import open_app
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import make_dataset, minibatch_train, train
+from ui.sgd import figures as sgd
 
 
 def sgd_page(query: dict[str, str] | None = None, session=None) -> AppTest:
@@ -102,3 +104,24 @@ def test_a_large_upload_is_capped_and_stays_quick():
     assert time.perf_counter() - start < 15
     assert any("at most 20,000 examples per run" in c.value for c in at.caption)
     assert "4 epochs" in " ".join(c.value for c in at.caption)
+
+
+def test_weakly_separable_data_get_the_cone_not_a_warning_that_denies_it():
+    # (1,0)+ and (0,0)-: E_p = 0 for every w with w1 >= 0, but the point at the origin
+    # has y w.x = 0 for every w, so no line through the origin separates strictly
+    X, y = np.array([[1.0, 0.0], [0.0, 0.0]]), np.array([1.0, -1.0])
+    at = sgd_page(session={"data_custom": (X, y, "weak")})
+    warning = " ".join(w.value for w in at.warning)
+    assert "separates weak strictly" in warning
+    assert "Eₚ = 0 on the cone drawn" in warning
+    assert "no cone" not in warning and "Eₚ > 0 for every w ≠ 0" not in warning
+    lo, hi = sgd.zero_cone(X, y)  # the landscape draws this cone, the warning names it
+    assert (lo, hi) == pytest.approx((-np.pi / 2, np.pi / 2))
+    assert not train(X, y, bias=False, max_epochs=30).converged  # never a clean pass
+
+
+def test_strictly_non_separable_data_are_told_there_is_no_cone():
+    at = sgd_page({"data_name": "xor"})
+    warning = " ".join(w.value for w in at.warning)
+    assert "Eₚ > 0 for every w ≠ 0, there is no cone Eₚ = 0" in warning
+    assert "strictly" not in warning

@@ -576,19 +576,37 @@ def verdict(evidence: dict[str, dict[str, float]], vectors: int, swing: dict[str
             f"against {_pct(score['averaged'])} averaged)"
         )
     lines.append(f"**Deploy the {NAMES[pick]} perceptron**: {why}.")
-    if swing["last"] > swing["averaged"] + TIE:
-        lines.append(
-            f"It is also steadier: over the second half of the epochs the last w's test error "
-            f"swung by {_pct(swing['last'])}, the averaged one's by {_pct(swing['averaged'])}, "
-            "so *when* you stop training matters much less (seed 003's overtraining)."
-        )
-    else:
-        lines.append(
-            f"On this run the last w's test error swung by {_pct(swing['last'])} over the second "
-            f"half of the epochs and the averaged one's by {_pct(swing['averaged'])}: with these "
-            "settings the last w is as stable; add label noise to see the difference."
-        )
+    lines.append(_steadiness(pick, swing))
     return "\n\n".join(lines)
+
+
+def _steadiness(pick: str, swing: dict[str, float]) -> str:
+    """The sentence after the verdict: which of the last w and the averaged one is steadier.
+
+    "It is also steadier" only when ``pick`` is the averaged one and it is; otherwise the
+    steadier one is named, so the sentence never praises the read-out it does not mean.
+    """
+    moved = (
+        f"over the second half of the epochs the last w's test error swung by "
+        f"{_pct(swing['last'])}, the averaged one's by {_pct(swing['averaged'])}"
+    )
+    if swing["last"] > swing["averaged"] + TIE:  # the averaged one is steadier
+        if pick == "averaged":
+            return (
+                f"It is also steadier: {moved}, so *when* you stop training matters much less "
+                "(seed 003's overtraining)."
+            )
+        return (
+            f"The averaged perceptron is the steadier one, though: {moved}, so with it *when* "
+            "you stop training matters much less (seed 003's overtraining)."
+        )
+    if swing["averaged"] > swing["last"] + TIE:  # the last w is steadier
+        return f"On this run the last w is the steadier one: {moved}."
+    return (
+        f"On this run the last w's test error swung by {_pct(swing['last'])} over the second "
+        f"half of the epochs and the averaged one's by {_pct(swing['averaged'])}: with these "
+        "settings the last w is about as stable; add label noise to see the difference."
+    )
 
 
 def swing(errors: EpochErrors) -> dict[str, float]:
