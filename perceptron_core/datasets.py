@@ -236,7 +236,19 @@ def spam(n: int, rng: np.random.Generator) -> tuple[FloatArray, FloatArray]:
 
 # --- the registry ------------------------------------------------------------------
 
-_MARGIN = Param("margin", "margin γ", 0.05, 0.9, 0.3, 0.05, "half-width of the empty band")
+# The generators' knobs are lengths in the plane, not the theorem's γ and R: those belong to
+# the vectors the perceptron sees ((x, 1) with a bias) and the pages compute them from the
+# points. So no label here names γ or R (the keys stay: they are the links' parameters).
+_MARGIN = Param(
+    "margin",
+    "empty band half-width",
+    0.05,
+    0.9,
+    0.3,
+    0.05,
+    "Every point is at least this far from the generator's line, in the plane. Not the "
+    "theorem's margin γ: the pages compute γ from the points (with the bias).",
+)
 DATASETS: dict[str, Dataset] = {
     d.key: d
     for d in (
@@ -246,11 +258,20 @@ DATASETS: dict[str, Dataset] = {
             separable,
             (
                 _MARGIN,
-                Param("radius", "radius R", 2.0, 6.0, 3.0, 0.5, "all points lie in this disc"),
+                Param(
+                    "radius",
+                    "disc radius",
+                    2.0,
+                    6.0,
+                    3.0,
+                    0.5,
+                    "All points lie in the disc of this radius around 0. Not the theorem's R: "
+                    "the pages compute R = max ‖(x, 1)‖ from the points (with the bias).",
+                ),
                 Param("offset", "line offset", -1.0, 1.0, 0.5, 0.1, "distance of the line from 0"),
             ),
-            source="the mistake bound (R/γ)² of seeds 000, 001, 004",
-            description="Two classes with an empty band of half-width γ around a line.",
+            source="separable data for the mistake bound of seeds 000, 001, 004",
+            description="Two classes in a disc, with an empty band around a line between them.",
             separable=True,
         ),
         Dataset(

@@ -29,12 +29,27 @@ _PANELS = {
     "claim2": ("x3", "y3", (0.63, 1.0), (0.39, 0.63)),
     "squeeze": ("x4", "y4", (0.63, 1.0), (0.0, 0.26)),
 }
-_TITLES = {
-    "data": "data, the current line w·x = 0 and w",
-    "claim1": "Claim 1: w·w* grows by at least γ per mistake",
-    "claim2": "Claim 2: ‖w‖² grows by at most R² per mistake",
-    "squeeze": "the squeeze: kγ ≤ w·w* ≤ ‖w‖ ≤ R√k",
-}
+
+
+def _titles(eta: float) -> dict[str, str]:
+    """The panels' titles: with a step size η ≠ 1 each mistake moves w·w* by at least ηγ
+    and ‖w‖² by at most η²R² (``proof_curves``' lower and upper), and the squeeze plots
+    w·w*/η and ‖w‖/η against kγ and R√k."""
+    if eta == 1:
+        return {
+            "data": "data, the current line w·x = 0 and w",
+            "claim1": "Claim 1: w·w* grows by at least γ per mistake",
+            "claim2": "Claim 2: ‖w‖² grows by at most R² per mistake",
+            "squeeze": "the squeeze: kγ ≤ w·w* ≤ ‖w‖ ≤ R√k",
+        }
+    return {
+        "data": "data, the current line w·x = 0 and w",
+        "claim1": f"Claim 1: w·w* grows by at least ηγ per mistake (η = {eta:g})",
+        "claim2": f"Claim 2: ‖w‖² grows by at most η²R² per mistake (η = {eta:g})",
+        "squeeze": "the squeeze: kγ ≤ w·w*/η ≤ ‖w‖/η ≤ R√k",
+    }
+
+
 _MOVES = ("x", "y", "text", "marker")  # what a frame changes in a dynamic trace
 MAX_CURVE_POINTS = 300  # longer per-mistake curves are thinned for drawing
 
@@ -232,8 +247,9 @@ def _static_traces(run: Run, box: Box, shown: int) -> dict[str, Trace]:
         "data",
         _list(r_plane * np.cos(angle)),
         _list(r_plane * np.sin(angle)),
-        "radius R",
+        ring_name(run),
         {"color": STAR, "width": 1, "dash": "longdashdot"},
+        meta="radius",
     )
     points = labelled_points(
         X,
@@ -254,9 +270,10 @@ def _static_traces(run: Run, box: Box, shown: int) -> dict[str, Trace]:
         eta = trace.eta
         out["c1"] = _series("claim1", ks, c.w_dot_wstar[ks], "w_k·w*")
         ks = _thin(K)  # the squeeze shows the whole run against its bound
+        per_eta = "" if eta == 1 else "/η"  # the squeeze is in units of one step η
         for slot, values, colour, symbol, name in (
-            ("sq_dot", c.w_dot_wstar[ks] / eta, PLUS, "circle", "w_k·w*"),
-            ("sq_norm", np.sqrt(c.w_norm_sq[ks]) / eta, MINUS, "diamond", "‖w_k‖"),
+            ("sq_dot", c.w_dot_wstar[ks] / eta, PLUS, "circle", "w_k·w*" + per_eta),
+            ("sq_norm", np.sqrt(c.w_norm_sq[ks]) / eta, MINUS, "diamond", "‖w_k‖" + per_eta),
         ):
             out[slot] = _on(
                 "squeeze",
@@ -289,7 +306,7 @@ def _static_traces(run: Run, box: Box, shown: int) -> dict[str, Trace]:
         W = trace.weights
         radius_sq = float(np.max(np.einsum("nd,nd->n", X, X)) + bias)
         upper = W[0] @ W[0] + trace.eta**2 * np.array([0, shown]) * radius_sq
-        out["c2_bound"] = _bound("claim2", shown, upper, "‖w₀‖² + kR²η²")
+        out["c2_bound"] = _bound("claim2", shown, upper, _upper_name(run))
     return out
 
 
@@ -308,14 +325,29 @@ def _bound(panel: str, k: int, ends: np.ndarray, name: str) -> Trace:
 
 
 def _lower_name(run: Run) -> str:
+    """Claim 1's line, as ``proof_curves`` draws it: w₀·w* + kηγ (kγ from w₀ = 0, η = 1)."""
     c = run.curves
-    return "kγ" if c is not None and c.lower[0] == 0 and run.trace.eta == 1 else "w₀·w* + kγη"
+    start = "" if c is not None and c.lower[0] == 0 else "w₀·w* + "
+    return f"{start}k{'' if run.trace.eta == 1 else 'η'}γ"
 
 
 def _upper_name(run: Run) -> str:
-    c = run.curves
-    plain = c is not None and c.upper[0] == 0 and run.trace.eta == 1
-    return "kR²" if plain else "‖w₀‖² + kR²η²"
+    """Claim 2's line: ‖w₀‖² + kη²R² (kR² from w₀ = 0, η = 1)."""
+    w0 = run.trace.weights[0]
+    start = "" if not np.any(w0) else "‖w₀‖² + "
+    return f"{start}k{'' if run.trace.eta == 1 else 'η²'}R²"
+
+
+def ring_name(run: Run) -> str:
+    """What the ring around the data is: max ‖x‖ in the plane. With a bias the theorem's R
+    is max ‖(x, 1)‖ (the status line's R), which no circle in the plane shows, so the
+    name gives both; through the origin the ring is R itself."""
+    X = run.X
+    r_plane = float(np.linalg.norm(X, axis=1).max())
+    if not run.trace.bias:
+        return f"radius R = {r_plane:.3g} = max ‖x‖"
+    radius = run.mm.radius if run.mm is not None else math.sqrt(r_plane**2 + 1.0)
+    return f"max ‖x‖ = {r_plane:.3g} (R = {radius:.3g} counts the bias 1)"
 
 
 # trace order (z-order): half-planes under everything, the current line over the points
@@ -403,6 +435,7 @@ def _layout(
         "annotations": [],
         "shapes": [],
     }
+    titles = _titles(trace.eta)
     grid = {"showgrid": True, "gridcolor": "#e5e5e5", "zeroline": True, "zerolinecolor": "#999"}
     for panel, (xa, ya, xdom, ydom) in _PANELS.items():
         xname = "xaxis" + xa[1:]
@@ -411,7 +444,7 @@ def _layout(
         layout[yname] = {"domain": list(ydom), "anchor": xa, **grid}
         layout["annotations"].append(
             {
-                "text": _TITLES[panel],
+                "text": titles[panel],
                 "showarrow": False,
                 "xref": f"{xa} domain",  # the axes' domains: the data panel is
                 "yref": f"{ya} domain",  # shrunk to one scale, its title follows
@@ -455,7 +488,7 @@ def _layout(
                     "font": {"size": font_size + 2, "color": MINUS},
                 }
             )
-        _claim_label(layout, "claim2", "‖w_k‖²", "≤", "‖w₀‖² + kR²η²")
+        _claim_label(layout, "claim2", "‖w_k‖²", "≤", _upper_name(run))
         return layout
     c = run.curves
     _claim_label(layout, "claim1", "w_k·w*", "≥", _lower_name(run))

@@ -4,6 +4,8 @@ The line w_t·(x, 1) = 0 and the arrow w_t, the radius ring, the claims' points,
 replay's frames, each checked against the run's own numbers.
 """
 
+import re
+
 import numpy as np
 import plotly.graph_objects as go
 import pytest
@@ -11,6 +13,7 @@ import pytest
 from perceptron_core import make_dataset
 from ui.kit.model import Run, RunSettings, record_run
 from ui.lecture.figures import MAX_CURVE_POINTS, lecture_figure
+from ui.lecture.steps import status_line
 
 # (dataset, seed, bias): 7 mistakes with a bias, 5 through the origin, and XOR (no w*)
 CASES = [("blobs", 0, True), ("separable", 1, False), ("xor", 0, True)]
@@ -98,8 +101,14 @@ def test_the_arrow_starts_at_the_origin_and_points_along_w_t(run):
             assert scale < 1
 
 
+def ring_of(spec: dict) -> dict:
+    """The ring around the data (its name says what it is, so it is found by its meta)."""
+    (ring,) = [t for t in spec["data"] if t.get("meta") == "radius"]
+    return ring
+
+
 def test_the_ring_has_the_radius_of_the_farthest_point(run):
-    ring = traces(lecture_figure(run, 0))["radius R"]
+    ring = ring_of(lecture_figure(run, 0))
     r = np.hypot(ring["x"], ring["y"])
     R = np.linalg.norm(run.X, axis=1).max()
     np.testing.assert_allclose(r, R, atol=1e-3)
@@ -109,7 +118,7 @@ def test_the_ring_has_the_radius_of_the_farthest_point(run):
 def test_through_the_origin_the_ring_is_the_r_of_the_squeeze():
     run = run_of("separable", 1, False)
     spec = lecture_figure(run, 0)
-    ring = traces(spec)["radius R"]
+    ring = ring_of(spec)
     squeeze = traces(spec, "x4")["R√k"]  # the curve R√k of the squeeze panel
     k, value = np.array(squeeze["x"][1:]), np.array(squeeze["y"][1:])
     np.testing.assert_allclose(value / np.sqrt(k), run.curves.radius, rtol=1e-3)
@@ -203,3 +212,81 @@ def test_the_replay_frames_are_the_figure_at_their_step(run):
 
 def test_the_figure_is_valid_plotly(run):
     go.Figure(lecture_figure(run, 5, replay=range(5, 15)))
+
+
+def stated(text: str, symbol: str) -> float:
+    """The number written after "symbol = " in a status line or a label."""
+    match = re.search(rf"(?<![\w‖]){symbol} = ([-\d.e+]+)", text)
+    assert match, (symbol, text)
+    return float(match.group(1))
+
+
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "origin"])
+def test_the_ring_says_the_r_the_status_line_states(bias):
+    """Issue 14, 3: the ring is max ‖x‖ in the plane; with a bias the status line's R is
+    max ‖(x, 1)‖. The ring's name must give the stated R (and the drawn radius, if they
+    differ), so no student reads one R in the chart and another beside it."""
+    X, y = make_dataset("separable", n=40, seed=0)  # the page's defaults
+    run = record_run(X, y, RunSettings(bias=bias))
+    status = status_line(run, 0, "separable")
+    r_status = stated(status, "R")
+    assert r_status == pytest.approx(run.mm.radius, rel=1e-2)
+    ring = ring_of(lecture_figure(run, 0))
+    name = ring["name"]
+    drawn = float(np.hypot(ring["x"][0], ring["y"][0]))
+    assert stated(name, "R") == r_status  # the same R, written the same way
+    assert f"R = {run.mm.radius:.3g}" in name and f"R = {run.mm.radius:.3g}" in status
+    if bias:  # drawn max ‖x‖ < R: the name says which is which
+        assert drawn < r_status - 0.1
+        assert f"max ‖x‖ = {drawn:.3g}" in name and "bias" in name
+        assert not name.startswith("radius R")
+    else:  # through the origin the ring is R
+        assert drawn == pytest.approx(run.mm.radius, abs=1e-3)
+
+
+def test_without_a_w_star_the_ring_still_says_what_it_is():
+    run = run_of("xor", 0, True)
+    name = ring_of(lecture_figure(run, 0))["name"]
+    r = np.linalg.norm(run.X, axis=1).max()
+    assert f"max ‖x‖ = {r:.3g}" in name
+    assert stated(name, "R") == pytest.approx(np.sqrt(r**2 + 1), rel=1e-2)
+
+
+def titles(spec: dict) -> dict[str, str]:
+    """The panels' titles by their x axis (x data, x2 Claim 1, x3 Claim 2, x4 squeeze)."""
+    return {
+        a["xref"].split()[0]: a["text"]
+        for a in spec["layout"]["annotations"]
+        if a.get("yanchor") == "bottom" and a["xref"].endswith("domain")
+    }
+
+
+@pytest.mark.parametrize("eta", [0.5, 2.0])
+def test_the_claims_titles_and_lines_carry_eta(eta):
+    """Issue 14, 12: with η ≠ 1 a mistake moves w·w* by at least ηγ and ‖w‖² by at most
+    η²R² (proof_curves' lower and upper); the titles and the lines' names say so."""
+    X, y = make_dataset("separable", n=40, seed=0)
+    run = record_run(X, y, RunSettings(eta=eta))
+    c = run.curves
+    spec = lecture_figure(run, run.trace.n_steps)
+    k = run.trace.n_mistakes
+    head = titles(spec)
+    assert "ηγ" in head["x2"] and "at least γ" not in head["x2"]
+    assert "η²R²" in head["x3"] and "at most R²" not in head["x3"]
+    assert f"η = {eta:g}" in head["x2"] and f"η = {eta:g}" in head["x3"]
+    assert "/η" in head["x4"]
+    lower = traces(spec, "x2")["kηγ"]  # w₀ = 0: the line is kηγ
+    upper = traces(spec, "x3")["kη²R²"]
+    np.testing.assert_allclose(lower["y"], [0, eta * k * c.gamma], atol=1e-3)
+    np.testing.assert_allclose(upper["y"], [0, eta**2 * k * c.radius**2], rtol=1e-3)
+    np.testing.assert_allclose([c.lower[k], c.upper[k]], [lower["y"][1], upper["y"][1]], rtol=1e-3)
+    dot = traces(spec, "x4")["w_k·w*/η"]  # the squeeze plots w·w*/η against kγ
+    np.testing.assert_allclose(dot["y"][-1], c.w_dot_wstar[k] / eta, atol=1e-3)
+
+
+def test_with_eta_one_the_titles_are_the_theorem_s():
+    run = run_of("separable", 1, False)
+    head = titles(lecture_figure(run, 0))
+    assert head["x2"] == "Claim 1: w·w* grows by at least γ per mistake"
+    assert head["x3"] == "Claim 2: ‖w‖² grows by at most R² per mistake"
+    assert head["x4"] == "the squeeze: kγ ≤ w·w* ≤ ‖w‖ ≤ R√k"
