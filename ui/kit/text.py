@@ -80,6 +80,8 @@ def safe(text: object, *, sink: Sink = "markdown", limit: int = 80) -> str:
     if sink == "markdown":
         s = s.replace(":", ":" + JOINER).replace("@", JOINER + "@")
         s = _WWW.sub(r"\1" + JOINER + r"\2", s)
+        if s[:1].isspace():  # four leading spaces would start a code block
+            s = JOINER + s
         return _PUNCT.sub(r"\\\1", s)
     if sink == "plotly":
         return "".join(_PLOTLY.get(ch, ch) for ch in s)

@@ -39,6 +39,13 @@ def test_markdown_shows_the_text_and_no_markup(text):
     assert AUTOLINK.search(seen) is None  # and http://, www. and a@b autolinks
 
 
+@pytest.mark.parametrize("text", ["    0", "\t0", "        indented code?"])
+def test_leading_spaces_do_not_make_a_code_block(text):
+    out, _ = rendered_text(safe(text))
+    assert TAG.search(out) is None, out
+    assert visible(safe(text)) == shorten(text, 80)  # a tab shows as a space
+
+
 @given(st.text(max_size=120))
 def test_any_text_round_trips_through_the_markdown_sink(text):
     escaped = safe(text, limit=200)
