@@ -1,9 +1,13 @@
 """The app starts and its home page shows the worked example from the engine and a link
 to every other page of the shell's page table."""
 
+import re
+
 from apptest_helpers import open_app
 
-from ui.kit.shell import PAGES
+from perceptron_core import RULES
+from ui.kit.shell import GLOSSARY, PAGES
+from ui.kit.text import asset
 
 
 def test_home_page_runs_and_shows_the_worked_example():
@@ -35,3 +39,19 @@ def test_the_sidebar_says_when_a_page_does_not_use_its_dataset():
         at = open_app(page)
         said = any(own in c.value for c in at.sidebar.caption)
         assert said is not uses_it, page
+
+
+def test_every_page_ends_with_the_glossary_of_symbols():
+    """Issue 14: one glossary (assets/glossary.md) under every page, with each handout's
+    notation for the app's symbols and the four mistake rules."""
+    glossary = asset("glossary")
+    for symbol in ("w\\*", "w₀", "w_k", "γ", "R", "M", "η", "c", "(R/γ)²"):
+        assert f"| **{symbol}** |" in glossary, symbol
+    for rule in RULES.values():  # each of the engine's rules has its row
+        assert re.split(r"[:;]|, so", rule.text)[0] in glossary, rule.key
+    for p in PAGES:
+        at = open_app(p.path if p.url_path else None)
+        assert not at.exception, p.path
+        shown = [e for e in at.main.expander if e.label == GLOSSARY]
+        assert len(shown) == 1, p.path
+        assert [m.value.strip() for m in shown[0].markdown] == [glossary.strip()], p.path

@@ -14,6 +14,7 @@ import streamlit as st
 import perceptron_core
 from ui.kit import fair, guard, state
 from ui.kit.sidebar import dataset_sidebar
+from ui.kit.text import asset
 
 # Streamlit runs gc.collect(2) after every script run. Moving everything alive
 # after the imports (modules, numba's compiled kernel) into the permanent
@@ -109,6 +110,8 @@ PAGES = (
 )
 
 
+GLOSSARY = "Symbols and notation"  # the expander under every page (assets/glossary.md)
+
 _ROUTED = threading.local()  # depth of run_app in this script thread
 
 
@@ -142,6 +145,9 @@ def _run_app() -> None:
     for notice in st.session_state.pop(state.NOTICES, []):  # shown once, on arrival
         st.warning(notice, icon="⚠️")
     guard.page(page.run)  # an exception shows a sentence, never a traceback
+    st.divider()  # one glossary under every page: the app's symbols and the handouts'
+    with st.expander(GLOSSARY, icon=":material/menu_book:"):
+        st.markdown(asset("glossary"))  # our own text, read once per process
     state.sync_query(st.session_state, st.query_params)
 
 
