@@ -47,7 +47,7 @@ def test_step_to_the_first_mistake_shows_k_1_and_the_updated_w(app_url, page, sc
     expect(status(page)).to_contain_text(f"t = {first + 1} of")
     expect(status(page)).to_contain_text("mistakes k = 1")
     w = TRACE.weights[1]  # w0 + y x for the example just missed, with its bias feature
-    update = page.get_by_test_id("stMarkdown").filter(has_text="←").last
+    update = page.get_by_test_id("stMarkdown").filter(has_text="←").filter(visible=True).last
     expect(update).to_be_visible()
     # the last "= (...)" of the written-out update is the new w
     after = update.inner_text().splitlines()[-1].rsplit("=", 1)[1]
