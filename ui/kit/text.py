@@ -80,7 +80,7 @@ def safe(text: object, *, sink: Sink = "markdown", limit: int = 80) -> str:
     if sink == "markdown":
         s = s.replace(":", ":" + JOINER).replace("@", JOINER + "@")
         s = _WWW.sub(r"\1" + JOINER + r"\2", s)
-        if s[:1].isspace():  # four leading spaces would start a code block
+        if s.startswith("    "):  # four leading spaces would start a code block
             s = JOINER + s
         return _PUNCT.sub(r"\\\1", s)
     if sink == "plotly":
