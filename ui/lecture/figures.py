@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from perceptron_core import start_bound
 from ui.kit.geometry import Box, boundary_segment, halfplane, view_box
 from ui.kit.model import Run, epoch_of
 from ui.kit.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
@@ -289,10 +291,12 @@ def _static_traces(run: Run, box: Box, shown: int) -> dict[str, Trace]:
             )
         out["c1_bound"] = _bound("claim1", shown, c.lower[[0, shown]], _lower_name(run))
         out["c2_bound"] = _bound("claim2", shown, c.upper[[0, shown]], _upper_name(run))
-        kk = np.linspace(0, max(c.bound, K) * 1.08, 200)
+        sq = _squeeze(run)
+        kk = np.linspace(0, max(sq.bound, K) * 1.08, 200)
+        low_name, up_name = sq.names(eta)
         for slot, values, colour, name in (
-            ("sq_gamma", kk * c.gamma, PLUS, "kγ"),
-            ("sq_radius", c.radius * np.sqrt(kk), MINUS, "R√k"),
+            ("sq_gamma", sq.lower(kk), PLUS, low_name),
+            ("sq_radius", sq.upper(kk), MINUS, up_name),
         ):
             out[slot] = _line(
                 "squeeze",
@@ -308,6 +312,48 @@ def _static_traces(run: Run, box: Box, shown: int) -> dict[str, Trace]:
         upper = W[0] @ W[0] + trace.eta**2 * np.array([0, shown]) * radius_sq
         out["c2_bound"] = _bound("claim2", shown, upper, _upper_name(run))
     return out
+
+
+@dataclass(frozen=True)
+class _Squeeze:
+    """The squeeze panel's two curves and its bound, in units of one step η: from
+    w₀ = 0, kγ and R√k meeting at (R/γ)²; from any other w₀, w₀·w*/η + kγ and
+    √(‖w₀‖²/η² + kR²) meeting at the bound from w₀ (``start_bound``)."""
+
+    a: float  # w₀·w*/η
+    b: float  # ‖w₀‖²/η²
+    gamma: float
+    radius: float
+    bound: float
+    from_start: bool
+
+    def lower(self, k: Any) -> Any:
+        return self.a + np.asarray(k) * self.gamma
+
+    def upper(self, k: Any) -> Any:
+        return np.sqrt(self.b + np.asarray(k) * self.radius**2)
+
+    def names(self, eta: float) -> tuple[str, str]:
+        if not self.from_start:
+            return "kγ", "R√k"
+        per, per_sq = ("", "") if eta == 1 else ("/η", "/η²")
+        return f"w₀·w*{per} + kγ", f"√(‖w₀‖²{per_sq} + kR²)"
+
+    def bound_text(self) -> str:
+        if not self.from_start:
+            return f"(R/γ)² = {self.bound:.3g}"
+        return f"bound from w₀ = {self.bound:.3g}"
+
+
+def _squeeze(run: Run) -> _Squeeze:
+    c = run.curves
+    assert c is not None
+    eta = run.trace.eta
+    a, b = float(c.lower[0]), float(c.upper[0])  # w₀·w*, ‖w₀‖²
+    if a == 0 and b == 0:
+        return _Squeeze(0.0, 0.0, c.gamma, c.radius, c.bound, False)
+    bound = start_bound(start_dot=a, start_norm_sq=b, gamma=c.gamma, radius=c.radius, eta=eta)
+    return _Squeeze(a / eta, b / eta**2, c.gamma, c.radius, bound, True)
 
 
 def _bound(panel: str, k: int, ends: np.ndarray, name: str) -> Trace:
@@ -436,6 +482,10 @@ def _layout(
         "shapes": [],
     }
     titles = _titles(trace.eta)
+    if run.curves is not None and _squeeze(run).from_start:
+        low, up = _squeeze(run).names(trace.eta)
+        per = "" if trace.eta == 1 else "/η"
+        titles["squeeze"] = f"the squeeze from w₀: {low} ≤ w·w*{per} ≤ ‖w‖{per} ≤ {up}"
     grid = {"showgrid": True, "gridcolor": "#e5e5e5", "zeroline": True, "zerolinecolor": "#999"}
     for panel, (xa, ya, xdom, ydom) in _PANELS.items():
         xname = "xaxis" + xa[1:]
@@ -490,12 +540,12 @@ def _layout(
             )
         _claim_label(layout, "claim2", "‖w_k‖²", "≤", _upper_name(run))
         return layout
-    c = run.curves
     _claim_label(layout, "claim1", "w_k·w*", "≥", _lower_name(run))
     _claim_label(layout, "claim2", "‖w_k‖²", "≤", _upper_name(run))
+    sq = _squeeze(run)
     layout["xaxis4"]["title"] = {"text": "mistakes k"}
     for x, colour, dash, text, where in (
-        (c.bound, BOUND, "solid", f"(R/γ)² = {c.bound:.3g}", "left"),
+        (sq.bound, BOUND, "solid", sq.bound_text(), "left"),
         (K, "black", "dot", f"M = {K}", "right"),
     ):
         layout["shapes"].append(
@@ -543,9 +593,10 @@ def _ranges(run: Run, shown: int) -> dict[str, tuple[float, float, float, float]
             "claim2": (0.0, kmax, *_padded(norm_sq, [upper])),
             "squeeze": (0.0, 1.0, 0.0, 1.0),
         }
-    sq_kmax = max(c.bound, K) * 1.08
-    top = max(c.radius * math.sqrt(sq_kmax), float(np.sqrt(c.w_norm_sq.max())) / trace.eta)
-    bottom = min(0.0, float(c.w_dot_wstar.min()) / trace.eta)
+    sq = _squeeze(run)
+    sq_kmax = max(sq.bound, K) * 1.08
+    top = max(float(sq.upper(sq_kmax)), float(np.sqrt(c.w_norm_sq.max())) / trace.eta)
+    bottom = min(0.0, float(sq.lower(0)), float(c.w_dot_wstar.min()) / trace.eta)
     return {
         "claim1": (0.0, kmax, *_padded(c.w_dot_wstar[: shown + 1], c.lower[: shown + 1])),
         "claim2": (0.0, kmax, *_padded(c.w_norm_sq[: shown + 1], c.upper[: shown + 1])),

@@ -290,3 +290,33 @@ def test_with_eta_one_the_titles_are_the_theorem_s():
     assert head["x2"] == "Claim 1: w·w* grows by at least γ per mistake"
     assert head["x3"] == "Claim 2: ‖w‖² grows by at most R² per mistake"
     assert head["x4"] == "the squeeze: kγ ≤ w·w* ≤ ‖w‖ ≤ R√k"
+
+
+@pytest.mark.parametrize("eta", [1.0, 0.5])
+def test_from_a_start_w0_the_squeeze_is_the_proof_redone_from_w0(eta):
+    """Issue 14 (finding 2, on the lecture page): from w₀ ≠ 0 the squeeze's curves start at
+    w₀·w*/η and ‖w₀‖/η, meet at the bound from w₀ (not (R/γ)²), and the title says so."""
+    from perceptron_core import max_margin, start_bound
+
+    X, y = make_dataset("separable", n=40, seed=0)
+    mm = max_margin(X, y, bias=True)
+    w0 = tuple(float(v) for v in -3.0 * mm.w_star)  # a start far on the wrong side
+    run = record_run(X, y, RunSettings(eta=eta, w0=w0))
+    c = run.curves
+    spec = lecture_figure(run, run.trace.n_steps)
+    a, b = float(c.lower[0]), float(c.upper[0])  # w₀·w*, ‖w₀‖² as the engine has them
+    assert a < 0 and b > 0
+    bound = start_bound(start_dot=a, start_norm_sq=b, gamma=c.gamma, radius=c.radius, eta=eta)
+    squeeze = traces(spec, "x4")
+    low = next(t for name, t in squeeze.items() if name.startswith("w₀·w*"))
+    up = next(t for name, t in squeeze.items() if name.startswith("√(‖w₀‖²"))
+    assert low["x"][0] == 0 and low["y"][0] == pytest.approx(a / eta, abs=1e-3)
+    assert up["y"][0] == pytest.approx(np.sqrt(b) / eta, rel=1e-3)
+    kk = np.array(low["x"])
+    np.testing.assert_allclose(low["y"], a / eta + kk * c.gamma, rtol=1e-3, atol=1e-3)
+    np.testing.assert_allclose(up["y"], np.sqrt(b / eta**2 + kk * c.radius**2), rtol=1e-3)
+    marks = [a["text"] for a in spec["layout"]["annotations"] if a.get("xref") == "x4"]
+    assert any(t == f"bound from w₀ = {bound:.3g}" for t in marks), marks
+    assert not any("(R/γ)²" in t for t in marks)
+    assert titles(spec)["x4"].startswith("the squeeze from w₀:")
+    assert run.trace.n_mistakes <= bound  # the theorem, from w₀
