@@ -219,6 +219,10 @@ def test_the_keyboard_table_edits_a_coordinate(app_url, browser):
                 page.keyboard.press("Escape")
         expect(edited).to_be_visible(timeout=10_000)
         settle(page)
+        for _ in range(50):  # the notice can paint a moment before the new numbers
+            if metric(page, "margin γ") != gamma:
+                break
+            page.wait_for_timeout(200)
         assert metric(page, "margin γ") != gamma
         expect(page.get_by_test_id("stSidebar")).to_contain_text("drawn in the margin lab (40")
         no_traceback(page)
