@@ -72,7 +72,7 @@ if not sgd_runs.separable(X, y, False):
             "or at the origin. The perceptron counts that as a mistake (y·w·x ≤ 0), so it "
             "never finishes a pass without one."
         )
-    st.warning(f"**{head}**: {why} {hint}", icon="⚠️")
+    st.warning(f"**{head}**: {why} {hint}", icon=":material/warning:")
 
 st.header("1. The landscape Eₚ(w) and the perceptron's path")
 run = sgd_runs.online(X, y, epochs, 1.0, None)

@@ -143,7 +143,7 @@ def _run_app() -> None:
     )
     dataset_sidebar(used_here=spec.shared_data)
     for notice in st.session_state.pop(state.NOTICES, []):  # shown once, on arrival
-        st.warning(notice, icon="⚠️")
+        st.warning(notice, icon=":material/warning:")
     guard.page(page.run)  # an exception shows a sentence, never a traceback
     st.divider()  # one glossary under every page: the app's symbols and the handouts'
     with st.expander(GLOSSARY, icon=":material/menu_book:"):

@@ -124,4 +124,4 @@ def dataset_sidebar(*, used_here: bool = True) -> None:
         "Upload CSV (columns x1, x2, y)", type=["csv", "txt"], key="data_upload", on_change=_upload
     )
     if UPLOAD_ERROR in st.session_state:
-        sb.error(st.session_state[UPLOAD_ERROR], icon="⚠️")
+        sb.error(st.session_state[UPLOAD_ERROR], icon=":material/warning:")

@@ -197,6 +197,8 @@ def status_line(run: Run, t: int, data_name: str) -> str:
         status += " · **not separable**: no w*, no bound"
     if t == T:
         status += (
-            " · ✅ converged" if trace.converged else f" · ⛔ stopped after {trace.n_epochs} epochs"
+            " · :material/check_circle: **end of the run: converged** (a pass with no mistake)"
+            if trace.converged
+            else f" · :material/block: **end of the run: stopped after {trace.n_epochs} epochs**"
         )
     return status

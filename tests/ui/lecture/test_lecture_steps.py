@@ -69,3 +69,24 @@ def test_the_table_keeps_the_last_rows_of_a_long_log():
     whole = mistake_log(run, K)
     pd.testing.assert_frame_equal(tail, whole.iloc[-LOG_ROWS:].reset_index(drop=True))
     assert mistake_log(run, 0).empty and np.array_equal(whole["k"], np.arange(1, K + 1))
+
+
+def test_the_end_of_a_run_says_so_without_an_emoji_font():
+    """Issue 17: "✅ converged" showed as an empty box in Debian's chromium (no colour
+    emoji font, offline). The end of a run is said in words with a Material icon, which
+    Streamlit ships."""
+    import re
+
+    from perceptron_core import make_dataset
+    from ui.kit.model import RunSettings, record_run
+    from ui.lecture.steps import status_line
+
+    for name in ("separable", "xor"):
+        X, y = make_dataset(name, n=20, seed=0)
+        run = record_run(X, y, RunSettings(max_epochs=5))
+        T = run.trace.n_steps
+        end = status_line(run, T, name)
+        assert "end of the run" in end and ":material/" in end
+        assert ("converged" in end) == run.trace.converged
+        assert not re.search("[\U0001f300-\U0001faff\u2600-\u27bf\u26d4]", end), end
+        assert "end of the run" not in status_line(run, T - 1, name)
