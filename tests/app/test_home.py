@@ -1,13 +1,21 @@
-"""The app starts and its home page shows the worked example from the engine and a link
-to every other page of the shell's page table."""
+"""The app starts and its home page shows the worked example from the engine, a link
+to every other page of the shell's page table, and a button that opens each worked example
+on Step by step."""
 
 import re
 
+import numpy as np
+import pytest
 from apptest_helpers import open_app
 
 from perceptron_core import RULES
+from ui.home.examples import EXAMPLES, settings
 from ui.kit.shell import GLOSSARY, PAGES
+from ui.kit.state import SETTINGS, to_query
 from ui.kit.text import asset
+
+LECTURE_TITLE = "The perceptron, step by step"
+FOUR_POINTS = next(e for e in EXAMPLES if e.key == "four_points")
 
 
 def test_home_page_runs_and_shows_the_worked_example():
@@ -55,3 +63,79 @@ def test_every_page_ends_with_the_glossary_of_symbols():
         shown = [e for e in at.main.expander if e.label == GLOSSARY]
         assert len(shown) == 1, p.path
         assert [m.value.strip() for m in shown[0].markdown] == [glossary.strip()], p.path
+
+
+def _lands_on_the_example(at, example) -> None:
+    """At step 0 of the example's run on the lecture page, its settings in the URL."""
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == LECTURE_TITLE
+    wanted = settings(example)
+    assert {key: at.session_state[key] for key in wanted} == wanted
+    assert at.session_state["lec_t"] == 0
+    assert "data_custom" not in at.session_state
+    # the URL says the same (a fresh session: every other setting is at its default)
+    defaults = {key: setting.default for key, setting in SETTINGS.items()}
+    assert dict(at.query_params) == to_query(defaults | wanted)
+
+
+def test_every_worked_example_has_its_button():
+    at = open_app()
+    keys = [b.key for b in at.main.button]
+    assert keys == [e.button_key for e in EXAMPLES]
+    assert all(k.startswith("home_open_") for k in keys)
+    assert [b.label for b in at.main.button] == ["Open it on Step by step"] * len(EXAMPLES)
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.key)
+def test_one_click_opens_the_example_on_step_by_step(example):
+    at = open_app()
+    at.button(key=example.button_key).click().run()
+    _lands_on_the_example(at, example)
+
+
+def test_the_click_replaces_what_the_student_had_changed():
+    """Another dataset, bias on, a w0, a rule, a shuffled order and step 5 on the lecture
+    page, then home: one click gives seed 001's run at step 0."""
+    at = open_app(
+        "pages/lecture.py",
+        query={
+            "data_name": "xor",
+            "data_seed": "7",
+            "lec_w0": "random",
+            "lec_rule": "predict_ge",
+            "lec_order": "shuffle",
+            "lec_eta": "0.5",
+            "lec_max_epochs": "9",
+        },
+    )
+    assert not at.exception
+    at.toggle(key="lec_bias_w").set_value(True).run()
+    for _ in range(5):
+        at.button(key="lec_step").click().run()
+    assert at.session_state["lec_t"] == 5 and at.session_state["data_name"] == "xor"
+    at.switch_page("pages/home.py").run()
+    at.button(key=FOUR_POINTS.button_key).click().run()
+    _lands_on_the_example(at, FOUR_POINTS)
+    assert dict(at.query_params) == {"data_name": "four_points", "data_n": "4", "lec_bias": "0"}
+    assert at.toggle(key="lec_bias_w").value is False  # the widget shows the setting
+
+
+def test_the_click_restarts_the_example_when_the_lecture_was_already_on_it():
+    at = open_app()
+    at.button(key=FOUR_POINTS.button_key).click().run()
+    for _ in range(3):
+        at.button(key="lec_step").click().run()
+    assert at.session_state["lec_t"] == 3
+    at.switch_page("pages/home.py").run()
+    at.button(key=FOUR_POINTS.button_key).click().run()
+    _lands_on_the_example(at, FOUR_POINTS)
+
+
+def test_the_click_replaces_an_uploaded_dataset():
+    at = open_app()
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [-1.0, 0.5]])
+    at.session_state["data_custom"] = (X, np.array([1, -1, 1]), "mine.csv")
+    at.run()
+    assert any("Using your data: mine" in i.value for i in at.sidebar.info)
+    at.button(key=FOUR_POINTS.button_key).click().run()
+    _lands_on_the_example(at, FOUR_POINTS)
