@@ -94,8 +94,9 @@ def test_one_click_opens_the_example_on_step_by_step(example):
 
 
 def test_the_click_replaces_what_the_student_had_changed():
-    """Another dataset, bias on, a w0, a rule, a shuffled order and step 5 on the lecture
-    page, then home: one click gives seed 001's run at step 0."""
+    """Another dataset, a seed, bias on, a w0, a rule, a shuffled order and step 5 on the
+    lecture page (a shared link: the lecture's Step buttons are moving into the browser),
+    then home: one click gives seed 001's run at step 0."""
     at = open_app(
         "pages/lecture.py",
         query={
@@ -106,13 +107,12 @@ def test_the_click_replaces_what_the_student_had_changed():
             "lec_order": "shuffle",
             "lec_eta": "0.5",
             "lec_max_epochs": "9",
+            "lec_t": "5",
         },
     )
     assert not at.exception
-    at.toggle(key="lec_bias_w").set_value(True).run()
-    for _ in range(5):
-        at.button(key="lec_step").click().run()
     assert at.session_state["lec_t"] == 5 and at.session_state["data_name"] == "xor"
+    assert at.toggle(key="lec_bias_w").value is True
     at.switch_page("pages/home.py").run()
     at.button(key=FOUR_POINTS.button_key).click().run()
     _lands_on_the_example(at, FOUR_POINTS)
@@ -121,11 +121,10 @@ def test_the_click_replaces_what_the_student_had_changed():
 
 
 def test_the_click_restarts_the_example_when_the_lecture_was_already_on_it():
-    at = open_app()
-    at.button(key=FOUR_POINTS.button_key).click().run()
-    for _ in range(3):
-        at.button(key="lec_step").click().run()
-    assert at.session_state["lec_t"] == 3
+    query = {"data_name": "four_points", "data_n": "4", "lec_bias": "0", "lec_t": "3"}
+    at = open_app("pages/lecture.py", query=query)
+    assert not at.exception
+    assert at.session_state["lec_t"] == 3  # the same run as the example's, at step 3
     at.switch_page("pages/home.py").run()
     at.button(key=FOUR_POINTS.button_key).click().run()
     _lands_on_the_example(at, FOUR_POINTS)
