@@ -1,10 +1,12 @@
 """Opening the app through AppTest, as a student's browser would with a URL."""
 
+import json
 from pathlib import Path
 from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
+PLAYER = "perceptron_lecture"  # the lecture page's component (ui.lecture.player)
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
@@ -26,9 +28,42 @@ def open_app(
     return at
 
 
+def lecture_scene(at: AppTest) -> dict[str, Any]:
+    """What the lecture page sent its player: the scene (a window of steps) and ``t``."""
+    (player,) = [e for e in at.get("bidi_component") if e.proto.component_name == PLAYER]
+    return json.loads(player.proto.json)
+
+
+def lecture_view(at: AppTest) -> dict[str, Any]:
+    """The lecture page's step view at the server's step t (what the browser draws)."""
+    scene = lecture_scene(at)
+    return scene["steps"][scene["t"] - scene["start"]]
+
+
 def lecture_status(at: AppTest) -> str:
-    """The lecture page's status line (epoch, step t, mistakes k, bound)."""
-    return next(m.value for m in at.markdown if "step **t =" in m.value)
+    """The lecture page's status line as the browser writes it: the dataset, epoch and
+    example, step t, mistakes k, γ, R, the bound and the end of the run, joined by " · "."""
+    scene = lecture_scene(at)
+    view = scene["steps"][scene["t"] - scene["start"]]
+    parts = [scene["name"], *view["status"], *scene["facts"]]
+    return " · ".join(parts + ([view["end"]] if view["end"] else []))
+
+
+def lecture_step(at: AppTest, t: int) -> AppTest:
+    """What the browser does after a burst of steps (Step, Back, Next mistake, ...) that
+    ended at step ``t``: it reports t to the server (``player.on_event``), which reruns.
+
+    ``AppTest`` cannot fire component events, so the report's effect is applied to the
+    session the way ``on_event`` applies it; the browser's side is tested in Playwright.
+    """
+    from ui.lecture.player import SEQ, on_event
+
+    session: dict[str, Any] = {"lec_t": at.session_state["lec_t"]}
+    seq = (at.session_state[SEQ] if SEQ in at.session_state else 0) + 1  # noqa: SIM401
+    on_event(session, {"t": t, "seq": seq}, n_steps=lecture_scene(at)["T"])
+    at.session_state["lec_t"] = session["lec_t"]
+    at.session_state[SEQ] = session[SEQ]
+    return at.run()
 
 
 def open_page(page: str, query: dict[str, str] | None = None) -> AppTest:

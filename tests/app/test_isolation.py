@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from apptest_helpers import lecture_status, open_app
+from apptest_helpers import lecture_status, lecture_step, open_app
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,8 +18,7 @@ status = lecture_status
 def test_one_session_changing_the_dataset_and_stepping_leaves_another_untouched():
     a, b = lecture(), lecture()
     a.selectbox(key="data_name_w").set_value("xor").run()
-    for _ in range(3):
-        a.button(key="lec_step").click().run()
+    lecture_step(a, 3)
     assert "XOR" in status(a) and "t = 3" in status(a)
     b.run()
     assert "Separable" in status(b) and "t = 0" in status(b)

@@ -7,7 +7,7 @@ the browser test drags for real.
 
 import numpy as np
 import pytest
-from apptest_helpers import open_app
+from apptest_helpers import lecture_step, open_app
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import make_dataset, max_margin, train
@@ -164,8 +164,7 @@ def test_a_dataset_too_big_to_draw_gets_a_message_and_keeps_the_shared_data():
 
 def test_looking_at_the_margin_lab_keeps_the_lecture_step():
     at = open_app("pages/lecture.py")
-    for _ in range(4):
-        at.button(key="lec_step").click().run()
+    lecture_step(at, 4)
     at.switch_page("pages/margin.py").run()
     assert not at.exception and at.session_state["lec_t"] == 4  # no edit: the same run
     at.switch_page("pages/lecture.py").run()

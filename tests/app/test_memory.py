@@ -10,7 +10,7 @@ cold opens of one server).
 import gc
 
 import pytest
-from apptest_helpers import open_app
+from apptest_helpers import lecture_step, open_app
 from extremes import PAGES
 
 import perceptron_core
@@ -56,6 +56,6 @@ def test_no_engine_result_stays_alive_in_the_session_after_a_run(page):
     at = open_app(f"pages/{page}.py")
     assert not at.exception
     if page == "lecture":  # a fragment rerun too: its arguments live with the session
-        at.button(key="lec_step").click().run()
+        lecture_step(at, 1)
         assert not at.exception
     assert alive(before) == {}, page

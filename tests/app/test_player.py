@@ -1,57 +1,93 @@
-"""The lecture chart's windows of frames, and what the server does with a stopped replay."""
+"""The lecture player's windows, and what the server does with the browser's reports."""
 
 import math
 
 import pytest
 
-from ui.lecture.player import AUTOPLAY, WINDOW, on_event, window
+from ui.kit.state import widget_key
+from ui.lecture.player import (
+    PLAY,
+    PRESENTER_FLIP,
+    SEQ,
+    WINDOW,
+    on_event,
+    on_presenter,
+    window,
+)
 
 T = 250  # steps in the run
 
 
 @pytest.mark.parametrize("t", [0, 1, 99, 100, 149, 150, 199, 200, 249, 250])
-def test_every_step_is_in_its_window_and_windows_hold_at_most_window_plus_one_frames(t):
+def test_every_step_is_in_its_window_and_windows_hold_at_most_window_plus_one_steps(t):
     start, stop = window(t, T)
     assert start <= t <= stop <= T
     assert stop - start <= WINDOW
 
 
-def test_steps_inside_one_window_share_it_so_the_chart_is_not_redrawn():
+def test_steps_inside_one_window_share_it_so_the_scene_is_not_sent_again():
     assert window(0, T) == window(57, T) == window(99, T) == (0, 100)
     assert window(100, T) == (100, 200)
     assert window(250, T) == (150, 250)  # the end of the run is shown with its past
     assert window(3, 20) == (0, 20)  # a short run is one window
 
 
-def test_a_stopped_replay_makes_its_step_the_servers_step():
+def test_a_report_makes_its_step_the_servers_step_and_remembers_its_number():
     session = {"lec_t": 3}
-    on_event(session, {"t": 18, "end": False}, n_steps=T, start=0, stop=100)
-    assert session["lec_t"] == 18 and AUTOPLAY not in session
+    on_event(session, {"t": 18, "seq": 4}, n_steps=T)
+    assert session["lec_t"] == 18 and session[SEQ] == 4 and PLAY not in session
+    on_event(session, {"t": 17, "seq": 2}, n_steps=T)  # a late report: its step, the max seq
+    assert session["lec_t"] == 17 and session[SEQ] == 4
 
 
-def test_the_end_of_a_window_asks_the_next_window_to_play_on_but_not_the_end_of_the_run():
-    session = {"lec_t": 0}
-    on_event(session, {"t": 100, "end": True}, n_steps=T, start=0, stop=100)
-    assert session["lec_t"] == 100 and session[AUTOPLAY] == 1
-    on_event(session, {"t": 200, "end": True}, n_steps=T, start=100, stop=200)
-    assert session[AUTOPLAY] == 2
-    on_event(session, {"t": T, "end": True}, n_steps=T, start=150, stop=T)
-    assert session["lec_t"] == T and session[AUTOPLAY] == 2
+def test_a_replay_that_runs_out_of_its_window_asks_the_next_to_play_on_but_not_past_the_end():
+    session = {"lec_t": 100}
+    on_event(session, {"t": 101, "seq": 1, "play": True}, n_steps=T)
+    assert session["lec_t"] == 101 and session[PLAY] == 1
+    on_event(session, {"t": 201, "seq": 2, "play": True}, n_steps=T)
+    assert session[PLAY] == 2
+    on_event(session, {"t": T, "seq": 3, "play": True}, n_steps=T)
+    assert session["lec_t"] == T and session[PLAY] == 2
 
 
 @pytest.mark.parametrize(
     "value",
-    [None, "18", {"t": "18"}, {"t": math.nan}, {"t": True}, {"end": True}, [18], {"t": None}],
+    [
+        None,
+        "18",
+        {"t": "18", "seq": 1},
+        {"t": math.nan, "seq": 1},
+        {"t": math.inf, "seq": 1},
+        {"t": True, "seq": 1},
+        {"t": 5},  # no number: not the browser's report
+        {"t": 5, "seq": "1"},
+        {"end": True},
+        [18],
+        {"t": None, "seq": 1},
+    ],
 )
 def test_malformed_reports_change_nothing(value):
     session = {"lec_t": 3}
-    on_event(session, value, n_steps=T, start=0, stop=100)
+    on_event(session, value, n_steps=T)
     assert session == {"lec_t": 3}
 
 
-def test_a_step_outside_the_window_is_clamped_to_it():
+def test_a_step_outside_the_run_is_clamped_to_it():
     session = {"lec_t": 3}
-    on_event(session, {"t": 10_000}, n_steps=T, start=0, stop=100)
-    assert session["lec_t"] == 100
-    on_event(session, {"t": -5}, n_steps=T, start=100, stop=200)
-    assert session["lec_t"] == 100
+    on_event(session, {"t": 10_000, "seq": 1}, n_steps=T)
+    assert session["lec_t"] == T
+    on_event(session, {"t": -5, "seq": 10**30}, n_steps=T)
+    assert session["lec_t"] == 0 and session[SEQ] == 2**31 - 1
+
+
+def test_the_presenter_switch_turns_presenter_mode_on_and_off_and_only_with_a_bool():
+    session = {"app_presenter": False}
+    on_presenter(session, {"on": True})
+    assert session["app_presenter"] is True and session[widget_key("app_presenter")] is True
+    assert session[PRESENTER_FLIP] is True
+    for bad in ({"on": "yes"}, {"on": 1}, None, "on", {"off": True}):
+        before = dict(session)
+        on_presenter(session, bad)
+        assert session == before
+    on_presenter(session, {"on": False})
+    assert session["app_presenter"] is False

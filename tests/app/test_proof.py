@@ -5,7 +5,7 @@ import json
 
 import numpy as np
 import pytest
-from apptest_helpers import open_app
+from apptest_helpers import lecture_status, lecture_step, open_app
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import (
@@ -189,8 +189,7 @@ def test_the_slack_figure_splits_the_room_into_the_three_gaps():
 
 def test_a_run_setting_changed_here_restarts_the_lecture_run():
     at = open_app("pages/lecture.py")
-    for _ in range(5):
-        at.button(key="lec_step").click().run()
+    lecture_step(at, 5)
     at.switch_page(PAGE).run()
     assert at.session_state["lec_t"] == 5  # only looked at: the same run
     at.selectbox(key="prf_lec_rule_w").set_value("predict_ge").run()
@@ -198,8 +197,8 @@ def test_a_run_setting_changed_here_restarts_the_lecture_run():
     assert "lec_t" not in at.query_params
     at.switch_page("pages/lecture.py").run()
     assert not at.exception and at.session_state["lec_t"] == 0
-    assert any("step **t = 0** of" in m.value for m in at.markdown)
-    at.button(key="lec_step").click().run()
+    assert "step t = 0 of" in lecture_status(at)
+    lecture_step(at, 1)
     at.switch_page(PAGE).run()
     at.selectbox(key="prf_lec_w0_w").set_value("random").run()  # the start w0 too
     assert not at.exception and at.session_state["lec_t"] == 0

@@ -1,13 +1,13 @@
 """Every session key is declared: a URL setting (with its widget's key), a widget with an
 explicit page-prefixed key, or one of ``ui.kit.state.SESSION_KEYS``; nothing else."""
 
-from apptest_helpers import open_app
+from apptest_helpers import lecture_scene, lecture_step, open_app
 from extremes import PAGES
 from streamlit.testing.v1 import AppTest
 
 from ui.kit.state import SESSION_KEYS, SETTINGS, widget_key
 
-PREFIXES = ("app_", "data_", "lec_", "xor_", "mar_", "sgd_", "var_", "prf_", "exp_", "spam_")
+PREFIXES = ("app_", "data_", "lec_", "xor_", "mar_", "sgd_", "var_", "prf_", "exp_", "spam_", "home_")
 
 
 def widget_keys(at: AppTest) -> set[str]:
@@ -32,8 +32,8 @@ def test_every_session_key_is_a_setting_a_widget_or_declared():
         assert not at.exception, page
         drawn |= widget_keys(at)
         if page == "lecture":
-            at.button(key="lec_step").click().run()
-            at.button(key="lec_run").click().run()
+            lecture_step(at, 1)
+            lecture_step(at, lecture_scene(at)["T"])
             drawn |= widget_keys(at)
     declared = set(SETTINGS) | {widget_key(k) for k in SETTINGS} | set(SESSION_KEYS)
     stray = sorted(k for k in at.session_state if k not in declared | drawn)

@@ -57,7 +57,7 @@ def _texts(at: AppTest, kind: str) -> str:
 
 def _check_lecture(at: AppTest, name: str, n: int) -> None:
     status = lecture_status(at)
-    assert f"**{name}**" in status
+    assert status.startswith(f"{name} · ")
     if name in NOT_SEPARABLE:
         assert "not separable" in status and "same place" in _texts(at, "warning")
     else:

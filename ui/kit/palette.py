@@ -14,3 +14,6 @@ BOUND = "#CC79A7"  # reddish purple: the bound (R/gamma)^2
 LAST = BOUND  # reddish purple
 AVERAGED = W_COLOUR  # bluish green
 VOTED = "#56B4E9"  # sky blue
+
+# lines and text drawn in these keep at least 3:1 contrast on white (WCAG 1.4.11)
+CURRENT_LINE = "#B86E00"  # CURRENT darkened: 4.0:1 (CURRENT itself is 2.3:1)

@@ -1,11 +1,13 @@
-"""The lecture page's player: the chart's step in the browser <-> the step on the server.
+"""The lecture page's instrument: controls, status, maths and chart, stepped in the browser.
 
-The JavaScript (``player.js``, shipped with the app, no CDN) draws nothing. It
-moves the chart to the server's step with ``Plotly.animate`` (the chart keeps
-one frame per step of a window of the run), handles Space (play/pause) and "r"
-(Reset), and tells the server which step a stopped replay shows. What Python
-does with that report is :func:`on_event`, a pure function the tests call
-directly (``AppTest`` cannot fire component events).
+``player.js`` (shipped with the app, no CDN) draws the scene Python computed
+(``figures.lecture_scene``: one window of steps of the run) and moves through it
+with no server round trip. It reports the step once a burst of steps pauses, or
+at once for a step outside the window (trigger ``at``: ``{"t", "seq"}``, and
+``"play": true`` when a replay ran into the next window); and the presenter
+switch (trigger ``presenter``: ``{"on"}``). What Python does with a report is
+:func:`on_event`, a pure function the tests call directly (``AppTest`` cannot fire
+component events).
 """
 
 from __future__ import annotations
@@ -17,60 +19,176 @@ from typing import Any
 import streamlit as st
 
 from ui.kit import guard
-from ui.kit.state import session_key
+from ui.kit.palette import BOUND, CURRENT_LINE, MINUS, PLUS, STAR, W_COLOUR
+from ui.kit.state import session_key, widget_key
 from ui.lecture.restart import go_to
 
 _JS = Path(__file__).with_name("player.js").read_text(encoding="utf-8")
-_player = st.components.v2.component("perceptron_player", js=_JS)
 
-WINDOW = 100  # steps per chart: inside a window a step is a frame change in the browser
-AUTOPLAY = session_key("lec_autoplay")  # a new value: press Play once
-DEFAULT_SPEED = 8  # steps per second of Space
+WINDOW = 100  # steps per scene: inside a window a step is drawn in the browser
+SEQ = session_key("lec_seq")  # the number of the last report the server acted on
+PLAY = session_key("lec_play")  # a new value: the next window plays on
+PRESENTER_FLIP = session_key("lec_presenter_flip")  # the presenter switch was pressed
+MAX_SEQ = 2**31 - 1
+
+_CSS = f"""
+.lec {{ font-family: var(--st-font, "Source Sans Pro", sans-serif);
+  color: var(--st-text-color, #31333f); font-size: 1rem; }}
+.lec .bar {{ display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }}
+.lec button, .lec select {{ font: inherit; font-size: 0.95em; padding: 0.35em 0.8em;
+  border: 1px solid #c4c6cf; border-radius: 0.5rem; background: #fff; color: inherit;
+  cursor: pointer; min-height: 2.4em; }}
+.lec button:hover {{ border-color: {PLUS}; color: {PLUS}; }}
+.lec button:focus-visible, .lec select:focus-visible, .lec input:focus-visible {{
+  outline: 3px solid {PLUS}; outline-offset: 2px; }}
+.lec button:disabled {{ color: #9a9ca5; border-color: #e1e2e6; cursor: default; }}
+.lec button[data-act="step"] {{ background: {PLUS}; color: #fff; border-color: {PLUS};
+  font-weight: 600; }}
+.lec button[data-act="step"]:disabled {{ background: #e8e9ee; color: #9a9ca5;
+  border-color: #e1e2e6; }}
+.lec .tools {{ margin-left: auto; display: flex; gap: 6px; }}
+.lec .scrub {{ display: flex; align-items: center; gap: 10px; margin: 6px 0 0; }}
+.lec .scrub input {{ flex: 1; accent-color: {PLUS}; min-height: 1.6em; }}
+.lec .rangetext {{ font-variant-numeric: tabular-nums; min-width: 11em; }}
+.lec .status {{ margin: 6px 0 2px; line-height: 1.6; }}
+.lec .status span + span::before {{ content: " · "; color: #777; font-weight: 400; }}
+.lec .status .name {{ font-weight: 700; }}
+.lec .status .chip {{ font-weight: 600; font-variant-numeric: tabular-nums; }}
+.lec .status .end {{ font-weight: 700; color: {PLUS}; }}
+.lec .note {{ min-height: 1.3em; margin: 0; color: #6b4a00; font-size: 0.95em; }}
+.lec .note .linkbox {{ width: min(100%, 48em); font: inherit; }}
+.lec .maths {{ min-height: 3.6em; margin: 2px 0 4px; overflow-x: auto; font-size: 1.05em; }}
+.lec .maths math {{ display: block; margin: 2px 0; text-align: left; }}
+.lec .maths .hint {{ margin: 0; }}
+.lec .chart svg {{ display: block; user-select: none; }}
+.lec.busy .chart {{ opacity: 0.55; cursor: progress; }}
+.lec .say {{ position: absolute; width: 1px; height: 1px; overflow: hidden;
+  clip: rect(0 0 0 0); white-space: nowrap; }}
+.lec .legend {{ display: flex; flex-wrap: wrap; gap: 2px 16px; font-size: 0.9em; }}
+.lec .legend .plus {{ color: {PLUS}; }} .lec .legend .minus {{ color: {MINUS}; }}
+.lec .legend .wline {{ color: #000; }} .lec .legend .wtxt {{ color: {W_COLOUR}; }}
+.lec .legend .star, .lec .legend .ringtxt {{ color: {STAR}; }}
+.lec .legend .shownr {{ color: {CURRENT_LINE}; }} .lec .legend .shownm {{ color: {MINUS}; }}
+.lec .legend .boundtxt {{ color: {BOUND}; }}
+.lec .keys {{ font-size: 0.85em; color: #555; margin: 4px 0 0; }}
+.lec.presenter {{ font-size: 1rem; }}
+.lec.presenter button, .lec.presenter select {{ padding: 0.2em 0.6em; min-height: 2.1em; }}
+.lec.presenter .scrub {{ margin: 2px 0 0; }}
+.lec.presenter .status {{ margin: 2px 0 0; }}
+.lec.presenter .maths {{ min-height: 3.2em; margin: 0; }}
+.lec.presenter .keys {{ display: none; }}
+.fig text {{ fill: #31333f; }}
+.fig .title {{ font-weight: 600; }}
+.fig .key {{ font-size: 0.92em; }}
+.fig .key .w {{ fill: {W_COLOUR}; font-weight: 600; }}
+.fig .boundtxt {{ fill: {BOUND}; }}
+.fig .key .plus {{ fill: {PLUS}; }} .fig .key .minus {{ fill: {MINUS}; }}
+.fig .frame {{ fill: #fff; stroke: #c9c9c9; }}
+.fig .grid line {{ stroke: #ececec; }}
+.fig .grid line.axis {{ stroke: #8a8a8a; }}
+.fig .grid text {{ fill: #555; font-size: 0.9em; }}
+.fig .axlabel {{ font-style: italic; }}
+.fig .half.plus {{ fill: {PLUS}; fill-opacity: 0.09; }}
+.fig .half.minus {{ fill: {MINUS}; fill-opacity: 0.09; }}
+.fig .ring {{ fill: none; stroke: {STAR}; stroke-width: 1.2; stroke-dasharray: 10 3 2 3; }}
+.fig .band {{ fill: none; stroke: {STAR}; stroke-width: 1.2; stroke-dasharray: 2 3; }}
+.fig .wstar {{ fill: none; stroke: {STAR}; stroke-width: 2; stroke-dasharray: 8 5; }}
+.fig .points .plus {{ fill: {PLUS}; stroke: #fff; stroke-width: 1; }}
+.fig .points .minus {{ stroke: {MINUS}; stroke-width: 3; fill: none; }}
+.fig .wline {{ fill: none; stroke: #000; stroke-width: 3; }}
+.fig .warrow {{ stroke: {W_COLOUR}; stroke-width: 3; }}
+.fig .whead {{ fill: {W_COLOUR}; }}
+.fig .wlabel {{ fill: {W_COLOUR}; font-weight: 700; }}
+.fig .label {{ paint-order: stroke; stroke: #fff; stroke-width: 4px; }}
+.fig .shown {{ fill: none; stroke-width: 3; }}
+.fig .shown.right {{ stroke: {CURRENT_LINE}; }}
+.fig .shown.mistake {{ stroke: {MINUS}; stroke-dasharray: 5 3; }}
+.fig .stampbg {{ fill: #fff; fill-opacity: 0.92; }}
+.fig .stamptxt {{ font-weight: 700; }}
+.fig .said.mistake {{ fill: {MINUS}; font-weight: 600; }}
+.fig .said.right {{ fill: {CURRENT_LINE}; font-weight: 600; }}
+.fig .bound {{ fill: none; stroke: {BOUND}; stroke-width: 2; stroke-dasharray: 7 4; }}
+.fig .w .curve {{ fill: none; stroke: {W_COLOUR}; stroke-width: 2; }}
+.fig .w circle {{ fill: {W_COLOUR}; }}
+.fig .sq .curve {{ display: none; }}
+.fig .sq.plus circle {{ fill: {PLUS}; }} .fig .sq.minus path {{ fill: {MINUS}; }}
+.fig .low {{ fill: none; stroke: {PLUS}; stroke-width: 2; stroke-dasharray: 7 4; }}
+.fig .up {{ fill: none; stroke: {MINUS}; stroke-width: 2; stroke-dasharray: 7 4; }}
+.fig .boundline {{ stroke: {BOUND}; stroke-width: 2; }}
+.fig .kline {{ stroke: #000; stroke-width: 1; stroke-dasharray: 2 3; }}
+.fig .note {{ fill: {MINUS}; font-weight: 600; }}
+@media (prefers-reduced-motion: reduce) {{ .lec * {{ transition: none !important;
+  animation: none !important; }} }}
+"""
+
+_player = st.components.v2.component("perceptron_lecture", js=_JS, css=_CSS)
 
 
 def window(t: int, n_steps: int) -> tuple[int, int]:
-    """The first and last step of the chart that shows step t (t is in it)."""
+    """The first and last step of the scene that shows step t (t is in it)."""
     start = min((t // WINDOW) * WINDOW, max(0, n_steps - WINDOW))
     return start, min(start + WINDOW, n_steps)
 
 
-def on_event(
-    session: MutableMapping[str, Any], value: Any, *, n_steps: int, start: int, stop: int
-) -> None:
-    """A replay stopped at ``value["t"]``: make it the step. Malformed values are ignored.
+def _int(value: Any, lo: int, hi: int) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return None
+    if value in (float("inf"), float("-inf")):
+        return None
+    return int(min(max(value, lo), hi))
 
-    At the end of the window (``value["end"]``) with steps left, the next
-    window is asked to play on.
-    """
+
+def on_event(session: MutableMapping[str, Any], value: Any, *, n_steps: int) -> None:
+    """The browser shows step ``value["t"]``: make it the step. Malformed values change
+    nothing. ``value["seq"]`` numbers the report (the browser keeps steps the server
+    has not heard of yet); ``value["play"]`` asks the next window to play on."""
     if not isinstance(value, dict):
         return
-    t = value.get("t")
-    if isinstance(t, bool) or not isinstance(t, int | float) or t != t:
+    t = _int(value.get("t"), 0, n_steps)
+    seq = _int(value.get("seq"), 0, MAX_SEQ)
+    if t is None or seq is None:
         return
-    t = int(min(max(t, start), stop))
     go_to(session, t)
-    if value.get("end") is True and t < n_steps:
-        session[AUTOPLAY] = session.get(AUTOPLAY, 0) + 1
+    session[SEQ] = max(seq, int(session.get(SEQ, 0)))
+    if value.get("play") is True and t < n_steps:
+        session[PLAY] = int(session.get(PLAY, 0)) + 1
+
+
+def on_presenter(session: MutableMapping[str, Any], value: Any) -> None:
+    """The presenter switch in the player (or the P key): turn presenter mode on/off."""
+    if isinstance(value, dict) and isinstance(value.get("on"), bool):
+        session["app_presenter"] = value["on"]
+        session[widget_key("app_presenter")] = value["on"]  # the sidebar's switch agrees
+        session[PRESENTER_FLIP] = True
 
 
 def player(
-    session: MutableMapping[str, Any], *, chart: str, reset: str, t: int, n_steps: int
+    session: MutableMapping[str, Any],
+    scene: dict[str, Any],
+    *,
+    t: int,
+    run_id: str,
+    presenter: bool,
 ) -> None:
-    """Mount the (invisible) player for the chart inside ``st.container(key=chart)``."""
-    start, stop = window(t, n_steps)
+    """Mount the instrument for ``scene`` (a window of steps holding ``t``)."""
+    n_steps = int(scene["T"])
 
-    def stopped(_event: str, value: Any) -> None:
-        on_event(session, value, n_steps=n_steps, start=start, stop=stop)
+    def handle(event: str, value: Any) -> None:
+        if event == "at":
+            on_event(session, value, n_steps=n_steps)
+        else:
+            on_presenter(session, value)
 
     _player(
         key="lec_player",
         data={
-            "chart": chart,
-            "reset": reset,
+            **scene,
             "t": t,
-            "speed": DEFAULT_SPEED,
-            "autoplay": session.get(AUTOPLAY, 0),
+            "seq": int(session.get(SEQ, 0)),
+            "run": run_id,
+            "presenter": presenter,
+            "play": int(session.get(PLAY, 0)),
         },
         # the first event of a message is read, and only if it is the size of a report
-        **guard.component_callbacks(session, "lec_player", ("at",), stopped),
+        **guard.component_callbacks(session, "lec_player", ("at", "presenter"), handle),
     )

@@ -1,4 +1,4 @@
-"""The lecture's cached figure (``kit.cache``); its run is ``kit.runs.lecture_run``."""
+"""The lecture's cached scene (``kit.cache``); its run is ``kit.runs.lecture_run``."""
 
 from __future__ import annotations
 
@@ -9,19 +9,13 @@ import numpy as np
 from ui.kit.cache import cached
 from ui.kit.model import RunSettings
 from ui.kit.runs import lecture_run
-from ui.lecture.figures import lecture_figure
+from ui.lecture.figures import lecture_scene
 
 
 @cached(max_mb=16, heavy=True)
-def lecture_chart(
-    X: np.ndarray, y: np.ndarray, settings: RunSettings, start: int, stop: int, presenter: bool
+def scene(
+    X: np.ndarray, y: np.ndarray, settings: RunSettings, start: int, stop: int, data_name: str
 ) -> dict[str, Any]:
-    """The lecture figure at step ``start`` with one frame per step up to ``stop``."""
+    """Steps ``start..stop`` of the lecture's run, drawn and written for the browser."""
     run = lecture_run(X, y, settings)
-    return lecture_figure(
-        run,
-        start,
-        replay=range(start, stop + 1),
-        height=820 if presenter else 700,
-        font_size=18 if presenter else 13,
-    )
+    return lecture_scene(run, start=start, stop=stop, data_name=data_name)

@@ -1,57 +1,18 @@
-"""Pure helpers of the lecture page: step navigation, the live math and the mistake log."""
+"""Pure helpers of the lecture page: its run settings, the mistake log, presenter mode.
+
+What the page shows at each step (the status line, the maths, the chart) is
+``figures.lecture_scene``; the browser moves through it (``player.js``).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from perceptron_core import Trace
-from ui.kit.model import Run, RunSettings, epoch_of
+from perceptron_core import RULES
+from ui.kit.model import Run, RunSettings
+from ui.kit.numbers import number
 from ui.kit.state import MAX_STEPS
-from ui.kit.text import safe, vector
-
-
-def next_mistake(trace: Trace, t: int) -> int:
-    """Steps done after the next mistake at or after step t (or the end)."""
-    ts = trace.mistake_steps[:, 0]
-    later = ts[ts >= t]
-    return int(later[0]) + 1 if later.size else trace.n_steps
-
-
-def end_of_epoch(trace: Trace, t: int) -> int:
-    """Steps done at the end of the current epoch."""
-    n = trace.n_examples
-    return min((t // n + 1) * n, trace.n_steps)
-
-
-def step_math(run: Run, t: int) -> tuple[str, str]:
-    """LaTeX for the step just done (t - 1): the prediction, and the update (or why none).
-
-    Always two lines, so the chart under them does not jump between steps.
-    """
-    trace = run.trace
-    s = t - 1
-    i = int(trace.steps.index[s])
-    x = np.append(run.X[i], 1.0) if trace.bias else run.X[i]
-    yi = int(run.y[i])
-    w_before = trace.w_before(s)
-    m = float(trace.steps.margin[s])
-    mistake = bool(trace.steps.mistake[s])
-    xname = r"\tilde x" if trace.bias else "x"
-    verdict = r"\Rightarrow\ \text{mistake}" if mistake else r"\Rightarrow\ \text{correct}"
-    predict = (
-        rf"y_{{{i}}}\,(w \cdot {xname}_{{{i}}}) = ({yi:+d})\,\big({vector(w_before)} \cdot "
-        rf"{vector(x)}\big) = {m:.4g}\quad {verdict}"
-    )
-    if not mistake:  # no mistake, no update: w stays
-        return predict, rf"\text{{no update: }} w = {vector(w_before)}\ \text{{is kept}}"
-    w_after = trace.w_before(t)
-    update = (
-        rf"w \leftarrow w + \eta\, y\, {xname} = {vector(w_before)} + {trace.eta:g}\cdot({yi:+d})"
-        rf"\cdot {vector(x)} = {vector(w_after)}"
-    )
-    return predict, update
-
 
 LOG_ROWS = 1_000  # mistakes shown in the page's table; the CSV download holds them all
 
@@ -77,9 +38,9 @@ def _log_columns(run: Run, lo: int, hi: int) -> dict[str, np.ndarray]:
     w_after = W[1:]
     return {
         "k": ks,
-        "step t": ts,
-        "epoch": np.minimum(ts // trace.n_examples + 1, trace.n_epochs),  # epoch_of
-        "i": idx,
+        "step t": ts + 1,  # the mistake's example is the (t)-th shown, counted from 1
+        "epoch": ts // trace.n_examples + 1,  # figures.epoch_and_example
+        "point": idx + 1,  # points counted from 1, as the handouts do
         "x": x_text[idx],
         "y": run.y[idx].astype(int),
         "w before": w_text[:-1],
@@ -180,25 +141,32 @@ def run_settings(session, X: np.ndarray) -> tuple[RunSettings, list[tuple[str, s
     return settings, notes
 
 
-def status_line(run: Run, t: int, data_name: str) -> str:
-    """Epoch, step, mistakes, the bound and how the run ended (markdown)."""
-    trace = run.trace
-    T = trace.n_steps
-    k = trace.mistakes_before(t)
-    epoch = epoch_of(trace, t)
-    status = (
-        f"**{safe(data_name)}** · epoch **{epoch}** · step **t = {t}** of {T} "
-        f"· mistakes **k = {k}**"
+def settings_summary(session) -> str:
+    """The run's settings in one line (presenter mode shows this instead of the widgets)."""
+    rule = RULES[session["lec_rule"]]
+    w0 = {"zero": "w₀ = 0", "random": "random w₀ (seed)", "typed": "w₀ as typed"}.get(
+        session["lec_w0"], "w₀"
     )
-    if run.mm is not None:
-        mm = run.mm
-        status += f" · γ = {mm.gamma:.3g}, R = {mm.radius:.3g}, bound (R/γ)² = **{mm.bound:.3g}**"
-    else:
-        status += " · **not separable**: no w*, no bound"
-    if t == T:
-        status += (
-            " · :material/check_circle: **end of the run: converged** (a pass with no mistake)"
-            if trace.converged
-            else f" · :material/block: **end of the run: stopped after {trace.n_epochs} epochs**"
-        )
-    return status
+    parts = [
+        "bias on" if session["lec_bias"] else "no bias",
+        rule.text,
+        f"η = {number(float(session['lec_eta']))}",
+        w0,
+        "reshuffled each epoch" if session["lec_order"] == "shuffle" else "given order",
+    ]
+    if session["lec_normalize"]:
+        parts.append("x normalized to length 1")
+    return "Run: " + " · ".join(parts)
+
+
+# Presenter mode, for a projector: no sidebar and no header (the player's button or P
+# leaves it), little padding, and every font one step larger (rem-based: all of it)
+PRESENTER_CSS = """<style>
+html { font-size: 18px; }
+section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+header[data-testid="stHeader"] { display: none !important; }
+[data-testid="stMainBlockContainer"], .block-container {
+  padding-top: 0.6rem !important; padding-bottom: 1rem !important; max-width: 100% !important;
+  padding-left: 1.2rem !important; padding-right: 1.2rem !important; }
+[data-testid="stCaptionContainer"] { font-size: 0.95rem; }
+</style>"""
