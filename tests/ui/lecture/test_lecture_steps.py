@@ -1,17 +1,36 @@
-"""The lecture page's mistake log, built column by column, against the original row loop."""
+"""The lecture page's mistake log, built column by column, against the original row loop;
+the end of a run and the status in words; the run's settings in one line.
+
+The log counts the handouts' way (issue 17): a mistake at the engine's (0-based) step t is
+"step t" = t + 1, in "epoch" t // n + 1, on "point" i + 1.
+"""
+
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from perceptron_core import make_dataset
-from ui.kit.model import Run, RunSettings, epoch_of, record_run
-from ui.lecture.steps import LOG_ROWS, log_window, mistake_log, mistake_log_csv
+from perceptron_core import RULES, make_dataset
+from ui.kit.model import Run, RunSettings, record_run
+from ui.kit.numbers import number
+from ui.kit.state import SETTINGS
+from ui.lecture.figures import end_text, status
+from ui.lecture.steps import (
+    LOG_ROWS,
+    log_window,
+    mistake_log,
+    mistake_log_csv,
+    settings_summary,
+)
+
+EMOJI = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf\u2b50\u2b55\u231a-\u23ff\ufe0f]")
 
 
 def reference_log(run: Run, upto_k: int) -> pd.DataFrame:
-    """The log as the page first built it: one Python dict per mistake."""
+    """The log as the page first built it: one Python dict per mistake, counted from 1."""
     trace = run.trace
+    n = trace.n_examples
     rows = []
     for k in range(1, upto_k + 1):
         t, i = (int(v) for v in trace.mistake_steps[k - 1])
@@ -19,9 +38,9 @@ def reference_log(run: Run, upto_k: int) -> pd.DataFrame:
         rows.append(
             {
                 "k": k,
-                "step t": t,
-                "epoch": epoch_of(trace, t),
-                "i": i,
+                "step t": t + 1,  # the mistake's example is the (t + 1)-th shown
+                "epoch": t // n + 1,
+                "point": i + 1,
                 "x": ", ".join(f"{v:.3g}" for v in run.X[i]),
                 "y": int(run.y[i]),
                 "w before": ", ".join(f"{v:.3g}" for v in w0),
@@ -52,7 +71,7 @@ def test_the_log_equals_the_row_by_row_reference(name, params, settings):
         pd.testing.assert_frame_equal(log, ref, check_dtype=False, rtol=1e-13)
         assert log.dtypes["k"].kind == ref.dtypes["k"].kind == "i"
         # what a student reads is the same text, cell by cell
-        shown = ["k", "step t", "epoch", "i", "x", "y", "w before", "w after"]
+        shown = ["k", "step t", "epoch", "point", "x", "y", "w before", "w after"]
         assert log[shown].astype(str).equals(ref[shown].astype(str))
         assert mistake_log_csv(run, upto) == ref.to_csv(index=False).encode()
 
@@ -71,22 +90,71 @@ def test_the_table_keeps_the_last_rows_of_a_long_log():
     assert mistake_log(run, 0).empty and np.array_equal(whole["k"], np.arange(1, K + 1))
 
 
-def test_the_end_of_a_run_says_so_without_an_emoji_font():
+def test_the_log_counts_from_one():
+    X, y = make_dataset("separable", n=40, seed=0)
+    run = record_run(X, y, RunSettings())
+    n = run.trace.n_examples
+    log = mistake_log(run, run.trace.n_mistakes)
+    assert list(log.columns[:4]) == ["k", "step t", "epoch", "point"]
+    t, i = run.trace.mistake_steps[:, 0], run.trace.mistake_steps[:, 1]
+    np.testing.assert_array_equal(log["step t"], t + 1)
+    np.testing.assert_array_equal(log["epoch"], t // n + 1)
+    np.testing.assert_array_equal(log["point"], i + 1)
+    assert log["point"].min() >= 1 and log["point"].max() <= n
+    # a mistake on the n-th example shown is in epoch 1 (issue 17: it read "epoch 2")
+    assert all(e == 1 for s, e in zip(log["step t"], log["epoch"], strict=True) if s <= n)
+
+
+@pytest.mark.parametrize("name", ["separable", "xor"])
+def test_the_end_of_a_run_says_so_in_words_without_an_emoji(name):
     """Issue 17: "✅ converged" showed as an empty box in Debian's chromium (no colour
-    emoji font, offline). The end of a run is said in words with a Material icon, which
-    Streamlit ships."""
-    import re
+    emoji font, offline). The end of a run and the status are said in words."""
+    X, y = make_dataset(name, n=20, seed=0)
+    run = record_run(X, y, RunSettings(max_epochs=5))
+    T = run.trace.n_steps
+    end = end_text(run, T)
+    assert end.startswith("end of the run: ")
+    assert ("converged" in end) == run.trace.converged
+    assert ("stopped after 5 epochs" in end) == (not run.trace.converged)
+    for t in (0, 1, T - 1):
+        assert end_text(run, t) == ""
+    for t in (0, 1, T - 1, T):
+        for text in [*status(run, t), end_text(run, t)]:
+            assert not EMOJI.search(text), text
+            assert ":material/" not in text  # plain text: the browser writes it
+    assert status(run, T)[1] == f"step t = {T:,} of {T:,}"
 
-    from perceptron_core import make_dataset
-    from ui.kit.model import RunSettings, record_run
-    from ui.lecture.steps import status_line
 
-    for name in ("separable", "xor"):
-        X, y = make_dataset(name, n=20, seed=0)
-        run = record_run(X, y, RunSettings(max_epochs=5))
-        T = run.trace.n_steps
-        end = status_line(run, T, name)
-        assert "end of the run" in end and ":material/" in end
-        assert ("converged" in end) == run.trace.converged
-        assert not re.search("[\U0001f300-\U0001faff\u2600-\u27bf\u26d4]", end), end
-        assert "end of the run" not in status_line(run, T - 1, name)
+def session(**changes) -> dict:
+    return {key: s.default for key, s in SETTINGS.items()} | changes
+
+
+@pytest.mark.parametrize(
+    ("changes", "parts"),
+    [
+        ({}, ["bias on", "η = 1", "w₀ = 0", "given order"]),
+        (
+            {
+                "lec_bias": False,
+                "lec_eta": 0.25,
+                "lec_w0": "random",
+                "lec_order": "shuffle",
+                "lec_rule": "predict_ge",
+                "lec_normalize": True,
+            },
+            ["no bias", "η = 0.25", "random w₀", "reshuffled each epoch", "normalized"],
+        ),
+        ({"lec_eta": 1000.0, "lec_w0": "typed", "lec_rule": "negative"}, ["η = 1,000", "typed"]),
+    ],
+    ids=["defaults", "all-changed", "typed"],
+)
+def test_the_settings_summary_names_every_setting(changes, parts):
+    ss = session(**changes)
+    text = settings_summary(ss)
+    assert text.startswith("Run: ")
+    assert RULES[ss["lec_rule"]].text in text
+    assert f"η = {number(float(ss['lec_eta']))}" in text
+    for part in parts:
+        assert part in text, (part, text)
+    assert ("normalized" in text) == bool(ss["lec_normalize"])
+    assert not EMOJI.search(text)
