@@ -1,109 +1,301 @@
-"""The lecture page in a real browser: step with mouse and keys, replay with no server traffic."""
+"""The lecture page in a real browser: steps, keys, replay and presenter mode, with the
+chart, the status line, the maths and the text for screen readers read from the page and
+checked against the engine's run."""
 
 import re
-import time
 
+import numpy as np
 import pytest
 from playwright.sync_api import Page, expect
 
-from perceptron_core import make_dataset, train
+from perceptron_core import make_dataset, mistakes, train
+from ui.kit.numbers import number
 
 pytestmark = pytest.mark.browser
 
 # the default dataset: 40 separable points, seed 0, bias on, w0 = 0
 X, Y = make_dataset("separable", n=40, seed=0)
 TRACE = train(X, Y, record_steps=True)
+T = TRACE.n_steps
 
 
 def status(page: Page):
-    return page.get_by_test_id("stMarkdownContainer").filter(has_text="mistakes k =").first
+    return page.locator(".lec .status")
 
 
-def chart_step(page: Page) -> int:
-    """The step t printed inside the data panel (it moves with the replay frames)."""
-    text = page.locator(".js-plotly-plot text", has_text=re.compile(r"^t = \d+")).first
-    return int(re.match(r"t = (\d+)", text.text_content()).group(1))
-
-
-def expect_chart_step(page: Page, t: int, timeout: float = 10.0) -> None:
-    """The chart shows step t once the browser has moved it (an animation, not a reply)."""
-    deadline = time.monotonic() + timeout
-    while chart_step(page) != t and time.monotonic() < deadline:
-        page.wait_for_timeout(100)
-    assert chart_step(page) == t
-
-
-def open_lecture(page: Page, app_url: str) -> None:
-    page.goto(app_url + "/lecture")
-    expect(page.locator(".js-plotly-plot").first).to_be_visible(timeout=30_000)
-    expect(status(page)).to_contain_text("t = 0 of")
-
-
-def test_step_to_the_first_mistake_shows_k_1_and_the_updated_w(app_url, page, screenshot):
-    open_lecture(page, app_url)
-    first = int(TRACE.mistake_steps[0, 0])  # w = 0 errs on the very first example
-    for _ in range(first + 1):
-        page.get_by_role("button", name="Step ▶").click()
-    expect(status(page)).to_contain_text(f"t = {first + 1} of")
-    expect(status(page)).to_contain_text("mistakes k = 1")
-    w = TRACE.weights[1]  # w0 + y x for the example just missed, with its bias feature
-    update = page.get_by_test_id("stMarkdown").filter(has_text="←").filter(visible=True).last
-    expect(update).to_be_visible()
-    # the last "= (...)" of the written-out update is the new w
-    after = update.inner_text().splitlines()[-1].rsplit("=", 1)[1]
-    shown = [float(v.replace("−", "-")) for v in after.strip("() ").split(",")]
-    assert shown == pytest.approx(w, rel=5e-3)
-    expect_chart_step(page, first + 1)
-    page.keyboard.press("ArrowRight")  # → is Step too
-    expect(status(page)).to_contain_text(f"t = {first + 2} of")
-    screenshot("lecture-first-mistake")
-
-
-def test_play_replays_in_the_browser_without_websocket_messages(app_url, page, screenshot):
-    sent: list[float] = []
-    page.on("websocket", lambda ws: ws.on("framesent", lambda _: sent.append(time.monotonic())))
-    open_lecture(page, app_url)
-    expect(page.locator(".js-plotly-plot .updatemenu-button", has_text="Play 8/s")).to_be_visible()
-    page.wait_for_function("window.__perceptronPlayer && window.__perceptronPlayer.gd")  # keys on
-    page.keyboard.press(" ")  # space: Play
-    # wait until frames move, then watch the traffic while they keep moving
-    deadline = time.monotonic() + 10
-    while chart_step(page) < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    start_step, start_sent = chart_step(page), len(sent)
-    time.sleep(1.5)
-    end_step = chart_step(page)
-    assert end_step >= start_step + 6, (start_step, end_step)  # 8 steps/s
-    assert len(sent) == start_sent, "the replay talked to the server"
-    screenshot("lecture-replay")
-
-    page.keyboard.press(" ")  # space again: Pause, and the server learns the step
-    time.sleep(0.4)
-    paused = chart_step(page)
-    expect(status(page)).to_contain_text(f"t = {paused} of", timeout=10_000)
-    time.sleep(0.6)
-    expect_chart_step(page, paused)  # stopped
-    k = TRACE.mistakes_before(paused)
-    expect(status(page)).to_contain_text(f"mistakes k = {k}")
-
-    page.get_by_role("button", name="Step ▶").click()  # stepping continues from the pause
-    expect(status(page)).to_contain_text(f"t = {paused + 1} of")
-    page.keyboard.press("r")  # r: Reset (not Streamlit's rerun)
-    expect(status(page)).to_contain_text("t = 0 of")
-    expect(page.get_by_test_id("stException")).to_have_count(0)
-
-
-def test_presenter_mode_hides_the_settings_and_enlarges_the_figure(app_url, page, screenshot):
-    open_lecture(page, app_url)
-    expect(page.get_by_text("Run settings")).to_be_visible()
-    small = page.locator(".js-plotly-plot").first.bounding_box()["height"]
-    page.get_by_text("Presenter mode").click()
-    expect(page.get_by_text("Run settings")).to_have_count(0)
-    # the taller chart replaces the old one (for a moment both are on the page)
-    page.wait_for_function(
-        f"""() => {{
-            const charts = document.querySelectorAll('.st-key-lec_chart .js-plotly-plot');
-            return charts.length === 1 && charts[0].getBoundingClientRect().height > {small};
-        }}"""
+def status_t(page: Page) -> int:
+    return int(
+        re.search(r"step t = ([\d,]+) of", status(page).inner_text()).group(1).replace(",", "")
     )
-    screenshot("lecture-presenter")
+
+
+def chart_t(page: Page) -> int:
+    """The step the chart draws: its stamp "t = .. · k = .." (and the SVG's data-t)."""
+    stamp = page.locator(".lec svg.fig .stamptxt").text_content()
+    t = int(re.match(r"t = (\d+)", stamp).group(1))
+    assert page.locator(".lec svg.fig").get_attribute("data-t") == str(t)
+    return t
+
+
+def expect_step(page: Page, t: int) -> None:
+    """Status line, chart, maths and URL-to-be all at step t."""
+    expect(status(page)).to_contain_text(f"step t = {t:,} of {T}")
+    k = TRACE.mistakes_before(t)
+    expect(status(page)).to_contain_text(f"mistakes k = {k}")
+    assert chart_t(page) == t
+    expect(page.locator(".lec svg.fig .stamptxt")).to_have_text(f"t = {t} · k = {k}")
+
+
+def open_lecture(page: Page, app_url: str, query: str = "") -> None:
+    page.goto(app_url + "/lecture" + query)
+    expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+
+
+def w_shown(page: Page) -> list[float]:
+    """The w the maths says is current: the last vector of the update, or the kept w."""
+    text = page.locator(".lec .maths").inner_text().replace("−", "-")
+    vectors = re.findall(r"\(([-\d., e]+)\)", text.replace("\n", " "))
+    return [float(v) for v in vectors[-1].split(",")]
+
+
+def button(page: Page, name: str):
+    return page.locator(f'.lec button[data-act="{name}"]')
+
+
+def test_step_and_back_move_the_chart_status_and_maths_together(app_url, page, screenshot):
+    open_lecture(page, app_url)
+    expect_step(page, 0)
+    first = int(TRACE.mistake_steps[0, 0]) + 1  # w = 0 errs on the very first example
+    for _ in range(first):
+        button(page, "step").click()
+    expect_step(page, first)
+    assert w_shown(page) == pytest.approx(TRACE.weights[1], rel=5e-3)
+    expect(page.locator(".lec .maths")).to_contain_text("mistake")
+    page.keyboard.press("ArrowRight")  # → is Step too
+    expect_step(page, first + 1)
+    page.keyboard.press("ArrowLeft")  # ← is Back: the step and its w undone
+    expect_step(page, first)
+    button(page, "back").click()
+    expect_step(page, first - 1)
+    assert w_shown(page) == pytest.approx(TRACE.w_before(first - 1), abs=1e-9)
+    screenshot("lecture-back")
+
+
+def test_next_mistake_finish_epoch_run_to_the_end_and_reset(app_url, page):
+    open_lecture(page, app_url)
+    button(page, "next").click()
+    t1 = int(TRACE.mistake_steps[0, 0]) + 1
+    expect_step(page, t1)
+    button(page, "next").click()
+    expect_step(page, int(TRACE.mistake_steps[1, 0]) + 1)
+    button(page, "epoch").click()
+    expect_step(page, 40)
+    expect(status(page)).to_contain_text("epoch 1, example 40 of 40")  # not "epoch 2"
+    page.keyboard.press("End")
+    expect_step(page, T)
+    expect(status(page)).to_contain_text("end of the run: converged")
+    page.keyboard.press("ArrowRight")  # past the end: said, not silent
+    expect(page.locator(".lec .note")).to_contain_text("last step")
+    page.keyboard.press("Home")
+    expect_step(page, 0)
+
+
+def test_steps_in_the_window_send_nothing_until_the_burst_pauses_then_one_report(app_url, page):
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f)))
+    open_lecture(page, app_url)
+    page.wait_for_timeout(1500)  # the page's own start-up messages
+    before = len(sent)
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+    expect_step(page, 6)
+    assert len(sent) == before, "a step inside the window talked to the server"
+    page.wait_for_timeout(1200)  # the burst pauses: the server hears the step once
+    assert len(sent) == before + 1
+    expect(page).to_have_url(re.compile(r"lec_t=6"), timeout=10_000)
+    page.reload()  # the URL holds the step: a reload opens at it
+    expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+    expect_step(page, 6)
+
+
+def test_at_step_t_no_later_mistake_is_drawn_and_the_chart_has_its_sentence(app_url, page):
+    open_lecture(page, app_url)
+    t = int(TRACE.mistake_steps[2, 0]) + 1  # just after the third mistake
+    for _ in range(t):
+        page.keyboard.press("ArrowRight")
+    expect_step(page, t)
+    k = TRACE.mistakes_before(t)
+    # Claim 1 and Claim 2: one marker per k = 0..k; the squeeze: its two series to k
+    for group in (".w", ".sq.plus", ".sq.minus"):
+        markers = page.locator(f".lec svg.fig g{group} circle, .lec svg.fig g{group} path")
+        counts = markers.count()
+        assert counts <= 2 * (k + 1), (group, counts)
+    drawn = page.locator(".lec svg.fig g.w circle").count()
+    assert drawn == 2 * (k + 1)  # two claims, k + 1 points each (k = 0 is w0)
+    sentence = page.locator(".lec svg.fig").get_attribute("aria-label")
+    w = TRACE.w_before(t)
+    right = len(Y) - int(mistakes(w, X, Y, bias=True).sum())
+    assert f"Step t = {t} of {T}" in sentence
+    assert f"gets {right} of {len(Y)} points right" in sentence
+    assert f"‖w‖² = {number(float(w @ w))}" in sentence
+    assert page.locator("#lec-say").inner_text() == sentence  # a screen reader reads it
+
+
+def test_play_replays_without_messages_and_pause_reports_the_step_once(app_url, page):
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f)))
+    open_lecture(page, app_url)
+    page.wait_for_timeout(1500)
+    before = len(sent)
+    page.keyboard.press(" ")  # space: Play at 8 steps/s
+    page.wait_for_timeout(1500)
+    playing = chart_t(page)
+    assert playing >= 6 and status_t(page) == playing  # the status follows the replay
+    assert len(sent) == before
+    page.keyboard.press(" ")  # Pause
+    paused = chart_t(page)
+    page.wait_for_timeout(1000)
+    assert chart_t(page) == paused == status_t(page)
+    assert len(sent) == before + 1
+    expect(page).to_have_url(re.compile(rf"lec_t={paused}\b"), timeout=10_000)
+
+
+def test_keys_work_right_after_the_presenter_switch_and_the_chart_keeps_its_step(
+    app_url, page, screenshot
+):
+    open_lecture(page, app_url)
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    expect_step(page, 4)
+    page.get_by_text("Presenter mode").first.click()  # the sidebar's switch: focus on it
+    expect(page.locator(".lec.presenter")).to_be_visible(timeout=15_000)
+    expect_step(page, 4)  # the redrawn chart shows the step the status shows
+    page.keyboard.press("ArrowRight")
+    expect_step(page, 5)
+    page.keyboard.press("p")  # P leaves presenter mode
+    expect(page.locator(".lec.presenter")).to_have_count(0, timeout=15_000)
+    expect_step(page, 5)
+    page.keyboard.press("ArrowRight")
+    expect_step(page, 6)
+    screenshot("lecture-after-presenter")
+
+
+def test_a_fresh_link_opens_at_its_step_in_the_chart_and_the_status(app_url, page):
+    open_lecture(page, app_url, "?lec_t=12")
+    expect_step(page, 12)
+    button(page, "reset").click()
+    expect_step(page, 0)
+    assert page.locator(".lec svg.fig .wline").count() == 0  # w = 0: no old line left
+    assert page.locator(".lec svg.fig .warrow").count() == 0
+
+
+def test_a_step_out_of_the_window_loads_the_next_one(app_url, page):
+    open_lecture(page, app_url, "?data_n=150&lec_t=99")
+    expect(status(page)).to_contain_text("step t = 99 of")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")  # 101: the next window, fetched from the server
+    expect(status(page)).to_contain_text("step t = 101 of", timeout=15_000)
+    X150, Y150 = make_dataset("separable", n=150, seed=0)
+    k = train(X150, Y150, record_steps=True).mistakes_before(101)
+    expect(status(page)).to_contain_text(f"mistakes k = {k}")
+    page.keyboard.press("ArrowLeft")
+    expect(status(page)).to_contain_text("step t = 100 of")
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 720), (1920, 1080)])
+def test_presenter_mode_fits_a_projector_without_scrolling(app_url, browser, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        open_lecture(page, app_url, "?app_presenter=1&lec_t=9")
+        expect(page.locator(".lec.presenter")).to_be_visible()
+        page.wait_for_timeout(500)
+        assert page.evaluate("window.scrollY") == 0
+        expect(page.get_by_test_id("stSidebar")).to_be_hidden()
+
+        def inside(box: dict) -> bool:
+            return (
+                box["y"] >= 0
+                and box["y"] + box["height"] <= height
+                and box["x"] >= 0
+                and (box["x"] + box["width"] <= width)
+            )
+
+        for what in (button(page, "step"), status(page), page.locator(".lec .maths")):
+            assert inside(what.bounding_box()), what
+        frames = page.locator(".lec svg.fig rect.frame")
+        assert frames.count() == 4  # the data panel and the proof's three
+        for j in range(4):
+            assert inside(frames.nth(j).bounding_box()), j
+        for j in range(4):  # every title whole and on screen
+            assert inside(page.locator(".lec svg.fig .title").nth(j).bounding_box()), j
+        body = page.evaluate("getComputedStyle(document.body).fontSize")
+        ticks = page.locator(".lec svg.fig .grid text").first.evaluate(
+            "e => getComputedStyle(e).fontSize"
+        )
+        assert float(ticks[:-2]) >= 0.85 * float(body[:-2])  # readable from the back
+        page.screenshot(path=f"tests/browser/screenshots/lecture-presenter-{width}.png")
+    finally:
+        context.close()
+
+
+def test_the_copy_link_button_gives_a_link_to_this_step(app_url, browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    try:
+        open_lecture(page, app_url)
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        expect_step(page, 3)
+        button(page, "copy").click()
+        expect(page.locator(".lec .note")).to_contain_text("Link copied")
+        link = page.evaluate("navigator.clipboard.readText()")
+        assert "lec_t=3" in link
+        page.goto(link)
+        expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+        expect_step(page, 3)
+    finally:
+        context.close()
+
+
+def test_without_a_clipboard_the_link_is_shown_selected(app_url, page):
+    """http:// on a lecture hall's network is no secure context: no clipboard API."""
+    open_lecture(page, app_url, "?lec_t=5")
+    page.evaluate("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
+    button(page, "copy").click()
+    box = page.locator(".lec .note .linkbox")
+    expect(box).to_be_visible()
+    assert "lec_t=5" in box.input_value()
+
+
+def test_reduced_motion_plays_one_step_a_second(app_url, browser):
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    try:
+        open_lecture(page, app_url)
+        page.locator(".lec select.speed").select_option("30")
+        button(page, "play").click()
+        page.wait_for_timeout(2200)
+        button(page, "play").click()
+        assert 1 <= chart_t(page) <= 3  # not 60
+        expect(page.locator(".lec .note")).to_contain_text("Reduced motion")
+    finally:
+        context.close()
+
+
+def test_colour_is_not_the_only_cue_and_lines_keep_contrast(app_url, page):
+    open_lecture(page, app_url, "?lec_t=3")
+    plus = page.locator(".lec svg.fig .points circle.plus").count()
+    minus = page.locator(".lec svg.fig .points path.minus").count()
+    assert (plus, minus) == (int((Y > 0).sum()), int((Y < 0).sum()))  # two shapes
+
+    def luminance(rgb: str) -> float:
+        c = np.array([int(v) for v in re.findall(r"\d+", rgb)[:3]]) / 255
+        c = np.where(c <= 0.03928, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+        return float(0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2])
+
+    for sel in (".wline", ".warrow", ".bound", ".shown", ".wstar", ".low", ".up"):
+        el = page.locator(f".lec svg.fig {sel}").first
+        stroke = el.evaluate("e => getComputedStyle(e).stroke")
+        assert 1.05 / (luminance(stroke) + 0.05) >= 3, (sel, stroke)

@@ -113,7 +113,8 @@ def lecture_scene(run: Run, *, start: int, stop: int, data_name: str) -> dict[st
         "start": start,
         "stop": stop,
         "after": int(later[0]) + 1 if later.size else T,  # Next mistake from the window's end
-        "eta": number(trace.eta),
+        "eta": number(trace.eta),  # as written
+        "eta_value": trace.eta,  # to divide by
         "bias": trace.bias,
         "facts": facts(run),
         "panels": _panels(run, box, ranges),
@@ -340,7 +341,7 @@ def _curves(run: Run, shown: int) -> dict[str, Any]:
     }
     K = trace.n_mistakes
     sq = _squeeze(run)
-    ks = _thin(K)
+    ks = _thin(shown)  # the squeeze's points too: none after the window's last step
     kk = np.linspace(0, max(sq.bound, K) * 1.08, SQUEEZE_POINTS)
     low, up = sq.names(eta)
     out["squeeze"] = {
@@ -470,9 +471,9 @@ def ring_name(run: Run) -> str:
     X = run.X
     r_plane = float(np.linalg.norm(X, axis=1).max())
     if not run.trace.bias:
-        return f"radius R = {r_plane:.3g} = max ‖x‖"
+        return f"radius R = {number(r_plane)} = max ‖x‖"
     radius = run.mm.radius if run.mm is not None else math.sqrt(r_plane**2 + 1.0)
-    return f"max ‖x‖ = {r_plane:.3g} (R = {radius:.3g} counts the bias 1)"
+    return f"max ‖x‖ = {number(r_plane)} (R = {number(radius)} counts the bias 1)"
 
 
 def _ranges(run: Run, shown: int) -> dict[str, tuple[float, float, float, float]]:

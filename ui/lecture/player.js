@@ -378,8 +378,8 @@ function drawStep(P, d, v, L) {
   dyn.replaceChildren();
   if (q) {
     dyn.P = P.squeeze;
-    series(dyn, q.k, q.dot, v.k, v.dot === null ? null : v.dot / (q.per_eta ? +d.eta : 1), "sq plus", "circle", L.font);
-    series(dyn, q.k, q.norm, v.k, Math.sqrt(v.nsq) / (q.per_eta ? +d.eta : 1), "sq minus", "diamond", L.font);
+    series(dyn, q.k, q.dot, v.k, v.dot === null ? null : v.dot / d.eta_value, "sq plus", "circle", L.font);
+    series(dyn, q.k, q.norm, v.k, Math.sqrt(v.nsq) / d.eta_value, "sq minus", "diamond", L.font);
     const kx = P.squeeze.px(v.k);
     s("line", { x1: kx, x2: kx, y1: P.squeeze.y, y2: P.squeeze.y + P.squeeze.h, class: "kline" }, dyn);
     const end = v.t === d.T;
@@ -609,14 +609,17 @@ function link() {
 function copyLink() {
   const text = link();
   const done = () => say("Link copied: it opens this dataset, these settings and step t = " + S.t + ".");
-  const fallback = () => { // http:// in a lecture hall has no clipboard API: select it for Ctrl+C
+  const fallback = () => { // http:// in a lecture hall has no clipboard API: show it, selected
     const box = h("input", { type: "text", readonly: "", value: text, "aria-label": "link to this step", class: "linkbox" });
-    S.note.replaceChildren(box);
+    const said = h("span", {}, null, "");
+    S.note.replaceChildren(said, box);
     box.focus();
     box.select();
     let ok = false;
     try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
-    if (ok) done();
+    said.textContent = ok ? "Link copied: " : "Press Ctrl+C (⌘C) to copy the link: ";
+    clearTimeout(S.noteTimer);
+    S.noteTimer = setTimeout(() => { S.note.textContent = ""; }, 20000);
   };
   if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, fallback);
   else fallback();

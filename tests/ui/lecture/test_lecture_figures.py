@@ -178,17 +178,7 @@ def test_through_the_origin_the_ring_is_the_r_of_the_squeeze():
 
 @pytest.mark.parametrize(
     "size",
-    [
-        1.0,
-        pytest.param(
-            1000.0,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="figures.ring_name writes R with f'{r:.3g}' ('R = 3e+03') while "
-                "facts() writes it with number() ('R = 2,995'): two Rs on one screen",
-            ),
-        ),
-    ],
+    [1.0, 1000.0],
     ids=["unit", "x1000"],
 )
 @pytest.mark.parametrize("bias", [True, False], ids=["bias", "origin"])
@@ -511,33 +501,11 @@ def test_no_point_after_step_t_is_drawn_in_the_proof_panels(case_):
                 assert b == pytest.approx(engine[a], abs=1e-3), (panel, v["t"], a)
 
 
-@pytest.mark.parametrize(
-    "eta",
-    [
-        0.5,
-        2.0,
-        pytest.param(
-            1000.0,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="scene['eta'] is number(eta) = '1,000' for η >= 999.5 (the setting allows "
-                "up to 1000); player.js divides by +d.eta, which is NaN: the squeeze's own "
-                "point at the step is lost",
-            ),
-        ),
-        pytest.param(
-            0.1234,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="scene['eta'] is number(eta) to 3 digits ('0.123'); player.js divides "
-                "v.dot by it, so the squeeze's point at the step is off the curve",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("eta", [0.5, 2.0, 1000.0, 0.1234])
 def test_the_squeeze_s_point_at_the_step_is_on_its_curve(eta):
-    """player.js draws the squeeze's point at the step as v.dot / +scene.eta and
-    √v.nsq / +scene.eta: the scene's η must give back the curve's value at k."""
+    """player.js draws the squeeze's point at the step as v.dot / scene.eta_value and
+    √v.nsq / scene.eta_value: the scene's η must give back the curve's value at k
+    (``eta`` is η as written, "1,000": text, not a divisor)."""
     X, y = make_dataset("separable", n=40, seed=0)
     run = record_run(X, y, RunSettings(eta=eta))
     T = run.trace.n_steps
@@ -545,8 +513,9 @@ def test_the_squeeze_s_point_at_the_step_is_on_its_curve(eta):
     sq = scene["squeeze"]
     for v in scene["steps"]:
         j = sq["k"].index(v["k"])
-        assert v["dot"] / float(scene["eta"]) == pytest.approx(sq["dot"][j], abs=1e-3)
-        assert np.sqrt(v["nsq"]) / float(scene["eta"]) == pytest.approx(sq["norm"][j], abs=1e-3)
+        eta_value = scene["eta_value"]
+        assert v["dot"] / eta_value == pytest.approx(sq["dot"][j], abs=1e-3)
+        assert np.sqrt(v["nsq"]) / eta_value == pytest.approx(sq["norm"][j], abs=1e-3)
 
 
 # ---------------------------------------------------------------------------- the maths
