@@ -699,6 +699,7 @@ export default function (component) {
   S.wrap.classList.remove("busy");
   S.range.max = String(data.T);
   redraw();
+  if (S.played === undefined) S.played = data.play; // a replay of before this page load stays over
   if (data.play && data.play !== S.played) { // a replay that ran into the next window plays on
     S.played = data.play;
     play();
