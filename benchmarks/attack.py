@@ -1,18 +1,21 @@
-"""Mischievous students: attacks on one server while another student presses Step.
+"""Mischievous students: attacks on one server while another student steps.
 
 Every attack runs against a fresh ``streamlit run app.py`` on 127.0.0.1 (started and
 stopped here, by its own PID), over Streamlit's own websocket protocol (the client of
-``benchmarks/load.py``). Throughout, a victim session in a process of its own presses
-Step on the lecture page every 0.25 s (a 20,000-step XOR run, so every press moves);
-its Step latency (BackMsg sent -> script_finished) is recorded first in a quiet phase
-with the attackers connected and idle, then during the attack. The ratio is the
-attack's median over the quiet median of the same server in the same run.
+``benchmarks/load.py``). Throughout, a victim session in a process of its own steps on
+the lecture page every 0.25 s (a 20,000-step XOR run, so every step moves): what the
+browser sends when a step pauses, the lecture player's ``at`` report of t + 1 (a
+fragment rerun; the window's last step reruns the whole page, once in 100). Its
+latency (BackMsg sent -> script_finished) is recorded first in a quiet phase with
+the attackers connected and idle, then during the attack. The ratio is the attack's
+median over the quiet median of the same server in the same run.
 
 Attacks (``--attacks``, comma-separated groups):
 
 - ``canvas``, ``player``: one trigger of a component (the margin lab's drawing
   surface, ``mar_canvas``, with ``moved`` events; the lecture player,
-  ``lec_player``, with ``at`` events) whose ``json_trigger_value`` is a list of N
+  ``lec_player``, with ``at`` reports ``{"t", "seq"}`` of steps in its window) whose
+  ``json_trigger_value`` is a list of N
   events, N = 8,000 and the largest N whose frame fits ``server.maxWidgetStateSize``
   (read from the app's ``.streamlit/config.toml``; if even 8,000 does not fit,
   16,000), from 3 and from 8 connections, each sending again as soon as it is
@@ -23,7 +26,8 @@ Attacks (``--attacks``, comma-separated groups):
   frame), then a few ordinary reruns of that session (which, as a browser does,
   sends every widget value it set again).
 - ``log``: 3 sessions on the lecture page at 200,000 steps (500 XOR points, new
-  seeds) with the mistake log (``lec_log``) open, pressing Step again and again.
+  seeds) with the mistake log (``lec_log``) open, reporting step after step (t + 1,
+  as fast as answered).
 - ``cold``: 50 sessions (20 with ``--quick``) open the variants page at once, at its
   largest settings with fresh seeds.
 - ``cache``: sustained cold requests, each a new session with a fresh seed, on
@@ -42,7 +46,7 @@ Attacks (``--attacks``, comma-separated groups):
   alerts, captions, labels, help) holds a live link, image, autolink or HTML tag made
   from them, or if more than a handful of warnings are shown.
 
-Goals (the security issue): each attack leaves the victim's Step median within 2x its
+Goals (the security issue): each attack leaves the victim's step median within 2x its
 quiet figure (``ratio <= 2``), and the server's RSS stays below the ceiling (1 GB);
 under sustained cold requests it levels off there. Everything is bounded in count and
 time; traffic goes only to 127.0.0.1.
@@ -85,7 +89,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import load, streamlit_server  # noqa: E402
 
-VICTIM_QUERY = "data_name=xor&lec_max_epochs=500"  # 40 points x 500 epochs: every Step moves
+VICTIM_QUERY = "data_name=xor&lec_max_epochs=500"  # 40 points x 500 epochs: every step moves
 PERIOD = 0.25  # s between the victim's presses
 RATIO_GOAL = 2.0
 CEILING_MB = 1024.0
@@ -211,7 +215,8 @@ class RssSampler(threading.Thread):
 
 
 def _victim_main(port: int, query: str, period: float, conn: Connection) -> None:
-    """The victim's process: open /lecture, press Step every ``period`` s, report each."""
+    """The victim's process: open /lecture, step every ``period`` s (the player's report
+    of t + 1), and tell the parent each latency."""
     asyncio.run(_victim(port, query, period, conn))
 
 
@@ -236,7 +241,7 @@ async def _victim(port: int, query: str, period: float, conn: Connection) -> Non
 
 @dataclass
 class Latencies:
-    """The victim's Steps sent in one phase."""
+    """The victim's steps sent in one phase."""
 
     values_ms: list[float] = field(default_factory=list)
     unanswered_ms: list[float] = field(default_factory=list)  # lower bounds: no answer yet
@@ -470,9 +475,15 @@ def canvas_events(session: load.Session, n: int, rng: random.Random) -> str:
 
 
 def player_events(session: load.Session, n: int, rng: random.Random) -> str:
-    """``n`` reports of a stopped replay (``at``) at random steps of the chart's window."""
-    top = max(1, min(session.n_steps, 100))
-    return compact([{"event": "at", "value": {"t": rng.randrange(top)}} for _ in range(n)])
+    """``n`` reports of the step (``at``: ``{"t", "seq"}``, as ``player.js`` sends once a
+    burst pauses) at random steps of the player's window, numbered on from its ``seq``."""
+    a, b = session.start, max(session.start, session.stop)
+    return compact(
+        [
+            {"event": "at", "value": {"t": rng.randint(a, b), "seq": session.seq + 1 + k}}
+            for k in range(n)
+        ]
+    )
 
 
 COMPONENTS: dict[str, tuple[str, str, Callable[[load.Session, int, random.Random], str]]] = {
@@ -485,7 +496,7 @@ def largest_n(kind: str, limit: int) -> int:
     """The most events of ``kind`` whose frame fits under ``limit`` bytes (else 16,000)."""
     sample = load.Session("")
     sample.scene = {"points": [[0.0, 0.0, 1.0]] * 40, "view": [-3.5, 3.5, -4.3, 2.9]}
-    sample.n_steps = 20_000
+    sample.n_steps, sample.start, sample.stop, sample.seq = 20_000, 19_900, 20_000, 99_999
     per_event = len(COMPONENTS[kind][2](sample, 1000, random.Random(0))) / 1000
     fit = int((limit - 4096) / per_event)
     return fit if fit > 8000 else 16_000
@@ -626,15 +637,8 @@ async def table_attack(
         await close(s)
 
 
-async def press(s: load.Session, key: str, timeout: float) -> load.RunView:
-    """Click the button keyed ``key`` (in its fragment), sending the values set so far."""
-    element_id, fragment_id = s.element(key)
-    widget = WidgetState(id=element_id, trigger_value=True)
-    return await s.rerun([widget], "" if s.full_rerun else fragment_id, timeout)
-
-
 async def log_attack(port: int, phase: Phase, stats: AttackerStats, *, conns: int) -> None:
-    """Lecture runs of 200,000 steps with the mistake log open, Step pressed again and again."""
+    """Lecture runs of 200,000 steps with the mistake log open, stepped again and again."""
     rng = random.Random(7)
     query = "data_name=xor&data_n=500&lec_max_epochs=400&lec_t=199000&data_seed={}"
     sessions: list[load.Session] = []
@@ -665,9 +669,12 @@ async def log_attack_with(
 
     async def one(s: load.Session) -> None:
         while time.monotonic() < deadline:
-            view = await timed(stats, press(s, load.STEP_KEY, phase.left()))
+            target = s.t + 1 if s.t < s.n_steps else 0
+            view = await timed(stats, s.report_view(target, timeout=phase.left()))
             if not isinstance(view, load.RunView):
                 return
+            if view.player is not None and view.player.problem is None:
+                s.t, s.start, s.stop = view.player.t, view.player.start, view.player.stop
             stats.outcomes[answered(view)] += 1
 
     await asyncio.gather(*(one(s) for s in sessions))
@@ -903,7 +910,7 @@ async def measure(port: int, pid: int, attack: Attack, quiet: float) -> Row:
         # a single-shot attack: the victim is measured for the attack's duration at least
         await asyncio.sleep(max(0.0, phase.deadline - time.monotonic()))
         a1 = time.monotonic()
-        await asyncio.sleep(max(attack.settle, 2.0))  # Steps sent before a1 may finish
+        await asyncio.sleep(max(attack.settle, 2.0))  # steps sent before a1 may finish
     except (load.RunError, TimeoutError, *CLOSED) as exc:
         error = f"{type(exc).__name__}: {exc}"[:160]
         a1 = time.monotonic()
@@ -1087,7 +1094,7 @@ def main() -> None:
     log_path.write_bytes(b"")
     print(
         f"app in {app_dir}; server.maxWidgetStateSize {limit / 1e6:g} MB; a fresh server per "
-        f"attack (log {log_path}); victim: Step on /lecture every {PERIOD} s; quiet "
+        f"attack (log {log_path}); victim: a step on /lecture every {PERIOD} s; quiet "
         f"{args.quiet:g} s, attacks {args.duration:g} s (+ up to {args.tail:g} s for answers)"
     )
     print("latencies in ms; ≥: a press still unanswered when the attack ended (a lower bound)")

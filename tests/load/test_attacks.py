@@ -1,9 +1,11 @@
 """A mischievous student's messages, each answered in bounded time and changing nothing
 it should not: small, fast versions of ``benchmarks/attack.py`` against a live server.
 
-- One drawing-surface (or lecture-player) message carrying 20,000 events is answered
-  within 15 s or refused by closing the connection, moves at most one point (the step
-  stays in the chart's window), and the page works normally afterwards.
+- One drawing-surface (or lecture-player) message carrying 20,000 events (drops, or
+  the player's ``at`` reports ``{"t", "seq"}``) is answered within 15 s or refused by
+  closing the connection, moves at most one point (the step stays a step of the run,
+  in the player's window), and the page works normally afterwards (a drop lands, the
+  next step report moves the step by exactly one).
 - A table-editor state with 60,000 added rows is refused (the connection closed, or
   the points unchanged and the page saying why) and the session's next ordinary rerun
   finishes: liveness timeouts of 10 s, not speed goals.
@@ -120,7 +122,10 @@ def test_a_player_message_with_20000_events_leaves_step_working(fresh_port: int)
         async with load.Session(url(fresh_port)) as s:
             await s.open()
             n = s.n_steps
-            events = [{"event": "at", "value": {"t": (7 * k + 5) % (n + 1)}} for k in range(20_000)]
+            events = [
+                {"event": "at", "value": {"t": (7 * k + 5) % (n + 1), "seq": s.seq + 1 + k}}
+                for k in range(20_000)
+            ]
             try:
                 view = await send_and_wait(
                     s, s.trigger("lec_player", attack.compact(events)), ANSWER
@@ -132,14 +137,15 @@ def test_a_player_message_with_20000_events_leaves_step_working(fresh_port: int)
                     await again.open()
                     return "closed", again.t, n, (await again.press_step())[1]
             assert not view.exceptions and view.status in load.OK_FINISH
-            assert view.t is not None
-            s.t = view.t
+            assert view.player is not None and view.t is not None
+            assert view.player.start <= view.t <= view.player.stop
+            s._check(view)
             return "answered", view.t, n, (await s.press_step())[1]
 
     outcome, t, n, wrong = run(scenario())
     assert outcome != "no answer", f"a 20,000-event message was not answered within {ANSWER} s"
     assert t is not None and 0 <= t <= n  # one step of the run, in the chart's window
-    assert wrong is None  # and the next Step moves by exactly one
+    assert wrong is None  # and the next step report moves it by exactly one
 
 
 @pytest.mark.timeout(90)
