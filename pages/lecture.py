@@ -12,13 +12,14 @@ from ui.kit.shell import require_router
 from ui.kit.sidebar import current_dataset
 from ui.kit.state import ORDERS, W0_MODES, bind, session_key, sync_query
 from ui.lecture import steps as lecture
-from ui.lecture.player import PRESENTER_FLIP, player, window
+from ui.lecture.player import PRESENTER_FLIP, carry, player, window
 from ui.lecture.restart import RUN, follow, go_to
 from ui.lecture.runs import scene
 
 require_router()
 ss = st.session_state
 presenter = bool(ss["app_presenter"])
+st.html(lecture.PAGE_CSS)
 if presenter:
     st.html(lecture.PRESENTER_CSS)  # our own CSS: no sidebar or header, larger type
 else:
@@ -75,21 +76,28 @@ WINDOW_KEY = session_key("lec_window")  # (start, stop) of the scene on the page
 
 
 @guard.fragment
-def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings, data_name: str) -> None:
+def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
     """The player (controls, status, maths, chart: stepped in the browser) and the log.
 
-    A report of the browser's step reruns only this; a step outside the scene's
-    window, or the presenter switch, redraws the page. The run comes from the
-    cache on every rerun: a fragment's arguments live as long as the session.
+    A report of the browser's step reruns only this, and sends only the step (the
+    scene was sent from outside); a step outside the scene's window, or the
+    presenter switch, redraws the page. The run comes from the cache on every
+    rerun: a fragment's arguments live as long as the session.
     """
     run = lecture_run(X, y, settings)
     T = run.trace.n_steps
     t = min(int(ss["lec_t"]), T)
-    if ss.pop(PRESENTER_FLIP, False) or window(t, T) != ss[WINDOW_KEY]:
-        st.rerun(scope="app")
     start, stop = ss[WINDOW_KEY]
-    shown = scene(X, y, settings, start, stop, data_name)
-    player(ss, shown, t=t, run_id=ss[RUN], presenter=bool(ss["app_presenter"]))
+    if ss.pop(PRESENTER_FLIP, False) or not start <= t <= stop:
+        st.rerun(scope="app")  # a new layout, or a step the scene on the page does not hold
+    player(
+        ss,
+        t=t,
+        n_steps=T,
+        window_now=(start, stop),
+        run_id=ss[RUN],
+        presenter=bool(ss["app_presenter"]),
+    )
     k = run.trace.mistakes_before(t)
     # on_change="rerun" makes the expander lazy: the log is built only while it is open
     log = st.expander(f"Mistake log ({k} so far)", key="lec_log", on_change="rerun")
@@ -121,7 +129,8 @@ T = run.trace.n_steps
 if int(ss["lec_t"]) > T:
     st.info(f"This run ends after {T} steps, so step {ss['lec_t']} shows its end.")
     go_to(ss, T)
-ss[WINDOW_KEY] = window(int(ss["lec_t"]), T)
-instrument(X, y, settings, data_name)
+ss[WINDOW_KEY] = start, stop = window(int(ss["lec_t"]), T)
+carry(scene(X, y, settings, start, stop, data_name), run_id=ss[RUN])
+instrument(X, y, settings)
 if run.reason:
     st.warning(run.reason)

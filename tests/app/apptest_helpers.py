@@ -6,7 +6,8 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
-PLAYER = "perceptron_lecture"  # the lecture page's component (ui.lecture.player)
+PLAYER = "perceptron_lecture"  # the lecture page's components (ui.lecture.player)
+SCENE = "perceptron_lecture_scene"
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
@@ -29,9 +30,16 @@ def open_app(
 
 
 def lecture_scene(at: AppTest) -> dict[str, Any]:
-    """What the lecture page sent its player: the scene (a window of steps) and ``t``."""
-    (player,) = [e for e in at.get("bidi_component") if e.proto.component_name == PLAYER]
-    return json.loads(player.proto.json)
+    """What the lecture page sent its player: the scene (a window of steps, sent by a
+    component of its own) and the step ``t`` (sent to the player), as the browser joins them."""
+    sent = {e.proto.component_name: json.loads(e.proto.json) for e in at.get("bidi_component")}
+    scene, step = sent[SCENE], sent[PLAYER]
+    assert (scene["run"], scene["start"], scene["stop"]) == (
+        step["run"],
+        step["start"],
+        step["stop"],
+    ), "the player's step is not in the scene sent"
+    return scene | step
 
 
 def lecture_view(at: AppTest) -> dict[str, Any]:

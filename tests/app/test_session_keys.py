@@ -7,7 +7,19 @@ from streamlit.testing.v1 import AppTest
 
 from ui.kit.state import SESSION_KEYS, SETTINGS, widget_key
 
-PREFIXES = ("app_", "data_", "lec_", "xor_", "mar_", "sgd_", "var_", "prf_", "exp_", "spam_", "home_")
+PREFIXES = (
+    "app_",
+    "data_",
+    "lec_",
+    "xor_",
+    "mar_",
+    "sgd_",
+    "var_",
+    "prf_",
+    "exp_",
+    "spam_",
+    "home_",
+)
 
 
 def widget_keys(at: AppTest) -> set[str]:

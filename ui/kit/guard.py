@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import secrets
 import threading
 import types
@@ -95,12 +96,17 @@ def bounded_dispatch(original: Callable[..., None]) -> Callable[..., None]:
 
 
 MAX_TRIGGER_CHARS = 16_384  # a gesture's JSON is under 1 kB; within() allows about 13 kB
+# A number's digits in an event: Python's JSON parser refuses an int of over 4,300
+# digits with an exception inside Streamlit, before any of our code runs; no gesture
+# sends more than a double's 17 significant digits and an exponent.
+_LONG_NUMBER = re.compile(r"\d{40}")
 
 
 def bounded_store(original: Callable[..., None]) -> Callable[..., None]:
     """``original`` (Streamlit's ``WStates.set_widget_from_proto``), but a component
-    event whose JSON text is longer than ``MAX_TRIGGER_CHARS`` is not kept: it is never
-    parsed, copied or dispatched, as if the message had carried no event."""
+    event whose JSON text is longer than ``MAX_TRIGGER_CHARS``, or holds a run of 40
+    digits (a number Python's parser may refuse with an exception), is not kept: it is
+    never parsed, copied or dispatched, as if the message had carried no event."""
 
     @functools.wraps(original)
     def store(self: Any, widget_state: Any) -> None:
@@ -110,6 +116,9 @@ def bounded_store(original: Callable[..., None]) -> Callable[..., None]:
             raw = ""
         if len(raw) > MAX_TRIGGER_CHARS:
             _LOG.warning("dropped a component event of %d characters", len(raw))
+            return
+        if _LONG_NUMBER.search(raw):
+            _LOG.warning("dropped a component event with a number of 40 or more digits")
             return
         original(self, widget_state)
 

@@ -18,10 +18,10 @@
 const SVG = "http://www.w3.org/2000/svg";
 const MML = "http://www.w3.org/1998/Math/MathML";
 const REPORT_AFTER = 350; // ms of quiet after a burst of steps before the server hears it
-const S = (window.__perceptronLecture ||= {
+const S = (window.__perceptronLecture = Object.assign({
   chartTop: 0, below: 40, t: 0, seq: 0, dirty: false, key: null, data: null, playing: false, pending: false,
-  speed: 8, timer: null, raf: 0, root: null, listening: false,
-});
+  speed: 8, timer: null, raf: 0, root: null, listening: false, scene: null,
+}, window.__perceptronLecture || {})); // the scene component (player.py) may have been first
 
 // --- small helpers -------------------------------------------------------------------
 
@@ -162,7 +162,7 @@ function layout(width, presenter) {
   const height = narrow
     ? width + 3 * 200
     : presenter
-      ? Math.max(360, Math.min(spare, 0.62 * width))
+      ? Math.max(360, Math.min(spare - (S.shrink || 0), 0.62 * width))
       : Math.min(Math.max(440, 0.56 * width), 680);
   const head = font * 2.6; // a title line and a key line above each panel
   const foot = font * 1.5; // the tick labels under a proof panel
@@ -482,6 +482,16 @@ function redraw() {
   S.svg = svg;
   S.P = drawStatic(svg, S.data, L);
   paint();
+  if (S.data.presenter && !S.refitting) { // on a projector all of it fits the screen
+    const over = S.wrap.getBoundingClientRect().bottom + 6 - window.innerHeight;
+    if (over > 1 && L.height > 360) {
+      S.shrink = (S.shrink || 0) + over;
+      S.refitting = true;
+      try { redraw(); } finally { S.refitting = false; }
+    } else if (over < -40 && S.shrink) {
+      S.shrink = Math.max(0, S.shrink + over);
+    }
+  }
 }
 
 // --- moving ------------------------------------------------------------------------
@@ -666,12 +676,15 @@ function onKeyUp(event) {
   if (event.key === " " && S.root && S.root.isConnected && !typing(event.composedPath()[0])) event.preventDefault();
 }
 
-// --- Streamlit's entry point -------------------------------------------------------------
-
-export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
+function mount(component) {
+  const { parentElement, setTriggerValue } = component;
+  const step = component.data;
   S.setTrigger = setTriggerValue;
-  if (!data || !data.steps) return;
+  const scene = S.scene;
+  if (!step || !scene || scene.run !== step.run || scene.start !== step.start || scene.stop !== step.stop) {
+    return; // the scene of this step has not arrived yet: S.onScene mounts again when it does
+  }
+  const data = { ...scene, ...step };
   const root = parentElement.querySelector(".lecroot") || h("div", { class: "lecroot" }, parentElement);
   const fresh = S.root !== root;
   S.root = root;
@@ -694,15 +707,28 @@ export default function (component) {
     window.addEventListener("keyup", onKeyUp, true);
     window.addEventListener("resize", () => { clearTimeout(S.resize); S.resize = setTimeout(redraw, 150); });
   }
-  if (fresh || !S.wrap || !root.contains(S.wrap) || prevPresenter !== data.presenter) build(root, data);
+  if (fresh || !S.wrap || !root.contains(S.wrap) || prevPresenter !== data.presenter) {
+    build(root, data);
+    S.drawn = null;
+  }
   S.wrap.classList.toggle("presenter", !!data.presenter);
   S.wrap.classList.remove("busy");
   S.range.max = String(data.T);
-  redraw();
+  const drawn = `${key}:${!!data.presenter}`;
+  if (S.drawn !== drawn || !S.svg || !S.chartBox.contains(S.svg)) { S.drawn = drawn; redraw(); }
+  else paint(); // the same scene: only the step may have changed
   if (S.played === undefined) S.played = data.play; // a replay of before this page load stays over
   if (data.play && data.play !== S.played) { // a replay that ran into the next window plays on
     S.played = data.play;
     play();
   }
   if (S.dirty) schedule();
+}
+
+// --- Streamlit's entry point -------------------------------------------------------------
+
+export default function (component) {
+  S.component = component;
+  S.onScene = () => mount(S.component);
+  mount(component);
 }

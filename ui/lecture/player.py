@@ -1,5 +1,9 @@
 """The lecture page's instrument: controls, status, maths and chart, stepped in the browser.
 
+Two components: ``carry`` sends the scene (``figures.lecture_scene``) once per
+window, from outside the page's fragment; ``player`` mounts the instrument at the
+server's step inside the fragment, which a report of the browser reruns.
+
 ``player.js`` (shipped with the app, no CDN) draws the scene Python computed
 (``figures.lecture_scene``: one window of steps of the run) and moves through it
 with no server round trip. It reports the step once a burst of steps pauses, or
@@ -123,6 +127,21 @@ _CSS = f"""
 
 _player = st.components.v2.component("perceptron_lecture", js=_JS, css=_CSS)
 
+# The scene rides on a component of its own, mounted outside the fragment that hears
+# the browser's reports: a report then re-sends the step (a few bytes), not the scene
+# (about 85 kB a window, JSON-encoded on every mount). It draws nothing; player.js
+# reads the scene it leaves in the page's shared state.
+_SCENE_JS = """
+export default function (component) {
+  const S = (window.__perceptronLecture ||= {});
+  const d = component.data;
+  if (!d || !d.steps) return;
+  S.scene = d;
+  if (S.onScene) S.onScene();
+}
+"""
+_scene = st.components.v2.component("perceptron_lecture_scene", js=_SCENE_JS)
+
 
 def window(t: int, n_steps: int) -> tuple[int, int]:
     """The first and last step of the scene that shows step t (t is in it)."""
@@ -162,16 +181,23 @@ def on_presenter(session: MutableMapping[str, Any], value: Any) -> None:
         session[PRESENTER_FLIP] = True
 
 
+def carry(scene: dict[str, Any], *, run_id: str) -> None:
+    """Send the scene (a window of steps of run ``run_id``) to the browser; call it
+    outside the fragment that mounts :func:`player`, so a report does not send it again."""
+    _scene(key="lec_scene", data={**scene, "run": run_id})
+
+
 def player(
     session: MutableMapping[str, Any],
-    scene: dict[str, Any],
     *,
     t: int,
+    n_steps: int,
+    window_now: tuple[int, int],
     run_id: str,
     presenter: bool,
 ) -> None:
-    """Mount the instrument for ``scene`` (a window of steps holding ``t``)."""
-    n_steps = int(scene["T"])
+    """Mount the instrument at step ``t`` of the scene ``carry`` sent (run ``run_id``,
+    window ``window_now``)."""
 
     def handle(event: str, value: Any) -> None:
         if event == "at":
@@ -179,13 +205,15 @@ def player(
         else:
             on_presenter(session, value)
 
+    start, stop = window_now
     _player(
         key="lec_player",
         data={
-            **scene,
             "t": t,
             "seq": int(session.get(SEQ, 0)),
             "run": run_id,
+            "start": start,
+            "stop": stop,
             "presenter": presenter,
             "play": int(session.get(PLAY, 0)),
         },

@@ -159,6 +159,9 @@ def settings_summary(session) -> str:
     return "Run: " + " · ".join(parts)
 
 
+# The scene's carrier (player.carry) draws nothing: no gap for it in the page's column
+PAGE_CSS = "<style>.st-key-lec_scene { display: none; }</style>"
+
 # Presenter mode, for a projector: no sidebar and no header (the player's button or P
 # leaves it), little padding, and every font one step larger (rem-based: all of it)
 PRESENTER_CSS = """<style>

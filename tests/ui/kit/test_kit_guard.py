@@ -125,6 +125,27 @@ def test_streamlit_never_keeps_a_component_event_longer_than_a_gesture():
     assert "note" in states.states  # other values are Streamlit's own business
 
 
+def test_an_event_with_a_number_too_long_for_python_s_parser_is_never_parsed():
+    """A 5,000-digit integer is 5 kB, under the size bound, but ``json.loads`` raises on
+    it (Python's 4,300-digit limit) inside Streamlit, where no page code can catch it:
+    the page showed an exception. Such an event is dropped before it is parsed."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+    from streamlit.runtime.state.session_state import WStates
+
+    huge = json.dumps([{"event": "at", "value": {"t": 1, "seq": 1}}]).replace(
+        "1}", "9" * 5000 + "}"
+    )
+    assert len(huge) < __import__("ui.kit.guard", fromlist=["x"]).MAX_TRIGGER_CHARS
+    with pytest.raises(ValueError):
+        json.loads(huge)
+    states = WStates()
+    states.set_widget_from_proto(WidgetState(id="player", json_trigger_value=huge))
+    assert "player" not in states.states
+    fine = json.dumps([{"event": "at", "value": {"t": 12, "seq": 3, "x": 1.2345678901234567e300}}])
+    states.set_widget_from_proto(WidgetState(id="player", json_trigger_value=fine))
+    assert "player" in states.states
+
+
 PAGE = """
 import math
 from collections import OrderedDict
