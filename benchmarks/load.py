@@ -124,6 +124,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import streamlit_server  # noqa: E402
 
 PLAYER_KEY = "lec_player"
+LECTURE_SCENE_KEY = "lec_scene"  # the scene rides on its own component, sent on full runs
 CANVAS_KEY = "mar_canvas"
 STATUS = re.compile(r"step t = ([\d,]+) of ([\d,]+)")  # in a step view's status line
 OK_FINISH = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
@@ -177,15 +178,28 @@ class PlayerView:
     problem: str | None = None  # data the browser could not draw
 
     @classmethod
-    def read(cls, element_id: str, fragment_id: str, raw: str) -> PlayerView:
+    def read(
+        cls, element_id: str, fragment_id: str, raw: str, scene: dict[str, Any] | None = None
+    ) -> PlayerView:
+        """The player's step (``raw``) in the scene the last full run sent (``scene``):
+        the browser draws the step only if the scene is of the same run and window."""
         view = cls(element_id, fragment_id)
         try:
             data = json.loads(raw)
-            view.t, view.T, view.seq = int(data["t"]), int(data["T"]), int(data["seq"])
+            view.t, view.seq = int(data["t"]), int(data["seq"])
             view.start, view.stop = int(data["start"]), int(data["stop"])
             view.run, view.play = str(data.get("run", "")), int(data.get("play") or 0)
             view.presenter = bool(data.get("presenter"))
-            steps = data.get("steps") or []
+            scene = scene or {}
+            if (scene.get("run"), scene.get("start"), scene.get("stop")) != (
+                view.run,
+                view.start,
+                view.stop,
+            ):
+                view.problem = "the player's step is not in the scene the browser holds"
+                return view
+            view.T = int(scene["T"])
+            steps = scene.get("steps") or []
         except (ValueError, KeyError, TypeError) as exc:
             view.problem = f"the player's data cannot be read: {type(exc).__name__}: {exc}"
             return view
@@ -326,6 +340,7 @@ class Session:
         self.canvas_id = ""
         self.canvas_fragment_id = ""
         self.scene: dict[str, Any] = {}
+        self.lecture_scene: dict[str, Any] = {}  # the lecture's window, from the last full run
         self.query_string = query_string
         self.full_rerun = full_rerun
         self.ws: websockets.ClientConnection | None = None
@@ -457,8 +472,12 @@ class Session:
                 _collect(view, which, getattr(element, which), fwd.delta.fragment_id)
             if which == "bidi_component":
                 component = element.bidi_component
-                if component.id.endswith(f"-{PLAYER_KEY}"):
-                    player = PlayerView.read(component.id, fwd.delta.fragment_id, component.json)
+                if component.id.endswith(f"-{LECTURE_SCENE_KEY}"):
+                    self.lecture_scene = json.loads(component.json)
+                elif component.id.endswith(f"-{PLAYER_KEY}"):
+                    player = PlayerView.read(
+                        component.id, fwd.delta.fragment_id, component.json, self.lecture_scene
+                    )
                     view.player = player
                     view.t, view.n_steps = player.t, player.T
                 elif component.id.endswith(f"-{CANVAS_KEY}"):

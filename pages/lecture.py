@@ -12,17 +12,14 @@ from ui.kit.shell import require_router
 from ui.kit.sidebar import current_dataset
 from ui.kit.state import ORDERS, W0_MODES, bind, session_key, sync_query
 from ui.lecture import steps as lecture
-from ui.lecture.player import PRESENTER_FLIP, carry, player, window
+from ui.lecture.player import PRESENTER_FLIP, PRESENTER_KEY, carry, player, window
 from ui.lecture.restart import RUN, follow, go_to
 from ui.lecture.runs import scene
 
 require_router()
 ss = st.session_state
 presenter = bool(ss["app_presenter"])
-st.html(lecture.PAGE_CSS)
-if presenter:
-    st.html(lecture.PRESENTER_CSS)  # our own CSS: no sidebar or header, larger type
-else:
+if not presenter:  # presenter mode gives the title's room to the chart
     st.title("The perceptron, step by step")
 
 X, y, data_name = current_dataset()
@@ -131,6 +128,9 @@ if int(ss["lec_t"]) > T:
     go_to(ss, T)
 ss[WINDOW_KEY] = start, stop = window(int(ss["lec_t"]), T)
 carry(scene(X, y, settings, start, stop, data_name), run_id=ss[RUN])
-instrument(X, y, settings)
+with st.container(
+    key=PRESENTER_KEY if presenter else "lec_instrument"
+):  # the page's CSS keys on it
+    instrument(X, y, settings)
 if run.reason:
     st.warning(run.reason)

@@ -216,13 +216,6 @@ def test_each_forged_step_report_is_refused_or_clamped(port):  # noqa: F811
     assert wrong is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Streamlit's json.loads of a component event raises ValueError on a number of "
-    "over 4,300 digits (int_max_str_digits) while dispatching callbacks, before the page "
-    "(or kit.guard) runs: the run shows Streamlit's exception element. A 5 kB message, "
-    "under guard.MAX_TRIGGER_CHARS; the margin lab's canvas is exposed the same way.",
-)
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("where", ["t", "seq"])
 def test_a_number_too_long_for_python_in_a_report_is_refused(port, where):  # noqa: F811

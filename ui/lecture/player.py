@@ -140,7 +140,25 @@ export default function (component) {
   if (S.onScene) S.onScene();
 }
 """
-_scene = st.components.v2.component("perceptron_lecture_scene", js=_SCENE_JS)
+PRESENTER_KEY = "lec_presenter_on"  # the container the page draws in presenter mode
+# The page's own CSS, in the document (not in a shadow root), from this component's
+# definition: no st.html, so no markup reaches the page from a run. The carrier takes
+# no room; and while a container keyed PRESENTER_KEY is on the page (presenter mode),
+# no sidebar and no header (the player's button or P leaves it), little padding and
+# every font a step larger (rem-based: all of the page).
+_PAGE_CSS = f"""
+.st-key-lec_scene {{ display: none; }}
+html:has(.st-key-{PRESENTER_KEY}) {{ font-size: 18px; }}
+html:has(.st-key-{PRESENTER_KEY}) section[data-testid="stSidebar"],
+html:has(.st-key-{PRESENTER_KEY}) [data-testid="stSidebarCollapsedControl"],
+html:has(.st-key-{PRESENTER_KEY}) header[data-testid="stHeader"] {{ display: none !important; }}
+html:has(.st-key-{PRESENTER_KEY}) [data-testid="stMainBlockContainer"] {{
+  padding: 0.6rem 1.2rem 1rem !important; max-width: 100% !important; }}
+html:has(.st-key-{PRESENTER_KEY}) [data-testid="stCaptionContainer"] {{ font-size: 0.95rem; }}
+"""
+_scene = st.components.v2.component(
+    "perceptron_lecture_scene", js=_SCENE_JS, css=_PAGE_CSS, isolate_styles=False
+)
 
 
 def window(t: int, n_steps: int) -> tuple[int, int]:

@@ -157,19 +157,3 @@ def settings_summary(session) -> str:
     if session["lec_normalize"]:
         parts.append("x normalized to length 1")
     return "Run: " + " · ".join(parts)
-
-
-# The scene's carrier (player.carry) draws nothing: no gap for it in the page's column
-PAGE_CSS = "<style>.st-key-lec_scene { display: none; }</style>"
-
-# Presenter mode, for a projector: no sidebar and no header (the player's button or P
-# leaves it), little padding, and every font one step larger (rem-based: all of it)
-PRESENTER_CSS = """<style>
-html { font-size: 18px; }
-section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
-header[data-testid="stHeader"] { display: none !important; }
-[data-testid="stMainBlockContainer"], .block-container {
-  padding-top: 0.6rem !important; padding-bottom: 1rem !important; max-width: 100% !important;
-  padding-left: 1.2rem !important; padding-right: 1.2rem !important; }
-[data-testid="stCaptionContainer"] { font-size: 0.95rem; }
-</style>"""
