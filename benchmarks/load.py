@@ -473,7 +473,7 @@ class Session:
             if which == "bidi_component":
                 component = element.bidi_component
                 if component.id.endswith(f"-{LECTURE_SCENE_KEY}"):
-                    self.lecture_scene = json.loads(component.json)
+                    self.lecture_scene = json.loads(component.bytes or component.json)
                 elif component.id.endswith(f"-{PLAYER_KEY}"):
                     player = PlayerView.read(
                         component.id, fwd.delta.fragment_id, component.json, self.lecture_scene

@@ -127,7 +127,7 @@ if int(ss["lec_t"]) > T:
     st.info(f"This run ends after {T} steps, so step {ss['lec_t']} shows its end.")
     go_to(ss, T)
 ss[WINDOW_KEY] = start, stop = window(int(ss["lec_t"]), T)
-carry(scene(X, y, settings, start, stop, data_name), run_id=ss[RUN])
+carry(scene(X, y, settings, start, stop, data_name, ss[RUN]))
 with st.container(
     key=PRESENTER_KEY if presenter else "lec_instrument"
 ):  # the page's CSS keys on it

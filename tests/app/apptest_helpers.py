@@ -32,7 +32,10 @@ def open_app(
 def lecture_scene(at: AppTest) -> dict[str, Any]:
     """What the lecture page sent its player: the scene (a window of steps, sent by a
     component of its own) and the step ``t`` (sent to the player), as the browser joins them."""
-    sent = {e.proto.component_name: json.loads(e.proto.json) for e in at.get("bidi_component")}
+    sent = {
+        e.proto.component_name: json.loads(e.proto.json or e.proto.bytes)  # the scene: bytes
+        for e in at.get("bidi_component")
+    }
     scene, step = sent[SCENE], sent[PLAYER]
     assert (scene["run"], scene["start"], scene["stop"]) == (
         step["run"],

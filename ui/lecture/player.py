@@ -134,8 +134,11 @@ _player = st.components.v2.component("perceptron_lecture", js=_JS, css=_CSS)
 _SCENE_JS = """
 export default function (component) {
   const S = (window.__perceptronLecture ||= {});
-  const d = component.data;
+  const raw = component.data; // UTF-8 JSON bytes (runs.scene), parsed once per change
+  if (!raw || raw === S.sceneRaw) return;
+  const d = raw instanceof Uint8Array ? JSON.parse(new TextDecoder().decode(raw)) : raw;
   if (!d || !d.steps) return;
+  S.sceneRaw = raw;
   S.scene = d;
   if (S.onScene) S.onScene();
 }
@@ -199,10 +202,11 @@ def on_presenter(session: MutableMapping[str, Any], value: Any) -> None:
         session[PRESENTER_FLIP] = True
 
 
-def carry(scene: dict[str, Any], *, run_id: str) -> None:
-    """Send the scene (a window of steps of run ``run_id``) to the browser; call it
-    outside the fragment that mounts :func:`player`, so a report does not send it again."""
-    _scene(key="lec_scene", data={**scene, "run": run_id})
+def carry(scene: bytes) -> None:
+    """Send the scene (``runs.scene``: a window of steps as UTF-8 JSON) to the browser;
+    call it outside the fragment that mounts :func:`player`, so a report does not send
+    it again."""
+    _scene(key="lec_scene", data=scene)
 
 
 def player(

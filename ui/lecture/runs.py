@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -14,8 +15,18 @@ from ui.lecture.figures import lecture_scene
 
 @cached(max_mb=16, heavy=True)
 def scene(
-    X: np.ndarray, y: np.ndarray, settings: RunSettings, start: int, stop: int, data_name: str
-) -> dict[str, Any]:
-    """Steps ``start..stop`` of the lecture's run, drawn and written for the browser."""
+    X: np.ndarray,
+    y: np.ndarray,
+    settings: RunSettings,
+    start: int,
+    stop: int,
+    data_name: str,
+    run_id: str,
+) -> bytes:
+    """Steps ``start..stop`` of the lecture's run (``run_id``), drawn and written for the
+    browser, as UTF-8 JSON: encoded once here, not on every run that sends it (Streamlit
+    would ``json.dumps`` a dict twice a run; bytes it only hashes)."""
     run = lecture_run(X, y, settings)
-    return lecture_scene(run, start=start, stop=stop, data_name=data_name)
+    data: dict[str, Any] = lecture_scene(run, start=start, stop=stop, data_name=data_name)
+    data["run"] = run_id
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
