@@ -62,6 +62,10 @@ def test_every_page_ends_with_the_glossary_of_symbols():
         assert not at.exception, p.path
         shown = [e for e in at.main.expander if e.label == GLOSSARY]
         assert len(shown) == 1, p.path
+        assert not shown[0].markdown  # closed: nothing built or sent
+        at.session_state["app_glossary"] = True  # the student opens it
+        at.run()
+        shown = [e for e in at.main.expander if e.label == GLOSSARY]
         assert [m.value.strip() for m in shown[0].markdown] == [glossary.strip()], p.path
 
 

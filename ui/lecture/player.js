@@ -233,12 +233,14 @@ function panel(svg, box, spec, font, equal) {
   const id = `clip-${Math.random().toString(36).slice(2)}`;
   s("rect", { x, y, width: w, height: ht }, s("clipPath", { id }, s("defs", {}, g)));
   const inner = s("g", { "clip-path": `url(#${id})` }, g);
-  const fit = (el) => { // a title never cut: shrink it to its panel's width
-    try {
-      const len = el.getComputedTextLength();
-      if (len > w + 3 * font) el.setAttribute("textLength", String(w + 3 * font));
-      if (len > w + 3 * font) el.setAttribute("lengthAdjust", "spacingAndGlyphs");
-    } catch (e) { /* not laid out yet */ }
+  // a title never cut: squeeze one longer than the panel to fit it (its width is
+  // estimated, not measured: a measurement here forced a layout of the whole page)
+  const fit = (el) => {
+    const room = w + 3 * font;
+    if (el.textContent.length * font * 0.56 > room) {
+      el.setAttribute("textLength", String(room));
+      el.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
   };
   return { g, inner, px, py, x, y, w, h: ht, fit };
 }
@@ -356,13 +358,10 @@ function drawStep(P, d, v, L) {
   const stamp = s("g", { class: "stamp" }, P.top);
   const sx = data.x + 6, sy = data.y + L.font * 1.2;
   const bg = s("rect", { x: sx - 3, y: sy - L.font, height: v.said ? L.font * 2.5 : L.font * 1.35, class: "stampbg" }, stamp);
-  const t1 = s("text", { x: sx, y: sy, class: "stamptxt" }, stamp, `t = ${v.t} · k = ${v.k}`);
-  let wide = 0;
-  try { wide = t1.getComputedTextLength(); } catch (e) { wide = 0; }
-  if (v.said) {
-    const t2 = s("text", { x: sx, y: sy + L.font * 1.2, class: v.mistake ? "said mistake" : "said right" }, stamp, v.said);
-    try { wide = Math.max(wide, t2.getComputedTextLength()); } catch (e) { /* detached */ }
-  }
+  const first = `t = ${v.t} · k = ${v.k}`;
+  s("text", { x: sx, y: sy, class: "stamptxt" }, stamp, first);
+  if (v.said) s("text", { x: sx, y: sy + L.font * 1.2, class: v.mistake ? "said mistake" : "said right" }, stamp, v.said);
+  const wide = Math.max(first.length, v.said.length) * L.font * 0.56; // estimated: no forced layout
   bg.setAttribute("width", String(wide + 8));
   for (const id of ["claim1", "claim2"]) {
     const c = d[id];
