@@ -152,9 +152,10 @@ def test_play_replays_without_messages_and_pause_reports_the_step_once(app_url, 
     playing = chart_t(page)
     assert playing >= 6 and status_t(page) == playing  # the status follows the replay
     assert len(sent) == before
-    page.keyboard.press(" ")  # Pause
+    page.keyboard.press(" ")  # Pause (a frame already on its way may still land)
+    page.wait_for_timeout(200)
     paused = chart_t(page)
-    page.wait_for_timeout(1000)
+    page.wait_for_timeout(1000)  # paused: nothing moves, and the status agrees
     assert chart_t(page) == paused == status_t(page)
     assert len(sent) == before + 1
     expect(page).to_have_url(re.compile(rf"lec_t={paused}\b"), timeout=10_000)
