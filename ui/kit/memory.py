@@ -7,18 +7,32 @@ Python objects took 500 MB kept 580 MB, and ``malloc_trim`` gave 90 MB back.
 So the arenas are limited to ``ARENAS`` and, at most every ``TRIM_EVERY``
 seconds, the end of a page run trims them (about 10 ms). Elsewhere than glibc
 both do nothing.
+
+Python's cyclic garbage collector looks at the youngest objects every
+``GC_YOUNG`` allocations of containers, not every 700 (its default). A page run
+allocates thousands of lists and dicts that live until the run ends; at 700 they
+were found alive mid-run and moved to the older generations, which made a full
+collection of every session's objects (25-40 ms here) due every 20 runs of the
+lecture page with its Plotly chart, every 70 with its scene (issue 17: 50 sessions
+rerunning it). At ``GC_YOUNG`` most of them are gone before a collection looks,
+and a full one comes every few hundred runs. Garbage in reference cycles waits for
+at most ``GC_YOUNG`` allocations (a run or two) in the youngest generation.
 """
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import gc
 import threading
 import time
 
 ARENAS = 2
 TRIM_EVERY = 30.0  # s
+GC_YOUNG = 10_000  # container allocations between collections of the youngest generation
 _M_ARENA_MAX = -8  # mallopt's parameter number in glibc's malloc.h
+
+gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
 
 _lock = threading.Lock()
 _last = time.monotonic()

@@ -23,14 +23,31 @@ class _Prebuilt(go.Figure):
     ``go.Figure(spec, _validate=False)`` is no substitute: it still builds every trace
     and frame as Plotly objects, and ``to_dict`` copies them back (~10x this path).
     ``tests/ui/kit/test_kit_plots.py`` fails if a Streamlit upgrade takes another path.
+
+    The (empty) ``go.Figure`` underneath is built only when something other than
+    ``to_dict`` asks for it (``fig.layout``, ``repr``, ...). A ``go.Figure`` is a
+    reference cycle (its layout points back at it), so built on every chart it kept
+    the dict it holds (the lecture's Plotly chart had 3,600 lists and dicts) alive
+    until Python's cyclic collector found it, carried through every generation (with
+    the ``go.Figure`` built for nothing, 10-15 % of the server's time in full reruns
+    of that page, issue 17). Without the cycle the dict goes as soon as the page
+    lets go of it.
     """
 
     def __init__(self, spec: dict[str, Any]) -> None:
-        super().__init__()
-        self._spec = spec
+        self.__dict__["_spec"] = spec  # not BaseFigure.__setattr__: nothing built yet
 
     def to_dict(self) -> dict[str, Any]:
-        return self._spec
+        return self._spec  # type: ignore[no-any-return]
+
+    def __getattr__(self, name: str) -> Any:
+        """Any other attribute of a ``go.Figure``: build the empty figure, once, first."""
+        state = self.__dict__
+        if "_built" in state:  # built, or being built: a missing attribute is missing
+            raise AttributeError(name)
+        state["_built"] = True
+        go.Figure.__init__(self)
+        return getattr(self, name)
 
 
 def as_figure(spec: dict[str, Any]) -> go.Figure:

@@ -114,7 +114,7 @@ def dataset_sidebar(*, used_here: bool = True) -> None:
     X, y, name = current_dataset()
     sb.download_button(
         "Download CSV",
-        to_csv(X, y),
+        lambda: to_csv(X, y),  # built on click, not on every run of every page
         file_name="perceptron-data.csv",
         mime="text/csv",
         key="data_download",

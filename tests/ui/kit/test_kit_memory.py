@@ -1,7 +1,10 @@
-"""kit.memory: freed memory goes back to the system, at most every TRIM_EVERY s."""
+"""kit.memory: freed memory goes back to the system, at most every TRIM_EVERY s; the
+cyclic collector looks at young objects every GC_YOUNG allocations."""
 
+import gc
 import sys
 import time
+import weakref
 
 import numpy as np
 import pytest
@@ -26,3 +29,20 @@ def test_a_trim_gives_freed_memory_back_and_waits_its_turn(monkeypatch):
     assert before - after > 100, (before, after)
     assert not memory.trim_now_and_then()  # not again within TRIM_EVERY
     assert memory.trim_now_and_then(time.monotonic() + memory.TRIM_EVERY + 1)
+
+
+def test_the_collector_waits_for_gc_young_allocations_and_still_collects_cycles():
+    assert gc.get_threshold()[0] == memory.GC_YOUNG
+    assert gc.get_threshold()[1:] == (10, 10)  # the older generations: Python's own
+
+    class Node:
+        pass
+
+    gc.collect()
+    node = Node()
+    node.self = node  # a reference cycle: only the collector frees it
+    alive = weakref.ref(node)
+    del node
+    junk = [[] for _ in range(2 * memory.GC_YOUNG)]  # allocations enough for a collection
+    del junk
+    assert alive() is None

@@ -7,7 +7,9 @@ other than our ``to_dict``, or builds (and so validates) a new ``go.Figure`` fro
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
 
 import numpy as np
 import plotly.graph_objects as go
@@ -80,6 +82,32 @@ def test_as_figure_is_a_figure_that_holds_the_dict_itself():
     assert isinstance(fig, go.Figure)
     assert fig.to_dict() is SPEC
     go.Figure(fig.to_dict())  # and the dict is valid Plotly
+
+
+def test_as_figure_builds_no_reference_cycle_but_is_a_whole_figure_on_demand():
+    """The dict goes when the page lets go of the figure, without the cyclic collector
+    (issue 17: a go.Figure is a cycle, and it held a 3,600-list chart through every
+    generation); asked for anything but its dict, it is an ordinary (empty) go.Figure."""
+
+    class Marker:
+        pass
+
+    marker = Marker()
+    alive = weakref.ref(marker)
+    spec = {"data": [{"type": "scatter", "x": [0.0], "meta": marker}], "layout": {}}
+    del marker
+    gc.disable()
+    try:
+        fig = as_figure(spec)
+        assert fig.to_dict() is spec
+        del spec, fig
+        assert alive() is None, "the figure's dict outlived it: a reference cycle"
+    finally:
+        gc.enable()
+    fig = as_figure(SPEC)
+    assert fig.layout.to_plotly_json() == go.Figure().layout.to_plotly_json()
+    assert fig.to_dict() is SPEC and not hasattr(fig, "no_such_attribute")
+    assert repr(fig)  # Plotly's own repr works on it
 
 
 def test_labelled_points_split_by_label_with_colour_and_shape():
