@@ -76,8 +76,15 @@ def test_a_step_outside_the_run_is_clamped_to_it():
     session = {"lec_t": 3}
     on_event(session, {"t": 10_000, "seq": 1}, n_steps=T)
     assert session["lec_t"] == T
-    on_event(session, {"t": -5, "seq": 10**30}, n_steps=T)
-    assert session["lec_t"] == 0 and session[SEQ] == 2**31 - 1
+    on_event(session, {"t": -5, "seq": 2}, n_steps=T)
+    assert session["lec_t"] == 0 and session[SEQ] == 2
+
+
+@pytest.mark.parametrize("seq", [-1, 2**31, 10**30, 1e300])
+def test_a_report_numbered_as_no_browser_numbers_one_changes_nothing(seq):
+    session = {"lec_t": 3}
+    on_event(session, {"t": 7, "seq": seq}, n_steps=T)
+    assert session == {"lec_t": 3}
 
 
 def test_the_presenter_switch_turns_presenter_mode_on_and_off_and_only_with_a_bool():

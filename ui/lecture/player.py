@@ -185,9 +185,9 @@ def on_event(session: MutableMapping[str, Any], value: Any, *, n_steps: int) -> 
     if not isinstance(value, dict):
         return
     t = _int(value.get("t"), 0, n_steps)
-    seq = _int(value.get("seq"), 0, MAX_SEQ)
-    if t is None or seq is None:
-        return
+    seq = _int(value.get("seq"), -1, MAX_SEQ + 1)
+    if t is None or seq is None or not 0 <= seq <= MAX_SEQ:
+        return  # a browser numbers its reports 1, 2, 3, ...: no other number is its
     go_to(session, t)
     session[SEQ] = max(seq, int(session.get(SEQ, 0)))
     if value.get("play") is True and t < n_steps:
