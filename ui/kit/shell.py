@@ -6,6 +6,7 @@ import gc
 import sys
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 import pandas  # noqa: F401  (heavy imports first, then freeze: see below)
 import plotly.graph_objects  # noqa: F401
@@ -129,12 +130,7 @@ def _run_app() -> None:
     st.set_page_config(page_title="Perceptron Lab", page_icon="➕", layout="wide")
     guard.new_run(st.session_state)  # a new browser message: its first event is read
     state.init(st.session_state, st.query_params)
-    page = st.navigation(
-        [
-            st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path or None, default=i == 0)
-            for i, p in enumerate(PAGES)
-        ]
-    )
+    page = st.navigation(_pages(st.session_state))
     spec = next(p for p in PAGES if p.url_path == page.url_path)
     st.sidebar.toggle(
         "Presenter mode",
@@ -155,6 +151,21 @@ def _run_app() -> None:
         with glossary:
             st.markdown(asset("glossary"))  # our own text, read once per process
     state.sync_query(st.session_state, st.query_params)
+
+
+_PAGE_OBJECTS = state.session_key("_pages")
+
+
+def _pages(session: Any) -> list[Any]:
+    """This session's ``st.Page`` objects, made once per session (about 1 ms a run), not
+    shared: ``st.navigation`` marks the page it runs on its object."""
+    pages = session.get(_PAGE_OBJECTS)
+    if pages is None:
+        pages = session[_PAGE_OBJECTS] = [
+            st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path or None, default=i == 0)
+            for i, p in enumerate(PAGES)
+        ]
+    return list(pages)
 
 
 def require_router() -> None:

@@ -210,6 +210,7 @@ SESSION_KEYS: dict[str, str] = {
     "_state_ready": "the URL has been read into the settings (the session's first run)",
     "_notices": "messages about refused URL parameters and widget values, shown once",
     "_events_seen": "events of the browser message being handled (kit.guard: one is read)",
+    "_pages": "the session's st.Page objects (kit.shell), made once per session",
     "data_custom": "(X, y, name) of an uploaded or drawn dataset, else absent",
     "data_upload_error": "why the last upload was refused, shown until a good one",
     "lec_window": "lecture: (start, stop) of the steps the chart on the page holds",
