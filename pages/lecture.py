@@ -29,7 +29,7 @@ else:
     c = st.columns([1, 1, 2])  # the two settings a lecture changes most, in view
     c[0].toggle("bias (x ← (x, 1))", **bind(ss, "lec_bias"))
     c[1].toggle(
-        "normalize x to length 1",
+        "‖x‖ = 1 (normalize)",
         **bind(ss, "lec_normalize"),
         help="Seed 000 assumes ‖x‖ = 1; with bias the vectors seen are (x, 1).",
     )
