@@ -129,10 +129,9 @@ def test_at_step_t_no_later_mistake_is_drawn_and_the_chart_has_its_sentence(app_
     expect_step(page, t)
     k = TRACE.mistakes_before(t)
     # Claim 1 and Claim 2: one marker per k = 0..k; the squeeze: its two series to k
-    for group in (".w", ".sq.plus", ".sq.minus"):
+    for group in (".sq.plus", ".sq.minus"):  # the squeeze's two series: k = 0..k, no more
         markers = page.locator(f".lec svg.fig g{group} circle, .lec svg.fig g{group} path")
-        counts = markers.count()
-        assert counts <= 2 * (k + 1), (group, counts)
+        assert markers.count() == k + 1, group
     drawn = page.locator(".lec svg.fig g.w circle").count()
     assert drawn == 2 * (k + 1)  # two claims, k + 1 points each (k = 0 is w0)
     sentence = page.locator(".lec svg.fig").get_attribute("aria-label")

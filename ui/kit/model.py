@@ -29,11 +29,6 @@ class Run:
     reason: str | None  # why there is no w*, if there is none
 
 
-def epoch_of(trace: Trace, t: int) -> int:
-    """The epoch (from 1) that step t belongs to; the end of the run counts as its last."""
-    return min(t // trace.n_examples + 1, trace.n_epochs)
-
-
 def unit_rows(X: np.ndarray) -> np.ndarray:
     """Each x scaled to length 1 (seed 000's assumption); points at the origin stay there."""
     norms = np.linalg.norm(X, axis=1, keepdims=True)

@@ -81,11 +81,20 @@ function sub(parent, base, index, tilde) {
   return node;
 }
 
-function mathLine(parent, label) {
+function mathLine(parent) {
+  // no aria-label: a screen reader reads the MathML itself (a label would replace it)
   const math = m("math", parent);
   math.setAttribute("display", "block");
-  math.setAttribute("aria-label", label);
   return m("mrow", math);
+}
+
+// a run of MathML tokens: "(" and the like are operators, "#..." a number, else a name
+function put(row, ...tokens) {
+  for (const tok of tokens) {
+    if (tok.startsWith("#")) m("mn", row, tok.slice(1));
+    else if (/^[()=·←+⇒,]$/.test(tok)) m("mo", row, tok);
+    else m("mi", row, tok);
+  }
 }
 
 function writeMaths(box, v, d) {
@@ -93,63 +102,39 @@ function writeMaths(box, v, d) {
   const q = v.math;
   if (!v.t) {
     h("p", { class: "hint" }, box, "Press Step ▶ (or →) to show the first example to the perceptron.");
-    const row = mathLine(box, "w equals w0");
-    m("mi", row, "w");
-    m("mo", row, "=");
+    const row = mathLine(box);
+    put(row, "w", "=");
     sub(row, "w", 0);
-    m("mo", row, "=");
+    put(row, "=");
     vec(row, q.w0);
     return;
   }
   const x = d.bias ? "x\u0303" : "x";
-  let row = mathLine(box, "the prediction");
+  let row = mathLine(box); // the prediction: y_i (w·x_i) = (y)((w)·(x)) = margin ⇒ verdict
   sub(row, "y", q.i);
-  m("mo", row, "(");
-  m("mi", row, "w");
-  m("mo", row, "·");
+  put(row, "(", "w", "·");
   sub(row, "x", q.i, d.bias);
-  m("mo", row, ")");
-  m("mo", row, "=");
-  m("mo", row, "(");
-  m("mn", row, q.y);
-  m("mo", row, ")");
-  m("mo", row, "(");
+  put(row, ")", "=", "(", "#" + q.y, ")", "(");
   vec(row, q.w);
-  m("mo", row, "·");
+  put(row, "·");
   vec(row, q.x);
-  m("mo", row, ")");
-  m("mo", row, "=");
-  m("mn", row, q.m);
+  put(row, ")", "=", "#" + q.m);
   m("mspace", row).setAttribute("width", "1em");
-  m("mo", row, "⇒");
+  put(row, "⇒");
   m("mtext", row, q.mistake ? "\u00A0mistake" : "\u00A0correct");
-  row = mathLine(box, q.mistake ? "the update" : "no update");
+  row = mathLine(box); // the update, or why there is none
   if (!q.mistake) {
     m("mtext", row, "no update:\u00A0");
-    m("mi", row, "w");
-    m("mo", row, "=");
+    put(row, "w", "=");
     vec(row, q.w);
     m("mtext", row, "\u00A0is kept");
     return;
   }
-  m("mi", row, "w");
-  m("mo", row, "←");
-  m("mi", row, "w");
-  m("mo", row, "+");
-  m("mi", row, "η");
-  m("mi", row, "y");
-  m("mi", row, x);
-  m("mo", row, "=");
+  put(row, "w", "←", "w", "+", "η", "y", x, "=");
   vec(row, q.w);
-  m("mo", row, "+");
-  m("mn", row, d.eta);
-  m("mo", row, "·");
-  m("mo", row, "(");
-  m("mn", row, q.y);
-  m("mo", row, ")");
-  m("mo", row, "·");
+  put(row, "+", "#" + d.eta, "·", "(", "#" + q.y, ")", "·");
   vec(row, q.x);
-  m("mo", row, "=");
+  put(row, "=");
   vec(row, q.wa);
 }
 
