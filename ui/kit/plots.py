@@ -11,7 +11,9 @@ import plotly.graph_objects as go
 from ui.kit.geometry import Box
 from ui.kit.palette import MINUS, PLUS
 
-CHART: dict[str, Any] = {"displaylogo": False}  # ``config`` of every chart: no Plotly logo
+# ``config`` of every chart: no Plotly logo, and the mouse wheel scrolls the page, never
+# zooms a chart (a 3-D scene that ate the wheel trapped a student on the XOR page, issue 18)
+CHART: dict[str, Any] = {"displaylogo": False, "scrollZoom": False}
 
 
 class _Prebuilt(go.Figure):
