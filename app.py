@@ -1,6 +1,13 @@
 """Perceptron Lab: the router and the shared sidebar. Run with `streamlit run app.py`."""
 
-from ui.kit import blas  # noqa: F401  (first: one BLAS thread per process, see ui/kit/blas.py)
-from ui.kit.shell import run_app
+import streamlit as st
+
+# The tab's title before the imports below (about a second on a server's first run,
+# which Streamlit starts by naming the tab after this file, "app": issue 18).
+# ui.kit.shell sets the whole page config again on every run.
+st.set_page_config(page_title="Perceptron Lab")
+
+from ui.kit import blas  # noqa: E402, F401  (one BLAS thread per process, see ui/kit/blas.py)
+from ui.kit.shell import run_app  # noqa: E402
 
 run_app()

@@ -11,6 +11,7 @@ from typing import Any
 import pandas  # noqa: F401  (heavy imports first, then freeze: see below)
 import plotly.graph_objects  # noqa: F401
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 import perceptron_core
 from ui.kit import fair, guard, state
@@ -23,6 +24,17 @@ from ui.kit.text import asset
 perceptron_core.train([[1.0, 0.0]], [1], max_epochs=1)  # compile or load the kernel
 gc.collect()
 gc.freeze()
+
+# No flash of file names (issue 18). A ``pages/`` folder beside app.py starts every
+# server in Streamlit's old multipage mode: the first run after a start goes through
+# ``_mpa_v1``, which sends a navigation of the raw file names ("app", "experts", ...)
+# before this app's ``st.navigation`` sends the titles. .streamlit/config.toml has
+# ``client.showSidebarNavigation = false``, so that first navigation is sent hidden;
+# from here on (this module is imported before the first ``st.navigation``) it is on
+# again, or ``st.navigation`` would hide the titles too. The old mode is switched off
+# first, as ``st.navigation`` does, so that no session starting now reads "on" in it.
+PagesManager.uses_pages_directory = False
+st.set_option("client.showSidebarNavigation", True)
 
 
 @dataclass(frozen=True)

@@ -32,3 +32,16 @@ def test_inside_the_router_the_page_goes_on(monkeypatch):
     monkeypatch.setattr(shell._ROUTED, "depth", 1, raising=False)
     monkeypatch.setattr(shell, "run_app", lambda: pytest.fail("routed twice"))
     shell.require_router()  # returns: the page's own code runs next
+
+
+def test_the_old_modes_navigation_is_hidden_and_the_apps_is_shown():
+    """No flash of file names (issue 18): the config hides the navigation Streamlit's old
+    multipage mode sends on a server's first run; importing the shell (before the first
+    ``st.navigation``) shows navigation again, so that the app's titles are drawn."""
+    import tomllib
+    from pathlib import Path
+
+    config = Path(__file__).resolve().parents[3] / ".streamlit" / "config.toml"
+    assert tomllib.loads(config.read_text())["client"]["showSidebarNavigation"] is False
+    assert shell.st.get_option("client.showSidebarNavigation") is True
+    assert PagesManager.uses_pages_directory is False
