@@ -1,11 +1,25 @@
 """One way to write a number for a person: 5,940 not 5.94e+03, 0.00123 not 1.23e-03,
-0 not −0.00, and the minus sign "−" (U+2212), which screen readers say as "minus"."""
+0 not −0.00, and the minus sign "−" (U+2212), which screen readers say as "minus".
+
+Python writes text with :func:`number` (and :func:`signed` for a change, :func:`percent`
+for a share, :func:`tex` inside LaTeX, :func:`vector_text` for a vector); a Plotly chart
+writes its hover texts with the d3 format :data:`D3` and its axes with :data:`AXIS`, which
+never go exponential either.
+"""
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 MINUS = "\u2212"
+# d3 format of a number in a Plotly hover or text template ("%{y:" + D3 + "}"): 3
+# significant digits in plain decimals with thousands separators, trailing zeros trimmed
+# (5,940; 0.00123; 12,300), never "5.94e+3"; d3 drops the sign of what rounds to 0
+D3 = ",.3~r"
+# Plotly axis (and colour bar) settings for ticks a student reads: 20,000 and 0.0001,
+# not 2×10⁴, 20k or 1e−4
+AXIS: dict[str, Any] = {"exponentformat": "none", "separatethousands": True}
 
 
 def number(value: float, digits: int = 3) -> str:
@@ -21,7 +35,7 @@ def number(value: float, digits: int = 3) -> str:
     Returns
     -------
     str
-        "5,940", "0.496", "0.00123", "1.2e−07" (below 1e−4), "0", "−2.5", "∞", "nan".
+        "5,940", "0.496", "0.00123", "1.2e−7" (below 1e−4), "0", "−2.5", "∞", "nan".
     """
     v = float(value)
     if math.isnan(v):
@@ -35,6 +49,38 @@ def number(value: float, digits: int = 3) -> str:
     if float(text.replace(",", "").replace(MINUS, "-")) == 0.0:
         return "0"  # never "-0" or "-0.00"
     return text.replace("-", MINUS)
+
+
+def signed(value: float, digits: int = 3) -> str:
+    """A change, with its sign: "+3", "−0.5"; "0" (no sign) for what rounds to zero.
+
+    For ``st.metric``'s delta pass ``delta_arrow`` too: Streamlit reads a delta as negative
+    only if it starts with "-", never with "−".
+    """
+    text = number(value, digits)
+    return text if text.startswith(MINUS) or text in ("0", "nan") else "+" + text
+
+
+def percent(fraction: float, decimals: int = 1) -> str:
+    """A share as a percentage with ``decimals`` decimals: 0.1234 → "12.3%", never "−0.0%"."""
+    v = 100 * float(fraction)
+    if not math.isfinite(v):
+        return number(v) + "%"
+    text = f"{v:,.{decimals}f}"
+    if float(text.replace(",", "")) == 0.0:
+        text = text.lstrip("-")
+    return text.replace("-", MINUS) + "%"
+
+
+def tex(value: float, digits: int = 3) -> str:
+    """:func:`number` inside LaTeX: "-" (KaTeX draws it as a minus sign), "5{,}940" (a
+    thousands comma without the space LaTeX puts after a comma), "10^{-7}"; "∞" as \\infty."""
+    text = number(value, digits).replace(MINUS, "-").replace(",", "{,}")
+    text = text.replace("∞", r"\infty")
+    if "e" in text:  # 1.2e-7 -> 1.2 \cdot 10^{-7}
+        mantissa, exponent = text.split("e")
+        text = rf"{mantissa} \cdot 10^{{{exponent}}}"
+    return text
 
 
 def vector_text(v: object, digits: int = 3) -> str:

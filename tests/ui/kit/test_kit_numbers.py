@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ui.kit.numbers import MINUS, number, vector_text
+from ui.kit.numbers import MINUS, number, percent, signed, tex, vector_text
 
 
 @pytest.mark.parametrize(
@@ -75,3 +75,73 @@ def test_number_never_writes_minus_zero(v):
     assert "-" not in text
     if text.startswith(MINUS):
         assert read(text) < 0, (v, text)
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@given(finite, st.integers(min_value=1, max_value=6))
+def test_number_round_trips_to_its_digits_and_never_goes_exponential_upwards(v, digits):
+    text = number(v, digits)
+    assert "e+" not in text and "-" not in text, (v, text)
+    if text == "0":
+        assert v == 0  # only zero is written "0": a small value keeps its digits
+        return
+    back = read(text)
+    if abs(v) >= 999.5:  # the whole number, with thousands separators
+        assert "e" not in text and abs(back - v) <= 0.5 * (1 + 1e-15 * abs(v)), (v, text)
+    else:
+        assert math.isclose(back, v, rel_tol=0.5 * 10 ** (1 - digits) + 1e-15), (v, text)
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(3, "+3"), (-0.5, "−0.5"), (0.0, "0"), (-0.0, "0"), (5940.2, "+5,940"), (2e-15, "+2e−15")],
+)
+def test_signed_writes_a_change_with_its_sign(value, text):
+    assert signed(value) == text
+
+
+@given(finite)
+def test_signed_is_number_with_a_sign(v):
+    text = signed(v)
+    assert text == "0" if v == 0 else text[0] in "+" + MINUS, (v, text)
+    assert text.removeprefix("+") == number(v)
+
+
+@pytest.mark.parametrize(
+    ("fraction", "decimals", "text"),
+    [
+        (0.1234, 1, "12.3%"),
+        (0.0, 1, "0.0%"),
+        (-0.0001, 1, "0.0%"),  # never "−0.0%"
+        (-0.25, 0, "−25%"),
+        (12.345, 1, "1,234.5%"),
+        (1.0, 1, "100.0%"),
+    ],
+)
+def test_percent(fraction, decimals, text):
+    assert percent(fraction, decimals) == text
+
+
+@given(finite, st.integers(min_value=0, max_value=3))
+def test_percent_is_never_minus_zero_nor_exponential(v, decimals):
+    text = percent(v, decimals)
+    assert "e" not in text and "-" not in text and text.endswith("%"), (v, text)
+    if text.startswith(MINUS):
+        assert read(text[:-1]) < 0, (v, text)
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(5940, "5{,}940"), (-2.5, "-2.5"), (0.0, "0"), (1.2e-7, r"1.2 \cdot 10^{-7}")],
+)
+def test_tex_writes_numbers_for_latex(value, text):
+    assert tex(value) == text
+
+
+@given(finite)
+def test_tex_has_no_unicode_minus_and_no_bare_comma(v):
+    text = tex(v)
+    assert MINUS not in text and "e" not in text
+    assert "," not in text.replace("{,}", "")
