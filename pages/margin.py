@@ -4,9 +4,11 @@ import numpy as np
 import streamlit as st
 
 from ui.kit import guard
+from ui.kit.numbers import number
+from ui.kit.plots import CHART
 from ui.kit.shell import require_router
 from ui.kit.sidebar import CUSTOM, current_dataset
-from ui.kit.state import MAR_LABELS, MAR_TOOLS, bind
+from ui.kit.state import bind, sync_query
 from ui.kit.text import safe
 from ui.lecture.restart import follow
 from ui.margin import figures as mf
@@ -23,7 +25,7 @@ C_HELP = (
 
 
 def edit(event: str, payload: object = None) -> None:
-    lab.apply_event(ss, event, payload)
+    lab.on_surface(ss, event, payload)
 
 
 def refuse(sentence: str) -> None:
@@ -36,7 +38,7 @@ def lazy(label: str, key: str):  # an expander whose contents run only while it 
 
 
 st.title("Margin lab")
-st.caption(lab.explain("How to use"))
+st.caption(lab.explain("In one line"))
 X, y, name = current_dataset()
 if len(y) > MAX_POINTS:
     st.warning(
@@ -46,25 +48,6 @@ if len(y) > MAX_POINTS:
     st.stop()
 ss[lab.SIDEBAR] = lab.sidebar_says(ss, lab.sync(ss, X, y, name, custom=CUSTOM in ss))
 follow(ss, X, y)  # the drawn points are the lecture's data: new points, a new run from w0
-c = st.columns([1.1, 1.0, 1.0, 1.6, 0.9], vertical_alignment="bottom")
-c[0].segmented_control(
-    "clicking a point",
-    list(MAR_TOOLS),
-    required=True,
-    **bind(ss, "mar_tool"),
-    format_func={"edit": "flips it", "delete": "deletes it"}.get,
-)
-c[1].segmented_control(
-    "new points get",
-    list(MAR_LABELS),
-    required=True,
-    **bind(ss, "mar_label"),
-    format_func={"plus": "+1", "minus": "−1"}.get,
-)
-c[2].toggle("bias (x ← (x, c))", **bind(ss, "mar_bias"))
-if ss["mar_bias"]:
-    c[3].slider("bias feature c", 0.1, 10.0, step=0.1, **bind(ss, "mar_c"), help=C_HELP)
-c[4].number_input("max passes", 1, 500, **bind(ss, "mar_max_epochs"))
 
 
 @guard.fragment
@@ -78,43 +61,47 @@ def lab_core() -> None:
     settings = (bias, const, int(ss["mar_max_epochs"]))
     an = lab.cached_analysis(X, y, bias=bias, c=const, max_epochs=settings[2])
     error, note = ss.pop(lab.NOTICE, (None, None))
-    left, right = st.columns([1.6, 1])
-    with left:
-        b = st.columns([1, 1, 1, 3])
-        b[0].button(
-            "Undo", key="mar_undo", on_click=edit, args=("undo",), disabled=not history.can_undo
-        )
-        b[1].button(
-            "Redo", key="mar_redo", on_click=edit, args=("redo",), disabled=not history.can_redo
-        )
-        b[2].button(
-            "Reset",
-            key="mar_reset",
-            on_click=edit,
-            args=("reset", ss[lab.PRESET][0]),
-            help="back to the dataset you started from (undo brings your edits back)",
-        )
-        if error:
-            st.warning(error, icon=":material/pan_tool:")
-        box = ss[lab.BOX] = lab.steady_box(X, ss.get(lab.BOX))
-        label = 1 if ss["mar_label"] == "plus" else -1
-        tick, mode = ss.get(lab.TICK, 0), ss["mar_tool"]
-        scene = mf.canvas_scene(an, box, version=history.version, tick=tick, mode=mode, label=label)
-        canvas(scene, key="mar_canvas", on_edit=edit, on_refuse=refuse)
-        if note:
-            st.caption(note)
     nums = lab.numbers(an)
     prev = lab.before_last_edit(ss, settings, history.version, nums)
-    with right:
-        m = st.columns(2)
-        shown = [f"{v:.3g}" if v is not None else "—" for v in nums[:3]]
-        deltas = lab.deltas(nums, prev)
-        m[0].metric("margin γ", shown[0], deltas[0], help="minᵢ yᵢ w*·xᵢ, ‖w*‖ = 1")
-        m[1].metric("radius R", shown[1], deltas[1], help="maxᵢ ‖xᵢ‖ (with bias: of (xᵢ, c))")
-        m[0].metric("bound (R/γ)²", shown[2], deltas[2], delta_color="inverse")
-        m[1].metric(
-            "mistakes M", nums[3], deltas[3], delta_color="inverse", help="given order, w = 0"
+    left, right = st.columns([2, 1])
+    with left:
+        with st.container(horizontal=True, gap="small"):  # one row, also on a phone
+            st.button(
+                "Undo",
+                key="mar_undo",
+                on_click=edit,
+                args=("undo",),
+                disabled=not history.can_undo,
+                icon=":material/undo:",
+            )
+            st.button(
+                "Redo",
+                key="mar_redo",
+                on_click=edit,
+                args=("redo",),
+                disabled=not history.can_redo,
+                icon=":material/redo:",
+            )
+            st.button(
+                "Reset",
+                key="mar_reset",
+                on_click=edit,
+                args=("reset", ss[lab.PRESET][0]),
+                help="back to the dataset you started from (undo brings your edits back)",
+            )
+        box = ss[lab.BOX] = lab.steady_box(X, ss.get(lab.BOX))
+        scene = mf.canvas_scene(
+            an,
+            box,
+            version=history.version,
+            tick=ss.get(lab.TICK, 0),
+            mode=ss["mar_mode"],
+            readouts=lab.readouts(nums, prev),
+            note=note,
+            error=error,
         )
+        canvas(scene, key="mar_canvas", on_edit=edit, on_refuse=refuse)
+    with right:
         if an.mm is None or an.orders is None:
             st.error(f"**Not separable.** {an.reason}", icon=":material/block:")
             st.markdown(
@@ -123,14 +110,24 @@ def lab_core() -> None:
             )
         else:
             st.markdown(
-                f"M = **{an.M}** ≤ (R/γ)² = **{nums[2]:.3g}**. In {lab.ORDERS} shuffled orders "
-                f"M was {an.orders[0]} to {an.orders[1]}: the bound holds for every order."
+                f"M = **{an.M}** ≤ (R/γ)² = **{number(nums[2])}**. In {lab.ORDERS} shuffled "
+                f"orders M was {an.orders[0]} to {an.orders[1]}: the bound holds for every order."
             )
         if np.unique(y).size == 1:
-            st.info("All points have the same label: add one of the other label (shift-click).")
+            st.info(
+                "All points have the same label: pick “add +1” or “add −1” and add one of "
+                "the other label."
+            )
+        s = st.columns([1, 1], vertical_alignment="bottom")
+        s[0].toggle("bias (x ← (x, c))", **bind(ss, "mar_bias"))
+        s[1].number_input("max passes", 1, 500, **bind(ss, "mar_max_epochs"))
+        if ss["mar_bias"]:
+            st.slider("bias feature c", 0.1, 10.0, step=0.1, **bind(ss, "mar_c"), help=C_HELP)
         entries = lab.log_edit(ss, settings, history.version, an)
         svg_panel(mf.edits_svg(entries, history.version, nums[1]), key="mar_edits_chart")
 
+    if e := lazy("How to use", "mar_open_help"):
+        e.markdown(lab.explain("How to use"))
     with st.expander("What you see"):
         st.markdown(lab.explain("What you see"))
     if e := lazy("Margins of each point (table)", "mar_open_margins"):
@@ -154,12 +151,13 @@ def lab_core() -> None:
             line = lab.in_plane(an.mm.w_star, True, const)
             cs = tuple(sorted({*np.geomspace(0.1, 10.0, 25).round(4).tolist(), const}))
             rows = lab.cached_sweep(X, y, line, cs, settings[2])
-            e.plotly_chart(mf.constant_figure(rows, const), key="mar_c_chart")
+            e.plotly_chart(mf.constant_figure(rows, const), config=CHART, key="mar_c_chart")
     if e := lazy("Scaling the data", "mar_open_scale"):
         e.markdown(lab.explain("Scaling the data"))
         unit = (1.0 / nums[1],) if nums[1] > 0 else ()  # the scale that makes R = 1
         rows = lab.cached_scaling(an.Z, y, (*unit, 0.1, 1.0, 10.0), settings[2])
         e.dataframe(mf.scaling_frame(rows), hide_index=True, key="mar_scaling")
+    sync_query(ss, st.query_params)  # the mode and settings changed here belong in the link
 
 
 lab_core()

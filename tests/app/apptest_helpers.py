@@ -45,6 +45,21 @@ def lecture_scene(at: AppTest) -> dict[str, Any]:
     return scene | step
 
 
+def margin_scene(at: AppTest) -> dict[str, Any]:
+    """What the margin lab sent its instrument: the surface, the numbers, the last sentence."""
+    sent = [e.proto for e in at.get("bidi_component")]
+    found = [
+        json.loads(p.json or p.bytes) for p in sent if p.component_name.endswith("margin_canvas")
+    ]
+    assert len(found) == 1, "the margin lab draws one instrument"
+    return found[0]
+
+
+def margin_numbers(at: AppTest) -> dict[str, str]:
+    """The margin lab's numbers as the instrument shows them: label -> value."""
+    return {n["label"]: n["value"] for n in margin_scene(at)["numbers"]}
+
+
 def lecture_view(at: AppTest) -> dict[str, Any]:
     """The lecture page's step view at the server's step t (what the browser draws)."""
     scene = lecture_scene(at)

@@ -19,12 +19,13 @@ from functools import cache
 
 import numpy as np
 import pytest
-from apptest_helpers import lecture_status, open_app
+from apptest_helpers import lecture_status, margin_numbers, open_app
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import DATASETS, make_dataset, max_margin, simulate_experts, train
 from perceptron_core.experts import TIE_RULE
 from perceptron_core.proof import worst_case_set
+from ui.kit.numbers import number
 from ui.kit.runs import dataset
 from ui.kit.shell import PAGES
 from ui.kit.state import SETTINGS, param_key
@@ -207,13 +208,12 @@ def check_margin() -> int:
     epochs = default("mar_max_epochs")
     M = train(X, y, bias=True, max_epochs=epochs).n_mistakes
     at = open_ok("pages/margin.py")
-    assert same(metric(at, lambda s: s.endswith("γ")), mm.gamma, ".3g")
-    assert same(metric(at, lambda s: s.endswith(" R")), mm.radius, ".3g")
-    assert same(metric(at, lambda s: "(R/γ)²" in s), mm.bound, ".3g")
-    assert int(metric(at, lambda s: s.endswith(" M"))) == M
+    shown = margin_numbers(at)  # the instrument's numbers, as the browser writes them
+    assert shown["margin γ"] == number(mm.gamma) and shown["radius R"] == number(mm.radius)
+    assert shown["bound (R/γ)²"] == number(mm.bound) and shown["mistakes M"] == str(M)
     line = [m for m in texts(at) if m.startswith("M = ")]
     assert read(r"^M = \*\*" + NUM, line) == [str(M)]
-    assert [same(b, mm.bound, ".3g") for b in read(r"\(R/γ\)² = \*\*" + NUM, line)] == [True]
+    assert read(r"\(R/γ\)² = \*\*([0-9.,]+)", line) == [number(mm.bound)]
     orders = read(r"shuffled orders M was " + NUM + " to " + NUM, line)
     (n_orders,) = read(r"In " + NUM + " shuffled orders", line)
     counts = [

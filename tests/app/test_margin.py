@@ -7,10 +7,11 @@ the browser test drags for real.
 
 import numpy as np
 import pytest
-from apptest_helpers import lecture_step, open_app
+from apptest_helpers import lecture_step, margin_numbers, margin_scene, open_app
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import make_dataset, max_margin, train
+from ui.kit.numbers import number
 from ui.kit.text import visible
 from ui.margin import lab
 
@@ -23,18 +24,25 @@ def margin_page(query: dict[str, str] | None = None, custom=None) -> AppTest:
     return at
 
 
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
+metrics = margin_numbers
+
+
+def said(at: AppTest) -> str:
+    """The instrument's line under its buttons: the last edit's sentence or refusal."""
+    scene = margin_scene(at)
+    return scene["error"] or scene["note"] or ""
 
 
 def texts(at: AppTest) -> str:
     """The page's text as a student reads it (outside text is escaped in the source)."""
+    scenes = [margin_scene(at)] if at.get("bidi_component") else []
     return visible(
         "\n".join(
             [m.value for m in at.markdown]
             + [e.value for e in at.error]
             + [w.value for w in at.warning]
             + [i.value for i in at.info]
+            + [s["error"] or s["note"] or "" for s in scenes]
         )
     )
 
@@ -44,12 +52,12 @@ def test_the_numbers_are_the_engines_for_the_shared_dataset():
     mm = max_margin(X0, y=Y0, bias=True)
     M = train(X0, Y0, bias=True, max_epochs=100).n_mistakes
     assert metrics(at) == {
-        "margin γ": f"{mm.gamma:.3g}",
-        "radius R": f"{mm.radius:.3g}",
-        "bound (R/γ)²": f"{mm.bound:.3g}",
+        "margin γ": number(mm.gamma),
+        "radius R": number(mm.radius),
+        "bound (R/γ)²": number(mm.bound),
         "mistakes M": str(M),
     }
-    assert f"M = **{M}** ≤ (R/γ)² = **{mm.bound:.3g}**" in texts(at)
+    assert f"M = **{M}** ≤ (R/γ)² = **{number(mm.bound)}**" in texts(at)
 
 
 def test_an_edit_updates_the_numbers_with_deltas_and_undo_redo_reset_walk_it_back():
@@ -61,16 +69,19 @@ def test_an_edit_updates_the_numbers_with_deltas_and_undo_redo_reset_walk_it_bac
     X[0] = (0.0, 0.0)
     mm = max_margin(X, Y0, bias=True)
     after = metrics(at)
-    assert after["margin γ"] == f"{mm.gamma:.3g}" != before["margin γ"]
-    deltas = {m.label: m.delta for m in at.metric}
-    assert deltas["bound (R/γ)²"].startswith("+")  # a point moved into the band: bound up
-    assert any("Moved point 0 to (0, 0)." in c.value for c in at.caption)
+    assert after["margin γ"] == number(mm.gamma) != before["margin γ"]
+    deltas = {n["label"]: n["delta"] for n in margin_scene(at)["numbers"]}
+    assert deltas["bound (R/γ)²"]["up"] and deltas["bound (R/γ)²"]["text"].startswith("+")
+    assert said(at) == "Moved point 1 to (0, 0)."
     X_shared, _, name = at.session_state["data_custom"]
     assert name == lab.DRAWN and np.array_equal(X_shared, X)
     at.button(key="mar_undo").click().run()
     assert metrics(at) == before and "data_custom" not in at.session_state
+    x, y = (number(v) for v in X0[0])
+    assert said(at) == f"Undid: moved point 1 back to ({x}, {y})."
+    assert {n["label"]: n["delta"] for n in margin_scene(at)["numbers"]}["bound (R/γ)²"]["text"]
     at.button(key="mar_redo").click().run()
-    assert metrics(at) == after
+    assert metrics(at) == after and said(at) == "Redid: moved point 1 to (0, 0)."
     at.button(key="mar_reset").click().run()
     assert metrics(at) == before
     assert at.button(key="mar_redo").disabled and not at.button(key="mar_undo").disabled
@@ -81,7 +92,7 @@ def test_a_refused_edit_says_why_and_keeps_the_points():
     before = metrics(at)
     lab.apply_event(at.session_state, "deleted", {"i": 400, "v": 0})
     at.run()
-    assert "There is no point 400" in texts(at)
+    assert "There is no point 401" in said(at)
     assert metrics(at) == before and "data_custom" not in at.session_state
 
 
@@ -109,22 +120,34 @@ def test_degenerate_data_get_a_sentence_not_a_traceback(X, y, says):
 
 def test_bias_off_measures_R_in_the_plane_and_c_moves_the_bound():
     at = margin_page({"mar_bias": "0"})
-    assert metrics(at)["radius R"] == f"{np.linalg.norm(X0, axis=1).max():.3g}"
+    assert metrics(at)["radius R"] == number(np.linalg.norm(X0, axis=1).max())
     at = margin_page({"mar_c": "3"})
     mm = max_margin(np.column_stack([X0, np.full(40, 3.0)]), Y0, bias=False)
-    assert metrics(at)["bound (R/γ)²"] == f"{mm.bound:.3g}"
+    assert metrics(at)["bound (R/γ)²"] == number(mm.bound)
     assert at.slider(key="mar_c_w").value == 3.0
     at.slider(key="mar_c_w").set_value(1.0).run()
-    assert metrics(at)["bound (R/γ)²"] == f"{max_margin(X0, Y0).bound:.3g}"
+    assert metrics(at)["bound (R/γ)²"] == number(max_margin(X0, Y0).bound)
     assert "mar_c" not in at.query_params  # back at its default
 
 
 def test_a_bad_url_value_falls_back_with_a_notice():
-    at = open_app(query={"mar_c": "99", "mar_tool": "<b>"})  # the notices show on arrival
-    assert at.session_state["mar_c"] == 1.0 and at.session_state["mar_tool"] == "edit"
-    assert sum("mar_c" in w.value or "mar_tool" in w.value for w in at.warning) == 2
+    at = open_app(query={"mar_c": "99", "mar_mode": "<b>"})  # the notices show on arrival
+    assert at.session_state["mar_c"] == 1.0 and at.session_state["mar_mode"] == "plus"
+    assert sum("mar_c" in w.value or "mar_mode" in w.value for w in at.warning) == 2
     at.switch_page("pages/margin.py").run()
-    assert not at.exception and at.button_group(key="mar_tool_w").value == "edit"
+    assert not at.exception and margin_scene(at)["mode"] == "plus"
+
+
+def test_the_mode_buttons_choice_is_kept_in_the_session_and_the_link():
+    at = margin_page({"mar_mode": "delete"})
+    assert margin_scene(at)["mode"] == "delete"
+    lab.on_surface(at.session_state, "mode", {"mode": "move"})
+    at.run()
+    assert margin_scene(at)["mode"] == "move" and at.query_params["mar_mode"] == "move"
+    for forged in ({"mode": "<b>"}, {"mode": ["flip"]}, "flip", None):
+        lab.on_surface(at.session_state, "mode", forged)
+        at.run()
+        assert not at.exception and margin_scene(at)["mode"] == "move"
 
 
 def test_the_lazy_sections_show_the_bias_sweep_scaling_and_margins_tables():
@@ -137,7 +160,7 @@ def test_the_lazy_sections_show_the_bias_sweep_scaling_and_margins_tables():
     margins, scaling = at.dataframe
     mm = max_margin(X0, Y0)
     assert margins.value["y·w*·x (w*, ‖w*‖ = 1)"].min() == pytest.approx(mm.gamma)
-    assert scaling.value["(R/γ)²"].tolist() == pytest.approx([mm.bound] * 4, rel=1e-6)
+    assert scaling.value["(R/γ)²"].tolist() == [number(mm.bound)] * 4  # as a student reads it
     assert "R = maxᵢ ‖(xᵢ, c)‖ = √(maxᵢ ‖xᵢ‖² + c²)" in texts(at)
 
 
@@ -159,7 +182,7 @@ def test_a_dataset_too_big_to_draw_gets_a_message_and_keeps_the_shared_data():
     big = (X, np.where(X[:, 0] > 0, 1.0, -1.0), "big.csv")
     at = margin_page(custom=big)
     assert "at most 500 points; big.csv has 600" in texts(at)
-    assert at.session_state["data_custom"][2] == "big.csv" and not at.metric
+    assert at.session_state["data_custom"][2] == "big.csv" and not at.get("bidi_component")
 
 
 def test_looking_at_the_margin_lab_keeps_the_lecture_step():

@@ -129,8 +129,9 @@ class Setting:
 W0_MODES = ("zero", "random", "typed")
 ORDERS = ("given", "shuffle")
 XOR_DATA = ("corners", "shared")  # pages/xor.py: its 4 corners, or the sidebar's dataset
-MAR_TOOLS = ("edit", "delete")  # pages/margin.py: what a click on the surface does
-MAR_LABELS = ("plus", "minus")  # pages/margin.py: the label of a new point
+# pages/margin.py: what a tap or click on the surface does (add a +1, add a −1, flip, delete,
+# move); a drag moves a point in every mode
+MAR_MODES = ("plus", "minus", "flip", "delete", "move")
 VAR_DATA = ("own", "shared")  # pages/variants.py: the page's own 2-D set, or the sidebar's
 SPAM_RULES = ("nonpositive", "predict_gt")  # pages/spam.py: the two rules of RULES it compares
 SGD_DATA = ("given", "centred")  # pages/sgd.py: the data as given, or centred
@@ -154,8 +155,7 @@ _CORE = (
     Setting("xor_map", "quadratic", Choice(FEATURE_MAPS), "feature map"),
     Setting("mar_bias", True, _bool, "margin lab: bias"),
     Setting("mar_c", 1.0, _float_in(0.1, 10.0), "margin lab: bias feature c"),
-    Setting("mar_tool", "edit", Choice(MAR_TOOLS), "margin lab: click tool"),
-    Setting("mar_label", "plus", Choice(MAR_LABELS), "margin lab: new point label"),
+    Setting("mar_mode", "plus", Choice(MAR_MODES), "margin lab: what a tap does"),
     Setting("mar_max_epochs", 100, _int_in(1, MAX_EPOCHS), "margin lab: max epochs"),
     # The proof, line by line (pages/proof.py); its run is the lecture's (lec_* above)
     Setting("prf_k", 0, _int_in(0, MAX_STEPS), "proof: mistake k shown (0 = the last)"),

@@ -1,13 +1,21 @@
-// The margin lab's drawing surface: an SVG of the points and the lines Python computed.
-// Drag a point (one "moved" event on release), click empty space to add one ("added";
-// shift-click adds a −1), click a point to flip its label ("flipped"), alt-click or the
-// delete tool removes it ("deleted"). Streamlit calls this function again on every data
-// change and keeps no cleanup until unmount, so each call rebuilds the SVG from scratch:
-// the old SVG, and the listeners on it, are dropped with it.
+// The margin lab's instrument: a toolbar of modes, an SVG of the points and the lines Python
+// computed, the theorem's numbers, and one status line. Python sends everything shown;
+// this file only draws it and turns gestures into one event each:
+//   drag a point (any mode)            -> "moved"   {i, x, y}
+//   tap in "add +1" / "add −1"          -> "added"   {x, y, label}
+//   tap a point in "flip" / "delete"    -> "flipped" / "deleted" {i}
+//   tap a point, then a place, "move"   -> "moved"   {i, x, y}
+//   a mode button                       -> "mode"    {mode}
+// With a mouse, shift-click adds the other label and alt-click deletes (shortcuts only).
+// A tap takes the nearest point within a finger's reach (24 CSS px; 14 with a mouse), not
+// whichever mark happens to be drawn on top. Streamlit calls this function again on every
+// data change and keeps no cleanup until unmount, so each call rebuilds the SVG from
+// scratch (the old listeners go with it); the toolbar's listeners are added once per host.
 const NS = "http://www.w3.org/2000/svg";
 const SIZE = 640;
 const PAD = { left: 46, right: 14, top: 14, bottom: 40 };
-const SLOP = 4; // pixels a pointer may wander before a press counts as a drag
+const SLOP = 6; // CSS px a pointer may wander before a press counts as a drag
+const REACH = { touch: 24, pen: 24, mouse: 14 }; // CSS px: how far a tap may be from a point
 
 function el(name, attrs, parent) {
   const node = document.createElementNS(NS, name);
@@ -16,14 +24,58 @@ function el(name, attrs, parent) {
   return node;
 }
 
+function coarse() {
+  return window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+}
+
 export default function render(component) {
   const { data, setTriggerValue, parentElement } = component;
   const host = parentElement.querySelector(".mlab");
   if (!host || !data) return;
-  const st = host.__mlab || (host.__mlab = { dragging: false, pending: null });
+  const st = host.__mlab || (host.__mlab = { dragging: false, pending: null, mode: null, picked: null });
   if (st.dragging) { st.pending = component; return; } // redraw when the drag ends
   host.classList.remove("busy");
   clearTimeout(st.busyTimer);
+  if (st.mode === null) st.mode = data.mode; // the session's mode, at first
+  st.picked = null; // a pick belongs to the picture it was made on
+
+  // One line under the buttons says what just happened, or else what a tap does now
+  const status = host.querySelector(".status");
+  const hints = coarse() ? data.hints.touch : data.hints.mouse;
+  const say = (text, kind) => {
+    status.textContent = text || hints[st.mode] || "";
+    status.className = `status ${text ? kind || "" : "hint"}`;
+  };
+  const showMode = () => {
+    for (const b of host.querySelectorAll(".tools button")) {
+      b.setAttribute("aria-pressed", b.dataset.mode === st.mode ? "true" : "false");
+    }
+    host.dataset.mode = st.mode;
+  };
+
+  // The numbers, rebuilt from this picture's data every time (never left from an earlier one)
+  const nums = host.querySelector(".nums");
+  nums.replaceChildren();
+  for (const n of data.numbers) {
+    const box = document.createElement("div");
+    box.className = "num";
+    box.dataset.k = n.key;
+    const k = document.createElement("div");
+    k.className = "k";
+    k.textContent = n.label;
+    const v = document.createElement("div");
+    v.className = "v";
+    v.textContent = n.value;
+    box.append(k, v);
+    if (n.delta) {
+      const d = document.createElement("div");
+      d.className = `d ${n.delta.good === null ? "" : n.delta.good ? "good" : "bad"}`;
+      d.textContent = `${n.delta.up ? "▲" : "▼"} ${n.delta.text}`;
+      d.setAttribute("aria-label", `${n.delta.up ? "up" : "down"} ${n.delta.text}`);
+      box.append(d);
+    }
+    nums.append(box);
+  }
 
   const [x0, x1, y0, y1] = data.view;
   const W = SIZE - PAD.left - PAD.right, H = SIZE - PAD.top - PAD.bottom;
@@ -31,6 +83,9 @@ export default function render(component) {
   const py = (y) => PAD.top + (1 - (y - y0) / (y1 - y0)) * H;
   const clampX = (x) => Math.min(Math.max(x, x0), x1);
   const clampY = (y) => Math.min(Math.max(y, y0), y1);
+  // marks at least 6.5 CSS px in radius on a narrow screen
+  const shown = Math.min(host.clientWidth || SIZE, 760) / SIZE;
+  const R = Math.max(8, 6.5 / Math.max(shown, 0.1));
 
   const svg = el("svg", { viewBox: `0 0 ${SIZE} ${SIZE}`, role: "img", "aria-label": data.alt });
   svg.dataset.version = data.v;
@@ -66,19 +121,19 @@ export default function render(component) {
     }
   }
 
-  const info = host.querySelector(".info");
   const points = el("g", { class: "points" }, svg);
-  data.points.forEach(([x, y, label, flags, tip], i) => {
+  const marks = data.points.map(([x, y, label, flags, tip], i) => {
     const g = el("g", { class: `pt ${label > 0 ? "plus" : "minus"}`, transform: `translate(${px(x)},${py(y)})` }, points);
     g.dataset.i = i;
     el("title", {}, g).textContent = tip;
-    if (flags & 1) el("circle", { class: "support", r: 13 }, g);
-    if (flags & 2) el("circle", { class: "wrong", r: 16 }, g);
-    if (label > 0) el("circle", { class: "mark", r: 8 }, g);
-    else el("rect", { class: "mark", x: -7.5, y: -7.5, width: 15, height: 15 }, g);
-    el("text", { class: "glyph", y: 4 }, g).textContent = label > 0 ? "+" : "−";
-    el("circle", { class: "hit", r: 15 }, g);
-    g.addEventListener("pointerenter", () => { if (info) info.textContent = tip; });
+    if (flags & 1) el("circle", { class: "support", r: R + 5 }, g);
+    if (flags & 2) el("circle", { class: "wrong", r: R + 8 }, g);
+    if (label > 0) el("circle", { class: "mark", r: R }, g);
+    else el("rect", { class: "mark", x: -R + 0.5, y: -R + 0.5, width: 2 * R - 1, height: 2 * R - 1 }, g);
+    el("text", { class: "glyph", y: R / 2, "font-size": 1.75 * R }, g).textContent = label > 0 ? "+" : "−";
+    g.addEventListener("pointerenter", (ev) => { if (ev.pointerType === "mouse" && !press) say(tip); });
+    g.addEventListener("pointerleave", (ev) => { if (ev.pointerType === "mouse" && !press) say(last[0], last[1]); });
+    return g;
   });
   if (data.banner) {
     el("text", { class: "banner", x: PAD.left + W / 2, y: PAD.top + 22, "text-anchor": "middle" }, svg).textContent = data.banner;
@@ -88,30 +143,53 @@ export default function render(component) {
     const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(svg.getScreenCTM().inverse());
     return [x0 + ((p.x - PAD.left) / W) * (x1 - x0), y0 + (1 - (p.y - PAD.top) / H) * (y1 - y0)];
   };
-  const send = (name, value) => {
+  const scale = () => svg.getBoundingClientRect().width / SIZE; // CSS px per SVG unit
+  // the nearest point to a pointer, and its distance in CSS px
+  const nearest = (ev) => {
+    const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(svg.getScreenCTM().inverse());
+    let best = -1, dist = Infinity;
+    data.points.forEach(([x, y], i) => {
+      const d = Math.hypot(px(x) - p.x, py(y) - p.y);
+      if (d < dist) { best = i; dist = d; }
+    });
+    return { i: best, css: dist * scale() };
+  };
+  const name = (i) => `point ${i + 1}`; // a student counts points from 1
+  const send = (event, value) => {
     host.classList.add("busy"); // until Python answers with a redraw
     st.busyTimer = setTimeout(() => host.classList.remove("busy"), 4000);
-    setTriggerValue(name, { ...value, v: data.v });
+    setTriggerValue(event, { ...value, v: data.v });
   };
 
   let press = null;
   svg.addEventListener("pointerdown", (ev) => {
-    if (ev.button !== 0 || host.classList.contains("busy")) return;
-    const g = ev.target.closest ? ev.target.closest(".pt") : null;
-    press = { g, id: ev.pointerId, cx: ev.clientX, cy: ev.clientY, moved: false, alt: ev.altKey, shift: ev.shiftKey };
+    if ((ev.pointerType === "mouse" && ev.button !== 0) || host.classList.contains("busy")) return;
+    const near = nearest(ev);
+    const reach = REACH[ev.pointerType] || REACH.touch;
+    const i = near.css <= reach ? near.i : -1;
+    press = { i, near, id: ev.pointerId, cx: ev.clientX, cy: ev.clientY, moved: false,
+      alt: ev.altKey, shift: ev.shiftKey, type: ev.pointerType };
     svg.setPointerCapture(ev.pointerId);
     ev.preventDefault();
   });
+  // A finger that lands on a point drags it; one that lands on empty space may scroll the page
+  svg.addEventListener("touchstart", (ev) => {
+    if (ev.touches.length !== 1) return;
+    const t = ev.touches[0];
+    const near = nearest(t);
+    if (near.css <= REACH.touch || st.picked !== null) ev.preventDefault();
+  }, { passive: false });
   svg.addEventListener("pointermove", (ev) => {
-    if (!press || ev.pointerId !== press.id || !press.g) return;
+    if (!press || ev.pointerId !== press.id || press.i < 0) return;
     if (!press.moved && Math.hypot(ev.clientX - press.cx, ev.clientY - press.cy) < SLOP) return;
     press.moved = true;
     st.dragging = true;
     const [x, y] = toData(ev);
     press.at = [clampX(x), clampY(y)];
-    press.g.setAttribute("transform", `translate(${px(press.at[0])},${py(press.at[1])})`);
-    press.g.classList.add("dragging");
-    if (info) info.textContent = `point ${press.g.dataset.i} → (${press.at[0].toFixed(2)}, ${press.at[1].toFixed(2)})`;
+    const g = marks[press.i];
+    g.setAttribute("transform", `translate(${px(press.at[0])},${py(press.at[1])})`);
+    g.classList.add("dragging");
+    say(`Moving ${name(press.i)} to (${press.at[0].toFixed(2)}, ${press.at[1].toFixed(2)})`);
   });
   const release = (ev, cancelled) => {
     if (!press || ev.pointerId !== press.id) return;
@@ -124,23 +202,70 @@ export default function render(component) {
       render(next);
       return;
     }
-    if (p.g && p.moved) {
-      send("moved", { i: Number(p.g.dataset.i), x: p.at[0], y: p.at[1] });
-    } else if (p.g && (p.alt || data.mode === "delete")) {
-      send("deleted", { i: Number(p.g.dataset.i) });
-    } else if (p.g) {
-      send("flipped", { i: Number(p.g.dataset.i) });
-    } else if (data.mode !== "delete") {
-      const [x, y] = toData(ev);
-      if (x >= x0 && x <= x1 && y >= y0 && y <= y1) {
-        send("added", { x, y, label: p.shift ? -1 : data.label });
-      }
-    }
     st.pending = null;
+    if (p.moved) {
+      send("moved", { i: p.i, x: p.at[0], y: p.at[1] });
+      return;
+    }
+    tap(ev, p);
+  };
+  const tap = (ev, p) => {
+    const [x, y] = toData(ev);
+    const inside = x >= x0 && x <= x1 && y >= y0 && y <= y1;
+    const onMark = p.near.i >= 0 && p.near.css <= R * scale() + 3;
+    if (p.alt && p.i >= 0) return send("deleted", { i: p.i }); // mouse shortcut
+    const mode = p.shift && st.mode === "plus" ? "minus" : p.shift && st.mode === "minus" ? "plus" : st.mode;
+    if (mode === "plus" || mode === "minus") {
+      if (onMark) return say(`${name(p.near.i)} is there already: to change it, pick flip, delete or move.`);
+      if (inside) send("added", { x, y, label: mode === "plus" ? 1 : -1 });
+      return;
+    }
+    if (mode === "move" && st.picked !== null) {
+      const i = st.picked;
+      marks[i].classList.remove("picked");
+      st.picked = null;
+      if (p.i === i) return say(`Let go of ${name(i)}.`);
+      if (inside) send("moved", { i, x, y });
+      return;
+    }
+    if (p.i < 0) {
+      return say(p.near.i < 0 ? "" : `No point within reach of that ${p.type === "mouse" ? "click" : "tap"}: ` +
+        `the nearest, ${name(p.near.i)}, is ${Math.round(p.near.css)} px away.`);
+    }
+    if (mode === "move") {
+      st.picked = p.i;
+      marks[p.i].classList.add("picked");
+      return say(`Took ${name(p.i)}: now tap where it should go (tap it again to let go).`);
+    }
+    say(`Took ${name(p.i)}.`);
+    send(mode === "delete" ? "deleted" : "flipped", { i: p.i });
   };
   svg.addEventListener("pointerup", (ev) => release(ev, false));
   svg.addEventListener("pointercancel", (ev) => release(ev, true));
 
+  if (!host.dataset.wired) { // the toolbar outlives every redraw: wire it once
+    host.dataset.wired = "1";
+    for (const b of host.querySelectorAll(".tools button")) {
+      b.addEventListener("click", () => {
+        const now = host.__mlab;
+        now.mode = b.dataset.mode;
+        now.showMode();
+        now.unpick();
+        now.say("");
+        now.setMode(b.dataset.mode);
+      });
+    }
+  }
+  st.showMode = showMode;
+  st.say = say;
+  st.unpick = () => {
+    if (st.picked !== null) marks[st.picked].classList.remove("picked");
+    st.picked = null;
+  };
+  st.setMode = (mode) => setTriggerValue("mode", { mode }); // remembered for reloads and links
+  showMode();
+  const last = data.error ? [data.error, "error"] : [data.note || "", ""]; // the edit's sentence
+  say(last[0], last[1]);
+
   host.querySelector(".surface").replaceChildren(svg);
-  host.classList.toggle("delete-mode", data.mode === "delete");
 }

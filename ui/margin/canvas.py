@@ -17,7 +17,33 @@ import streamlit as st
 from ui.kit import guard
 from ui.kit.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
 
-EVENTS = ("moved", "added", "flipped", "deleted")
+EVENTS = ("moved", "added", "flipped", "deleted", "mode")
+
+# The mode buttons: (mode, label). What each does is in HINTS.
+MODES = (
+    ("plus", "add +1"),
+    ("minus", "add −1"),
+    ("flip", "flip"),
+    ("delete", "delete"),
+    ("move", "move"),
+)
+_DRAG = "Drag a point to move it."
+HINTS = {  # the line under the buttons: taps on a touch screen, clicks with a mouse
+    "touch": {
+        "plus": f"Tap empty space to add a +1 point. {_DRAG}",
+        "minus": f"Tap empty space to add a −1 point. {_DRAG}",
+        "flip": f"Tap a point to flip its label. {_DRAG}",
+        "delete": f"Tap a point to delete it. {_DRAG}",
+        "move": "Tap a point, then tap where it should go. Or drag it.",
+    },
+    "mouse": {
+        "plus": f"Click empty space to add a +1 point (shift-click: −1). {_DRAG}",
+        "minus": f"Click empty space to add a −1 point (shift-click: +1). {_DRAG}",
+        "flip": f"Click a point to flip its label. {_DRAG} Alt-click deletes.",
+        "delete": f"Click a point to delete it. {_DRAG}",
+        "move": "Click a point, then click where it should go. Or drag it.",
+    },
+}
 
 
 def _swatch(body: str) -> str:
@@ -35,20 +61,36 @@ _LEGEND = [
     (_swatch('<path class="radius" d="M-14 8 A 22 22 0 0 1 14 -6"/>'), "max ‖x‖"),
 ]
 _HTML = (
-    '<div class="mlab"><div class="surface"></div>'
-    '<div class="info" aria-live="polite">Hover over a point to see its margins.</div>'
+    '<div class="mlab">'
+    '<div class="tools" role="toolbar" aria-label="What a tap on the picture does">'
+    + "".join(
+        f'<button type="button" data-mode="{mode}" aria-pressed="false">{label}</button>'
+        for mode, label in MODES
+    )
+    + '</div><div class="status" role="status" aria-live="polite"></div>'
+    '<div class="body"><div class="surface"></div>'
+    '<div class="nums" role="group" aria-label="The theorem\'s numbers"></div></div>'
     '<div class="legend">'
     + "".join(f"<span>{icon}{text}</span>" for icon, text in _LEGEND)
     + "</div></div>"
 )
 
 _CSS = f"""
-.mlab {{ font-family: var(--st-font, sans-serif); color: var(--st-text-color, #31333f); }}
-.mlab .surface svg {{ width: 100%; max-width: 760px; height: auto; display: block;
-  touch-action: none; user-select: none; -webkit-user-select: none; }}
+.mlab {{ font-family: var(--st-font, sans-serif); color: var(--st-text-color, #31333f);
+  max-width: 900px; container-type: inline-size; }}
+.mlab .tools {{ display: flex; flex-wrap: wrap; gap: 4px; margin-bottom: 2px; }}
+.mlab .tools button {{ flex: 1 1 0; min-width: 3.6em; min-height: 40px; padding: 4px 6px;
+  font: inherit; font-size: 15px; color: inherit; background: #fff; border: 1px solid #c4c4c8;
+  border-radius: 8px; cursor: pointer; }}
+.mlab .tools button[aria-pressed="true"] {{ background: #31333f; color: #fff;
+  border-color: #31333f; font-weight: 600; }}
+.mlab .tools button[aria-pressed="true"]::before {{ content: "✓ "; }}
+.mlab button:focus-visible {{ outline: 3px solid #1c6dd0; outline-offset: 2px; }}
+.mlab .surface svg {{ width: 100%; height: auto; display: block;
+  touch-action: manipulation; user-select: none; -webkit-user-select: none; }}
 .mlab.busy .surface {{ cursor: progress; }}
 .mlab .bg {{ fill: #ffffff; stroke: #c9c9c9; cursor: crosshair; }}
-.mlab.delete-mode .bg {{ cursor: not-allowed; }}
+.mlab[data-mode="flip"] .bg, .mlab[data-mode="delete"] .bg {{ cursor: default; }}
 .mlab .grid line {{ stroke: #ececec; stroke-width: 1; }}
 .mlab .grid line.axis {{ stroke: #9a9a9a; stroke-width: 1.2; }}
 .mlab .grid text {{ font-size: 12px; fill: #6b6b6b; }}
@@ -63,20 +105,36 @@ _CSS = f"""
 .mlab text.tag.wstar, .mlab text.tag.band {{ fill: {STAR}; }}
 .mlab text.tag.w {{ fill: {W_COLOUR}; }}
 .mlab .pt {{ cursor: grab; }}
-.mlab.delete-mode .pt {{ cursor: pointer; }}
+.mlab[data-mode="delete"] .pt, .mlab[data-mode="flip"] .pt {{ cursor: pointer; }}
 .mlab .pt.dragging {{ cursor: grabbing; }}
 .mlab .pt.plus .mark {{ fill: {PLUS}; }}
 .mlab .pt.minus .mark {{ fill: {MINUS}; }}
 .mlab .pt .mark {{ stroke: #fff; stroke-width: 1.2; }}
-.mlab .pt .glyph {{ fill: #fff; font-size: 14px; font-weight: 700; text-anchor: middle;
-  pointer-events: none; }}
+.mlab .pt .glyph {{ fill: #fff; font-weight: 700; text-anchor: middle; pointer-events: none; }}
 .mlab .pt .support {{ fill: none; stroke: {STAR}; stroke-width: 2.5; }}
 .mlab .pt .wrong {{ fill: none; stroke: {CURRENT}; stroke-width: 3; stroke-dasharray: 3 2; }}
-.mlab .pt .hit {{ fill: transparent; stroke: none; }}
-.mlab .pt:hover .mark, .mlab .pt.dragging .mark {{ stroke: #000; stroke-width: 2; }}
+.mlab .pt:hover .mark, .mlab .pt.dragging .mark, .mlab .pt.picked .mark {{ stroke: #000;
+  stroke-width: 2.5; }}
+.mlab .pt.picked .mark {{ stroke-dasharray: 4 2; stroke-width: 3.5; }}
 .mlab .banner {{ font-size: 15px; font-weight: 600; fill: {MINUS}; paint-order: stroke;
   stroke: #fff; stroke-width: 5px; }}
-.mlab .legend {{ display: flex; flex-wrap: wrap; gap: 2px 14px; font-size: 13px; color: #444; }}
+.mlab .nums {{ display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 4px;
+  margin-top: 4px; }}
+.mlab .num {{ border: 1px solid #e3e3e6; border-radius: 8px; padding: 3px 6px;
+  min-width: 0; }}
+.mlab .num .k {{ font-size: 13px; color: #555; white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis; }}
+.mlab .num .v {{ font-size: 22px; font-weight: 600; line-height: 1.2;
+  font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }}
+.mlab .num .d {{ font-size: 13px; font-variant-numeric: tabular-nums; color: #555; }}
+.mlab .num .d.good {{ color: #1e7b34; }}
+.mlab .num .d.bad {{ color: #b3261e; }}
+.mlab .status {{ min-height: 2.6em; font-size: 15px; margin: 2px 0; line-height: 1.3; }}
+.mlab .status.hint {{ color: #555; }}
+.mlab .status.error {{ color: #8a4b00; font-weight: 600; }}
+.mlab .status.error::before {{ content: "⚠ "; }}
+.mlab .legend {{ display: flex; flex-wrap: wrap; gap: 2px 14px; font-size: 13px; color: #444;
+  margin-top: 4px; }}
 .mlab .legend span {{ display: inline-flex; align-items: center; gap: 3px; }}
 .mlab .legend .mk.plus {{ fill: {PLUS}; }}
 .mlab .legend .mk.minus {{ fill: {MINUS}; }}
@@ -84,7 +142,16 @@ _CSS = f"""
 .mlab .legend .w {{ stroke: {W_COLOUR}; stroke-width: 3; stroke-dasharray: 6 3; }}
 .mlab .legend .support {{ fill: none; stroke: {STAR}; stroke-width: 2.5; }}
 .mlab .legend .wrong {{ fill: none; stroke: {CURRENT}; stroke-width: 3; stroke-dasharray: 3 2; }}
-.mlab .info {{ min-height: 1.4em; font-size: 14px; color: #555; margin-top: 2px; }}
+@container (min-width: 500px) {{ /* wide: the numbers beside the picture, in view with it */
+  .mlab .body {{ display: grid; grid-template-columns: minmax(0, 1fr) 9em; gap: 8px;
+    align-items: start; }}
+  .mlab .nums {{ grid-template-columns: 1fr; margin-top: 0; }}
+}}
+@media (max-width: 640px) {{
+  .mlab .tools button {{ font-size: 14px; padding: 4px 2px; min-width: 0; }}
+  .mlab .num .v {{ font-size: 18px; }}
+  .mlab .num .k, .mlab .num .d {{ font-size: 12px; }}
+}}
 """
 
 _component = st.components.v2.component(
@@ -110,7 +177,7 @@ def canvas(
     a gesture (``kit.guard``); ``on_refuse(sentence)`` runs for one that is not.
     """
     callbacks = guard.component_callbacks(st.session_state, key, EVENTS, on_edit, on_refuse)
-    _component(key=key, data=scene, **callbacks)
+    _component(key=key, data={**scene, "hints": HINTS}, **callbacks)
 
 
 _panel = st.components.v2.component(

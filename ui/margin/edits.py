@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ui.kit.geometry import Box
+from ui.kit.numbers import number
 
 MAX_POINTS = 500  # a drawing surface, not a data set loader
 MAX_UNDO = 50  # edits kept for undo (about 5 kB each at 200 points, per session)
@@ -55,14 +56,29 @@ class Points:
         )
 
 
+@dataclass(frozen=True)
+class Change:
+    """One accepted edit in words: what it did, and what undoing it does."""
+
+    done: str  # "moved point 31 to (1.77, −0.68)"
+    undone: str  # "moved point 31 back to (1.2, −0.4)"
+
+
 @dataclass(frozen=True, eq=False)
 class History:
-    """The present dataset, with what undo and redo lead back to."""
+    """The present dataset, with what undo and redo lead back to.
+
+    ``changes[k]`` names the edit that led from ``past[k]`` to the next state, and
+    ``redos[k]`` the edit that leads from the state before ``future[k]`` to it, so
+    Undo and Redo can say what they undid and redid.
+    """
 
     present: Points
     past: tuple[Points, ...] = ()
     future: tuple[Points, ...] = ()
     version: int = 0  # counts accepted changes: an event names the version it was made on
+    changes: tuple[Change, ...] = ()  # one per past state
+    redos: tuple[Change, ...] = ()  # one per future state
 
     @property
     def can_undo(self) -> bool:
@@ -96,7 +112,11 @@ class _Refused(ValueError):
 
 
 def _fmt(v: float) -> str:
-    return f"{v:.3g}".replace("-", "−")
+    return number(v)
+
+
+def _at(X: np.ndarray, i: int) -> str:
+    return f"({_fmt(X[i, 0])}, {_fmt(X[i, 1])})"
 
 
 def _index(payload: Mapping[str, Any], n: int) -> int:
@@ -104,9 +124,9 @@ def _index(payload: Mapping[str, Any], n: int) -> int:
     if isinstance(i, bool) or not isinstance(i, int | float) or not float(i).is_integer():
         raise _Refused(f"The edit named no valid point (got {str(i)[:20]!r}); {NOTHING_CHANGED}.")
     i = int(i)
-    if not 0 <= i < n:
+    if not 0 <= i < n:  # i counts from 0; a student counts points from 1
         raise _Refused(
-            f"There is no point {i}: the data have {n} points (0 to {n - 1}); {NOTHING_CHANGED}."
+            f"There is no point {i + 1}: the data have {n} points (1 to {n}); {NOTHING_CHANGED}."
         )
     return i
 
@@ -160,7 +180,7 @@ def _sign(v: float) -> str:
     return "+1" if v > 0 else "−1"
 
 
-def _table(points: Points, delta: Mapping[str, Any]) -> tuple[Points, str]:
+def _table(points: Points, delta: Mapping[str, Any]) -> tuple[Points, Change]:
     """Apply an ``st.data_editor`` delta (edited, added and deleted rows, columns x1, x2, y)."""
     X = points.X.copy()
     y = points.y.copy()
@@ -185,11 +205,11 @@ def _table(points: Points, delta: Mapping[str, Any]) -> tuple[Points, str]:
             r = -1
         if not 0 <= r < n or not isinstance(cells, Mapping):
             raise _Refused(f"The table has no row {str(row)[:10]}; {NOTHING_CHANGED}.")
-        for col, value in cells.items():
+        for col, value in cells.items():  # the table shows row r as point r + 1
             if col == "x1":
-                X[r, 0] = _coordinate(value, f"Row {r}: x1")
+                X[r, 0] = _coordinate(value, f"Point {r + 1}: x1")
             elif col == "x2":
-                X[r, 1] = _coordinate(value, f"Row {r}: x2")
+                X[r, 1] = _coordinate(value, f"Point {r + 1}: x2")
             elif col == "y":
                 y[r] = _label(value)
             else:
@@ -215,7 +235,8 @@ def _table(points: Points, delta: Mapping[str, Any]) -> tuple[Points, str]:
         parts.append(f"added {len(added)}")
     if drop:
         parts.append(f"deleted {len(drop)}")
-    return Points.of(X, y), "Table: " + ", ".join(parts or ["no change"]) + "."
+    what = ", ".join(parts or ["no change"])
+    return Points.of(X, y), Change(f"table edit ({what})", f"took back the table edit ({what})")
 
 
 def _edit(points: Points, event: str, payload: Mapping[str, Any], box: Box | None) -> Points:
@@ -246,25 +267,38 @@ def _edit(points: Points, event: str, payload: Mapping[str, Any], box: Box | Non
     raise AssertionError(event)  # pragma: no cover - guarded by reduce
 
 
-def _describe(old: Points, event: str, payload: Mapping[str, Any], new: Points) -> str:
-    if event == "moved":
-        i = int(payload["i"])
-        return f"Moved point {i} to ({_fmt(new.X[i, 0])}, {_fmt(new.X[i, 1])})."
+def _describe(old: Points, event: str, payload: Mapping[str, Any], new: Points) -> Change:
+    """The edit from ``old`` to ``new`` in words, both ways; points count from 1."""
     if event == "added":
-        return (
-            f"Added point {len(new) - 1} at ({_fmt(new.X[-1, 0])}, {_fmt(new.X[-1, 1])}) "
-            f"with label {_sign(new.y[-1])}."
+        k = len(new) - 1
+        where, label = _at(new.X, k), _sign(new.y[k])
+        return Change(
+            f"added point {k + 1} at {where} with label {label}",
+            f"took away point {k + 1} (added at {where})",
+        )
+    i = int(payload["i"])
+    if event == "moved":
+        return Change(
+            f"moved point {i + 1} to {_at(new.X, i)}",
+            f"moved point {i + 1} back to {_at(old.X, i)}",
         )
     if event == "flipped":
-        i = int(payload["i"])
-        return f"Flipped point {i} to label {_sign(new.y[i])}."
-    i = int(payload["i"])
-    return f"Deleted point {i} ({_fmt(old.X[i, 0])}, {_fmt(old.X[i, 1])})."
+        return Change(
+            f"flipped point {i + 1} to label {_sign(new.y[i])}",
+            f"flipped point {i + 1} back to label {_sign(old.y[i])}",
+        )
+    gone = f"point {i + 1} at {_at(old.X, i)} with label {_sign(old.y[i])}"
+    return Change(f"deleted {gone}", f"put back {gone}")
 
 
-def _push(history: History, points: Points) -> History:
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
+
+
+def _push(history: History, points: Points, change: Change) -> History:
     past = (*history.past, history.present)[-MAX_UNDO:]
-    return History(points, past, (), history.version + 1)
+    changes = (*history.changes, change)[-MAX_UNDO:]
+    return History(points, past, (), history.version + 1, changes, ())
 
 
 def reduce(history: History, event: Any, payload: Any = None, *, box: Box | None = None) -> Result:
@@ -295,33 +329,39 @@ def reduce(history: History, event: Any, payload: Any = None, *, box: Box | None
         if event == "undo":
             if not history.past:
                 raise _Refused("Nothing to undo.")
-            return Result(
-                History(
-                    history.past[-1],
-                    history.past[:-1],
-                    (history.present, *history.future),
-                    history.version + 1,
-                ),
-                note="Undid the last edit.",
+            change = history.changes[-1]
+            back = History(
+                history.past[-1],
+                history.past[:-1],
+                (history.present, *history.future),
+                history.version + 1,
+                history.changes[:-1],
+                (change, *history.redos),
             )
+            return Result(back, note=f"Undid: {change.undone}.")
         if event == "redo":
             if not history.future:
                 raise _Refused("Nothing to redo.")
-            return Result(
-                History(
-                    history.future[0],
-                    (*history.past, history.present),
-                    history.future[1:],
-                    history.version + 1,
-                ),
-                note="Redid the edit.",
+            change = history.redos[0]
+            again = History(
+                history.future[0],
+                (*history.past, history.present),
+                history.future[1:],
+                history.version + 1,
+                (*history.changes, change),
+                history.redos[1:],
             )
+            return Result(again, note=f"Redid: {change.done}.")
         if event == "reset":
             if not isinstance(payload, Points):
                 raise _Refused(f"There is no preset to go back to; {NOTHING_CHANGED}.")
             if payload.same(history.present.X, history.present.y):
                 return Result(history, note="Already at the preset.")
-            return Result(_push(history, payload), note="Back to the preset; undo brings it back.")
+            change = Change("went back to the preset", "went back to your edits before the reset")
+            return Result(
+                _push(history, payload, change),
+                note="Back to the preset; Undo brings your edits back.",
+            )
         if not isinstance(payload, Mapping):
             raise _Refused(f"The edit carried no details; {NOTHING_CHANGED}.")
         v = payload.get("v")
@@ -331,17 +371,17 @@ def reduce(history: History, event: Any, payload: Any = None, *, box: Box | None
                 f"first); {NOTHING_CHANGED}. Please try again."
             )
         if event == "table":
-            points, note = _table(history.present, payload)
+            points, change = _table(history.present, payload)
             if len(points) == 0:
                 raise _Refused("Keep at least one point: the lab needs data to work on.")
             if len(points) > MAX_POINTS:
                 raise _Refused(f"The lab holds at most {MAX_POINTS} points; {NOTHING_CHANGED}.")
         else:
             points = _edit(history.present, event, payload, box)
-            note = _describe(history.present, event, payload, points)
+            change = _describe(history.present, event, payload, points)
         if points.same(history.present.X, history.present.y):
             return Result(history, note="No change.")
-        return Result(_push(history, points), note=note)
+        return Result(_push(history, points, change), note=_sentence(change.done))
     except _Refused as refused:
         return Result(history, error=str(refused))
 

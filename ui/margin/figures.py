@@ -13,6 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ui.kit.geometry import Box, boundary_segment, clip
+from ui.kit.numbers import number
 from ui.kit.palette import BOUND, STAR, W_COLOUR
 from ui.kit.plots import as_figure
 from ui.margin.lab import Analysis, ConstantRow, ScaledRow, in_plane
@@ -44,15 +45,23 @@ def _line(
     return {"d": [[ax, ay], [bx, by]], "cls": cls, "label": label, "at": list(at)}
 
 
-def _f(v: float) -> str:
-    return f"{v:.3g}".replace("-", "−")
+_f = number
 
 
 def canvas_scene(
-    an: Analysis, box: Box, *, version: int, tick: int, mode: str, label: int
+    an: Analysis,
+    box: Box,
+    *,
+    version: int,
+    tick: int,
+    mode: str,
+    readouts: Sequence[dict[str, Any]] = (),
+    note: str | None = None,
+    error: str | None = None,
 ) -> dict[str, Any]:
-    """What the drawing surface draws, in data units: grid, w* with its γ band, the
-    circle of radius max‖x‖, the perceptron's final line, and the points with a tip each."""
+    """What the lab's instrument shows: the surface in data units (grid, w* with its γ band,
+    the circle of radius max‖x‖, the perceptron's final line, the points with a tip each,
+    numbered from 1), the theorem's numbers (``lab.readouts``) and the last edit's sentence."""
     lines: list[dict[str, Any] | None] = []
     fills: list[dict[str, Any]] = []
     mm, trace = an.mm, an.trace
@@ -79,7 +88,7 @@ def canvas_scene(
     wrong = f_w <= 0  # the default mistake rule: y·w·x <= 0
     points = []
     for i, (x, y) in enumerate(an.X):
-        tip = f"point {i}: ({_f(x)}, {_f(y)}), y = {'+1' if an.y[i] > 0 else '−1'}"
+        tip = f"point {i + 1}: ({_f(x)}, {_f(y)}), y = {'+1' if an.y[i] > 0 else '−1'}"
         if m_star is not None:
             tip += f" · w*: y·w*·x = {_f(m_star[i])}" + (" (support vector)" if support[i] else "")
         tip += f" · perceptron w: y·w·x = {_f(f_w[i])}"
@@ -96,7 +105,9 @@ def canvas_scene(
         "v": version,
         "tick": tick,
         "mode": mode,
-        "label": label,
+        "numbers": list(readouts),
+        "note": note,
+        "error": error,
         "view": [box.x0, box.x1, box.y0, box.y1],
         "ticks": {"x": nice_ticks(box.x0, box.x1), "y": nice_ticks(box.y0, box.y1)},
         "fills": fills,
@@ -118,7 +129,7 @@ def margins_frame(an: Analysis) -> pd.DataFrame:
     g_w = an.geometric(an.trace.w)
     frame = pd.DataFrame(
         {
-            "point": np.arange(len(an.y)),
+            "point": np.arange(1, len(an.y) + 1),  # counted from 1, as on the surface
             "x1": an.X[:, 0],
             "x2": an.X[:, 1],
             "y": an.y.astype(int),
@@ -135,17 +146,19 @@ def margins_frame(an: Analysis) -> pd.DataFrame:
 
 def points_frame(X: np.ndarray, y: np.ndarray) -> pd.DataFrame:
     """The points as the keyboard table edits them: x1, x2, y."""
-    return pd.DataFrame({"x1": X[:, 0], "x2": X[:, 1], "y": y.astype(int)})
+    frame = pd.DataFrame({"x1": X[:, 0], "x2": X[:, 1], "y": y.astype(int)})
+    frame.index = pd.RangeIndex(1, len(y) + 1, name="point")  # counted from 1, as on the surface
+    return frame
 
 
 def scaling_frame(rows: Sequence[ScaledRow]) -> pd.DataFrame:
     """R, γ, (R/γ)² and M for every vector scaled by s: only R and γ change."""
     return pd.DataFrame(
         {
-            "scale s": [f"{r.s:.3g}" + (" (= 1/R)" if abs(r.R - 1) < 1e-9 else "") for r in rows],
-            "R": [r.R for r in rows],
-            "γ": [r.gamma for r in rows],
-            "(R/γ)²": [r.bound for r in rows],
+            "scale s": [number(r.s) + (" (= 1/R)" if abs(r.R - 1) < 1e-9 else "") for r in rows],
+            "R": [number(r.R) for r in rows],
+            "γ": ["—" if r.gamma is None else number(r.gamma) for r in rows],
+            "(R/γ)²": ["—" if r.bound is None else number(r.bound) for r in rows],
             "mistakes M": [r.M for r in rows],
         }
     )
@@ -227,7 +240,7 @@ def edits_svg(
         r = 7 if now else 4.5
         x, yb, ym = sx(gamma), sy(bound), sy(m)
         name = f"edit {version}" + (" (now)" if now else "")
-        tip = f"{name}: γ = {gamma:.3g}, (R/γ)² = {bound:.3g}, M = {m}"
+        tip = f"{name}: γ = {number(gamma)}, (R/γ)² = {number(bound)}, M = {m}"
         out.append(
             f'<g class="edit"><title>{tip}</title>'
             f'<path d="M{x:.1f} {yb - r:.1f} L{x + r:.1f} {yb:.1f} L{x:.1f} {yb + r:.1f} '
@@ -265,7 +278,7 @@ def constant_figure(rows: Sequence[ConstantRow], c_now: float) -> go.Figure:
             "mode": "lines",
             "name": "bound for w*(c), the best line at each c",
             "line": {"color": BOUND, "width": 3},
-            "hovertemplate": "c = %{x:.3g}<br>(R/γ)² = %{y:.3g}<extra>w*(c)</extra>",
+            "hovertemplate": "c = %{x:.3~r}<br>(R/γ)² = %{y:,.3~r}<extra>w*(c)</extra>",
         },
         {
             "type": "scatter",
@@ -274,7 +287,7 @@ def constant_figure(rows: Sequence[ConstantRow], c_now: float) -> go.Figure:
             "mode": "lines",
             "name": "bound for the line of w* at your c, kept fixed",
             "line": {"color": STAR, "dash": "dash", "width": 2.5},
-            "hovertemplate": "c = %{x:.3g}<br>(R/γ)² = %{y:.3g}<extra>fixed line</extra>",
+            "hovertemplate": "c = %{x:.3~r}<br>(R/γ)² = %{y:,.3~r}<extra>fixed line</extra>",
         },
         {
             "type": "scatter",
@@ -284,7 +297,7 @@ def constant_figure(rows: Sequence[ConstantRow], c_now: float) -> go.Figure:
             "mode": "markers",
             "name": "mistakes M",
             "marker": {"color": W_COLOUR, "size": 7},
-            "hovertemplate": "c = %{x:.3g}<br>M = %{customdata}<extra></extra>",
+            "hovertemplate": "c = %{x:.3~r}<br>M = %{customdata}<extra></extra>",
         },
     ]
     layout = _layout(

@@ -12,7 +12,7 @@ those of the space the algorithm actually runs in.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,8 @@ import streamlit as st
 from perceptron_core import MaxMargin, NotSeparableError, Trace, max_margin, train
 from ui.kit.cache import cached
 from ui.kit.geometry import Box, view_box
-from ui.kit.state import session_key
+from ui.kit.numbers import number
+from ui.kit.state import MAR_MODES, session_key
 from ui.kit.text import lesson_text
 from ui.margin import edits
 
@@ -260,14 +261,57 @@ def before_last_edit(
     return prev
 
 
-def deltas(now: Numbers, prev: Numbers | None) -> list[str | None]:
-    """Each number's change since the last edit, for st.metric (None where none)."""
-    if prev is None:
-        return [None] * len(now)
-    return [
-        f"{a - b:+.3g}" if a is not None and b is not None and a != b else None
-        for a, b in zip(now, prev, strict=True)
-    ]
+# The theorem's numbers as the lab shows them: (key, label, which way is good: +1 up, −1 down)
+READOUTS = (
+    ("gamma", "margin γ", 1),
+    ("R", "radius R", 0),
+    ("bound", "bound (R/γ)²", -1),
+    ("M", "mistakes M", -1),
+)
+
+
+def _shown(key: str, v: float | None) -> str:
+    if v is None:
+        return "—"
+    return str(int(v)) if key == "M" else number(v)
+
+
+def readouts(now: Numbers, prev: Numbers | None) -> list[dict[str, Any]]:
+    """γ, R, the bound and M as shown, each with its change since the last edit.
+
+    Rebuilt from the numbers of the data on show after every edit, undo, redo, reset
+    and upload. A change shows only where the number on show changed: a γ that moved
+    by 3e−15 (rounding noise of the solver) shows no arrow.
+    """
+    before = prev if prev is not None else (None,) * len(now)
+    out = []
+    for (key, label, good), a, b in zip(READOUTS, now, before, strict=True):
+        value = _shown(key, a)
+        delta = None
+        if a is not None and b is not None and _shown(key, b) != value:
+            d = float(a) - float(b)
+            delta = {
+                "text": ("+" if d > 0 else "") + (str(int(d)) if key == "M" else number(d)),
+                "up": d > 0,
+                "good": None if good == 0 else (d > 0) == (good > 0),
+            }
+        out.append({"key": key, "label": label, "value": value, "delta": delta})
+    return out
+
+
+def set_mode(session: MutableMapping[str, Any], payload: Any) -> None:
+    """The surface's mode buttons: what a tap does (one of ``MAR_MODES``), or nothing."""
+    mode = payload.get("mode") if isinstance(payload, Mapping) else None
+    if isinstance(mode, str) and mode in MAR_MODES:
+        session["mar_mode"] = mode
+
+
+def on_surface(session: MutableMapping[str, Any], event: str, payload: Any) -> None:
+    """One event from the drawing surface: a mode button, or an edit."""
+    if event == "mode":
+        set_mode(session, payload)
+    else:
+        apply_event(session, event, payload)
 
 
 def log_edit(

@@ -18,8 +18,7 @@ from perceptron_core import (
 )
 from ui.kit import fair, guard, state
 from ui.kit.state import (
-    MAR_LABELS,
-    MAR_TOOLS,
+    MAR_MODES,
     ORDERS,
     SETTINGS,
     SGD_DATA,
@@ -40,8 +39,7 @@ REGISTRIES = {
     "lec_rule": RULES,
     "xor_data": XOR_DATA,
     "xor_map": FEATURE_MAPS,
-    "mar_tool": MAR_TOOLS,
-    "mar_label": MAR_LABELS,
+    "mar_mode": MAR_MODES,
     "var_data": VAR_DATA,
     "var_pair": DIGIT_PAIRS,
     "exp_behaviour": EXPERT_BEHAVIOURS,

@@ -32,7 +32,7 @@ def unchanged(result: edits.Result, history: edits.History) -> bool:
 def test_moved_moves_one_point_and_is_undoable():
     h = fresh()
     r = edits.reduce(h, "moved", {"i": 2, "x": 0.5, "y": -0.25, "v": 0}, box=BOX)
-    assert r.ok and r.note == "Moved point 2 to (0.5, −0.25)."
+    assert r.ok and r.note == "Moved point 3 to (0.5, −0.25)."  # points count from 1
     assert r.history.present.X[2].tolist() == [0.5, -0.25]
     assert np.array_equal(np.delete(r.history.present.X, 2, 0), np.delete(X0, 2, 0))
     assert np.array_equal(r.history.present.y, Y0)
@@ -40,6 +40,66 @@ def test_moved_moves_one_point_and_is_undoable():
     assert back.present.same(X0, Y0) and back.can_redo
     again = edits.reduce(back, "redo").history
     assert again.present.X[2].tolist() == [0.5, -0.25]
+
+
+@pytest.mark.parametrize(
+    ("event", "payload", "did", "undid"),
+    [
+        (
+            "moved",
+            {"i": 2, "x": 0.5, "y": -0.25},
+            "Moved point 3 to (0.5, −0.25).",
+            "Undid: moved point 3 back to (−1, −1).",
+        ),
+        (
+            "added",
+            {"x": 3, "y": 3, "label": -1},
+            "Added point 5 at (3, 3) with label −1.",
+            "Undid: took away point 5 (added at (3, 3)).",
+        ),
+        (
+            "flipped",
+            {"i": 0},
+            "Flipped point 1 to label −1.",
+            "Undid: flipped point 1 back to label +1.",
+        ),
+        (
+            "deleted",
+            {"i": 1},
+            "Deleted point 2 at (2, 1) with label +1.",
+            "Undid: put back point 2 at (2, 1) with label +1.",
+        ),
+    ],
+)
+def test_undo_and_redo_say_what_they_undid_and_redid(event, payload, did, undid):
+    r = edits.reduce(fresh(), event, payload, box=BOX)
+    assert r.note == did
+    back = edits.reduce(r.history, "undo")
+    assert back.note == undid and back.history.present.same(X0, Y0)
+    again = edits.reduce(back.history, "redo")
+    assert again.note == "Redid: " + did[0].lower() + did[1:]
+    assert again.history.present.same(r.history.present.X, r.history.present.y)
+
+
+def test_undo_names_the_right_edit_after_several_undos_and_redos():
+    h = fresh()
+    for i in range(3):  # flip points 1, 2, 3 in turn
+        h = edits.reduce(h, "flipped", {"i": i}).history
+    said = []
+    for event in ("undo", "undo", "redo", "undo", "undo", "undo"):
+        r = edits.reduce(h, event)
+        h = r.history
+        said.append(r.note or r.error)
+    assert said == [
+        "Undid: flipped point 3 back to label −1.",
+        "Undid: flipped point 2 back to label +1.",
+        "Redid: flipped point 2 to label −1.",
+        "Undid: flipped point 2 back to label +1.",
+        "Undid: flipped point 1 back to label +1.",
+        "Nothing to undo.",
+    ]
+    assert h.present.same(X0, Y0) and len(h.changes) == len(h.past) == 0
+    assert len(h.redos) == len(h.future) == 3
 
 
 def test_added_flipped_deleted():
@@ -58,9 +118,9 @@ def test_added_flipped_deleted():
 @pytest.mark.parametrize(
     ("event", "payload", "says"),
     [
-        ("moved", {"i": 4, "x": 0, "y": 0}, "There is no point 4"),
-        ("moved", {"i": -1, "x": 0, "y": 0}, "There is no point -1"),
-        ("flipped", {"i": 99}, "There is no point 99"),
+        ("moved", {"i": 4, "x": 0, "y": 0}, "There is no point 5: the data have 4 points (1 to 4)"),
+        ("moved", {"i": -1, "x": 0, "y": 0}, "There is no point 0"),
+        ("flipped", {"i": 99}, "There is no point 100"),
         ("deleted", {"i": "0"}, "no valid point"),
         ("flipped", {"i": True}, "no valid point"),
         ("flipped", {"i": 1.5}, "no valid point"),
@@ -134,13 +194,16 @@ def test_table_edits_rows_adds_and_deletes():
     p = r.history.present
     assert p.X.tolist() == [[0.5, 2.0], [-1, -1], [-1, 1], [4, -4]]
     assert p.y.tolist() == [1.0, -1.0, 1.0, -1.0]
-    assert r.note == "Table: edited 2 rows, added 1, deleted 1."
+    assert r.note == "Table edit (edited 2 rows, added 1, deleted 1)."
+    assert edits.reduce(r.history, "undo").note == (
+        "Undid: took back the table edit (edited 2 rows, added 1, deleted 1)."
+    )
 
 
 @pytest.mark.parametrize(
     ("delta", "says"),
     [
-        ({"edited_rows": {0: {"x1": None}}}, "Row 0: x1 must be a number"),
+        ({"edited_rows": {0: {"x1": None}}}, "Point 1: x1 must be a number"),
         ({"edited_rows": {0: {"y": 2}}}, "label must be +1 or −1"),
         ({"edited_rows": {9: {"x1": 1}}}, "no row 9"),
         ({"edited_rows": {0: {"colour": 1}}}, "cannot be edited"),
@@ -227,7 +290,7 @@ def test_an_edit_becomes_the_shared_dataset_and_restarts_the_lecture():
     X, y, name = ss[lab.CUSTOM]
     assert X[0].tolist() == [0.5, 0.5] and np.array_equal(y, Y0)
     assert name == lab.DRAWN and lecture_step(ss) == 0
-    assert ss[lab.NOTICE] == (None, "Moved point 0 to (0.5, 0.5).")
+    assert ss[lab.NOTICE] == (None, "Moved point 1 to (0.5, 0.5).")
     lab.apply_event(ss, "undo", None)  # back at the generated preset: the sidebar's data again
     assert lab.CUSTOM not in ss
 

@@ -43,7 +43,7 @@ def test_not_separable_data_have_no_w_star_and_a_reason():
     an = analysis(X, [1.0, -1.0, 1.0], bias=True, max_epochs=20)
     assert an.mm is None and "same place" in an.reason and "through the origin" not in an.reason
     assert not an.trace.converged and an.trace.n_epochs == 20
-    scene = mf.canvas_scene(an, view_box(an.X), version=0, tick=0, mode="edit", label=1)
+    scene = mf.canvas_scene(an, view_box(an.X), version=0, tick=0, mode="flip")
     assert scene["banner"].startswith("Not separable")
     assert not any(line["cls"] in ("wstar", "band") for line in scene["lines"])
     assert any(p[3] & 2 for p in scene["points"])  # the final w still gets something wrong
@@ -82,7 +82,7 @@ def test_the_band_lines_pass_through_the_support_vectors():
     X, y = make_dataset("separable", n=50, seed=4)
     an = analysis(X, y, bias=True, c=2.0)
     box = view_box(X)
-    scene = mf.canvas_scene(an, box, version=3, tick=5, mode="delete", label=-1)
+    scene = mf.canvas_scene(an, box, version=3, tick=5, mode="delete")
     flagged = [i for i, p in enumerate(scene["points"]) if p[3] & 1]
     assert flagged == an.mm.support.tolist()
     bands = [line["d"] for line in scene["lines"] if line["cls"] == "band"]
@@ -98,6 +98,43 @@ def test_the_band_lines_pass_through_the_support_vectors():
     assert scene["v"] == 3 and scene["tick"] == 5 and scene["mode"] == "delete"
     assert scene["circle"]["r"] == pytest.approx(np.linalg.norm(X, axis=1).max())
     assert "support vector" in scene["points"][flagged[0]][4]
+    # a student counts points from 1: the tip of row i names point i + 1
+    assert all(p[4].startswith(f"point {i + 1}: (") for i, p in enumerate(scene["points"]))
+
+
+def test_readouts_show_each_change_once_and_never_rounding_noise():
+    now = (0.34, 3.16, 86.4, 5)
+    before = (0.491, 3.16, 41.3, 3)
+    shown = {r["key"]: r for r in lab.readouts(now, before)}
+    assert [r["value"] for r in shown.values()] == ["0.34", "3.16", "86.4", "5"]
+    assert shown["gamma"]["delta"] == {"text": "−0.151", "up": False, "good": False}
+    assert shown["bound"]["delta"] == {"text": "+45.1", "up": True, "good": False}
+    assert shown["M"]["delta"] == {"text": "+2", "up": True, "good": False}
+    assert shown["R"]["delta"] is None  # R did not change
+    # γ off by 3e−15 (the solver's rounding): the same number on show, so no arrow
+    noise = lab.readouts((0.491 + 3.28e-15, 3.16, 41.3, 3), before)
+    assert all(r["delta"] is None for r in noise)
+    big = {r["key"]: r for r in lab.readouts((0.01, 77.0, 59_290.0, 120), before)}
+    assert big["bound"]["value"] == "59,290" and big["bound"]["delta"]["text"] == "+59,249"
+    gone = {r["key"]: r for r in lab.readouts((None, 3.2, None, 9), before)}
+    assert gone["gamma"]["value"] == gone["bound"]["value"] == "—"
+    assert gone["gamma"]["delta"] is None and gone["M"]["delta"]["text"] == "+6"
+    assert all(r["delta"] is None for r in lab.readouts(now, None))  # nothing to compare
+
+
+def test_the_scene_carries_the_edits_sentence_and_the_numbers():
+    an = analysis()
+    rows = lab.readouts(lab.numbers(an), None)
+    scene = mf.canvas_scene(
+        an, view_box(an.X), version=1, tick=1, mode="move", readouts=rows, note="Moved point 2."
+    )
+    assert scene["note"] == "Moved point 2." and scene["error"] is None
+    assert [r["label"] for r in scene["numbers"]] == [
+        "margin γ",
+        "radius R",
+        "bound (R/γ)²",
+        "mistakes M",
+    ]
 
 
 def test_margins_frame_follows_seed_001s_definitions():
