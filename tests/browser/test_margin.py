@@ -26,9 +26,29 @@ def open_margin(page: Page, app_url: str, query: str = "") -> None:
     page.locator(SURFACE).scroll_into_view_if_needed()
 
 
+KEYS = {"margin γ": "gamma", "radius R": "R", "bound": "bound", "mistakes M": "M"}
+
+
 def metric(page: Page, label: str) -> str:
-    box = page.get_by_test_id("stMetric").filter(has_text=label)
-    return box.get_by_test_id("stMetricValue").inner_text().strip()
+    """A number as the instrument shows it under (or beside) the picture."""
+    return page.locator(f'.mlab .num[data-k="{KEYS[label]}"] .v').inner_text().strip()
+
+
+def value(text: str) -> float:
+    return float(text.replace(",", "").replace("−", "-"))
+
+
+def said(page: Page):
+    """The instrument's line under its buttons."""
+    return page.locator(".mlab .status")
+
+
+def mode(page: Page, name: str) -> None:
+    page.locator(".mlab .tools button", has_text=name).click()
+    expect(page.locator(".mlab .tools button", has_text=name)).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    settle(page)
 
 
 def tick(page: Page) -> int:
@@ -76,7 +96,7 @@ def test_dragging_a_support_vector_toward_w_star_shrinks_gamma_and_raises_the_bo
     app_url, page, screenshot
 ):
     open_margin(page, app_url)
-    gamma, bound = float(metric(page, "margin γ")), float(metric(page, "bound"))
+    gamma, bound = value(metric(page, "margin γ")), value(metric(page, "bound"))
     R = metric(page, "radius R")
     sv = page.locator(".pt:has(circle.support)").first
     i = sv.get_attribute("data-i")
@@ -86,16 +106,19 @@ def test_dragging_a_support_vector_toward_w_star_shrinks_gamma_and_raises_the_bo
     s = ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)
     qx, qy = ax + s * dx, ay + s * dy  # the foot of the perpendicular on w*
     edit(page, lambda: drag(page, (px, py), (px + 0.6 * (qx - px), py + 0.6 * (qy - py))))
-    assert float(metric(page, "margin γ")) < gamma
-    assert float(metric(page, "bound")) > bound
+    assert value(metric(page, "margin γ")) < gamma
+    assert value(metric(page, "bound")) > bound
     assert metric(page, "radius R") == R  # the point moved inward: same farthest point
-    expect(page.get_by_text(re.compile(r"Moved point \d+ to"))).to_be_visible()
+    expect(said(page)).to_have_text(re.compile(rf"^Moved point {int(i) + 1} to \(.+\)\.$"))
+    # the numbers that changed carry their change, the one that did not carries none
+    expect(page.locator('.mlab .num[data-k="gamma"] .d')).to_contain_text("▼ −")
+    expect(page.locator('.mlab .num[data-k="R"] .d')).to_have_count(0)
     expect(page.get_by_test_id("stSidebar")).to_contain_text("drawn in the margin lab (40 points)")
     # a second drop on the drawn points reruns only the page's fragment: still all updated
-    gamma2, bound2 = float(metric(page, "margin γ")), float(metric(page, "bound"))
+    gamma2, bound2 = value(metric(page, "margin γ")), value(metric(page, "bound"))
     vx, vy = centre(page.locator(f'.pt[data-i="{i}"]'))  # the same point, closer still
     edit(page, lambda: drag(page, (vx, vy), (vx + 0.3 * (qx - px), vy + 0.3 * (qy - py))))
-    assert float(metric(page, "margin γ")) < gamma2 and float(metric(page, "bound")) > bound2
+    assert value(metric(page, "margin γ")) < gamma2 and value(metric(page, "bound")) > bound2
     expect(page.get_by_role("button", name="Undo")).to_be_enabled()
     no_traceback(page)
     screenshot("margin-dragged")
@@ -124,6 +147,7 @@ def test_flipping_a_point_deep_in_its_class_makes_the_data_non_separable_and_und
     pluses = page.locator(".pt.plus")
     xs = [centre(pluses.nth(k))[0] for k in range(pluses.count())]
     leftmost = pluses.nth(xs.index(min(xs)))  # far from the line on the +1 side
+    mode(page, "flip")
     edit(page, lambda: leftmost.click())
     expect(page.get_by_text("Not separable.", exact=False).first).to_be_visible()
     expect(page.locator(".mlab .banner")).to_contain_text("Not separable")
@@ -132,7 +156,8 @@ def test_flipping_a_point_deep_in_its_class_makes_the_data_non_separable_and_und
     screenshot("margin-not-separable")
     page.get_by_role("button", name="Undo").click()
     settle(page)
-    expect(page.get_by_test_id("stMetric").filter(has_text="margin γ")).to_contain_text(gamma)
+    expect(page.locator('.mlab .num[data-k="gamma"] .v')).to_have_text(gamma)
+    expect(said(page)).to_have_text(re.compile(r"^Undid: flipped point \d+ back to label \+1\.$"))
     no_traceback(page)
 
 
@@ -140,8 +165,7 @@ def test_alt_click_and_the_delete_tool_remove_points(app_url, page):
     open_margin(page, app_url)
     edit(page, lambda: page.locator(".pt").nth(3).click(modifiers=["Alt"]))
     expect(page.locator(".pt")).to_have_count(39)
-    page.get_by_text("deletes it", exact=True).click()
-    settle(page)
+    mode(page, "delete")
     edit(page, lambda: page.locator(".pt").nth(5).click())
     expect(page.locator(".pt")).to_have_count(38)
     bg = page.locator(".mlab rect.bg").bounding_box()
@@ -156,7 +180,7 @@ def test_a_point_dropped_far_outside_stays_on_the_surface(app_url, page):
     p = centre(page.locator(".pt").nth(0))
     edit(page, lambda: drag(page, p, (p[0] + 2000, p[1] - 900)))
     expect(page.locator(".pt")).to_have_count(40)
-    expect(page.get_by_text(re.compile(r"Moved point 0 to"))).to_be_visible()
+    expect(said(page)).to_contain_text("Moved point 1 to")
     no_traceback(page)
 
 
@@ -198,18 +222,22 @@ def test_the_keyboard_table_edits_a_coordinate(app_url, browser):
     page = tall.new_page()
     try:
         open_margin(page, app_url)
-        gamma = metric(page, "margin γ")
+        gamma, R = metric(page, "margin γ"), metric(page, "radius R")
+        tip = page.locator('.pt[data-i="0"] title').text_content()
         page.get_by_text("Edit the points as a table (keyboard)", exact=True).click()
         settle(page)
         grid = page.get_by_test_id("stDataFrame").first
         expect(grid).to_be_visible()
         page.wait_for_timeout(1000)  # let the grid take its final size
-        edited = page.get_by_text("Table: edited 1 row.")
+        edited = said(page).filter(has_text="Table edit (edited 1 row).")
         for _ in range(4):  # the canvas grid may still be laying out: try the edit again
             box = grid.bounding_box()
-            page.mouse.click(box["x"] + 100, box["y"] + 52)  # select row 0, column x1
+            page.mouse.click(box["x"] + 130, box["y"] + 52)  # select point 1's x1
             page.wait_for_timeout(300)
-            page.keyboard.type("2.5")  # typing on a selected cell opens its editor
+            page.keyboard.press("Enter")  # open the selected cell's editor
+            page.wait_for_timeout(200)
+            page.keyboard.press("ControlOrMeta+A")
+            page.keyboard.type("2.5")
             page.wait_for_timeout(200)
             page.keyboard.press("Enter")
             try:
@@ -219,11 +247,9 @@ def test_the_keyboard_table_edits_a_coordinate(app_url, browser):
                 page.keyboard.press("Escape")
         expect(edited).to_be_visible(timeout=10_000)
         settle(page)
-        for _ in range(50):  # the notice can paint a moment before the new numbers
-            if metric(page, "margin γ") != gamma:
-                break
-            page.wait_for_timeout(200)
-        assert metric(page, "margin γ") != gamma
+        # the typed value is point 1's x1 on the surface, and the numbers are the new data's
+        expect(page.locator('.pt[data-i="0"] title')).to_contain_text("point 1: (2.5, ")
+        assert (metric(page, "margin γ"), metric(page, "radius R")) != (gamma, R), tip
         expect(page.get_by_test_id("stSidebar")).to_contain_text("drawn in the margin lab (40")
         no_traceback(page)
     finally:

@@ -210,6 +210,7 @@ def sync(
         session[HISTORY] = new
         session[PRESET] = (new.present, name if custom else None)
         session.pop(LOG, None)
+        session.pop(SHOWN, None)  # other data: no change to show against the last picture
     return new
 
 
