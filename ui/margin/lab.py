@@ -22,7 +22,7 @@ import streamlit as st
 from perceptron_core import MaxMargin, NotSeparableError, Trace, max_margin, train
 from ui.kit.cache import cached
 from ui.kit.geometry import Box, view_box
-from ui.kit.numbers import number
+from ui.kit.numbers import number, signed
 from ui.kit.state import MAR_MODES, session_key
 from ui.kit.text import lesson_text
 from ui.margin import edits
@@ -292,7 +292,7 @@ def readouts(now: Numbers, prev: Numbers | None) -> list[dict[str, Any]]:
         if a is not None and b is not None and _shown(key, b) != value:
             d = float(a) - float(b)
             delta = {
-                "text": ("+" if d > 0 else "") + (str(int(d)) if key == "M" else number(d)),
+                "text": signed(d),
                 "up": d > 0,
                 "good": None if good == 0 else (d > 0) == (good > 0),
             }
