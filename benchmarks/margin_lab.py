@@ -194,7 +194,7 @@ def server_side(n: int, repeats: int = 30) -> dict[str, float]:
     an = lab.analyse(X, y, bias=True, c=1.0, max_epochs=100)
     box = view_box(X)
     out["scene for the surface"] = med(
-        lambda: mf.canvas_scene(an, box, version=1, tick=1, mode="edit", label=1)
+        lambda: mf.canvas_scene(an, box, version=1, tick=1, mode="plus")
     )
     log = [(k, 0.3, 100.0, 5) for k in range(30)]
     out["edits chart (SVG markup)"] = med(lambda: mf.edits_svg(log, 29, 3.0))
