@@ -6,6 +6,7 @@ import streamlit as st
 from perceptron_core import EXPERT_BEHAVIOURS
 from ui.experts import figures as ex
 from ui.experts.runs import experts_run
+from ui.kit.numbers import number
 from ui.kit.plots import CHART, as_figure
 from ui.kit.shell import require_router
 from ui.kit.state import MAX_SEED, assign, bind
@@ -56,35 +57,39 @@ run = experts_run(
 )
 
 st.header("1. Mistakes against the bound n·k")
-m = st.columns(4)
-m[0].metric("mistakes M", run.n_mistakes)
-m[1].metric("bound n·k", run.bound)
-m[2].metric("γ = 1/√k", f"{run.gamma:.4g}")
-m[3].metric("D = √n", f"{run.radius:.4g}")
+m = st.container(horizontal=True, gap="medium")  # wraps, two by two on a phone
+m.metric("mistakes M", number(run.n_mistakes))
+m.metric("bound n·k", number(run.bound))
+m.metric("γ = 1/√k", number(run.gamma, 4))
+m.metric("D = √n", number(run.radius, 4))
 st.markdown(ex.summary(run))
 st.plotly_chart(as_figure(ex.mistakes_figure(run)), config=CHART, key="exp_mistakes")
 
 st.header("2. Why n·k: seed 004's derivation, with these numbers")
 st.markdown(text["derivation"])
-for line in ex.derivation_latex(run):
-    st.latex(line)
+st.markdown(ex.derivation_markdown(run))
 lemmas = ex.lemma_checks(run)
 st.markdown(
-    "At the end of this run (M = "
-    f"{run.n_mistakes}): "
+    f"At the end of this run (M = {number(run.n_mistakes)}): "
     + "; ".join(
-        f"{name}: {left:.4g} {'≥' if 'Lemma 1' in name else '≤'} {right:.4g} {'✓' if ok else '✗'}"
+        f"{name}: {number(left, 4)} {'≥' if 'Lemma 1' in name else '≤'} {number(right, 4)} "
+        + ("✓" if ok else "✗")
         for name, left, right, ok in lemmas
     )
-    + f". The smallest y·(x·u) on any day was {run.margins.min():.4g} (γ = {run.gamma:.4g})."
+    + f". The smallest y·(x·u) on any day was {number(run.margins.min(), 4)} "
+    f"(γ = {number(run.gamma, 4)})."
 )
 
 st.header("3. Whom the perceptron learns to follow")
 st.markdown(text["weights"])
-st.plotly_chart(as_figure(ex.weights_figure(run)), config=CHART, key="exp_weights")
+left, right = st.columns([3, 2])  # side by side on a laptop, one above the other on a phone
+left.markdown("**Weights wᵢ after each day**")
+left.plotly_chart(as_figure(ex.weights_figure(run)), config=CHART, key="exp_weights")
+right.markdown(f"**Final weights, day {number(run.days)}**")
+right.plotly_chart(as_figure(ex.final_weights_figure(run)), config=CHART, key="exp_final")
 st.markdown(
     f"The committee is analysts {ex.analysts(run.committee)}. At the end the angle between "
-    f"w and u is **{ex.angle_degrees(run):.1f}°** (cos = {ex.cosine(run, run.days):.3f})."
+    f"w and u is **{number(ex.angle_degrees(run))}°** (cos = {number(ex.cosine(run, run.days))})."
 )
 with st.expander("The first 30 days"):
     st.dataframe(ex.days_table(run), hide_index=True)

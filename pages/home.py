@@ -5,11 +5,13 @@ import streamlit as st
 
 from perceptron_core import RULES
 from ui.home.examples import EXAMPLES, WorkedExample, open_on_lecture, worked
+from ui.kit.numbers import number, vector_text
 from ui.kit.shell import PAGES, require_router
 from ui.kit.text import asset
 from ui.lecture.restart import restart
 
 require_router()
+LINKS = "home_links"  # the container of the links to the other pages
 st.title("Perceptron Lab")
 
 
@@ -27,13 +29,14 @@ for example in EXAMPLES:
     card.markdown(f"#### Worked example: {example.title}")
     run = worked(example)
     card.markdown(f"{example.text} Rule: {RULES[example.rule].text}. *Source: {example.source}.*")
-    row = card.columns(2)
-    row[0].metric("mistakes M", run.trace.n_mistakes)
-    row[1].metric("final w", "(" + ", ".join(f"{v:g}" for v in run.trace.w) + ")")
+    # one row that wraps (2 by 2 on a narrow card, 4 across on a phone), not columns,
+    # which a phone stacks into four screens of big numbers
+    row = card.container(horizontal=True, gap="medium")
+    row.metric("mistakes M", number(run.trace.n_mistakes))
+    row.metric("final w", vector_text(run.trace.w))
     if run.mm is not None:
-        row = card.columns(2)
-        row[0].metric("margin γ", f"{run.mm.gamma:.3f}")
-        row[1].metric("bound (R/γ)²", f"{run.mm.bound:.2f}")
+        row.metric("margin γ", number(run.mm.gamma))
+        row.metric("bound (R/γ)²", number(run.mm.bound))
     if card.button(
         "Open it on Step by step",
         key=example.button_key,
@@ -48,6 +51,10 @@ for example in EXAMPLES:
         st.switch_page("pages/lecture.py")
 
 st.subheader("Where to go")
-for spec in PAGES:  # the shell's page table: a new page is linked here by its row
-    if spec.url_path:
-        st.page_link(spec.path, label=spec.blurb, icon=spec.icon)
+# a link's sentence wraps on a narrow screen (Streamlit cuts a page link to one line)
+WRAP = f".st-key-{LINKS} [data-testid=stPageLink-NavLink] * {{white-space: normal}}"
+st.html(f"<style>{WRAP}</style>")
+with st.container(key=LINKS):
+    for spec in PAGES:  # the shell's page table: a new page is linked here by its row
+        if spec.url_path:
+            st.page_link(spec.path, label=spec.blurb, icon=spec.icon)

@@ -5,6 +5,7 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core import LOSSES, RULES
+from ui.kit.numbers import number, vector_text
 from ui.kit.palette import BOUND, CURRENT, PLUS, W_COLOUR
 from ui.kit.plots import CHART, as_figure
 from ui.kit.shell import require_router
@@ -20,12 +21,8 @@ text = lesson_text("sgd")
 ETAS = (0.1, 1.0, 10.0)
 
 
-def vec(w: np.ndarray) -> str:
-    return "(" + ", ".join(f"{v:.3g}" for v in w) + ")"
-
-
 def count(k: int, word: str) -> str:
-    return f"{k} {word}" + ("" if k == 1 else "s")
+    return f"{number(k)} {word}" + ("" if k == 1 else "s")
 
 
 st.title("The perceptron as SGD")
@@ -50,7 +47,9 @@ if ss["sgd_data"] == "centred":
 n = len(y)
 epochs = sgd_runs.epochs_within_cap(int(ss["sgd_epochs"]), n)
 if epochs < ss["sgd_epochs"]:
-    st.caption(f"{epochs} epochs only: at most {sgd_runs.MAX_STEPS:,} examples per run.")
+    st.caption(
+        f"{number(epochs)} epochs only: at most {number(sgd_runs.MAX_STEPS)} examples per run."
+    )
 if not sgd_runs.separable(X, y, False):
     if ss["sgd_data"] == "given" and sgd_runs.separable(X - X.mean(axis=0), y, False):
         hint = "Centred, they are: pick **centred** above."
@@ -89,24 +88,32 @@ values = sgd.criterion_along(run.weights, X, y)
 right.plotly_chart(as_figure(sgd.along_path_figure(values)), config=CHART, key="sgd_along")
 ups = int((np.diff(values) > 1e-12).sum())
 verdict = (
-    f"converged after {run.n_epochs} epochs"
+    f"converged after {count(run.n_epochs, 'epoch')}"
     if run.converged
-    else f"not converged in {epochs} epochs"
+    else f"not converged in {count(epochs, 'epoch')}"
 )
 st.markdown(
-    f"On {name}: **{count(run.n_mistakes, 'update')}**, {verdict}; final w = {vec(run.w)}, "
-    f"Eₚ(w) = {values[-1]:.3g}. Eₚ went **up** at {ups} of the {run.n_mistakes} updates."
+    f"On {name}: **{count(run.n_mistakes, 'update')}**, {verdict}; final w = "
+    f"{vector_text(run.w)}, Eₚ(w) = {number(values[-1])}. Eₚ went **up** at {number(ups)} "
+    f"of the {number(run.n_mistakes)} updates."
 )
 st.markdown(text["criterion"] + "\n\n" + text["along"])
 
 st.header("2. One update = one SGD step on a loss of the margin")
 st.markdown(text["losses"])
-st.plotly_chart(as_figure(sgd.losses_figure()), config=CHART, key="sgd_losses")
-rows = "\n".join(
-    f"| {loss.title} | ${loss.latex}$ | ${loss.step_latex}$ | {loss.source} |"
-    for loss in LOSSES.values()
+left, right = st.columns(2)
+left.markdown("**The loss of one example** (shaded: a mistake, z ≤ 0)")
+left.plotly_chart(as_figure(sgd.losses_figure("loss")), config=CHART, key="sgd_losses")
+right.markdown("**One SGD step adds η·(−l′(z))·y·x** (same colours)")
+right.plotly_chart(as_figure(sgd.losses_figure("step")), config=CHART, key="sgd_steps")
+# a list, not a table: four columns of formulas were wider than a phone
+st.markdown(
+    "\n".join(
+        f"- **{loss.title}**: $l(z) = {loss.latex}$, step $-l'(z) = {loss.step_latex}$; "
+        f"{loss.source}"
+        for loss in LOSSES.values()
+    )
 )
-st.markdown("| loss | l(z) | step −l′(z) | from |\n|---|---|---|---|\n" + rows)
 st.caption(f"At z = 0 this app takes the step of the perceptron: {RULES['nonpositive'].text}.")
 
 st.header("3. The learning rate η")
@@ -124,12 +131,14 @@ def eta_panels(w0: tuple[float, float] | None, key: str) -> list:
             s = sgd.scaled(base, eta)  # E_p(eta w) = eta E_p(w)
         else:
             s = sgd_runs.surface(X, y, sgd.half_width([tr.weights]), 61)
-        col.markdown(f"**η = {eta:g}**: {count(tr.n_mistakes, 'mistake')}, w = {vec(tr.w)}")
+        col.markdown(
+            f"**η = {number(eta)}**: {count(tr.n_mistakes, 'mistake')}, w = {vector_text(tr.w)}"
+        )
         col.plotly_chart(
             as_figure(
                 sgd.landscape_figure(
                     s,
-                    [sgd.Path(f"η = {eta:g}", tr.weights, colour)],
+                    [sgd.Path(f"η = {number(eta)}", tr.weights, colour)],
                     X,
                     y,
                     height=340,
@@ -151,7 +160,8 @@ if same:
     )
     st.success(
         "From w₀ = 0: the **same mistakes at the same steps** for η = 0.1, 1 and 10, "
-        f"and w(η) = η·w(1) up to rounding (largest difference {gap:.1g})."
+        "and w(η) = η·w(1) "
+        + ("exactly." if gap == 0 else f"up to rounding (largest difference {number(gap, 1)}).")
     )
 else:
     st.warning(
@@ -167,7 +177,8 @@ w0 = (float(ss["sgd_w1"]), float(ss["sgd_w2"]))
 start = eta_panels(w0, "start")
 counts = [t.n_mistakes for t in start]
 st.markdown(
-    f"From w₀ = {vec(np.array(w0))}: **{counts[0]}, {counts[1]} and {counts[2]} mistakes** "
+    f"From w₀ = {vector_text(w0)}: **{', '.join(map(number, counts[:2]))} and "
+    f"{number(counts[2])} mistakes** "
     "for η = 0.1, 1 and 10"
     + (" — here they happen to agree; try another w₀." if len(set(counts)) == 1 else ".")
 )
@@ -189,25 +200,36 @@ b = min(int(ss["sgd_batch"]), n)
 seed = int(ss["data_seed"]) if ss["sgd_order"] == "shuffle" else None
 kinds = [
     ("online, b = 1", 1, W_COLOUR),
-    (f"mini-batch, b = {b}", b, CURRENT),
-    (f"batch, b = n = {n}", n, PLUS),
+    (f"mini-batch, b = {number(b)}", b, CURRENT),
+    (f"batch, b = n = {number(n)}", n, PLUS),
 ]
 runs = [
     (label, sgd_runs.batches(X, y, size, epochs, seed), colour) for label, size, colour in kinds
 ]
-st.plotly_chart(as_figure(sgd.schedule_figure(runs)), config=CHART, key="sgd_schedule")
-st.dataframe(
+left, right = st.columns(2)
+for col, panel, head in (
+    (left, "mistakes", "**Mistakes in each epoch**"),
+    (right, "updates", "**Updates (changes of w) in each epoch**"),
+):
+    col.markdown(head)
+    col.plotly_chart(
+        as_figure(sgd.schedule_figure(runs, panel)), config=CHART, key=f"sgd_schedule_{panel}"
+    )
+st.dataframe(  # numbers as text: "12,000", as everywhere on the page
     {
         "run": [label for label, _, _ in runs],
-        "epochs": [r.n_epochs for _, r, _ in runs],
+        "epochs": [number(r.n_epochs) for _, r, _ in runs],
         "converged": ["yes" if r.converged else "no" for _, r, _ in runs],
-        "mistakes": [r.n_mistakes for _, r, _ in runs],
-        "updates": [r.n_updates for _, r, _ in runs],
-        "final w / ‖w‖": [vec(r.w / (np.linalg.norm(r.w) or 1.0)) for _, r, _ in runs],
+        "mistakes": [number(r.n_mistakes) for _, r, _ in runs],
+        "updates": [number(r.n_updates) for _, r, _ in runs],
+        "final w / ‖w‖": [vector_text(r.w / (np.linalg.norm(r.w) or 1.0)) for _, r, _ in runs],
     },
     hide_index=True,
 )
-paths = [sgd.Path(label, r.weights, colour) for label, r, colour in runs]
+paths = [
+    sgd.Path(label, r.weights, colour, dash)
+    for (label, r, colour), dash in zip(runs, sgd.RUN_DASHES, strict=True)
+]
 s = sgd_runs.surface(X, y, sgd.half_width([p.weights for p in paths]))
 st.plotly_chart(as_figure(sgd.landscape_figure(s, paths, X, y)), config=CHART, key="sgd_paths")
 st.caption(

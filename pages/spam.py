@@ -5,6 +5,7 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core import RULES, word_counts
+from ui.kit.numbers import number, signed
 from ui.kit.plots import CHART, as_figure
 from ui.kit.shell import require_router
 from ui.kit.state import SETTINGS, SPAM_RULES, assign, bind, widget_key
@@ -59,23 +60,32 @@ def end_is_end() -> None:  # the slider at its last step T: that is END too
 
 t = min(int(ss["spam_t"]), T)
 ss[widget_key("spam_t")] = t  # END (the default) is past the slider's end: it shows T
-b = st.columns([1, 1, 1, 5], vertical_alignment="bottom")
-b[0].button("w = 0", key="spam_start", on_click=set_t, args=(0,))
-b[1].button("step ▶", key="spam_step", on_click=set_t, args=(min(t + 1, T),))
-b[2].button("trained", key="spam_end", on_click=set_t, args=(T,))
-b[3].slider(
-    f"after step t (of {T}: {trace.n_epochs} epochs of {len(y)} e-mails)",
+# one row that wraps: on a phone the three buttons stay side by side above the slider, and
+# the four numbers two by two (columns would stack them into two screens)
+b = st.container(horizontal=True, vertical_alignment="bottom")
+b.button("w = 0", key="spam_start", on_click=set_t, args=(0,))
+b.button("step ▶", key="spam_step", on_click=set_t, args=(min(t + 1, T),))
+b.button("trained", key="spam_end", on_click=set_t, args=(T,))
+b.slider(
+    f"after step t (of {number(T)}: {number(trace.n_epochs)} epochs of {len(y)} e-mails)",
     0,
     T,
+    width="stretch",
     **bind(ss, "spam_t", then=end_is_end),
 )
 w, w_prev = trace.w_before(t), trace.w_before(max(t - 1, 0))
-m = st.columns(len(spam.FOLLOWED) + 1)
-for col, name in zip(m, spam.FOLLOWED, strict=False):
+m = st.container(horizontal=True, gap="medium")
+for name in spam.FOLLOWED:
     j = names.index(name)
-    change = w[j] - w_prev[j]  # shown only when step t changed it
-    col.metric(f"w[{name}]", f"{w[j]:g}", delta=f"{change:+g}" if change else None)
-m[-1].metric("mistakes so far", trace.mistakes_before(t))
+    change = float(w[j] - w_prev[j])  # shown only when step t changed it
+    m.metric(
+        f"w[{name}]",
+        number(w[j]),
+        delta=signed(change) if change else None,
+        delta_color="off",  # a weight going down is no worse than one going up
+        delta_arrow="down" if change < 0 else "up",  # "−1" does not start with "-"
+    )
+m.metric("mistakes so far", number(trace.mistakes_before(t)))
 st.markdown(spam.step_markdown(trace, X, y, t))
 st.plotly_chart(as_figure(spam.weights_figure(trace, names, t)), config=CHART, key="spam_w")
 st.dataframe(spam.training_table(X, y, w, words), hide_index=True, height=35 * (len(y) + 1) + 3)
@@ -94,18 +104,22 @@ a = float(x @ w)
 st.markdown(
     "**What the filter reads** (the words it counts in bold): " + spam.highlight(email, words)
 )
-st.dataframe(
+st.dataframe(  # numbers as text: "−5", as everywhere on the page
     {
         "feature": names,
-        "x": x.tolist(),
-        f"w after step {t}": w.tolist(),
-        "w·x term": (w * x).tolist(),
+        "x": [number(v) for v in x],
+        f"w after step {t}": [number(v) for v in w],
+        "w·x term": [number(v) for v in w * x],
     },
     hide_index=True,
 )
-st.latex(spam.activation_latex(x, w, names))
+# inline (display style), not st.latex: a long sum wraps on a phone instead of being cut
+st.markdown(f"$\\displaystyle {spam.activation_latex(x, w, names)}$")
 if a > 0:
-    st.error(f"w·x = {a:g} > 0: **spam** (seed 003: “wᵀx > 0 → SPAM!!”)", icon=":material/report:")
+    st.error(
+        f"w·x = {number(a)} > 0: **spam** (seed 003: “wᵀx > 0 → SPAM!!”)",
+        icon=":material/report:",
+    )
 else:
-    st.success(f"w·x = {a:g} ≤ 0: **not spam**", icon=":material/mark_email_read:")
+    st.success(f"w·x = {number(a)} ≤ 0: **not spam**", icon=":material/mark_email_read:")
 st.markdown(text["notes"])

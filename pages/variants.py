@@ -3,6 +3,7 @@ stream, on handwritten digits, over many orders and starts (seed 002), and their
 
 import streamlit as st
 
+from ui.kit.numbers import number, percent
 from ui.kit.plots import CHART, as_figure
 from ui.kit.shell import require_router
 from ui.kit.sidebar import current_dataset
@@ -14,7 +15,7 @@ from ui.variants import runs
 require_router()
 ss = st.session_state
 text = lesson_text("variants")
-PCT = "{:.1%}".format
+PCT = percent  # 0.123 -> "12.3%"
 
 st.title("Which perceptron to deploy?")
 st.markdown(text["intro"])
@@ -49,7 +50,7 @@ right.plotly_chart(
         var.errors_figure(
             exp.errors,
             exp.star_test,
-            title=safe(f"{name}: error per epoch", sink="plotly", limit=120),
+            title=safe(name, sink="plotly", limit=120) + "<br>error per epoch",
         )
     ),
     config=CHART,
@@ -59,7 +60,7 @@ sw = var.swing(exp.errors)
 final = {m: float(exp.errors.test[m][-1]) for m in var.METHODS}
 st.markdown(
     f"After epoch {epochs} ({len(exp.y_train)} training points, {len(exp.flipped)} labels "
-    f"flipped, {exp.n_mistakes:,} mistakes): test error "
+    f"flipped, {number(exp.n_mistakes)} mistakes): test error "
     + ", ".join(f"**{var.NAMES[m]} {PCT(final[m])}**" for m in var.METHODS)
     + (f", w\\* {PCT(exp.star_test)}" if exp.star_test is not None else "")
     + ". Over the second half of the epochs the test error swung (max − min) by "
@@ -80,7 +81,7 @@ dg = runs.digits_run(pair, noise, epochs, seed)
 st.plotly_chart(
     as_figure(
         var.errors_figure(
-            dg.errors, dg.star_test, title="{} vs {}: error per epoch".format(*var.PAIRS[pair])
+            dg.errors, dg.star_test, title="{} vs {}<br>error per epoch".format(*var.PAIRS[pair])
         )
     ),
     config=CHART,
@@ -107,21 +108,29 @@ e2, ed = (var.starts_epochs(n_runs, epochs, k) for k in (len(y), len(Xd)))
 if min(e2, ed) < epochs:
     st.caption(
         f"At most {e2} (2-D) and {ed} (digits) epochs per run here: at most "
-        f"{var.MAX_RUN_STEPS:,} examples over all runs."
+        f"{number(var.MAX_RUN_STEPS)} examples over all runs."
     )
 s2 = runs.starts_2d(X, y, n_runs, e2, w0, seed)
 sd = runs.starts_digits(pair, n_runs, ed, w0, seed)
 label_d = "{} vs {}".format(*var.PAIRS[pair])
 panels = [("2-D", s2), (label_d, sd)]
-st.plotly_chart(as_figure(var.mistakes_figure(panels)), config=CHART, key="var_hist")
-left, right = st.columns([3, 2])
-left.plotly_chart(as_figure(var.hyperplanes_figure(s2)), config=CHART, key="var_lines")
-right.plotly_chart(as_figure(var.spread_figure(panels)), config=CHART, key="var_spread")
+# one figure per panel in columns: side by side on a laptop, one above the other on a phone
+for col, (title, s), key in zip(
+    st.columns(2), panels, ("var_hist", "var_hist_digits"), strict=True
+):
+    col.markdown(f"**{var.mistakes_head(title, s)}**")
+    col.plotly_chart(as_figure(var.mistakes_figure(s)), config=CHART, key=key)
+cols = st.columns(3)
+for col, m in zip(cols, ("last", "averaged"), strict=False):
+    col.markdown(f"**{var.NAMES[m]} of each of {n_runs} runs** (2-D)")
+    col.plotly_chart(as_figure(var.hyperplanes_figure(s2, m)), config=CHART, key=f"var_lines_{m}")
+cols[2].markdown("**Test error of each run**")
+cols[2].plotly_chart(as_figure(var.spread_figure(panels)), config=CHART, key="var_spread")
 for (title, s), cap in zip(panels, (e2, ed), strict=True):
     e = s.runs.test_error
     st.markdown(
-        f"**{title}**: {int(s.runs.converged.sum())} of {n_runs} runs converged within {cap} "
-        "epochs; test error over the runs "
+        f"**{title}**: {int(s.runs.converged.sum())} of {n_runs} runs converged within "
+        f"{number(cap)} epochs; test error over the runs "
         + ", ".join(
             f"{var.NAMES[m]} {PCT(e[m].mean())} ± {PCT(e[m].std())} "
             f"(from {PCT(e[m].min())} to {PCT(e[m].max())})"
@@ -140,8 +149,8 @@ vectors = [
 st.dataframe(var.cost_rows(vectors), hide_index=True)
 st.markdown(
     " ".join(
-        f"**{title}**: voted keeps **{k:,} vectors** of {d} numbers, {k * d:,} multiply-adds "
-        f"per prediction; averaged keeps **1**, {d} multiply-adds."
+        f"**{title}**: voted keeps **{number(k)} vectors** of {d} numbers, {number(k * d)} "
+        f"multiply-adds per prediction; averaged keeps **1**, {d} multiply-adds."
         for title, k, d in vectors[:2]
     )
 )

@@ -1,12 +1,17 @@
 """The experts page through AppTest: the mistakes and the bound n·k come from the engine,
 the derivation carries the instance's numbers, bad URLs give notices."""
 
+import json
 import math
+import re
 
+import pytest
 from apptest_helpers import markdown, metrics, open_app, open_page
+from extremes import extreme_query
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import simulate_experts
+from ui.kit.numbers import AXIS, number
 
 
 def experts(query: dict[str, str] | None = None) -> AppTest:
@@ -26,16 +31,19 @@ def test_default_run_shows_the_engines_mistakes_under_n_times_k():
 
 def test_the_derivation_uses_the_instances_numbers():
     at = experts({"exp_n": "16", "exp_k": "7", "exp_seed": "3"})
-    latex = " ".join(x.value for x in at.latex)
+    # a numbered list with inline formulas (they wrap on a phone; display formulas do not)
+    latex = next(m.value for m in at.markdown if m.value.startswith("1. $u ="))
+    assert not at.latex
     assert rf"\frac{{1}}{{\sqrt{{7}}}} = {1 / math.sqrt(7):.4g} = \gamma" in latex
     assert r"\sqrt{16} = 4 = D" in latex
     assert r"16 \cdot 7 = 112 = n\,k" in latex
+    assert [line[:3] for line in latex.splitlines()] == ["1. ", "2. ", "3. ", "4. "]
     run = simulate_experts(n=16, k=7, days=500, seed=3)
     members = ", ".join(str(i + 1) for i in run.committee)
     assert rf"\{{{members}\}}" in latex
     # both lemmas hold at the end of the run, and the page says so with the numbers
     text = markdown(at)
-    assert f"Lemma 2: ‖w‖² ≤ M D²: {float(run.weights[-1] @ run.weights[-1]):.4g} ≤ " in text
+    assert f"Lemma 2: ‖w‖² ≤ M D²: {number(run.weights[-1] @ run.weights[-1], 4)} ≤ " in text
     assert "✗" not in text
 
 
@@ -82,3 +90,67 @@ def test_the_adversary_is_called_a_greedy_heuristic_with_the_engines_numbers():
     assert max(M) < 125  # it does not reach n·k there
     # and the tiny instance the text names, where it does reach n·k
     assert simulate_experts(n=4, k=1, days=500, behaviour="adversarial").n_mistakes == 4
+
+
+# --- plain numbers (issue 18): what the page shows, never "e+", "−0.00" or a hyphen minus
+
+
+TEXTS = ("title", "header", "subheader", "markdown", "caption", "success", "info", "warning")
+NOT_PLAIN = re.compile(r"e\+|[-−]0(?:\.0+)?(?![\d.])")  # 5.94e+03, −0, −0.00
+HYPHEN_MINUS = re.compile(r"(?<![\w)\]}])-\d")  # "-5" where "−5" is meant (not 2-D, 000-004)
+FORMAT = re.compile(r"%\{[^}:]+:([^}]*)\}")  # the d3 format of a %{...:format} placeholder
+PLAIN_FORMATS = re.compile(r",|,\.3~r|\.\d+f")  # thousands, kit.numbers.D3, fixed decimals
+
+
+def assert_plain_numbers(at: AppTest) -> str:
+    """Every number the page's main area shows is written the plain way: its text, metrics,
+    tables (no float column: the browser would format it) and charts (hover formats that do
+    not go exponential, axes without exponents). Returns the text, for more checks."""
+    main = at.main
+    texts = [e.value for kind in (*TEXTS, "error") for e in getattr(main, kind)]
+    texts += [f"${e.value}$" for e in main.latex]  # "$": a formula's "-" is its minus
+    texts += [f"{m.value} {m.proto.delta}" for m in main.metric]
+    for frame in (d.value for d in main.dataframe):
+        assert not [c for c in frame if frame[c].dtype.kind == "f"], frame.dtypes
+        texts += [str(v) for v in frame.to_numpy().ravel()]
+    for chart in main.get("plotly_chart"):
+        fig = json.loads(chart.proto.spec)
+        for trace in fig["data"]:
+            for key in ("hovertemplate", "texttemplate"):
+                for fmt in FORMAT.findall(trace.get(key, "")):
+                    assert PLAIN_FORMATS.fullmatch(fmt), (trace.get("name"), trace[key])
+            texts.append(str(trace.get("name", "")))
+            if "colorbar" in trace:
+                assert trace["colorbar"].items() >= AXIS.items(), trace["colorbar"]
+        layout = fig["layout"]
+        for key, axis in layout.items():
+            if re.fullmatch(r"[xy]axis\d*", key):
+                assert axis.items() >= AXIS.items(), (key, axis)
+        texts += [a["text"] for a in layout.get("annotations", [])]
+        texts.append(str(layout.get("title", {}).get("text", "")))
+    shown = "\n".join(texts)
+    assert not NOT_PLAIN.findall(shown), NOT_PLAIN.findall(shown)
+    words = re.sub(r"\$[^$]*\$", "", shown)  # LaTeX writes its minus as "-"
+    assert not HYPHEN_MINUS.findall(words), [
+        words[max(0, m.start() - 30) : m.end() + 10] for m in HYPHEN_MINUS.finditer(words)
+    ]
+    return shown
+
+
+def test_the_page_writes_plain_numbers():
+    at = experts()
+    run = simulate_experts(n=25, k=5, days=500, behaviour="random", seed=0)
+    shown = assert_plain_numbers(at)
+    assert metrics(at)["γ = 1/√k"] == "0.4472"
+    assert f"**M = {run.n_mistakes}** mistakes in 500 days" in shown
+    assert f"{round(100 * run.n_mistakes / 125)}% of the bound n·k = 125" in shown
+
+
+@pytest.mark.parametrize("largest", [True, False], ids=["largest", "smallest"])
+def test_the_page_writes_plain_numbers_at_the_extremes(largest):
+    at = experts(extreme_query(largest))  # largest: 100 analysts, k = 99, 2,000 days
+    shown = assert_plain_numbers(at)
+    if largest:
+        assert metrics(at)["bound n·k"] == "9,900"
+        assert "in 2,000 days" in shown and "n·k = 100 · 99 = 9,900" in shown
+        assert re.search(r"Lemma 2: ‖w‖² ≤ M D²: [\d,]+ ≤ [\d,]+ ✓", shown)

@@ -1,14 +1,18 @@
 """The SGD page through AppTest: E_p and the path, the learning rates, mini-batches, and the
 messages about data a line through the origin cannot separate."""
 
+import json
+import re
 import time
 
 import numpy as np
 import pytest
 from apptest_helpers import open_app
+from extremes import extreme_query
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import make_dataset, minibatch_train, train
+from ui.kit.numbers import AXIS, number, vector_text
 from ui.sgd import figures as sgd
 
 
@@ -67,11 +71,12 @@ def test_the_batch_table_counts_mistakes_and_updates_as_the_engine_does():
     assert list(table["run"]) == ["online, b = 1", "mini-batch, b = 7", "batch, b = n = 40"]
     for row, b in enumerate((1, 7, 40)):
         run = minibatch_train(X, y, batch_size=b, bias=False, max_epochs=50)
-        assert table["mistakes"][row] == run.n_mistakes
-        assert table["updates"][row] == run.n_updates
-        assert table["epochs"][row] == run.n_epochs
-    assert table["updates"][0] == table["mistakes"][0]  # online: one update per mistake
-    assert table["updates"][2] <= table["epochs"][2]  # batch: at most one per pass
+        assert table["mistakes"][row] == number(run.n_mistakes)  # as text: "1,204"
+        assert table["updates"][row] == number(run.n_updates)
+        assert table["epochs"][row] == number(run.n_epochs)
+    count = table[["mistakes", "updates", "epochs"]].map(lambda v: int(v.replace(",", "")))
+    assert count["updates"][0] == count["mistakes"][0]  # online: one update per mistake
+    assert count["updates"][2] <= count["epochs"][2]  # batch: at most one per pass
 
 
 def test_a_batch_larger_than_the_data_is_the_full_batch():
@@ -83,7 +88,7 @@ def test_reshuffled_order_uses_the_data_seed():
     at = sgd_page({"sgd_order": "shuffle", "sgd_batch": "3", "data_seed": "5"})
     X, y = make_dataset("separable", n=40, seed=5)
     run = minibatch_train(X, y, batch_size=3, bias=False, max_epochs=30, seed=5)
-    assert at.dataframe[0].value["mistakes"][1] == run.n_mistakes
+    assert at.dataframe[0].value["mistakes"][1] == number(run.n_mistakes)
 
 
 def test_bad_url_values_fall_back_with_a_notice():
@@ -125,3 +130,74 @@ def test_strictly_non_separable_data_are_told_there_is_no_cone():
     warning = " ".join(w.value for w in at.warning)
     assert "Eₚ > 0 for every w ≠ 0, there is no cone Eₚ = 0" in warning
     assert "strictly" not in warning
+
+
+# --- plain numbers (issue 18): what the page shows, never "e+", "−0.00" or a hyphen minus
+
+
+TEXTS = ("title", "header", "subheader", "markdown", "caption", "success", "info", "warning")
+NOT_PLAIN = re.compile(r"e\+|[-−]0(?:\.0+)?(?![\d.])")  # 5.94e+03, −0, −0.00
+HYPHEN_MINUS = re.compile(r"(?<![\w)\]}])-\d")  # "-5" where "−5" is meant (not 2-D, 000-004)
+FORMAT = re.compile(r"%\{[^}:]+:([^}]*)\}")  # the d3 format of a %{...:format} placeholder
+PLAIN_FORMATS = re.compile(r",|,\.3~r|\.\d+f")  # thousands, kit.numbers.D3, fixed decimals
+
+
+def assert_plain_numbers(at: AppTest) -> str:
+    """Every number the page's main area shows is written the plain way: its text, metrics,
+    tables (no float column: the browser would format it) and charts (hover formats that do
+    not go exponential, axes without exponents). Returns the text, for more checks."""
+    main = at.main
+    texts = [e.value for kind in (*TEXTS, "error") for e in getattr(main, kind)]
+    texts += [f"${e.value}$" for e in main.latex]  # "$": a formula's "-" is its minus
+    texts += [f"{m.value} {m.proto.delta}" for m in main.metric]
+    for frame in (d.value for d in main.dataframe):
+        assert not [c for c in frame if frame[c].dtype.kind == "f"], frame.dtypes
+        texts += [str(v) for v in frame.to_numpy().ravel()]
+    for chart in main.get("plotly_chart"):
+        fig = json.loads(chart.proto.spec)
+        for trace in fig["data"]:
+            for key in ("hovertemplate", "texttemplate"):
+                for fmt in FORMAT.findall(trace.get(key, "")):
+                    assert PLAIN_FORMATS.fullmatch(fmt), (trace.get("name"), trace[key])
+            texts.append(str(trace.get("name", "")))
+            if "colorbar" in trace:
+                assert trace["colorbar"].items() >= AXIS.items(), trace["colorbar"]
+        layout = fig["layout"]
+        for key, axis in layout.items():
+            if re.fullmatch(r"[xy]axis\d*", key):
+                assert axis.items() >= AXIS.items(), (key, axis)
+        texts += [a["text"] for a in layout.get("annotations", [])]
+        texts.append(str(layout.get("title", {}).get("text", "")))
+    shown = "\n".join(texts)
+    assert not NOT_PLAIN.findall(shown), NOT_PLAIN.findall(shown)
+    words = re.sub(r"\$[^$]*\$", "", shown)  # LaTeX writes its minus as "-"
+    assert not HYPHEN_MINUS.findall(words), [
+        words[max(0, m.start() - 30) : m.end() + 10] for m in HYPHEN_MINUS.finditer(words)
+    ]
+    return shown
+
+
+def test_the_page_writes_plain_numbers():
+    at = sgd_page()
+    X, y = make_dataset("separable", n=40, seed=0)
+    run = train(X, y, bias=False, max_epochs=30)
+    shown = assert_plain_numbers(at)
+    assert f"final w = {vector_text(run.w)}" in shown  # "(−3.21, −3.09)", not "(-3.21, ...)"
+    assert "−" in vector_text(run.w)
+
+
+@pytest.mark.parametrize("largest", [True, False], ids=["largest", "smallest"])
+def test_the_page_writes_plain_numbers_at_the_extremes(largest):
+    at = sgd_page(extreme_query(largest))  # largest: XOR's 500 points for 100 epochs
+    shown = assert_plain_numbers(at)
+    if largest:
+        assert re.search(r"\*\*\d{1,2},\d{3} updates\*\*", shown)  # "12,345 updates"
+
+
+def test_big_coordinates_give_big_numbers_written_plainly():
+    X, y = make_dataset("separable", n=40, seed=0)
+    at = sgd_page(session={"data_custom": (20_000 * X, y, "far.csv")})
+    shown = assert_plain_numbers(at)
+    run = train(20_000 * X, y, bias=False, max_epochs=30)
+    assert f"final w = {vector_text(run.w)}" in shown
+    assert re.search(r"\(−?\d{2,3},\d{3}, −?\d{2,3},\d{3}\)", shown)  # w = (−64,200, ...)

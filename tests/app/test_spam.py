@@ -2,15 +2,18 @@
 step by step, a typed e-mail gets its counts, w·x and verdict, and hostile text is
 shown as text."""
 
+import json
 import re
 
 import numpy as np
 import pytest
 from apptest_helpers import markdown, metrics, open_app, open_page
+from extremes import extreme_query
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import decision, spam_features, train
 from perceptron_core.datasets import SPAM_MORE_WORDS
+from ui.kit.numbers import AXIS, number
 from ui.kit.text import visible
 
 
@@ -28,7 +31,7 @@ def test_it_opens_on_the_trained_filter_which_gets_every_e_mail_right():
     _, _, trace = trained()
     shown = metrics(at)
     w = trace.w
-    assert (shown["w[free]"], shown["w[money]"], shown["w[BIAS]"]) == tuple(f"{v:g}" for v in w)
+    assert (shown["w[free]"], shown["w[money]"], shown["w[BIAS]"]) == tuple(map(number, w))
     assert shown["mistakes so far"] == str(trace.n_mistakes)
     assert at.slider(key="spam_t_w").value == trace.n_steps
     table = at.dataframe[0].value
@@ -43,7 +46,7 @@ def test_stepping_from_w_zero_shows_each_update():
     X, y, _ = trained()
     # step 1 under "mistake iff y w.x <= 0": w = 0 errs, so w = y1 x1 (with BIAS 1)
     first = y[0] * np.append(X[0], 1.0)
-    assert [metrics(at)[f"w[{k}]"] for k in ("free", "money", "BIAS")] == [f"{v:g}" for v in first]
+    assert [metrics(at)[f"w[{k}]"] for k in ("free", "money", "BIAS")] == [number(v) for v in first]
     assert "**A mistake:**" in markdown(at)
     assert at.session_state["spam_t"] == 1
 
@@ -52,7 +55,7 @@ def test_the_rule_of_seed_003s_slide_makes_its_own_run():
     at = spam_page({"spam_rule": "predict_gt"})
     _, _, trace = trained("predict_gt")
     assert metrics(at)["mistakes so far"] == str(trace.n_mistakes)
-    assert metrics(at)["w[BIAS]"] == f"{trace.w[-1]:g}"
+    assert metrics(at)["w[BIAS]"] == number(trace.w[-1])
 
 
 def test_more_words_are_columns_of_the_table_and_features_of_the_typed_e_mail():
@@ -62,8 +65,8 @@ def test_more_words_are_columns_of_the_table_and_features_of_the_typed_e_mail():
     at.text_area(key="spam_email").input("Win a prize: cash now").run()
     features = at.dataframe[1].value
     counts = dict(zip(features["feature"], features["x"], strict=True))
-    assert counts["win"] == counts["prize"] == counts["cash"] == counts["now"] == 1
-    assert counts["free"] == 0 and counts["BIAS"] == 1
+    assert counts["win"] == counts["prize"] == counts["cash"] == counts["now"] == "1"
+    assert counts["free"] == "0" and counts["BIAS"] == "1"
 
 
 @pytest.mark.parametrize(
@@ -75,15 +78,15 @@ def test_a_typed_e_mail_gets_the_verdict_of_its_activation(email, counts):
     at.text_area(key="spam_email").input(email).run()
     *_, trace = trained()
     features = at.dataframe[1].value
-    assert features["x"].tolist() == [*counts, 1]
+    assert features["x"].tolist() == [str(c) for c in (*counts, 1)]
     a = float(decision(trace.w, np.array([counts], dtype=float), bias=True)[0])
     if a > 0:
         assert [e.value for e in at.error] == [
-            f"w·x = {a:g} > 0: **spam** (seed 003: “wᵀx > 0 → SPAM!!”)"
+            f"w·x = {number(a)} > 0: **spam** (seed 003: “wᵀx > 0 → SPAM!!”)"
         ]
         assert not at.success
     else:
-        assert [s.value for s in at.success] == [f"w·x = {a:g} ≤ 0: **not spam**"]
+        assert [s.value for s in at.success] == [f"w·x = {number(a)} ≤ 0: **not spam**"]
         assert not at.error
 
 
@@ -135,3 +138,74 @@ def test_a_forged_step_never_reaches_the_setting(forged):
     assert not at.exception
     assert 0 <= at.session_state["spam_t"] <= 600
     assert 0 <= at.slider(key="spam_t_w").value <= at.slider(key="spam_t_w").max
+
+
+# --- plain numbers (issue 18): what the page shows, never "e+", "−0.00" or a hyphen minus
+
+
+TEXTS = ("title", "header", "subheader", "markdown", "caption", "success", "info", "warning")
+NOT_PLAIN = re.compile(r"e\+|[-−]0(?:\.0+)?(?![\d.])")  # 5.94e+03, −0, −0.00
+HYPHEN_MINUS = re.compile(r"(?<![\w)\]}])-\d")  # "-5" where "−5" is meant (not 2-D, 000-004)
+FORMAT = re.compile(r"%\{[^}:]+:([^}]*)\}")  # the d3 format of a %{...:format} placeholder
+PLAIN_FORMATS = re.compile(r",|,\.3~r|\.\d+f")  # thousands, kit.numbers.D3, fixed decimals
+
+
+def assert_plain_numbers(at: AppTest) -> str:
+    """Every number the page's main area shows is written the plain way: its text, metrics,
+    tables (no float column: the browser would format it) and charts (hover formats that do
+    not go exponential, axes without exponents). Returns the text, for more checks."""
+    main = at.main
+    texts = [e.value for kind in (*TEXTS, "error") for e in getattr(main, kind)]
+    texts += [f"${e.value}$" for e in main.latex]  # "$": a formula's "-" is its minus
+    texts += [f"{m.value} {m.proto.delta}" for m in main.metric]
+    for frame in (d.value for d in main.dataframe):
+        assert not [c for c in frame if frame[c].dtype.kind == "f"], frame.dtypes
+        texts += [str(v) for v in frame.to_numpy().ravel()]
+    for chart in main.get("plotly_chart"):
+        fig = json.loads(chart.proto.spec)
+        for trace in fig["data"]:
+            for key in ("hovertemplate", "texttemplate"):
+                for fmt in FORMAT.findall(trace.get(key, "")):
+                    assert PLAIN_FORMATS.fullmatch(fmt), (trace.get("name"), trace[key])
+            texts.append(str(trace.get("name", "")))
+            if "colorbar" in trace:
+                assert trace["colorbar"].items() >= AXIS.items(), trace["colorbar"]
+        layout = fig["layout"]
+        for key, axis in layout.items():
+            if re.fullmatch(r"[xy]axis\d*", key):
+                assert axis.items() >= AXIS.items(), (key, axis)
+        texts += [a["text"] for a in layout.get("annotations", [])]
+        texts.append(str(layout.get("title", {}).get("text", "")))
+    shown = "\n".join(texts)
+    assert not NOT_PLAIN.findall(shown), NOT_PLAIN.findall(shown)
+    words = re.sub(r"\$[^$]*\$", "", shown)  # LaTeX writes its minus as "-"
+    assert not HYPHEN_MINUS.findall(words), [
+        words[max(0, m.start() - 30) : m.end() + 10] for m in HYPHEN_MINUS.finditer(words)
+    ]
+    return shown
+
+
+def test_the_page_writes_plain_numbers_and_signed_changes():
+    at = spam_page()
+    shown = assert_plain_numbers(at)
+    assert "−" in metrics(at)["w[BIAS]"]  # the trained BIAS weight is negative: "−5"
+    assert "−" in shown  # and so is a w·x of the table
+    *_, trace = trained()
+    bias = [trace.w_before(t)[-1] - trace.w_before(t - 1)[-1] for t in range(1, 30)]
+    for change in (1.0, -1.0):  # the first step that raised BIAS, the first that lowered it
+        t = bias.index(change) + 1
+        at.slider(key="spam_t_w").set_value(t).run()
+        metric = next(m for m in at.main.metric if m.label == "w[BIAS]")
+        assert metric.proto.delta == ("+1" if change > 0 else "−1")
+        arrow = type(metric.proto).MetricDirection
+        assert metric.proto.direction == (arrow.UP if change > 0 else arrow.DOWN)
+        assert_plain_numbers(at)
+
+
+@pytest.mark.parametrize("largest", [True, False], ids=["largest", "smallest"])
+def test_the_page_writes_plain_numbers_at_the_extremes(largest):
+    at = spam_page(extreme_query(largest))
+    at.text_area(key="spam_email").input("free " * 99 + "money").run()
+    shown = assert_plain_numbers(at)
+    assert "99" in at.dataframe[1].value["x"].tolist()
+    assert "w·x = " in shown

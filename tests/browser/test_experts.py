@@ -25,7 +25,9 @@ def test_experts_page_shows_mistakes_under_the_bound_and_the_adversary(app_url, 
     expect(metric(page, "bound n·k")).to_have_text("125")
     expect(page.locator(".js-plotly-plot")).to_have_count(2, timeout=30_000)
     expect(metric(page, "γ = 1/√k")).to_have_text("0.4472")
-    expect(page.locator(".katex-display")).to_have_count(4)  # the derivation, line by line
+    derivation = page.get_by_test_id("stMarkdownContainer").filter(has_text="since k = 5 is odd")
+    expect(derivation.locator("ol > li")).to_have_count(4)  # the derivation, line by line
+    expect(derivation.locator(".katex")).not_to_have_count(0)
 
     page.locator(".js-plotly-plot").nth(1).scroll_into_view_if_needed()
     page.wait_for_timeout(300)

@@ -1,7 +1,8 @@
 """Seed 004's experts application (pure): the mistake count against n·k, the weights
 concentrating on the committee, and the bound derived with the instance's numbers.
 
-Numbers in, plain Plotly figure dicts (wrap with ``ui.kit.plots.as_figure``) or LaTeX out.
+Numbers in, plain Plotly figure dicts (wrap with ``ui.kit.plots.as_figure``) or markdown
+with LaTeX out; every number written by ``ui.kit.numbers``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from perceptron_core import ExpertsRun
+from ui.kit.numbers import AXIS, number, percent, tex
 from ui.kit.palette import BOUND, MINUS, PLUS, STAR
 
 Fig = dict[str, Any]
@@ -45,8 +47,8 @@ def mistakes_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
             "y": made[keep].tolist(),
             "mode": "lines",
             "line": {"color": MINUS, "width": 3, "shape": "hv"},
-            "name": f"mistakes so far (M = {run.n_mistakes})",
-            "hovertemplate": "after day %{x}: %{y} mistakes<extra></extra>",
+            "name": f"mistakes so far (M = {number(run.n_mistakes)})",
+            "hovertemplate": "after day %{x:,}: %{y:,} mistakes<extra></extra>",
         },
         {
             "type": "scatter",
@@ -54,7 +56,7 @@ def mistakes_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
             "y": [run.bound, run.bound],
             "mode": "lines",
             "line": {"color": BOUND, "width": 3, "dash": "dash"},
-            "name": f"bound n·k = {run.n} · {run.k} = {run.bound}",
+            "name": f"bound n·k = {run.n} · {run.k} = {number(run.bound)}",
             "hoverinfo": "skip",
         },
     ]
@@ -63,8 +65,8 @@ def mistakes_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
         "layout": {
             "height": height,
             "margin": {"l": 60, "r": 20, "t": 20, "b": 50},
-            "xaxis": {"title": {"text": "day t"}, "range": [0, run.days]},
-            "yaxis": {"title": {"text": "mistakes"}, "range": [0, 1.08 * top]},
+            "xaxis": {"title": {"text": "day t"}, "range": [0, run.days], **AXIS},
+            "yaxis": {"title": {"text": "mistakes"}, "range": [0, 1.08 * top], **AXIS},
             "legend": {"orientation": "h", "y": -0.22},
             "plot_bgcolor": "white",
         },
@@ -78,13 +80,24 @@ def _thin(idx: np.ndarray) -> np.ndarray:
     return idx[np.unique(pick)]
 
 
-def weights_figure(run: ExpertsRun, *, height: int = 420) -> Fig:
-    """Left: every analyst's weight after each day (committee in blue, the others grey).
-    Right: the final weights, one bar per analyst."""
+def _weight_range(run: ExpertsRun) -> list[float]:
+    """The y range both weight figures share: every weight of the run, and 0."""
+    lo, hi = float(run.weights.min()), float(run.weights.max())
+    pad = 0.08 * max(hi - lo, 1.0)
+    return [min(lo, 0.0) - pad, max(hi, 0.0) + pad]
+
+
+def _in_committee(run: ExpertsRun) -> np.ndarray:
+    member = np.zeros(run.n, dtype=bool)
+    member[run.committee] = True
+    return member
+
+
+def weights_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
+    """Every analyst's weight after each day (committee in blue, the others grey)."""
     changes = np.flatnonzero(run.mistakes) + 1  # w changes only after a mistake
     keep = _thin(np.unique(np.concatenate([[0], changes, [run.days]])))
-    in_committee = np.zeros(run.n, dtype=bool)
-    in_committee[run.committee] = True
+    in_committee = _in_committee(run)
     data: list[dict] = []
     for i in np.argsort(in_committee, kind="stable"):  # the others first: blue on top
         member = bool(in_committee[i])
@@ -104,68 +117,75 @@ def weights_figure(run: ExpertsRun, *, height: int = 420) -> Fig:
                 "name": "committee" if member else "other analysts",
                 "legendgroup": "committee" if member else "others",
                 "showlegend": first,
-                "hovertemplate": f"analyst {i + 1}" + ": w = %{y} after day %{x}<extra></extra>",
+                "hovertemplate": f"analyst {i + 1}: w = %{{y:,}} after day %{{x:,}}<extra></extra>",
             }
         )
-    w = run.weights[-1]
-    data.append(
-        {
-            "type": "bar",
-            "x": list(range(1, run.n + 1)),
-            "y": w.tolist(),
-            "marker": {"color": [PLUS if m else STAR for m in in_committee]},
-            "xaxis": "x2",
-            "yaxis": "y2",
-            "showlegend": False,
-            "hovertemplate": "analyst %{x}: w = %{y}<extra></extra>",
-        }
-    )
-    lo, hi = float(run.weights.min()), float(run.weights.max())
-    pad = 0.08 * max(hi - lo, 1.0)
-    yrange = [min(lo, 0.0) - pad, max(hi, 0.0) + pad]
-    titles = (("weights w_i after each day", 0.0, 0.6), (f"final weights, day {run.days}", 0.68, 1))
     return {
         "data": data,
         "layout": {
             "height": height,
-            "margin": {"l": 60, "r": 20, "t": 40, "b": 50},
-            "xaxis": {"domain": [0.0, 0.6], "title": {"text": "day t"}, "range": [0, run.days]},
-            "yaxis": {"title": {"text": "weight w_i"}, "range": yrange, "zeroline": True},
-            "xaxis2": {"domain": [0.68, 1.0], "anchor": "y2", "title": {"text": "analyst i"}},
-            "yaxis2": {"anchor": "x2", "range": yrange, "zeroline": True},
+            "margin": {"l": 60, "r": 20, "t": 10, "b": 50},
+            "xaxis": {"title": {"text": "day t"}, "range": [0, run.days], **AXIS},
+            "yaxis": {
+                "title": {"text": "weight w_i"},
+                "range": _weight_range(run),
+                "zeroline": True,
+                **AXIS,
+            },
             "legend": {"orientation": "h", "y": -0.22},
             "plot_bgcolor": "white",
-            "annotations": [
-                {
-                    "text": text,
-                    "x": (lo + hi) / 2,
-                    "y": 1.02,
-                    "xref": "paper",
-                    "yref": "paper",
-                    "showarrow": False,
-                    "yanchor": "bottom",
-                }
-                for text, lo, hi in titles
-            ],
         },
     }
 
 
-def derivation_latex(run: ExpertsRun) -> list[str]:
-    """Seed 004's derivation of the bound n·k, line by line, with this instance's numbers."""
+def final_weights_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
+    """The final weights, one bar per analyst (committee in blue), on the weights' y range."""
+    in_committee = _in_committee(run)
+    data = [
+        {
+            "type": "bar",
+            "x": list(range(1, run.n + 1)),
+            "y": run.weights[-1].tolist(),
+            "marker": {"color": [PLUS if m else STAR for m in in_committee]},
+            "showlegend": False,
+            "hovertemplate": "analyst %{x}: w = %{y:,}<extra></extra>",
+        }
+    ]
+    return {
+        "data": data,
+        "layout": {
+            "height": height,
+            "margin": {"l": 60, "r": 20, "t": 10, "b": 50},
+            "xaxis": {"title": {"text": "analyst i"}, **AXIS},
+            "yaxis": {
+                "title": {"text": "final weight w_i"},
+                "range": _weight_range(run),
+                "zeroline": True,
+                **AXIS,
+            },
+            "plot_bgcolor": "white",
+        },
+    }
+
+
+def derivation_markdown(run: ExpertsRun) -> str:
+    """Seed 004's derivation of the bound n·k, line by line, with this instance's numbers:
+    a numbered list with inline formulas, which wrap on a narrow screen (a display formula
+    does not)."""
     n, k = run.n, run.k
     members = analysts(run.committee[:MAX_LISTED]) + (r",\ \dots" if k > MAX_LISTED else "")
-    gamma, D = run.gamma, run.radius
-    return [
-        rf"u = \tfrac{{1}}{{\sqrt{{{k}}}}}\,(u_1, \dots, u_{{{n}}}),\quad u_i = 1 \text{{ for the"
-        rf" committee }} i \in \{{{members}\}},\ 0 \text{{ otherwise}};\quad \|u\| = 1",
-        rf"y_t\,(x_t\cdot u) = \frac{{\#\text{{right}} - \#\text{{wrong in the committee}}}}"
-        rf"{{\sqrt{{{k}}}}} \ \ge\ \frac{{1}}{{\sqrt{{{k}}}}} = {gamma:.4g} = \gamma"
-        rf"\quad(k = {k}\text{{ is odd: a right majority means right}} - \text{{wrong}} \ge 1)",
-        rf"\|x_t\| = \sqrt{{1^2 + \dots + 1^2}} = \sqrt{{{n}}} = {D:.4g} = D",
-        rf"\Big(\frac{{D}}{{\gamma}}\Big)^2 = \frac{{{n}}}{{1/{k}}} = {n} \cdot {k} = {run.bound}"
-        rf" = n\,k",
+    gamma, D = tex(run.gamma, 4), tex(run.radius, 4)
+    lines = [
+        rf"$u = \tfrac{{1}}{{\sqrt{{{k}}}}}\,(u_1, \dots, u_{{{n}}})$ with $u_i = 1$ for the"
+        rf" committee $i \in \{{{members}\}}$ and $0$ otherwise, so $\|u\| = 1$.",
+        rf"$\displaystyle y_t\,(x_t\cdot u) = \frac{{\#\text{{right}} - \#\text{{wrong}}}}"
+        rf"{{\sqrt{{{k}}}}} \ge \frac{{1}}{{\sqrt{{{k}}}}} = {gamma} = \gamma$, since k = {k}"
+        " is odd: a right majority means right − wrong ≥ 1.",
+        rf"$\|x_t\| = \sqrt{{1^2 + \dots + 1^2}} = \sqrt{{{n}}} = {D} = D$.",
+        rf"$\displaystyle \Big(\frac{{D}}{{\gamma}}\Big)^2 = \frac{{{n}}}{{1/{k}}} = {n} \cdot {k}"
+        rf" = {tex(run.bound)} = n\,k$.",
     ]
+    return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, 1))
 
 
 def lemma_checks(run: ExpertsRun) -> list[tuple[str, float, float, bool]]:
@@ -191,7 +211,7 @@ def days_table(run: ExpertsRun, first: int = 30) -> dict[str, list[Any]]:
         "market": [word[int(v)] for v in y],
         "committee right": [f"{int(r)} of {run.k}" for r in right],
         "others saying up": [int((np.delete(X[t], run.committee) > 0).sum()) for t in range(rows)],
-        "w·x": [float(v) for v in a],
+        "w·x": [number(v) for v in a],  # as text: "1,204", as everywhere on the page
         "perceptron says": [word[int(v)] for v in guess],
         "mistake": ["yes" if m else "" for m in run.mistakes[:rows]],
     }
@@ -200,11 +220,11 @@ def days_table(run: ExpertsRun, first: int = 30) -> dict[str, list[Any]]:
 def summary(run: ExpertsRun) -> str:
     """One sentence on the run: mistakes against the bound, when the last one came."""
     wrong = np.flatnonzero(run.mistakes)
-    last = f"the last on day {int(wrong[-1]) + 1}" if wrong.size else "none at all"
+    last = f"the last on day {number(int(wrong[-1]) + 1)}" if wrong.size else "none at all"
     share = run.n_mistakes / run.bound
     return (
-        f"**M = {run.n_mistakes}** mistakes in {run.days} days ({last}): "
-        f"{100 * share:.0f}% of the bound n·k = {run.bound}."
+        f"**M = {number(run.n_mistakes)}** mistakes in {number(run.days)} days ({last}): "
+        f"{percent(share, 0)} of the bound n·k = {number(run.bound)}."
     )
 
 

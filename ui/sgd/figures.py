@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from perceptron_core import LOSSES, BatchTrace, loss_step, margin_loss, perceptron_criterion
+from ui.kit.numbers import AXIS, D3
 from ui.kit.palette import BOUND, CURRENT, PLUS, STAR, W_COLOUR
 
 Fig = dict[str, Any]
@@ -56,6 +57,7 @@ class Path:
     label: str
     weights: np.ndarray  # (k + 1, 2)
     colour: str
+    dash: str = "solid"  # paths that coincide (online and a mini-batch of 1) differ by dash
 
 
 def half_width(paths: Sequence[np.ndarray], pad: float = 0.15) -> float:
@@ -100,7 +102,12 @@ def zero_cone(X: np.ndarray, y: np.ndarray) -> tuple[float, float] | None:
 
 
 def _round(a: np.ndarray) -> list:
-    return np.round(np.asarray(a, dtype=float), 4).tolist()
+    return (np.round(np.asarray(a, dtype=float), 4) + 0.0).tolist()  # + 0.0: no -0.0
+
+
+def _w(x: str = "x", y: str = "y") -> str:
+    """A weight vector in a hover text: w = (1.23, −4.5)."""
+    return f"w = (%{{{x}:{D3}}}, %{{{y}:{D3}}})"
 
 
 def landscape_figure(
@@ -124,8 +131,8 @@ def landscape_figure(
             "ncontours": 14,
             "contours": {"coloring": "heatmap"},
             "line": {"width": 0.5, "color": "rgba(80, 80, 80, 0.5)"},
-            "colorbar": {"title": {"text": "Eₚ(w)"}, "thickness": 12, "len": 0.8},
-            "hovertemplate": "w = (%{x:.3g}, %{y:.3g})<br>Eₚ = %{z:.3g}<extra></extra>",
+            "colorbar": {"title": {"text": "Eₚ(w)"}, "thickness": 12, "len": 0.8, **AXIS},
+            "hovertemplate": f"{_w()}<br>Eₚ = %{{z:{D3}}}<extra></extra>",
             "name": "Eₚ(w)",
             "showlegend": False,
         },
@@ -161,14 +168,14 @@ def landscape_figure(
                 "x": _round(W[:, 0]),
                 "y": _round(W[:, 1]),
                 "mode": "lines+markers",
-                "line": {"color": p.colour, "width": 2},
+                "line": {"color": p.colour, "width": 2, "dash": p.dash},
                 "marker": {"color": p.colour, "size": 5},
                 "name": label,
                 "legendgroup": p.label,
-                "customdata": np.column_stack([k, e]).round(4).tolist(),
+                "customdata": (np.column_stack([k, e]).round(4) + 0.0).tolist(),
                 "hovertemplate": (
-                    f"{p.label}<br>after update %{{customdata[0]}}: "
-                    "w = (%{x:.3g}, %{y:.3g})<br>Eₚ = %{customdata[1]:.3g}<extra></extra>"
+                    f"{p.label}<br>after update %{{customdata[0]:,}}: "
+                    f"{_w()}<br>Eₚ = %{{customdata[1]:{D3}}}<extra></extra>"
                 ),
             }
         )
@@ -186,7 +193,7 @@ def landscape_figure(
                 },
                 "legendgroup": p.label,
                 "showlegend": False,
-                "hovertemplate": "w = (%{x:.3g}, %{y:.3g})<extra></extra>",
+                "hovertemplate": f"{_w()}<extra></extra>",
             }
         )
     r = s.r
@@ -195,12 +202,13 @@ def landscape_figure(
         "margin": {"l": 55, "r": 10, "t": 10, "b": 45},
         "showlegend": legend,
         "legend": {"orientation": "h", "y": -0.18},
-        "xaxis": {"range": [-r, r], "title": {"text": "w1"}, "constrain": "domain"},
+        "xaxis": {"range": [-r, r], "title": {"text": "w1"}, "constrain": "domain", **AXIS},
         "yaxis": {
             "range": [-r, r],
             "title": {"text": "w2"},
             "scaleanchor": "x",
             "constrain": "domain",
+            **AXIS,
         },
     }
     return {"data": data, "layout": layout}
@@ -227,7 +235,7 @@ def along_path_figure(values: np.ndarray, *, height: int = 440) -> Fig:
             "line": {"color": W_COLOUR},
             "marker": {"size": 5},
             "name": "Eₚ(w_k)",
-            "hovertemplate": "after update %{x}: Eₚ = %{y:.3g}<extra></extra>",
+            "hovertemplate": f"after update %{{x:,}}: Eₚ = %{{y:{D3}}}<extra></extra>",
         },
         {
             "type": "scatter",
@@ -240,127 +248,112 @@ def along_path_figure(values: np.ndarray, *, height: int = 440) -> Fig:
                 "symbol": "triangle-up",
             },
             "name": "Eₚ went up",
-            "hovertemplate": "update %{x} raised Eₚ to %{y:.3g}<extra></extra>",
+            "hovertemplate": f"update %{{x:,}} raised Eₚ to %{{y:{D3}}}<extra></extra>",
         },
     ]
     layout = {
         "height": height,
         "margin": {"l": 55, "r": 10, "t": 10, "b": 45},
         "legend": {"orientation": "h", "y": -0.18},
-        "xaxis": {"title": {"text": "update k"}, "rangemode": "tozero"},
-        "yaxis": {"title": {"text": "Eₚ(w_k)"}, "rangemode": "tozero"},
+        "xaxis": {"title": {"text": "update k"}, "rangemode": "tozero", **AXIS},
+        "yaxis": {"title": {"text": "Eₚ(w_k)"}, "rangemode": "tozero", **AXIS},
     }
     return {"data": data, "layout": layout}
 
 
-def _titles(left: str, right: str) -> list[dict[str, Any]]:
-    """Centred titles over the two panels of a side-by-side figure."""
-    return [
-        {
-            "text": text,
-            "x": x,
-            "y": 1.02,
-            "xref": "paper",
-            "yref": "paper",
-            "showarrow": False,
-            "xanchor": "center",
-            "yanchor": "bottom",
-        }
-        for text, x in ((left, 0.23), (right, 0.78))
-    ]
+# the losses' two panels, and the schedule's: each its own figure, so that a phone stacks
+# them (two panels in one figure squeezed both, and their titles ran into each other)
+LOSS_PANELS = {
+    "loss": ("loss l(z)", margin_loss),
+    "step": ("step −l′(z)", loss_step),
+}
 
 
-def losses_figure(*, lo: float = -3.0, hi: float = 3.0, height: int = 380) -> Fig:
-    """Each loss l(z) of the margin z = y w·x (left) and the step -l'(z) it gives (right)."""
+def losses_figure(
+    panel: str = "loss", *, lo: float = -3.0, hi: float = 3.0, height: int = 340
+) -> Fig:
+    """Each loss l(z) of the margin z = y w·x (``panel="loss"``), or the step -l'(z) it
+    gives (``panel="step"``), with mistakes (z <= 0) shaded."""
+    title, values_of = LOSS_PANELS[panel]
     z = np.linspace(lo, hi, 601)
     data: list[dict] = []
     for key, loss in LOSSES.items():
         colour = LOSS_COLOURS[key]
         dash = "dot" if key == "zero_one" else "solid"
-        width = 4 if key == "perceptron" else 2
-        for values, axes, show in (
-            (margin_loss(key, z), ("x", "y"), True),
-            (loss_step(key, z), ("x2", "y2"), False),
-        ):
-            data.append(
-                {
-                    "type": "scatter",
-                    "x": _round(z),
-                    "y": _round(values),
-                    "mode": "lines",
-                    "line": {"color": colour, "dash": dash, "width": width, "shape": "linear"},
-                    "name": loss.title,
-                    "legendgroup": key,
-                    "showlegend": show,
-                    "xaxis": axes[0],
-                    "yaxis": axes[1],
-                    "hovertemplate": f"{loss.title}: z = %{{x:.2f}}, %{{y:.3g}}<extra></extra>",
-                }
-            )
-    shade = {
-        "type": "rect",
-        "y0": 0,
-        "y1": 1,
-        "x0": lo,
-        "x1": 0,
-        "fillcolor": "rgba(213, 94, 0, 0.08)",
-        "line": {"width": 0},
-        "layer": "below",
-    }
+        width = 4 if key == "perceptron" else 2  # under the others where they coincide
+        data.append(
+            {
+                "type": "scatter",
+                "x": _round(z),
+                "y": _round(values_of(key, z)),
+                "mode": "lines",
+                "line": {"color": colour, "dash": dash, "width": width, "shape": "linear"},
+                "name": loss.title,
+                "hovertemplate": f"{loss.title}: z = %{{x:.2f}}, %{{y:{D3}}}<extra></extra>",
+            }
+        )
     layout = {
         "height": height,
-        "margin": {"l": 50, "r": 10, "t": 40, "b": 45},
+        "margin": {"l": 50, "r": 10, "t": 10, "b": 45},
+        "showlegend": panel == "loss",
         "legend": {"orientation": "h", "y": -0.22},
-        "xaxis": {"domain": [0, 0.46], "title": {"text": "margin z = y·w·x"}, "anchor": "y"},
-        "yaxis": {"range": [-0.2, 4.2], "title": {"text": "loss l(z)"}, "anchor": "x"},
-        "xaxis2": {"domain": [0.56, 1], "title": {"text": "margin z = y·w·x"}, "anchor": "y2"},
-        "yaxis2": {"range": [-0.2, 4.2], "title": {"text": "step −l′(z)"}, "anchor": "x2"},
+        "xaxis": {"title": {"text": "margin z = y·w·x"}, **AXIS},
+        "yaxis": {"range": [-0.2, 4.2], "title": {"text": title}, **AXIS},
         "shapes": [
-            {**shade, "xref": "x", "yref": "y domain"},
-            {**shade, "xref": "x2", "yref": "y2 domain"},
+            {
+                "type": "rect",
+                "xref": "x",
+                "yref": "y domain",
+                "y0": 0,
+                "y1": 1,
+                "x0": lo,
+                "x1": 0,
+                "fillcolor": "rgba(213, 94, 0, 0.08)",
+                "line": {"width": 0},
+                "layer": "below",
+            }
         ],
-        "annotations": _titles(
-            "the loss of one example (shaded: a mistake, z ≤ 0)", "one SGD step adds η·(−l′(z))·y·x"
-        ),
     }
     return {"data": data, "layout": layout}
 
 
-def schedule_figure(runs: Sequence[tuple[str, BatchTrace, str]], *, height: int = 360) -> Fig:
-    """Mistakes and updates (changes of w) in each epoch, for a few runs side by side."""
+SCHEDULE_PANELS = {"mistakes": "mistakes_per_epoch", "updates": "updates_per_epoch"}
+RUN_DASHES = ("solid", "dash", "dot")  # online, mini-batch, batch: each visible on the others
+
+
+def schedule_figure(
+    runs: Sequence[tuple[str, BatchTrace, str]], panel: str = "mistakes", *, height: int = 320
+) -> Fig:
+    """Mistakes (``panel="mistakes"``) or updates (changes of w) in each epoch, for a few
+    runs; where two runs coincide (a mini-batch of 1 is online) the dashes tell them apart."""
+    field = SCHEDULE_PANELS[panel]
     data: list[dict] = []
-    for label, run, colour in runs:
-        epochs = np.arange(1, run.n_epochs + 1).tolist()
-        for j, (values, name) in enumerate(
-            ((run.mistakes_per_epoch, "mistakes"), (run.updates_per_epoch, "updates"))
-        ):
-            suffix = "" if j == 0 else "2"
-            data.append(
-                {
-                    "type": "scatter",
-                    "x": epochs,
-                    "y": values.tolist(),
-                    "mode": "lines+markers",
-                    "line": {"color": colour},
-                    "marker": {"size": 5},
-                    "name": label,
-                    "legendgroup": label,
-                    "showlegend": j == 0,
-                    "xaxis": f"x{suffix}",
-                    "yaxis": f"y{suffix}",
-                    "hovertemplate": f"{label}, epoch %{{x}}: %{{y}} {name}<extra></extra>",
-                }
-            )
+    for i, (label, run, colour) in enumerate(runs):
+        dash = RUN_DASHES[i % len(RUN_DASHES)]
+        data.append(
+            {
+                "type": "scatter",
+                "x": np.arange(1, run.n_epochs + 1).tolist(),
+                "y": getattr(run, field).tolist(),
+                "mode": "lines+markers",
+                "line": {"color": colour, "dash": dash, "width": 3 - i * 0.5},
+                "marker": {"size": 7 - 1.5 * i},
+                "name": label,
+                "hovertemplate": f"{label}, epoch %{{x:,}}: %{{y:,}} {panel}<extra></extra>",
+            }
+        )
     longest = max((run.n_epochs for _, run, _ in runs), default=1)
-    ticks = {"title": {"text": "epoch"}, "dtick": max(1, -(-longest // 10)), "rangemode": "tozero"}
     layout = {
         "height": height,
-        "margin": {"l": 50, "r": 10, "t": 40, "b": 45},
-        "legend": {"orientation": "h", "y": -0.22},
-        "xaxis": {"domain": [0, 0.46], "anchor": "y", **ticks},
-        "yaxis": {"rangemode": "tozero", "anchor": "x"},
-        "xaxis2": {"domain": [0.56, 1], "anchor": "y2", **ticks},
-        "yaxis2": {"rangemode": "tozero", "anchor": "x2"},
-        "annotations": _titles("mistakes in each epoch", "updates (changes of w) in each epoch"),
+        "margin": {"l": 50, "r": 10, "t": 10, "b": 45},
+        "showlegend": panel == "mistakes",
+        "legend": {"orientation": "h", "y": -0.25},
+        "xaxis": {
+            "title": {"text": "epoch"},
+            "dtick": max(1, -(-longest // 10)),
+            "rangemode": "tozero",
+            **AXIS,
+        },
+        "yaxis": {"title": {"text": panel}, "rangemode": "tozero", **AXIS},
     }
     return {"data": data, "layout": layout}

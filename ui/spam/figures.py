@@ -1,7 +1,8 @@
 """The spam filter of seeds 001 and 003 (pure): word counts, the activation w·x, the
 verdict, and the weights of the words and of BIAS step by step through training.
 
-Numbers in, plain Plotly figure dicts, tables (dicts of columns), markdown or LaTeX out.
+Numbers in, plain Plotly figure dicts, tables (dicts of columns), markdown or LaTeX out;
+every number written by ``ui.kit.numbers``.
 User text only ever leaves here escaped by ``kit.text.safe``.
 """
 
@@ -14,6 +15,7 @@ import numpy as np
 
 from perceptron_core import SPAM_VOCABULARIES, Trace
 from perceptron_core.datasets import SPAM_EMAILS
+from ui.kit.numbers import AXIS, D3, number, tex, vector_text
 from ui.kit.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
 from ui.kit.text import safe
 
@@ -63,7 +65,7 @@ def weights_figure(trace: Trace, feature_names: list[str], t: int, *, height: in
                 },
                 "opacity": 1.0 if followed else 0.6,
                 "name": f"w[{name}]",
-                "hovertemplate": f"w[{name}]" + " = %{y} after %{x} steps<extra></extra>",
+                "hovertemplate": f"w[{name}] = %{{y:{D3}}} after %{{x:,}} steps<extra></extra>",
             }
         )
     mistakes = (trace.mistake_steps[:, 0] + 1).tolist()  # w changed after these steps
@@ -85,8 +87,8 @@ def weights_figure(trace: Trace, feature_names: list[str], t: int, *, height: in
         "layout": {
             "height": height,
             "margin": {"l": 60, "r": 20, "t": 20, "b": 50},
-            "xaxis": {"title": {"text": f"steps (one epoch = {n} e-mails)"}},
-            "yaxis": {"title": {"text": "weight"}, "range": [-1.3 * span, 1.15 * span]},
+            "xaxis": {"title": {"text": f"steps (one epoch = {n} e-mails)"}, **AXIS},
+            "yaxis": {"title": {"text": "weight"}, "range": [-1.3 * span, 1.15 * span], **AXIS},
             "legend": {"orientation": "h", "y": -0.25},
             "plot_bgcolor": "white",
             "shapes": [
@@ -125,14 +127,10 @@ def training_table(X: np.ndarray, y: np.ndarray, w: np.ndarray, words: tuple[str
     }
     for j, word in enumerate(words):
         table[word] = [int(v) for v in X[:, j]]
-    table["w·x"] = [round(float(v), 4) for v in a]
+    table["w·x"] = [number(v) for v in a]  # as text: "−5", as everywhere on the page
     table["verdict"] = [verdict(float(v)) for v in a]
     table["right?"] = ["✓" if (v > 0) == (lab > 0) else "✗" for v, lab in zip(a, y, strict=True)]
     return table
-
-
-def _vec(v: Any) -> str:
-    return "(" + ", ".join(f"{float(a):g}" for a in v) + ")"
 
 
 def step_markdown(trace: Trace, X: np.ndarray, y: np.ndarray, t: int) -> str:
@@ -149,11 +147,11 @@ def step_markdown(trace: Trace, X: np.ndarray, y: np.ndarray, t: int) -> str:
     epoch = s // trace.n_examples + 1
     head = (
         f"**Step {t}** (epoch {epoch}): e-mail {i + 1}, “{safe(SPAM_EMAILS[i][0], limit=200)}”, "
-        f"is {label}; x = {_vec(x)}, w = {_vec(w_old)}, **w·x = {a:g}**, "
-        f"so y·(w·x) = {float(y[i]) * a:g}."
+        f"is {label}; x = {vector_text(x)}, w = {vector_text(w_old)}, **w·x = {number(a)}**, "
+        f"so y·(w·x) = {number(float(y[i]) * a)}."
     )
     if trace.steps.mistake[s]:
-        return head + f" **A mistake:** w ← w + y·x = **{_vec(w_new)}**."
+        return head + f" **A mistake:** w ← w + y·x = **{vector_text(w_new)}**."
     return head + " Right, so w stays."
 
 
@@ -176,13 +174,13 @@ def activation_latex(x: np.ndarray, w: np.ndarray, feature_names: list[str]) -> 
     """w·x = Σ w_j x_j written out over the features present (and BIAS), with its value."""
 
     def num(v: float) -> str:
-        return f"({v:g})" if v < 0 else f"{v:g}"
+        return f"({tex(v)})" if tex(v).startswith("-") else tex(v)
 
     terms = [
-        rf"\underbrace{{{num(w[j])}\cdot{x[j]:g}}}_{{\text{{{name}}}}}"
+        rf"\underbrace{{{num(w[j])}\cdot{tex(x[j])}}}_{{\text{{{name}}}}}"
         for j, name in enumerate(feature_names)
         if x[j] != 0 or name == "BIAS"
     ]
     a = float(x @ w)
     sign = ">" if a > 0 else r"\le"
-    return rf"w\cdot x = {' + '.join(terms)} = {a:g} {sign} 0"
+    return rf"w\cdot x = {' + '.join(terms)} = {tex(a)} {sign} 0"

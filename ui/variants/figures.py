@@ -2,7 +2,7 @@
 figures, the price of a vote, and a verdict computed from the numbers.
 
 No Streamlit here: ``ui.variants.runs`` caches these; figures are plain Plotly
-dicts (wrap with ``ui.kit.plots.as_figure``).
+dicts (wrap with ``ui.kit.plots.as_figure``); every number is written by ``ui.kit.numbers``.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from perceptron_core import (
     voted_score,
 )
 from ui.kit.geometry import boundary_segment, view_box
+from ui.kit.numbers import AXIS, D3, number, percent
 from ui.kit.palette import AVERAGED, LAST, STAR, VOTED
 from ui.kit.plots import labelled_points, plane_axes
 
@@ -194,7 +195,7 @@ def _points(X: np.ndarray, y: np.ndarray, *, test: bool, flipped: np.ndarray | N
         symbols=("circle-open", "x-open") if test else ("circle", "x"),
         marker={"size": 8 if test else 9, "opacity": 0.9 if test else 0.75},
         name=split + " y = {label}",
-        hover="(%{x:.2f}, %{y:.2f})<extra></extra>",
+        hover=f"(%{{x:{D3}}}, %{{y:{D3}}})<extra></extra>",
         legendgroup=split,
     )
     if flipped is not None and len(flipped):
@@ -231,11 +232,14 @@ def _line(w: np.ndarray, box: Any, name: str, colour: str, dash: str, width: flo
 
 
 def _plane_layout(box: Any, height: int) -> dict[str, Any]:
+    axes = plane_axes(box)
+    for key in ("xaxis", "yaxis"):
+        axes[key] = {**axes[key], **AXIS}
     return {
         "height": height,
         "margin": {"l": 50, "r": 10, "t": 30, "b": 40},
         "legend": {"orientation": "h", "y": -0.2, "yanchor": "top"},
-        **plane_axes(box),
+        **axes,
     }
 
 
@@ -271,7 +275,11 @@ def errors_figure(
     errors: EpochErrors, star_test: float | None, *, title: str, height: int = 420
 ) -> Fig:
     """Training (dotted, thin) and test (solid) error per epoch of the three read-outs, with
-    the max-margin separator's test error as a horizontal reference line."""
+    the max-margin separator's test error as a horizontal reference line.
+
+    ``title`` is Plotly text, already escaped (``kit.text.safe(..., sink="plotly")``); it
+    sits between the chart's tool bar and the plot (``automargin``), so on a touch screen,
+    where the tool bar always shows, the bar does not cover it."""
     x = errors.epochs.tolist()
     data: list[dict] = []
     for m in METHODS:
@@ -301,106 +309,96 @@ def errors_figure(
                 "y": [100 * star_test] * 2,
                 "mode": "lines",
                 "line": {"color": STAR, "dash": "longdash", "width": 2},
-                "name": f"w* test ({100 * star_test:.1f}%)",
+                "name": f"w* test ({percent(star_test)})",
             }
         )
     return {
         "data": data,
         "layout": {
             "height": height,
-            "title": {"text": title, "font": {"size": 14}},
-            "margin": {"l": 55, "r": 10, "t": 40, "b": 40},
+            "title": {
+                "text": title,
+                "font": {"size": 14},
+                "x": 0,
+                "xanchor": "left",
+                "xref": "paper",
+                "y": 1,
+                "yanchor": "bottom",
+                "yref": "paper",
+                "pad": {"b": 8},
+                "automargin": True,
+            },
+            "margin": {"l": 55, "r": 10, "t": 36, "b": 40},
             "legend": {"orientation": "h", "y": -0.2},
-            "xaxis": {"title": {"text": "epoch"}, "range": [0.5, max(x) + 0.5]},
-            "yaxis": {"title": {"text": "error (%)"}, "rangemode": "tozero"},
+            "xaxis": {"title": {"text": "epoch"}, "range": [0.5, max(x) + 0.5], **AXIS},
+            "yaxis": {"title": {"text": "error (%)"}, "rangemode": "tozero", **AXIS},
         },
     }
 
 
-def _panel_title(text: str, dom: list[float]) -> dict[str, Any]:
-    """A title centred over a panel that spans ``dom`` of the figure's width."""
-    return {
-        "text": text,
-        "x": sum(dom) / 2,
-        "y": 1.0,
-        "xref": "paper",
-        "yref": "paper",
-        "xanchor": "center",
-        "yanchor": "bottom",
-        "showarrow": False,
-        "font": {"size": 13},
-    }
+def mistakes_head(title: str, s: Starts) -> str:
+    """What the histogram of one dataset shows, above it: "2-D: M from 0 to 14; bound 78"."""
+    M = s.runs.n_mistakes
+    head = f"{title}: M from {number(M.min())} to {number(M.max())}"
+    return head + (
+        f"; bound {number(s.bound)}" if s.bound is not None else "; not separable: no bound"
+    )
 
 
-def mistakes_figure(panels: list[tuple[str, Starts]], *, height: int = 340) -> Fig:
-    """Histogram of the mistakes M of every run, one panel per dataset, with the bound."""
-    data: list[dict] = []
+def mistakes_figure(s: Starts, *, height: int = 320) -> Fig:
+    """Histogram of the mistakes M of every run on one dataset, with the bound (a line, or
+    a note where it is off the chart). One figure per dataset, so a phone stacks them."""
+    M = s.runs.n_mistakes
+    data: list[dict] = [
+        {
+            "type": "histogram",
+            "x": M.tolist(),
+            "marker": {"color": COLOURS["last"]},
+            "name": "runs",
+            "hovertemplate": "M in %{x}: %{y:,} runs<extra></extra>",
+        }
+    ]
+    xaxis: dict[str, Any] = {"title": {"text": "mistakes M of a run"}, "rangemode": "tozero"}
     layout: dict[str, Any] = {
         "height": height,
-        "margin": {"l": 55, "r": 10, "t": 40, "b": 45},
+        "margin": {"l": 55, "r": 10, "t": 10, "b": 45},
         "showlegend": False,
         "annotations": [],
         "shapes": [],
         "bargap": 0.05,
+        "xaxis": xaxis,
+        "yaxis": {"title": {"text": "runs"}, **AXIS},
     }
-    k = len(panels)
-    for i, (title, s) in enumerate(panels):
-        sx = "" if i == 0 else str(i + 1)
-        M = s.runs.n_mistakes
-        data.append(
+    top = max(int(M.max()), 1)
+    if s.bound is not None and s.bound > 3 * top:  # the bound is off the chart: say where
+        xaxis["range"] = [-0.5, top * 1.15 + 1]
+        layout["annotations"].append(
             {
-                "type": "histogram",
-                "x": M.tolist(),
-                "marker": {"color": COLOURS["last"]},
-                "xaxis": f"x{sx}",
-                "yaxis": f"y{sx}",
-                "name": "runs",
-                "hovertemplate": "M in %{x}: %{y} runs<extra></extra>",
+                "text": f"bound {number(s.bound)} →<br>(off the chart)",
+                "x": 1.0,
+                "y": 0.95,
+                "xref": "x domain",
+                "yref": "y domain",
+                "xanchor": "right",
+                "showarrow": False,
+                "font": {"size": 12, "color": STAR},
             }
         )
-        dom = [i / k + (0.04 if i else 0), (i + 1) / k - (0.04 if i < k - 1 else 0)]
-        layout[f"xaxis{sx}"] = {
-            "domain": dom,
-            "anchor": f"y{sx}",
-            "title": {"text": "mistakes M of a run"},
-            "rangemode": "tozero",
-        }
-        layout[f"yaxis{sx}"] = {"anchor": f"x{sx}", "title": {"text": "runs" if i == 0 else ""}}
-        head = f"{title}: M from {M.min()} to {M.max()}"
-        top = max(int(M.max()), 1)
-        if s.bound is not None and s.bound > 3 * top:  # the bound is off the chart: say where
-            layout[f"xaxis{sx}"]["range"] = [-0.5, top * 1.15 + 1]
-            layout["annotations"].append(
-                {
-                    "text": f"bound {s.bound:,.0f} →<br>(off the chart)",
-                    "x": 1.0,
-                    "y": 0.9,
-                    "xref": f"x{sx} domain",
-                    "yref": f"y{sx} domain",
-                    "xanchor": "right",
-                    "showarrow": False,
-                    "font": {"size": 12, "color": STAR},
-                }
-            )
-            head += f"; bound {s.bound:,.0f}"
-        elif s.bound is not None:
-            layout["shapes"].append(
-                {
-                    "type": "line",
-                    "x0": s.bound,
-                    "x1": s.bound,
-                    "y0": 0,
-                    "y1": 1,
-                    "xref": f"x{sx}",
-                    "yref": f"y{sx} domain",
-                    "line": {"color": STAR, "dash": "dash", "width": 2},
-                }
-            )
-            layout[f"xaxis{sx}"]["range"] = [0, s.bound * 1.05]
-            head += f"; bound {s.bound:,.0f}"
-        else:
-            head += "; not separable: no bound"
-        layout["annotations"].append(_panel_title(head, dom))
+    elif s.bound is not None:
+        layout["shapes"].append(
+            {
+                "type": "line",
+                "x0": s.bound,
+                "x1": s.bound,
+                "y0": 0,
+                "y1": 1,
+                "xref": "x",
+                "yref": "y domain",
+                "line": {"color": STAR, "dash": "dash", "width": 2},
+            }
+        )
+        xaxis["range"] = [0, s.bound * 1.05]
+    xaxis.update(AXIS)
     return {"data": data, "layout": layout}
 
 
@@ -416,56 +414,30 @@ def _many_lines(W: np.ndarray, box: Any) -> tuple[list, list]:
     return xs, ys
 
 
-def hyperplanes_figure(s: Starts, *, height: int = 460) -> Fig:
-    """Every run's final line, and every run's averaged line, over the training data."""
+def hyperplanes_figure(s: Starts, key: str = "last", *, height: int = 400) -> Fig:
+    """Every run's final line (``key="last"``) or every run's averaged line
+    (``key="averaged"``) over the training data, with w*. One figure per read-out, so a
+    phone stacks them."""
     X, y = s.X_train, s.y_train
     box = view_box(X)
-    data: list[dict] = []
-    layout: dict[str, Any] = {
-        "height": height,
-        "margin": {"l": 50, "r": 10, "t": 40, "b": 40},
-        "legend": {"orientation": "h", "y": -0.2, "yanchor": "top"},
-        "annotations": [],
-    }
-    for i, (key, W) in enumerate((("last", s.runs.w), ("averaged", s.runs.w_avg))):
-        sx = "" if i == 0 else "2"
-        for t in _points(X, y, test=False):
-            t.update({"xaxis": f"x{sx}", "yaxis": f"y{sx}", "showlegend": i == 0})
-            data.append(t)
-        xs, ys = _many_lines(W, box)
-        data.append(
-            {
-                "type": "scatter",
-                "x": xs,
-                "y": ys,
-                "mode": "lines",
-                "line": {"color": COLOURS[key], "width": 1},
-                "opacity": 0.35,
-                "name": f"{NAMES[key]} of each run",
-                "xaxis": f"x{sx}",
-                "yaxis": f"y{sx}",
-                "hoverinfo": "skip",
-            }
-        )
-        if s.star is not None:
-            star = _line(s.star, box, "w*", STAR, "longdash", 2)
-            star.update({"xaxis": f"x{sx}", "yaxis": f"y{sx}", "showlegend": i == 0})
-            data.append(star)
-        dom = [0.0, 0.47] if i == 0 else [0.53, 1.0]
-        layout[f"xaxis{sx}"] = {
-            "domain": dom,
-            "range": [box.x0, box.x1],
-            "anchor": f"y{sx}",
-            "title": {"text": "x1"},
+    W = s.runs.w if key == "last" else s.runs.w_avg
+    data: list[dict] = _points(X, y, test=False)
+    xs, ys = _many_lines(W, box)
+    data.append(
+        {
+            "type": "scatter",
+            "x": xs,
+            "y": ys,
+            "mode": "lines",
+            "line": {"color": COLOURS[key], "width": 1},
+            "opacity": 0.35,
+            "name": f"{NAMES[key]} of each run",
+            "hoverinfo": "skip",
         }
-        layout[f"yaxis{sx}"] = {
-            "range": [box.y0, box.y1],
-            "anchor": f"x{sx}",
-            "scaleanchor": f"x{sx}",
-            "title": {"text": "x2" if i == 0 else ""},
-        }
-        layout["annotations"].append(_panel_title(f"{NAMES[key]} of each of {len(W)} runs", dom))
-    return {"data": data, "layout": layout}
+    )
+    if s.star is not None:
+        data.append(_line(s.star, box, "w*", STAR, "longdash", 2))
+    return {"data": data, "layout": _plane_layout(box, height)}
 
 
 def spread_figure(panels: list[tuple[str, Starts]], *, height: int = 360) -> Fig:
@@ -498,7 +470,12 @@ def spread_figure(panels: list[tuple[str, Starts]], *, height: int = 360) -> Fig
             "boxmode": "group",
             "margin": {"l": 55, "r": 10, "t": 20, "b": 40},
             "legend": {"orientation": "h", "y": -0.15},
-            "yaxis": {"title": {"text": "test error of a run (%)"}, "rangemode": "tozero"},
+            "yaxis": {
+                "title": {"text": "test error of a run (%)"},
+                "rangemode": "tozero",
+                "hoverformat": ".1f",
+                **AXIS,
+            },
         },
     }
 
@@ -508,23 +485,22 @@ def spread_figure(panels: list[tuple[str, Starts]], *, height: int = 360) -> Fig
 
 def cost_rows(items: list[tuple[str, int, int]]) -> list[dict[str, Any]]:
     """Per run (name, vectors the voted perceptron keeps K + 1, d'): what one prediction
-    costs each read-out, in stored vectors and multiply-adds."""
+    costs each read-out, in stored vectors and multiply-adds (as text: "80,925")."""
     return [
         {
             "run": name,
-            "d'": d,
-            "last, averaged: vectors": 1,
-            "last, averaged: multiply-adds": d,
-            "voted: vectors": vectors,
-            "voted: multiply-adds": vectors * d,
-            "voted ÷ averaged": vectors,
+            "d'": number(d),
+            "last, averaged: vectors": "1",
+            "last, averaged: multiply-adds": number(d),
+            "voted: vectors": number(vectors),
+            "voted: multiply-adds": number(vectors * d),
+            "voted ÷ averaged": number(vectors),
         }
         for name, vectors, d in items
     ]
 
 
-def _pct(v: float) -> str:
-    return f"{100 * v:.1f}%"
+_pct = percent  # 0.123 -> "12.3%"
 
 
 def verdict(evidence: dict[str, dict[str, float]], vectors: int, swing: dict[str, float]) -> str:
@@ -560,14 +536,14 @@ def verdict(evidence: dict[str, dict[str, float]], vectors: int, swing: dict[str
             f"its mean test error ({_pct(score['averaged'])}) is {rank}, and it stores **one** "
             "vector: "
             f"a prediction costs the same as the plain perceptron's, while the voted one kept "
-            f"up to {vectors:,} vectors and costs that many dot products per prediction"
+            f"up to {number(vectors)} vectors and costs that many dot products per prediction"
         )
     elif best == "voted":
         pick = "voted"
         why = (
             f"here it is clearly the most accurate ({_pct(score['voted'])} against "
-            f"{_pct(score['averaged'])} averaged), worth its price of {vectors:,} dot products "
-            "per prediction"
+            f"{_pct(score['averaged'])} averaged), worth its price of {number(vectors)} dot "
+            "products per prediction"
         )
     else:
         pick = "last"
