@@ -272,7 +272,7 @@ def boundaries_figure(exp: Experiment, grid: dict[str, list], *, height: int = 5
 
 
 def errors_figure(
-    errors: EpochErrors, star_test: float | None, *, title: str, height: int = 420
+    errors: EpochErrors, star_test: float | None, *, title: str, height: int = 460
 ) -> Fig:
     """Training (dotted, thin) and test (solid) error per epoch of the three read-outs, with
     the max-margin separator's test error as a horizontal reference line.
@@ -328,7 +328,8 @@ def errors_figure(
                 "pad": {"b": 8},
                 "automargin": True,
             },
-            "margin": {"l": 55, "r": 10, "t": 36, "b": 40},
+            # the title's two lines sit under the tool bar's band (about 30 px at the top)
+            "margin": {"l": 55, "r": 10, "t": 80, "b": 40},
             "legend": {"orientation": "h", "y": -0.2},
             "xaxis": {"title": {"text": "epoch"}, "range": [0.5, max(x) + 0.5], **AXIS},
             "yaxis": {"title": {"text": "error (%)"}, "rangemode": "tozero", **AXIS},
@@ -471,7 +472,7 @@ def spread_figure(panels: list[tuple[str, Starts]], *, height: int = 360) -> Fig
             "margin": {"l": 55, "r": 10, "t": 20, "b": 40},
             "legend": {"orientation": "h", "y": -0.15},
             "yaxis": {
-                "title": {"text": "test error of a run (%)"},
+                "title": {"text": "test error (%)"},
                 "rangemode": "tozero",
                 "hoverformat": ".1f",
                 **AXIS,
