@@ -1,9 +1,10 @@
 """The worst malformed CSVs in a real browser: each gets a sentence, never a traceback.
 
 One good upload first, then the malformed files one after another on the SGD page (one of
-the pages a 1e308 cell used to break): every time the sidebar shows a sentence naming
-what is wrong, nothing on the page looks like a traceback or a server path, and the
-dataset in use stays the good upload.
+the pages a 1e308 cell used to break): every time the top of the page shows a sentence
+naming what is wrong and the data still in use, nothing on the page looks like a traceback
+or a server path, the dataset in use stays the good upload, and the uploader does not list
+the refused file.
 """
 
 import pytest
@@ -13,7 +14,7 @@ pytestmark = pytest.mark.browser
 
 GOOD = b"x1,x2,y\n1,2,1\n2,1,1\n-1,-2,-1\n"
 MALFORMED = [
-    # (file name, content, a fragment of the sentence in the sidebar)
+    # (file name, content, a fragment of the sentence on the page)
     ("stray-cr.csv", b"x1,x2,y\n1,2\r,1\n", "stray carriage return"),
     ("long-cell.csv", b"x1,x2,y\n1," + b"9" * 140_000 + b",1\n", "140,004 characters long"),
     ("huge.csv", b"x1,x2,y\n1e308,1,1\n-1,-1,-1\n", "'1e308' is too large"),
@@ -42,13 +43,19 @@ def test_malformed_uploads_get_a_sentence_and_keep_the_data(app_url, page, tmp_p
     summary = page.get_by_test_id("stMarkdownContainer").filter(has_text="On good").first
     expect(summary).to_contain_text("update")
     summary_text = summary.inner_text()
+    main = page.get_by_test_id("stMain")
+    error = main.get_by_test_id("stAlertContentError").filter(has_text="was not used")
     for name, content, fragment in MALFORMED:
         upload(page, tmp_path, name, content)
-        error = sidebar.get_by_test_id("stAlertContentError")
         expect(error).to_contain_text(name.removesuffix(".csv"), timeout=15_000)
+        expect(error).to_have_count(1)  # the one message, about the latest file
         sentence = error.inner_text().replace("\u2060", "")  # word joiners of the escaping
         assert fragment in sentence, (name, sentence)
-        assert len(sentence) < 300, name  # a sentence, not the file
+        reason, kept = sentence.split("\n")[-2:]
+        assert len(reason) < 300, name  # a sentence, not the file
+        assert kept == "The previous data, good.csv (n = 3), is still in use.", kept
+        expect(sidebar.get_by_test_id("stAlertContentError")).to_have_count(0)
+        expect(sidebar.get_by_test_id("stFileUploaderFile")).to_have_count(0)  # not listed
         expect(in_use).to_have_text(dataset_text)  # the dataset in use is kept
         expect(summary).to_have_text(summary_text)
         expect(page.get_by_test_id("stException")).to_have_count(0)

@@ -15,7 +15,7 @@ from streamlit.runtime.pages_manager import PagesManager
 
 import perceptron_core
 from ui.kit import fair, guard, state
-from ui.kit.sidebar import dataset_sidebar
+from ui.kit.sidebar import dataset_sidebar, upload_refusal
 from ui.kit.text import asset
 
 # Streamlit runs gc.collect(2) after every script run. Moving everything alive
@@ -152,6 +152,7 @@ def _run_app() -> None:
     dataset_sidebar(used_here=spec.shared_data)
     for notice in st.session_state.pop(state.NOTICES, []):  # shown once, on arrival
         st.warning(notice, icon=":material/warning:")
+    upload_refusal(spec.url_path)  # a refused upload, said above the page's data
     guard.page(page.run)  # an exception shows a sentence, never a traceback
     st.divider()  # one glossary under every page: the app's symbols and the handouts'
     # on_change="rerun" makes it lazy: its table is sent and drawn only while it is open

@@ -2,9 +2,18 @@
 
 A change of the dataset writes only the dataset: a lesson whose state belongs to
 the data (the lecture's step) notices the change itself.
+
+A refused upload is said where the student looks, not in the sidebar: the shell
+draws :func:`upload_refusal` at the top of the page on show (issue 18), naming the
+data still in use, until it no longer applies (another dataset, a good upload, the
+student's Dismiss, another page).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -16,10 +25,41 @@ from ui.kit.text import safe, shorten
 
 CUSTOM = session_key("data_custom")
 UPLOAD_ERROR = session_key("data_upload_error")
+UPLOADER = "data_upload"  # the file uploader's key, numbered after each refusal
+REFUSAL_BOX = "data_refusal"  # the container of a refused upload's message (main area)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An upload refused: what the student reads, and when it stops applying.
+
+    ``turn`` counts the refusals in a row and names the uploader's key: a new key is
+    a new, empty uploader, so the refused file is not listed as if it were in use.
+    ``page`` is the page it is shown on (set when first shown: another page drops it),
+    ``kept`` the name of the data still in use (another name drops it)."""
+
+    file: str  # outside text, raw: escaped where shown
+    reason: str  # the CSV reader's sentence, which may quote the file's cells: raw
+    kept: str  # the data still in use: may be a file's name, raw
+    turn: int
+    id: str  # the refused upload's file id: the browser brings each refusal into view once
+    page: str | None = None
+
+
+def uploader_key(session: Mapping[str, Any]) -> str:
+    """The uploader's key: a fresh one after each refusal (its file is not listed)."""
+    refusal = session.get(UPLOAD_ERROR)
+    return UPLOADER if refusal is None else f"{UPLOADER}_{refusal.turn}"
+
+
+def _data_changed() -> None:
+    """The student chose other data: a refusal about the data before no longer applies."""
+    st.session_state.pop(UPLOAD_ERROR, None)
 
 
 def _regenerate() -> None:
     assign(st.session_state, "data_seed", (st.session_state["data_seed"] + 1) % (MAX_SEED + 1))
+    _data_changed()
 
 
 def _fit_n() -> None:
@@ -27,16 +67,24 @@ def _fit_n() -> None:
     spec = DATASETS[ss["data_name"]]
     n = spec.n_default if spec.fixed_size else int(np.clip(ss["data_n"], spec.n_min, spec.n_max))
     assign(ss, "data_n", n)
+    _data_changed()
 
 
-def _upload() -> None:
-    upload = st.session_state.get("data_upload")
+def _upload(key: str) -> None:
+    upload = st.session_state.get(key)
     if upload is None:
         return
     try:
         X, y = load_csv(upload)
     except CSVError as exc:
-        st.session_state[UPLOAD_ERROR] = f"{safe(upload.name)}: {safe(exc, limit=300)}"
+        before = st.session_state.get(UPLOAD_ERROR)
+        st.session_state[UPLOAD_ERROR] = Refusal(
+            file=upload.name,
+            reason=str(exc),
+            kept=before.kept if before is not None else _in_use(),
+            turn=before.turn + 1 if before is not None else 1,
+            id=upload.file_id,
+        )
         return
     st.session_state.pop(UPLOAD_ERROR, None)
     st.session_state[CUSTOM] = (X, y, shorten(upload.name, 80))  # raw: each sink escapes
@@ -44,6 +92,82 @@ def _upload() -> None:
 
 def _drop_custom() -> None:
     st.session_state.pop(CUSTOM, None)
+    _data_changed()
+
+
+def _in_use() -> str:
+    """The data in use, named for a sentence: "Two blobs (n = 40, seed 0)", "mine.csv (n = 3)"."""
+    _, y, name = current_dataset()
+    return f"{name} (n = {len(y)})" if CUSTOM in st.session_state else name
+
+
+# The message is at the top of the page, but the student uploaded from the sidebar: on a
+# phone the open sidebar lies over the page, and the page may be scrolled down. Once per
+# refusal the browser closes a sidebar that covers the message (moving the focus, which
+# was in it, to Dismiss) and scrolls the message into view. Our own code, no outside text.
+_in_view = st.components.v2.component(
+    "perceptron_lab_refusal_in_view",
+    js="""export default function ({ data, parentElement }) {
+  if (!data || parentElement.__shown === data.id) return;
+  parentElement.__shown = data.id;
+  requestAnimationFrame(() => {
+    const box = document.querySelector(`.st-key-${data.box}`);
+    if (!box) return;
+    const sidebar = document.querySelector('[data-testid="stSidebar"]');
+    const s = sidebar && sidebar.getBoundingClientRect();
+    const m = box.getBoundingClientRect();
+    if (s && s.width > 0 && s.right > m.left + 1) {  // the sidebar covers the message
+      const close = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+      if (close) close.click();
+      const dismiss = [...box.querySelectorAll("button")].find((b) => b.getClientRects().length);
+      let frames = 60;  // the page takes focus again once the sidebar has closed
+      const focus = () => {
+        if (!dismiss || !dismiss.isConnected || frames-- <= 0) return;
+        dismiss.focus({ preventScroll: true });
+        if (document.activeElement !== dismiss) requestAnimationFrame(focus);
+      };
+      focus();
+    }
+    const header = document.querySelector('[data-testid="stHeader"]');  // fixed over the page
+    box.style.scrollMarginTop = `${(header ? header.getBoundingClientRect().height : 0) + 8}px`;
+    box.scrollIntoView({ block: "nearest" });
+  });
+}""",
+)
+
+
+def _dismiss() -> None:
+    st.session_state.pop(UPLOAD_ERROR, None)
+
+
+def upload_refusal(page: str) -> None:
+    """The refused upload's message, at the top of the page on show (the shell calls it
+    before the page's body), with a Dismiss button; nothing if none applies on ``page``."""
+    ss = st.session_state
+    refusal = ss.get(UPLOAD_ERROR)
+    if refusal is None:
+        return
+    if refusal.page is None:  # the run right after the upload: this is its page
+        refusal = ss[UPLOAD_ERROR] = replace(refusal, page=page)
+    if refusal.page != page or refusal.kept != _in_use():
+        ss.pop(UPLOAD_ERROR)  # another page, or other data since: no longer applies
+        return
+    with st.container(key=REFUSAL_BOX):
+        st.error(
+            f"**{safe(refusal.file)}** was not used. {safe(refusal.reason, limit=300)}  \n"
+            f"The previous data, **{safe(refusal.kept, limit=120)}**, is still in use.",
+            icon=":material/warning:",
+        )
+        row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+        row.button(
+            "Dismiss",
+            key="data_refusal_dismiss",
+            icon=":material/close:",
+            on_click=_dismiss,
+            help="hide this message; the data in use stays as it is",
+        )
+        with row:  # no room of its own: beside the button
+            _in_view(key="data_refusal_view", data={"id": refusal.id, "box": REFUSAL_BOX})
 
 
 def current_dataset() -> tuple[np.ndarray, np.ndarray, str]:
@@ -120,8 +244,11 @@ def dataset_sidebar(*, used_here: bool = True) -> None:
         key="data_download",
         on_click="ignore",
     )
+    key = uploader_key(ss)
     sb.file_uploader(
-        "Upload CSV (columns x1, x2, y)", type=["csv", "txt"], key="data_upload", on_change=_upload
+        "Upload CSV (columns x1, x2, y)",
+        type=["csv", "txt"],
+        key=key,
+        on_change=_upload,
+        args=(key,),
     )
-    if UPLOAD_ERROR in st.session_state:
-        sb.error(st.session_state[UPLOAD_ERROR], icon=":material/warning:")
