@@ -153,7 +153,8 @@ PLAIN_FORMATS = re.compile(r",|,\.3~r|\.\d+f")  # thousands, kit.numbers.D3, fix
 def assert_plain_numbers(at: AppTest) -> str:
     """Every number the page's main area shows is written the plain way: its text, metrics,
     tables (no float column: the browser would format it) and charts (hover formats that do
-    not go exponential, axes without exponents). Returns the text, for more checks."""
+    not go exponential, axes without exponents); and no chart keeps a swipe from scrolling a
+    phone's page (dragmode off). Returns the text, for more checks."""
     main = at.main
     texts = [e.value for kind in (*TEXTS, "error") for e in getattr(main, kind)]
     texts += [f"${e.value}$" for e in main.latex]  # "$": a formula's "-" is its minus
@@ -171,6 +172,7 @@ def assert_plain_numbers(at: AppTest) -> str:
             if "colorbar" in trace:
                 assert trace["colorbar"].items() >= AXIS.items(), trace["colorbar"]
         layout = fig["layout"]
+        assert layout.get("dragmode") is False, "a swipe over this chart would not scroll"
         for key, axis in layout.items():
             if re.fullmatch(r"[xy]axis\d*", key):
                 assert axis.items() >= AXIS.items(), (key, axis)
