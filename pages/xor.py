@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core import DATASETS, FEATURE_MAPS, make_dataset
+from ui.kit.numbers import number, vector_text
 from ui.kit.palette import MINUS, PLUS
 from ui.kit.plots import CHART, as_figure
 from ui.kit.shell import require_router
@@ -38,37 +39,36 @@ reference, _, _ = runs.xor_run(Xs, ys, epochs)
 
 st.header("1. It never stops")
 st.markdown(text["never"])
-st.plotly_chart(
-    as_figure(
-        figures.curves_figure(
-            [
-                (safe(f"{name} (not separable)" if witness else name, sink="plotly"), trace, MINUS),
-                (f"a separable set, n = {len(ys)}", reference, PLUS),
-            ]
-        )
-    ),
-    config=CHART,
-    key="xor_curves",
+curves = figures.curves_figures(
+    [
+        (safe(f"{name} (not separable)" if witness else name, sink="plotly"), trace, MINUS),
+        (f"a separable set, n = {len(ys)}", reference, PLUS),
+    ]
 )
+for j, (column, figure) in enumerate(zip(st.columns(3), curves, strict=True)):
+    column.markdown(f"**{figures.CURVES[j][0]}**")
+    column.plotly_chart(as_figure(figure), config=CHART, key=f"xor_curves_{j}")
 n = trace.n_examples
 last = int(np.sum(trace.mistake_steps[:, 0] >= (trace.n_epochs - 1) * n))
 if trace.converged:
     st.success(
-        f"{safe(name)}: converged after {trace.n_epochs} epochs, {trace.n_mistakes} mistakes."
+        f"{safe(name)}: converged after {number(trace.n_epochs)} epochs, "
+        f"{number(trace.n_mistakes)} mistakes."
     )
 else:
     st.error(
-        f"{safe(name)}: {trace.n_mistakes} mistakes in {trace.n_epochs} epochs and still {last} "
-        f"in the last one; ‖w‖ never went above {np.linalg.norm(trace.weights, axis=1).max():.3g}."
+        f"{safe(name)}: {number(trace.n_mistakes)} mistakes in {number(trace.n_epochs)} epochs "
+        f"and still {number(last)} in the last one; ‖w‖ never went above "
+        f"{number(np.linalg.norm(trace.weights, axis=1).max())}."
     )
 if cycle is not None:
     st.info(
-        f"**A cycle.** From step t = {cycle.start} the weights repeat exactly every "
-        f"{cycle.period} steps ({cycle.period // n} epoch{'s' * (cycle.period != n)}), with "
-        f"{cycle.mistakes_per_period} "
+        f"**A cycle.** From step t = {number(cycle.start)} the weights repeat exactly every "
+        f"{number(cycle.period)} steps ({number(cycle.period // n)} "
+        f"epoch{'s' * (cycle.period != n)}), with {number(cycle.mistakes_per_period)} "
         f"mistakes per round: the same {len(cycle.weights)} weight vectors for ever."
     )
-    st.dataframe({"w": [", ".join(f"{v:g}" for v in w) for w in cycle.weights]}, hide_index=False)
+    st.dataframe({"w": [vector_text(w) for w in cycle.weights]}, hide_index=False)
 
 st.header("2. Why: no line exists")
 if witness is None:
@@ -99,30 +99,47 @@ st.latex(fmap.formula)
 lifted = runs.lifted_run(X, y, fmap.key, epochs)
 verdict = "converges" if lifted.converged else "does not converge"
 st.markdown(
-    f"On φ(x) the perceptron **{verdict}**: {lifted.n_mistakes} mistakes in "
-    f"{lifted.n_epochs} epochs."
+    f"On φ(x) the perceptron **{verdict}**: {number(lifted.n_mistakes)} mistakes in "
+    f"{number(lifted.n_epochs)} epochs."
 )
 left, right = st.columns(2)
 left.plotly_chart(
     as_figure(figures.boundary_figure(X, y, fmap.key, lifted.w)), config=CHART, key="xor_boundary"
 )
 if fmap.key == "quadratic":
-    right.plotly_chart(as_figure(figures.lifted_figure(X, y, lifted.w)), config=CHART, key="xor_3d")
+    # Plotly's 3-D scene takes every wheel and touch move over it, scrollZoom off or not
+    # (plotly.js #6458): until the student asks to turn it, the page's CSS lets them through
+    turn = right.toggle(text["turn"], key="xor_turn_3d")
+    if not turn:
+        st.html(f"<style>{figures.LOCKED_3D_CSS}</style>")
+    right.plotly_chart(
+        as_figure(figures.lifted_figure(X, y, lifted.w)),
+        config=CHART | ({"scrollZoom": True} if turn else {"displayModeBar": False}),
+        key="xor_3d",
+    )
+    Z = FEATURE_MAPS["quadratic"].fn(X)
+    right.caption(text["turned" if turn else "still"])
+    note = figures.coinciding_text(X, y, Z)
+    if note:
+        right.markdown(note)
 else:
     right.caption("Pick the full quadratic map to see the lifted points in 3-D.")
 check = runs.kernel_check(X, y, epochs)
 st.latex(figures.kernel_latex(X))
 st.markdown(
-    f"Kernel perceptron with K(x, z) = (x·z)² + 1: {check['kernel_mistakes']} mistakes, "
+    f"Kernel perceptron with K(x, z) = (x·z)² + 1: {number(check['kernel_mistakes'])} mistakes, "
     f"{'the same steps' if check['same_steps'] else 'NOT the same steps'} as the explicit map "
-    f"({check['explicit_mistakes']}); same prediction on {check['agree']} of "
-    f"{check['points']} random points."
+    f"({number(check['explicit_mistakes'])}); same prediction on {number(check['agree'])} of "
+    f"{number(check['points'])} random points."
 )
 
 st.header("4. Noisy data: pocket and averaged")
 st.markdown(text["noise"])
 errors = runs.remedies(100, int(ss["data_seed"]), 0.1, epochs)
 st.plotly_chart(as_figure(figures.remedies_figure(errors)), config=CHART, key="xor_remedies")
+note = figures.coinciding_note(errors)
+if note:
+    st.caption(note)
 
 with st.expander("History: Rosenblatt, Minsky and Papert"):
     st.markdown(text["history"])

@@ -1,8 +1,15 @@
-"""The Beyond linear page through AppTest: XOR never stops, the witness, the feature map."""
+"""The Beyond linear page through AppTest: XOR never stops, the witness, the feature map,
+the lifted points that coincide, the remedies' lines that coincide, and plain numbers."""
 
+import json
+import re
+
+import numpy as np
 import pytest
 from apptest_helpers import open_app
 from streamlit.testing.v1 import AppTest
+
+from ui.xor import runs
 
 
 def beyond(query: dict[str, str] | None = None) -> AppTest:
@@ -26,7 +33,7 @@ def test_xor_corners_never_converge_and_the_cycle_is_named():
 def test_the_witness_is_the_centre_of_the_xor_square():
     at = beyond()
     latex = " ".join(x.value for x in at.latex)
-    assert r"z = (0,\ 0)" in latex
+    assert r"z &= (0,\ 0)" in latex
     assert "no bound" in markdown(at)
 
 
@@ -42,7 +49,7 @@ def test_which_feature_maps_make_xor_separable(fmap, verdict):
 def test_the_kernel_perceptron_agrees_with_the_explicit_map():
     text = markdown(beyond())
     assert "the same steps" in text and "NOT" not in text
-    assert "same prediction on 2000 of 2000" in text
+    assert "same prediction on 2,000 of 2,000" in text
 
 
 def test_a_separable_dataset_has_no_witness_and_converges():
@@ -55,3 +62,127 @@ def test_a_tampered_feature_map_falls_back_with_a_notice():
     at = open_app(query={"xor_map": "cubic"})
     assert not at.exception
     assert any("xor_map" in w.value for w in at.warning)
+
+
+def figure(at: AppTest, key: str) -> dict:
+    """The Plotly figure the page drew with this widget key, as the browser gets it."""
+    (chart,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(key)]
+    return json.loads(chart.proto.spec)
+
+
+def charts(at: AppTest) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def everything_written(at: AppTest) -> str:
+    """Every text the page shows: headings, prose, formulas, notes, tables, hover texts."""
+    kinds = (at.title, at.header, at.subheader, at.markdown, at.caption, at.latex)
+    kinds += (at.warning, at.info, at.error, at.success)
+    texts = [x.value for kind in kinds for x in kind]
+    texts += [df.value.to_string() for df in at.dataframe]
+    for fig in charts(at):
+        texts += [str(t.get(k, "")) for t in fig["data"] for k in ("hovertemplate", "text", "name")]
+    return "\n".join(texts)
+
+
+# every d3 format in a hover template: plain decimals ("r", "f", "d", "%"), never "g"/"e"/"s"
+FORMAT = re.compile(r"%\{[^}:]+:([^}]*)\}")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {},  # XOR's corners
+        {"xor_data": "shared", "data_name": "xor", "data_n": "500", "xor_epochs": "200"},
+        {"xor_data": "shared", "data_name": "noisy", "data_n": "300", "xor_map": "identity"},
+    ],
+)
+def test_every_number_is_plain_no_exponent_and_no_negative_zero(query):
+    at = beyond(query)
+    text = everything_written(at)
+    assert "e+" not in text and "E+" not in text
+    assert "-0.00" not in text and "\u22120.00" not in text and "\u22120 " not in text
+    for fig in charts(at):
+        for trace in fig["data"]:
+            for fmt in FORMAT.findall(trace.get("hovertemplate", "")):
+                assert fmt[-1] in "rfd%," and "e" not in fmt and "g" not in fmt, fmt
+    if query:  # a big run: its counts are written with thousands separators
+        error = " ".join(e.value for e in at.error)
+        assert re.search(r"\d{1,3},\d{3} mistakes in \d+ epochs", error), error
+
+
+def test_the_3d_view_marks_the_points_that_land_on_one_spot_and_says_why():
+    at = beyond()
+    fig = figure(at, "xor_3d")
+    points = [t for t in fig["data"] if t["type"] == "scatter3d" and t["name"].startswith("y =")]
+    assert sum(len(t["x"]) for t in points) == 4  # four points drawn...
+    spots = {
+        (round(x, 3), round(y, 3), round(z, 3))
+        for t in points
+        for x, y, z in zip(t["x"], t["y"], t["z"], strict=True)
+    }
+    assert len(spots) == 2  # ...on two spots
+    (ring,) = [t for t in fig["data"] if t["name"] == "several points on one spot"]
+    assert ring["marker"]["symbol"] == "circle-open" and ring["text"] == ["2 points", "2 points"]
+    assert {
+        (round(x, 3), round(y, 3), round(z, 3))
+        for x, y, z in zip(ring["x"], ring["y"], ring["z"], strict=True)
+    } == spots
+    note = markdown(at)
+    assert "**4 points, 2 markers.** Seed 003's φ(x) = (x₁², √2·x₁x₂, x₂²)" in note
+    assert "(1, 1) and (\u22121, \u22121) both land on (1, 1.41, 1)" in note
+    assert "(1, \u22121) and (\u22121, 1) both land on (1, \u22121.41, 1)" in note
+    assert "each spot holds points of one label only" in note
+
+
+def test_random_points_have_no_ring_and_no_note():
+    at = beyond({"xor_data": "shared", "data_name": "noisy", "data_n": "60"})
+    fig = figure(at, "xor_3d")
+    assert all(t["name"] != "several points on one spot" for t in fig["data"])
+    assert "markers.**" not in markdown(at)
+
+
+def test_the_still_3d_view_lets_the_page_scroll_until_the_student_turns_it():
+    at = beyond()
+    css = [h.proto.body for h in at.get("html")]
+    assert any(".st-key-xor_3d .gl-container" in c and "pointer-events: none" in c for c in css)
+    (chart,) = [c for c in at.get("plotly_chart") if "xor_3d" in c.proto.id]
+    config = json.loads(chart.proto.config)
+    assert config["scrollZoom"] is False and config["displayModeBar"] is False
+    assert any("stands still" in c.value for c in at.caption)
+    at.toggle(key="xor_turn_3d").set_value(True).run()
+    assert not at.exception
+    assert not [h for h in at.get("html") if "pointer-events" in h.proto.body]
+    (chart,) = [c for c in at.get("plotly_chart") if "xor_3d" in c.proto.id]
+    assert json.loads(chart.proto.config)["scrollZoom"] is True  # asked for: the wheel zooms
+    assert any("Drag to rotate" in c.value for c in at.caption)
+
+
+def test_pocket_and_averaged_lines_both_show_where_they_coincide():
+    at = beyond()
+    errors = runs.remedies(100, 0, 0.1, 30)  # the page's: seed 0, 10 % noise, 30 epochs
+    fig = figure(at, "xor_remedies")
+    by = {t["hovertemplate"].split("<extra>")[1].split("<")[0]: t for t in fig["data"]}
+    pocket, averaged = by["pocket"], by["averaged"]
+    np.testing.assert_allclose(pocket["y"], 100 * errors["pocket"], atol=0.01)
+    np.testing.assert_allclose(averaged["y"], 100 * errors["averaged"], atol=0.01)
+    same = int(np.isclose(errors["pocket"], errors["averaged"], rtol=0, atol=1e-12).sum())
+    assert same > 0  # the case of the issue: the pocket hid under the averaged line
+    # drawn so both show: the pocket a wide band underneath, the averaged a dotted line on top
+    names = [t["hovertemplate"].split("<extra>")[1].split("<")[0] for t in fig["data"]]
+    assert names.index("pocket") < names.index("averaged")
+    assert pocket["line"]["width"] >= 3 * averaged["line"]["width"]
+    assert averaged["line"]["dash"] == "dot" and pocket["line"].get("dash", "solid") == "solid"
+    note = next(c.value for c in at.caption if "Lines on top of each other" in c.value)
+    epochs = len(errors["pocket"])
+    counted = "all 30 epochs" if same == epochs else f"{same} of {epochs} epochs"
+    assert f"pocket and averaged in {counted}" in note
+
+
+def test_the_runs_that_never_stop_are_three_charts_that_stack_on_a_phone():
+    at = beyond()
+    curves = [c for c in at.get("plotly_chart") if "xor_curves" in c.proto.id]
+    assert len(curves) == 3  # one per column: side by side, or one under the other
+    titles = [m.value for m in at.markdown if m.value.startswith("**") and m.value.endswith("**")]
+    for title in ("mistakes in each epoch", "mistakes so far", "‖w‖ after each mistake"):
+        assert f"**{title}**" in titles

@@ -12,9 +12,9 @@ import numpy as np
 
 from perceptron_core import FEATURE_MAPS, Trace, Witness, decision
 from ui.kit.geometry import view_box
+from ui.kit.numbers import AXIS, D3, tex, vector_text
 from ui.kit.palette import CURRENT, MINUS, PLUS, W_COLOUR
 from ui.kit.plots import labelled_points, plane_axes
-from ui.kit.text import vector
 
 Fig = dict[str, Any]
 GRID = 120  # points per side of the grid the induced boundary is drawn on
@@ -26,7 +26,7 @@ def _points(X: np.ndarray, y: np.ndarray) -> list[dict]:
         y,
         marker={"size": 11},
         index=True,
-        hover="point %{customdata}: (%{x:.3g}, %{y:.3g})<extra></extra>",
+        hover=f"point %{{customdata}}: (%{{x:{D3}}}, %{{y:{D3}}})<extra></extra>",
         xaxis="x",
         yaxis="y",
     )
@@ -54,78 +54,55 @@ XOR_Y = np.array([-1.0, -1.0, 1.0, 1.0])
 # --- runs that never stop -------------------------------------------------------------
 
 
-def curves_figure(runs: list[tuple[str, Trace, str]], *, height: int = 360) -> Fig:
-    """Mistakes per epoch, cumulative mistakes against epochs, and ‖w‖ after each mistake,
-    for a few runs side by side (label, trace, colour)."""
-    data: list[dict] = []
-    for label, trace, colour in runs:
+# (title, x axis, hover, mode) of the three charts of runs that never stop
+CURVES = (
+    ("mistakes in each epoch", "epoch", "epoch %{x}: %{y:,} mistakes", "lines+markers"),
+    ("mistakes so far", "epochs", f"after %{{x:{D3}}} epochs: %{{y:,}} mistakes", "lines"),
+    ("‖w‖ after each mistake", "mistakes k", f"k = %{{x:,}}: ‖w‖ = %{{y:{D3}}}", "lines"),
+)
+
+
+def curves_figures(runs: list[tuple[str, Trace, str]], *, height: int = 330) -> list[Fig]:
+    """Three charts for a few runs side by side (label, trace, colour): mistakes per epoch,
+    cumulative mistakes against epochs, and ‖w‖ after each mistake.
+
+    Three figures, not one with three panels: in ``st.columns`` they sit side by side on
+    a wide screen and one under the other on a phone (one figure's panels squeezed their
+    titles into each other at 390 px). The first run is solid, the others dashed, so the
+    runs differ by more than colour. Their titles (``CURVES``) are the page's to write:
+    in the chart the touch screen's tool bar covered them."""
+    series: list[list[tuple[list, list]]] = [[], [], []]
+    for _, trace, _ in runs:
         n = trace.n_examples
         per_epoch = np.bincount(trace.mistake_steps[:, 0] // n, minlength=trace.n_epochs)
-        epochs = np.arange(1, trace.n_epochs + 1)
+        series[0].append((np.arange(1, trace.n_epochs + 1).tolist(), per_epoch.tolist()))
         ks = np.arange(1, trace.n_mistakes + 1)
-        style = {"color": colour}
-        data += [
+        series[1].append(((trace.mistake_steps[:, 0] / n).round(4).tolist(), ks.tolist()))
+        norms = np.linalg.norm(trace.weights, axis=1).round(4)
+        series[2].append((np.arange(trace.n_mistakes + 1).tolist(), norms.tolist()))
+    figures = []
+    for (_, x_title, hover, mode), panel in zip(CURVES, series, strict=True):
+        data = [
             {
                 "type": "scatter",
-                "x": epochs.tolist(),
-                "y": per_epoch.tolist(),
-                "mode": "lines+markers",
-                "line": style,
+                "x": xs,
+                "y": ys,
+                "mode": mode,
+                "line": {"color": colour, "dash": "solid" if r == 0 else "dash"},
                 "name": label,
-                "legendgroup": label,
-            },
-            {
-                "type": "scatter",
-                "x": (trace.mistake_steps[:, 0] / n).tolist(),
-                "y": ks.tolist(),
-                "mode": "lines",
-                "line": style,
-                "name": label,
-                "legendgroup": label,
-                "showlegend": False,
-                "xaxis": "x2",
-                "yaxis": "y2",
-            },
-            {
-                "type": "scatter",
-                "x": np.arange(trace.n_mistakes + 1).tolist(),
-                "y": np.linalg.norm(trace.weights, axis=1).round(4).tolist(),
-                "mode": "lines",
-                "line": style,
-                "name": label,
-                "legendgroup": label,
-                "showlegend": False,
-                "xaxis": "x3",
-                "yaxis": "y3",
-            },
-        ]
-    titles = ("mistakes in each epoch", "mistakes so far", "‖w‖ after each mistake")
-    layout: dict[str, Any] = {
-        "height": height,
-        "margin": {"l": 50, "r": 10, "t": 40, "b": 50},
-        "legend": {"orientation": "h", "y": -0.2},
-        "annotations": [],
-    }
-    for j, title in enumerate(titles):
-        dom = [j * 0.35, j * 0.35 + 0.29]
-        suffix = "" if j == 0 else str(j + 1)
-        layout[f"xaxis{suffix}"] = {"domain": dom, "anchor": f"y{suffix}"}
-        layout[f"yaxis{suffix}"] = {"anchor": f"x{suffix}", "rangemode": "tozero"}
-        layout["annotations"].append(
-            {
-                "text": title,
-                "x": sum(dom) / 2,
-                "y": 1.02,
-                "xref": "paper",
-                "yref": "paper",
-                "showarrow": False,
-                "yanchor": "bottom",
+                "hovertemplate": hover + "<extra>" + label + "</extra>",
             }
-        )
-    layout["xaxis"]["title"] = {"text": "epoch"}
-    layout["xaxis2"]["title"] = {"text": "epochs"}
-    layout["xaxis3"]["title"] = {"text": "mistakes k"}
-    return {"data": data, "layout": layout}
+            for r, ((label, _, colour), (xs, ys)) in enumerate(zip(runs, panel, strict=True))
+        ]
+        layout = {
+            "height": height,
+            "margin": {"l": 50, "r": 10, "t": 30, "b": 110},  # the legend under every chart
+            "legend": {"orientation": "h", "y": -0.3, "yanchor": "top"},
+            "xaxis": {"title": {"text": x_title}, **AXIS},
+            "yaxis": {"rangemode": "tozero", **AXIS},
+        }
+        figures.append({"data": data, "layout": layout})
+    return figures
 
 
 # --- why no line exists ---------------------------------------------------------------
@@ -166,7 +143,7 @@ def witness_figure(X: np.ndarray, y: np.ndarray, witness: Witness, *, height: in
             "text": ["z"],
             "textposition": "top right",
             "name": "z: in both hulls",
-            "hovertemplate": "z = (%{x:.3g}, %{y:.3g})<extra></extra>",
+            "hovertemplate": f"z = (%{{x:{D3}}}, %{{y:{D3}}})<extra></extra>",
         }
     )
     return {"data": data, "layout": _plane_layout(X, height)}
@@ -217,21 +194,107 @@ def _cells(A: np.ndarray) -> list[list[float | None]]:
     return [[None if np.isnan(v) else round(float(v), 4) for v in row] for row in A]
 
 
-def lifted_figure(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Fig:
-    """The points lifted by phi(x) = (x1², √2 x1x2, x2²), with the plane w·phi + b = 0."""
-    Z = FEATURE_MAPS["quadratic"].fn(X)
-    data = labelled_points(
-        Z, y, kind="scatter3d", symbols=("circle", "diamond"), marker={"size": 5}
+# The page's CSS while the 3-D view is still: Plotly's 3-D scene calls preventDefault on
+# every wheel and touch move over it, even with scrollZoom off (plotly.js #6458), so the
+# page could not scroll past it; without pointer events the wheel and a finger's swipe go
+# to the page. The student turns the view on purpose (a toggle), and the CSS goes.
+LOCKED_3D_CSS = (
+    ".st-key-xor_3d .gl-container, .st-key-xor_3d .gl-container * "
+    "{ pointer-events: none !important; }"
+)
+
+
+def coinciding(Z: np.ndarray, decimals: int = 9) -> list[np.ndarray]:
+    """Groups of two or more rows of Z (lifted points) on one spot, each as row indices."""
+    if len(Z) == 0:
+        return []
+    _, inverse, counts = np.unique(
+        np.round(Z, decimals), axis=0, return_inverse=True, return_counts=True
     )
+    inverse = inverse.ravel()
+    groups = [np.flatnonzero(inverse == g) for g in np.flatnonzero(counts > 1)]
+    return sorted(groups, key=lambda g: int(g[0]))
+
+
+def coinciding_text(X: np.ndarray, y: np.ndarray, Z: np.ndarray, limit: int = 3) -> str | None:
+    """Markdown under the 3-D view: which points φ puts on one spot, why, and whether a spot
+    holds both labels (then no plane separates them); None when every point has its own.
+
+    φ(x) = (x1², √2·x1x2, x2²) only has squares and the product x1x2, so x and −x have
+    the same image: XOR's four corners land on two spots, two points on each."""
+    groups = coinciding(Z)
+    if not groups:
+        return None
+    shown = len(Z) - sum(len(g) - 1 for g in groups)
+    parts = []
+    for g in groups[:limit]:
+        names = [vector_text(X[i]) for i in g]
+        who = " and ".join(names) if len(names) == 2 else ", ".join(names[:-1])
+        both = "both" if len(names) == 2 else f"and {names[-1]} all"
+        parts.append(f"{who} {both} land on {vector_text(Z[g[0]])}")
+    more = len(groups) - limit
+    if more > 0:
+        parts.append(f"and {more} more spot{'s' * (more != 1)} like these")
+    mixed = sum(len(np.unique(y[g])) > 1 for g in groups)
+    labels = (
+        f"{mixed} spot{'s hold' if mixed != 1 else ' holds'} both labels, so no plane can "
+        "separate the lifted points"
+        if mixed
+        else "each spot holds points of one label only, so a plane can still separate them"
+    )
+    return (
+        f"**{len(Z)} points, {shown} markers.** Seed 003's φ(x) = (x₁², √2·x₁x₂, x₂²) is the "
+        "same for x "
+        "and −x (squares and the product x₁x₂ do not change when both signs flip), so "
+        + "; ".join(parts)
+        + f". A black ring and a count mark each such spot; {labels}."
+    )
+
+
+def lifted_figure(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Fig:
+    """The points lifted by phi(x) = (x1², √2 x1x2, x2²), with the plane w·phi + b = 0.
+
+    Points that phi puts on one spot (x and −x) get a ring and a count ("2 points"): without
+    them XOR's 4 points show as 2 markers."""
+    Z = FEATURE_MAPS["quadratic"].fn(X)
+    hover = f"φ(point %{{customdata}}) = (%{{x:{D3}}}, %{{y:{D3}}}, %{{z:{D3}}})<extra></extra>"
+    data = labelled_points(
+        Z,
+        y,
+        kind="scatter3d",
+        symbols=("circle", "diamond"),
+        marker={"size": 5},
+        index=True,
+        hover=hover,
+    )
+    groups = coinciding(Z)
+    if groups:
+        spots = np.array([Z[g[0]] for g in groups])
+        data.append(
+            {
+                "type": "scatter3d",
+                "x": spots[:, 0].round(4).tolist(),
+                "y": spots[:, 1].round(4).tolist(),
+                "z": spots[:, 2].round(4).tolist(),
+                "mode": "markers+text",
+                "marker": {"symbol": "circle-open", "size": 16, "color": "black"},
+                "text": [f"{len(g)} points" for g in groups],
+                # away from the middle of the view, where the plane usually stands
+                "textposition": ["top right" if v >= 0 else "top left" for v in spots[:, 1]],
+                "textfont": {"size": 14},
+                "name": "several points on one spot",
+                "hoverinfo": "skip",
+            }
+        )
+    lo, hi = Z.min(axis=0) - 0.5, Z.max(axis=0) + 0.5  # the box drawn: every axis a range
     # the plane w . (u, v, s) + d = 0, solved for the coordinate with the largest weight
     coef, d = np.asarray(w[:3], dtype=float), float(w[3])
     axis = int(np.argmax(np.abs(coef)))
     if coef[axis] != 0.0:
-        lo, hi = Z.min(axis=0) - 0.5, Z.max(axis=0) + 0.5
         free = [a for a in range(3) if a != axis]
         A, B = np.meshgrid(*(np.linspace(lo[a], hi[a], 12) for a in free))
         C = -(coef[free[0]] * A + coef[free[1]] * B + d) / coef[axis]
-        C = np.where((lo[axis] - 1 <= C) & (hi[axis] + 1 >= C), C, np.nan)
+        C = np.where((lo[axis] <= C) & (hi[axis] >= C), C, np.nan)
         grid = {free[0]: A, free[1]: B, axis: C}
         data.append(
             {
@@ -246,19 +309,22 @@ def lifted_figure(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Fig:
                 "hoverinfo": "skip",
             }
         )
-    scene = {
-        "xaxis": {"title": {"text": "x1²"}},
-        "yaxis": {"title": {"text": "√2·x1x2"}},
-        "zaxis": {"title": {"text": "x2²"}},
-        "camera": {"eye": {"x": 1.6, "y": -1.6, "z": 0.9}},
+    names = FEATURE_MAPS["quadratic"].names
+    scene: dict[str, Any] = {
+        f"{ax}axis": {"title": {"text": name}, "range": [float(a), float(b)], **AXIS}
+        for ax, name, a, b in zip(("x", "y", "z"), names, lo, hi, strict=True)
     }
+    scene["aspectmode"] = "cube"
+    # far enough that the whole box fits a phone's narrow panel; the √2·x1x2 axis (the one
+    # that separates XOR) runs across the view, so the plane stands between the spots
+    scene["camera"] = {"eye": {"x": 2.1, "y": -1.0, "z": 0.8}}
     return {
         "data": data,
         "layout": {
             "height": 420,
-            "margin": {"l": 0, "r": 0, "t": 10, "b": 10},
+            "margin": {"l": 30, "r": 0, "t": 10, "b": 10},  # room for the x2² title
             "scene": scene,
-            "legend": {"orientation": "h", "y": 0.0},
+            "legend": {"orientation": "h", "y": 1.0, "yanchor": "top"},  # the empty corner
         },
     }
 
@@ -266,25 +332,50 @@ def lifted_figure(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Fig:
 # --- noisy data: the remedies ---------------------------------------------------------
 
 
+# (legend name, colour, line, marker) of each remedy; drawn in this order, so the thin
+# dotted averaged line lies on top of the pocket's wide band where their errors are equal
+REMEDIES = {
+    "pocket": (
+        "pocket (best w so far): wide band",
+        PLUS,
+        {"width": 9},
+        {"size": 11, "symbol": "square"},
+    ),
+    "plain": (
+        "plain perceptron (last w)",
+        MINUS,
+        {"width": 2},
+        {"size": 6, "symbol": "circle"},
+    ),
+    "averaged": (
+        "averaged w: dotted",
+        W_COLOUR,
+        {"width": 3, "dash": "dot"},
+        {"size": 7, "symbol": "diamond"},
+    ),
+}
+
+
 def remedies_figure(errors: dict[str, np.ndarray], *, height: int = 340) -> Fig:
-    """Training error after each epoch: plain perceptron, pocket, averaged."""
-    styles = {
-        "plain": ("plain perceptron (last w)", MINUS, "solid"),
-        "pocket": ("pocket (best w so far)", PLUS, "dash"),
-        "averaged": ("averaged w", W_COLOUR, "dot"),
-    }
+    """Training error after each epoch: plain perceptron, pocket, averaged.
+
+    Equal errors put lines on top of each other (the pocket and the averaged w often
+    share the best error for many epochs): the pocket is a wide pale band under the
+    others, the averaged w a dotted line on top, so both show (``coinciding_note``)."""
     data = []
-    for key, values in errors.items():
-        name, colour, dash = styles[key]
+    for key, (name, colour, line, marker) in REMEDIES.items():
+        values = errors[key]
         data.append(
             {
                 "type": "scatter",
                 "x": list(range(1, len(values) + 1)),
                 "y": (100 * values).round(2).tolist(),
                 "mode": "lines+markers",
-                "line": {"color": colour, "dash": dash},
+                "line": {"color": colour, **line},
+                "marker": {"color": colour, **marker},
+                "opacity": 0.45 if key == "pocket" else 1.0,
                 "name": name,
-                "hovertemplate": "epoch %{x}: %{y:.1f}% wrong<extra></extra>",
+                "hovertemplate": "epoch %{x}: %{y:.1f}% wrong<extra>" + key + "</extra>",
             }
         )
     return {
@@ -292,30 +383,58 @@ def remedies_figure(errors: dict[str, np.ndarray], *, height: int = 340) -> Fig:
         "layout": {
             "height": height,
             "margin": _MARGIN,
-            "xaxis": {"title": {"text": "epoch"}},
-            "yaxis": {"title": {"text": "training error (%)"}, "rangemode": "tozero"},
+            "xaxis": {"title": {"text": "epoch"}, **AXIS},
+            "yaxis": {"title": {"text": "training error (%)"}, "rangemode": "tozero", **AXIS},
             "legend": {"orientation": "h", "y": -0.25},
             "plot_bgcolor": "white",
         },
     }
 
 
+def coinciding_note(errors: dict[str, np.ndarray]) -> str | None:
+    """Markdown under the remedies chart: in how many epochs two of the lines have the same
+    error, and how the chart keeps both in view (None when no two lines meet)."""
+    epochs = len(errors["plain"])
+    met = []
+    for a, b in (("pocket", "averaged"), ("plain", "pocket"), ("plain", "averaged")):
+        same = np.isclose(errors[a], errors[b], rtol=0.0, atol=1e-12)
+        if same.all():
+            met.append(f"{a} and {b} in all {epochs} epochs")
+        elif same.any():
+            met.append(f"{a} and {b} in {int(same.sum())} of {epochs} epochs")
+    if not met:
+        return None
+    return (
+        "**Lines on top of each other.** The same error: "
+        + "; ".join(met)
+        + ". Where they meet, the dotted averaged line and the thin plain line run inside "
+        "the pocket's wide pale band, so all three stay in view."
+    )
+
+
+def _vector_tex(v: np.ndarray) -> str:
+    return "(" + r",\ ".join(tex(x) for x in v) + ")"
+
+
 def witness_latex(X: np.ndarray, witness: Witness) -> str:
-    """z written as a convex combination of +1 points and of -1 points (LaTeX)."""
+    """z written as a convex combination of +1 points and of −1 points (LaTeX), one line
+    each, so the formula fits a phone's width."""
     lam = witness.weights
     s = float(lam[witness.positives].sum()) or 1.0
 
     def combo(idx: np.ndarray) -> str:
-        return " + ".join(rf"{lam[i] / s:.3g}\,x_{{{i}}}" for i in idx)
+        return " + ".join(rf"{tex(lam[i] / s)}\,x_{{{i}}}" for i in idx)
 
     return (
-        rf"z = {vector(witness.point)} = \underbrace{{{combo(witness.positives)}}}_{{y = +1}}"
-        rf" = \underbrace{{{combo(witness.negatives)}}}_{{y = -1}}"
+        rf"\begin{{aligned}} z &= {_vector_tex(witness.point)} \\"
+        rf" &= \underbrace{{{combo(witness.positives)}}}_{{y = +1}} \\"
+        rf" &= \underbrace{{{combo(witness.negatives)}}}_{{y = -1}} \end{{aligned}}"
     )
 
 
 def kernel_latex(X: np.ndarray) -> str:
-    """The kernel identity phi(x).phi(z) = (x.z)^2, with the numbers of two data points."""
+    """The kernel identity phi(x).phi(z) = (x.z)^2, with the numbers of two data points, on
+    three lines (a phone's width)."""
     i = 0
     others = np.arange(1, min(len(X), 10))
     j = int(others[np.argmax(np.abs(X[others] @ X[i]))]) if len(others) else 0
@@ -323,7 +442,8 @@ def kernel_latex(X: np.ndarray) -> str:
     lhs = float(phi[0] @ phi[1])
     dot = float(X[i] @ X[j])
     return (
-        rf"x_{{{i}}} = {vector(X[i])},\ x_{{{j}}} = {vector(X[j])}:\quad "
-        rf"\varphi(x_{{{i}}})\cdot\varphi(x_{{{j}}}) = {lhs:.4g} = ({dot:.4g})^2"
-        rf" = (x_{{{i}}}\cdot x_{{{j}}})^2"
+        rf"\begin{{gathered}} x_{{{i}}} = {_vector_tex(X[i])},\quad x_{{{j}}} = "
+        rf"{_vector_tex(X[j])} \\ \begin{{aligned}} \varphi(x_{{{i}}})\cdot\varphi(x_{{{j}}}) &= "
+        rf"{tex(lhs, 4)} \\ &= ({tex(dot, 4)})^2 = (x_{{{i}}}\cdot x_{{{j}}})^2 \end{{aligned}}"
+        r" \end{gathered}"
     )
