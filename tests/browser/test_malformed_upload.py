@@ -51,9 +51,9 @@ def test_malformed_uploads_get_a_sentence_and_keep_the_data(app_url, page, tmp_p
         expect(error).to_have_count(1)  # the one message, about the latest file
         sentence = error.inner_text().replace("\u2060", "")  # word joiners of the escaping
         assert fragment in sentence, (name, sentence)
-        reason, kept = sentence.split("\n")[-2:]
-        assert len(reason) < 300, name  # a sentence, not the file
-        assert kept == "The previous data, good.csv (n = 3), is still in use.", kept
+        reason, kept = [line for line in sentence.split("\n") if line.strip()][-2:]
+        assert fragment in reason and len(reason) < 300, (name, reason)  # a sentence, not the file
+        assert kept == "The previous data is still in use: good.csv (n = 3).", kept
         expect(sidebar.get_by_test_id("stAlertContentError")).to_have_count(0)
         expect(sidebar.get_by_test_id("stFileUploaderFile")).to_have_count(0)  # not listed
         expect(in_use).to_have_text(dataset_text)  # the dataset in use is kept

@@ -107,7 +107,7 @@ def test_a_refused_upload_is_said_in_view_at_the_top(browser, app_url, tmp_path,
         expect(sidebar.get_by_test_id("stAlertContentError")).to_have_count(0)  # main only
         text = message.inner_text().replace("\u2060", "")
         assert "Row 6, column x2: 'abc' is not a number." in text
-        assert f"The previous data, {kept}, is still in use." in text
+        assert f"The previous data is still in use: {kept}." in text
         expect(message).to_be_in_viewport()
         in_view_and_uncovered(page, page.get_by_test_id("stMain").get_by_test_id("stAlert"))
         # the refused file is not listed in the uploader as if it were in use

@@ -154,8 +154,8 @@ def upload_refusal(page: str) -> None:
         return
     with st.container(key=REFUSAL_BOX):
         st.error(
-            f"**{safe(refusal.file)}** was not used. {safe(refusal.reason, limit=300)}  \n"
-            f"The previous data, **{safe(refusal.kept, limit=120)}**, is still in use.",
+            f"{safe(refusal.file)} was not used. {safe(refusal.reason, limit=300)}\n\n"
+            f"The previous data is still in use: {safe(refusal.kept, limit=120)}.",
             icon=":material/warning:",
         )
         row = st.container(horizontal=True, vertical_alignment="center", gap="small")
