@@ -212,7 +212,10 @@ SESSION_KEYS: dict[str, str] = {
     "_events_seen": "events of the browser message being handled (kit.guard: one is read)",
     "_pages": "the session's st.Page objects (kit.shell), made once per session",
     "data_custom": "(X, y, name) of an uploaded or drawn dataset, else absent",
-    "data_upload_error": "why the last upload was refused, shown until a good one",
+    "data_upload_error": (
+        "the refused upload on show (kit.sidebar.Refusal): until another page, other data, "
+        "a good upload or Dismiss"
+    ),
     "lec_window": "lecture: (start, stop) of the steps the chart on the page holds",
     "lec_seq": "lecture: the number of the browser's last step report acted on",
     "lec_play": "lecture: a new value asks the browser to play on into the next window",

@@ -27,4 +27,9 @@ def test_after_the_apps_imports_every_blas_library_has_one_thread():
 def test_the_app_imports_it_before_anything_else():
     lines = (ROOT / "app.py").read_text().splitlines()
     imports = [line for line in lines if line.startswith(("import ", "from "))]
-    assert imports[0].startswith("from ui.kit import blas")
+    # streamlit may come first (app.py titles the tab with it before anything heavy loads);
+    # the limit is process-wide, so what counts is that it comes before the app's own code
+    ours = [
+        line for line in imports if line.startswith(("from ui", "import ui", "from perceptron"))
+    ]
+    assert ours[0].startswith("from ui.kit import blas"), ours
