@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core import RULES, augment
+from ui.kit.numbers import number, percent
 from ui.kit.plots import CHART, as_figure
 from ui.kit.runs import lecture_run
 from ui.kit.shell import require_router
@@ -47,8 +48,9 @@ with st.container(border=True):
         c[1].text_input("w0 = (w1, w2[, b])", **bind(ss, "lec_w0_typed", prefix=SHARED))
     c[2].markdown(
         f"Shared with **Step by step**: bias {'on' if ss['lec_bias'] else 'off'}, "
-        f"η = {ss['lec_eta']:g}, {ss['lec_order']} order"
-        f"{', x normalized' if ss['lec_normalize'] else ''}, at most {ss['lec_max_epochs']} epochs."
+        f"η = {number(ss['lec_eta'])}, {ss['lec_order']} order"
+        f"{', x normalized' if ss['lec_normalize'] else ''}, at most "
+        f"{number(ss['lec_max_epochs'])} epochs."
     )
     c[2].page_link("pages/lecture.py", label="change them on Step by step", icon="▶️")
 follow(ss, X, y)  # the run is the lecture's: a new rule or w0 here restarts it there
@@ -58,8 +60,8 @@ for kind, note in notes:
 run = lecture_run(X, y, settings)
 check = proof_runs.check(X, y, settings)
 M, K = run.trace.n_mistakes, check.n_mistakes
-ended = "converged" if run.trace.converged else f"stopped after {run.trace.n_epochs} epochs"
-st.markdown(f"**{safe(data_name)}** · this run: **M = {M}** mistakes, {ended}.")
+ended = "converged" if run.trace.converged else f"stopped after {number(run.trace.n_epochs)} epochs"
+st.markdown(f"**{safe(data_name)}** · this run: **M = {number(M)}** mistakes, {ended}.")
 
 st.header("The theorem")
 if run.mm is None:
@@ -89,7 +91,10 @@ if K >= 2:
     k = wanted
 if K:
     t, i = int(check.t[k - 1]), int(check.i[k - 1])
-    st.caption(f"Mistake k = {k} of {K}: at step t = {t}, on point i = {i} (y = {int(y[i]):+d}).")
+    st.caption(
+        f"Mistake k = {number(k)} of {number(K)}: at step t = {number(t)}, on point i = {i} "
+        f"(y = {int(y[i]):+d})."
+    )
 
 with st.container(border=True):
     st.subheader("0. The start w₀")
@@ -97,9 +102,9 @@ with st.container(border=True):
     st.markdown(f"This run: rule *{RULES[settings.rule].text}* ({RULES[settings.rule].source}).")
     w0 = np.asarray(run.trace.weights[0], dtype=np.float64)
     if not w0.any():
-        st.latex(r"w_0 = 0 \;\Rightarrow\; w_0\cdot w^* = 0,\ \|w_0\|^2 = 0" + proof.OK)
+        st.latex(proof.start_zero_latex())
     else:
-        st.latex(rf"w_0 = ({proof.vector(w0)}) \ne 0" + proof.BAD)
+        st.latex(proof.start_w0_latex(w0))
         st.warning(
             "The base case is gone: both inductions (Lemma 1 and 2) assumed w₀ = 0, so their "
             "lines below may fail, and so may k ≤ (R/γ)², the bound from w₀ = 0. Redone from "
@@ -127,7 +132,10 @@ if K:
         general, live, lemma = proof.claim2_latex(check, k)
         card("2. Claim 2: ‖w‖² grows by at most R²", text["claim2"], general, live, lemma)
         st.markdown(proof.verdict(check.claim2, "Claim 2 (one step)"))
-        st.markdown(proof.verdict(check.lemma2, "Lemma 2 (‖w‖² ≤ kR²)"))
+        e2 = "η²" if check.eta != 1.0 else ""
+        slack = f"slack k{e2}R² − ‖w‖² ="  # the handouts' unit, ‖w‖² (lemma2_units says so)
+        st.markdown(proof.verdict(check.lemma2, "Lemma 2 (‖w‖² ≤ kR²)", slack=slack))
+        st.markdown(proof.lemma2_units(check, k))
         cross, square = proof.why_latex(check, k)
         with st.expander("Why is 2y wᵀx < 0? (seed 002)"):
             st.markdown(text["why_cross"])
@@ -187,12 +195,12 @@ else:
         f"**{adv.trace.n_mistakes}** (away from w\\*: {adv.counts['away']}, lowest index: "
         f"{adv.counts['lowest']}, best random pick: {adv.counts['random']}); "
         + (
-            f"the bound: **{bound:.4g}**."
+            f"the bound: **{number(bound, 4)}**."
             if proof.from_zero(check)
-            else f"the bound from w₀: **{bound:.4g}**"
+            else f"the bound from w₀: **{number(bound, 4)}**"
             + (" (below 1: from this w₀ no mistake is possible)" if bound < 1 else "")
-            + f"; (R/γ)² = {run.mm.bound:.4g} is the bound from w₀ = 0, and these runs all "
-            "start from this w₀."
+            + f"; (R/γ)² = {number(run.mm.bound, 4)} is the bound from w₀ = 0, and these runs "
+            "all start from this w₀."
         )
     )
     if not adv.trace.converged:
@@ -205,11 +213,11 @@ else:
     gamma = st.slider("γ of the three points", 0.02, 0.3, **bind(ss, "prf_gamma"), step=0.01)
     wc = proof_runs.worst_case(float(gamma), 20)
     m = st.columns(4)
-    m[0].metric("bound 1/γ²", f"{wc['bound']:.4g}")
-    m[1].metric("given order", wc["given"])
-    m[2].metric("best of 20 random orders", wc["shuffled"])
-    m[3].metric("greedy adversary", wc["adversary"])
+    m[0].metric("bound 1/γ²", number(wc["bound"], 4))
+    m[1].metric("given order", number(wc["given"]))
+    m[2].metric("best of 20 random orders", number(wc["shuffled"]))
+    m[3].metric("greedy adversary", number(wc["adversary"]))
     st.caption(
-        f"The adversary makes {wc['adversary'] / wc['bound']:.0%} of the bound "
-        f"(γ = {wc['gamma']:.3g}, R = {wc['radius']:.3g})."
+        f"The adversary makes {percent(wc['adversary'] / wc['bound'], 0)} of the bound "
+        f"(γ = {number(wc['gamma'])}, R = {number(wc['radius'])})."
     )

@@ -2,6 +2,7 @@
 w0 or the rule, non-separable data, the settings shared with the lecture, the adversary."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -61,9 +62,8 @@ def test_every_line_of_the_proof_has_the_runs_numbers():
         assert f"{HOLDS} {what}" in text and f"holds at all **{K}** mistakes" in text, what
     assert FAILS not in text
     # the numbers shown are those of the last mistake k = K
-    assert f"k = {K}:" in tex
-    assert f"w_{{{K}}}\\cdot w^* = {c.lemma1.large[-1]:.4g}" in tex
-    assert f"\\|w_{{{K}}}\\|^2 = {c.lemma2.small[-1]:.4g}" in tex
+    assert f"w_{{{K}}}\\cdot w^* &= {c.lemma1.large[-1]:.4g}" in tex
+    assert f"\\|w_{{{K}}}\\|^2 &= {c.lemma2.small[-1]:.4g}" in tex
     # one table per card, a row per mistake
     tables = at.dataframe
     assert len(tables) == 4 and all(len(t.value) == K for t in tables)
@@ -80,7 +80,9 @@ def test_picking_a_mistake_shows_its_numbers_and_goes_into_the_url():
     assert f"Mistake k = 1 of {c.n_mistakes}: at step t = {c.t[0]}" in " ".join(
         x.value for x in at.caption
     )
-    assert "k = 1:" in latex(at)
+    tex = latex(at)
+    assert f"w_{{1}}\\cdot w^* &= {c.lemma1.large[0]:.4g}" in tex
+    assert f"\\|w_{{1}}\\|^2 &= {c.lemma2.small[0]:.4g}" in tex
 
 
 def test_a_start_far_from_w_star_breaks_the_inductions_and_the_seeds_bound():
@@ -114,7 +116,9 @@ def test_non_separable_data_have_no_bound_but_claim_2_still_holds():
     at = proof_page({"data_name": "xor"})
     assert any("not separable" in e.value and "no bound" in e.value for e in at.error)
     text = markdown(at)
-    assert f"{HOLDS} Claim 2 (one step) holds at all **{trace.n_mistakes}** mistakes" in text
+    assert trace.n_mistakes >= 1000  # written with a thousands separator: 1,898
+    shown = f"{trace.n_mistakes:,}"
+    assert f"{HOLDS} Claim 2 (one step) holds at all **{shown}** mistakes" in text
     assert "Claim 1" not in " ".join(s.value for s in at.subheader)
     assert any("no bound to compare" in i.value for i in at.info)
 
@@ -176,15 +180,101 @@ def test_the_slack_figure_splits_the_room_into_the_three_gaps():
     bars = [t for t in fig["data"] if t["type"] == "bar"]
     room = next(t for t in fig["data"] if t["type"] == "scatter")
     assert [b["name"].split(":")[0] for b in bars] == [
-        "Claim 1 slack",
+        "Lemma 1 slack",
         "Cauchy–Schwarz slack",
-        "Claim 2 slack",
+        "Lemma 2 gap",
     ]
+    for bar, line in zip(bars, (c.lemma1, c.cauchy, c.lemma2_root), strict=True):
+        np.testing.assert_allclose(bar["y"], line.slack, atol=1e-6)
+    assert "units of ‖w‖" in fig["layout"]["yaxis"]["title"]["text"]
     total = np.sum([b["y"] for b in bars], axis=0)
     np.testing.assert_allclose(total, room["y"], atol=1e-5)
     np.testing.assert_allclose(
         room["y"], c.lemma2_root.large - c.lemma1.small, rtol=1e-6, atol=1e-6
     )
+
+
+@pytest.mark.parametrize("pick", ["first", "last"])
+def test_lemma_2_has_one_unit_per_quantity_and_the_card_agrees_with_the_chart(pick):
+    # issue 18: the card gave Lemma 2's slack in ‖w‖² units, the chart beside it in ‖w‖
+    # units, both as "Claim 2 slack". Now the slack kR² − ‖w‖² is in ‖w‖² (the handouts'
+    # ‖w_k‖² ≤ kR²) wherever it is named, and the chart's piece is the gap R√k − ‖w‖ of
+    # its square root, named so in the card too, with the same number.
+    X, y = default_data()
+    c = proof_check(train(X, y), X, y, max_margin(X, y))
+    k = 1 if pick == "first" else c.n_mistakes
+    at = proof_page({"prf_k": str(k)} if pick == "first" else None)
+    text, tex = markdown(at), latex(at)
+    # the card's numbers, read back from its formula: ‖w_k‖² and kR²
+    number = r"([\d.]+(?:\{,\}\d+)*)"  # LaTeX writes 5,940 as 5{,}940
+    (norm_sq,) = re.findall(re.escape(f"\\|w_{{{k}}}\\|^2 &= ") + number + r" \\", tex)
+    (k_r2,) = re.findall(re.escape(r"&\le k\,R^2 = ") + number, tex)
+    norm_sq, k_r2 = norm_sq.replace("{,}", ""), k_r2.replace("{,}", "")
+    slack = float(k_r2) - float(norm_sq)
+    gap = np.sqrt(float(k_r2)) - np.sqrt(float(norm_sq))
+    w = "w" + str(k).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+    said = re.search(
+        rf"Lemma 2's slack kR² − ‖{w}‖² = \*\*([\d.,]+)\*\* \(in units of ‖w‖².*?"
+        rf"the gap R√k − ‖{w}‖ = \*\*([\d.,]+)\*\*",
+        text,
+    )
+    assert said, text
+    shown_slack, shown_gap = (float(v.replace(",", "")) for v in said.groups())
+    assert shown_slack == pytest.approx(slack, rel=2e-3, abs=2e-3)
+    assert shown_gap == pytest.approx(gap, rel=2e-3, abs=2e-3)
+    # the chart's Lemma 2 piece at mistake k is the card's gap, to the card's 4 digits
+    fig = json.loads(at.get("plotly_chart")[0].proto.spec)
+    (piece,) = [t for t in fig["data"] if t["name"].startswith("Lemma 2 gap")]
+    assert float(f"{piece['y'][piece['x'].index(k)]:.4g}") == shown_gap
+    # the verdict's slack and the table's column are the ‖w‖² slack, and say so
+    best = float(np.min(c.lemma2.slack))
+    assert f"Lemma 2 (‖w‖² ≤ kR²) holds at all **{c.n_mistakes}** mistakes" in text
+    assert f"(slack kR² − ‖w‖² = {best:.3g})" in text
+    table = next(t.value for t in at.dataframe if "slack kη²R² − ‖w_k‖²" in t.value)
+    np.testing.assert_allclose(table["slack kη²R² − ‖w_k‖²"], c.lemma2.slack, rtol=1e-3)
+    np.testing.assert_allclose(table["gap ηR√k − ‖w_k‖"], c.lemma2_root.slack, rtol=1e-3)
+    # no Lemma 2 / Claim 2 "slack" left in units of ‖w‖ anywhere on the page
+    assert "Claim 2 slack" not in text and all("Claim 2" not in t["name"] for t in fig["data"])
+
+
+def everything_written(at: AppTest) -> str:
+    """Every text the page shows: headings, prose, formulas, metrics, hover texts (the
+    tables' cells are numbers, checked as numbers)."""
+    kinds = (at.title, at.header, at.subheader, at.markdown, at.caption, at.latex)
+    kinds += (at.warning, at.info, at.error, at.success)
+    texts = [x.value for kind in kinds for x in kind]
+    texts += [f"{m.label} {m.value}" for m in at.metric]
+    for chart in at.get("plotly_chart"):
+        fig = json.loads(chart.proto.spec)
+        texts += [str(t.get(k, "")) for t in fig["data"] for k in ("hovertemplate", "name")]
+        texts += [a["text"] for a in fig["layout"].get("annotations", [])]
+    return "\n".join(texts)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {},
+        {"data_name": "xor"},  # not separable: 1,898 mistakes
+        {"data_name": "four_points", "lec_w0": "typed", "lec_w0_typed": "-123.4, 567.8, -910.1"},
+        {"lec_eta": "0.001", "data_n": "200"},  # tiny steps: small numbers everywhere
+    ],
+)
+def test_every_number_is_plain_no_exponent_and_no_negative_zero(query):
+    at = proof_page(query)
+    text = everything_written(at)
+    assert "e+" not in text and "E+" not in text
+    assert "-0.00" not in text and "\u22120.00" not in text and "-0 " not in text
+    for chart in at.get("plotly_chart"):
+        for trace in json.loads(chart.proto.spec)["data"]:
+            for fmt in re.findall(r"%\{[^}:]+:([^}]*)\}", trace.get("hovertemplate", "")):
+                assert fmt[-1] in "rfd%," and "e" not in fmt and "g" not in fmt, fmt
+    for table in at.dataframe:  # no rounding noise and no −0 in a cell
+        for column in table.value.select_dtypes("float"):
+            v = table.value[column].to_numpy()
+            scale = max(float(np.nanmax(np.abs(v), initial=0.0)), 1.0)
+            assert not np.any((v != 0) & (np.abs(v) < 1e-9 * scale)), column
+            assert not np.any((v == 0) & np.signbit(v)), column
 
 
 def test_a_run_setting_changed_here_restarts_the_lecture_run():
@@ -273,4 +363,4 @@ def test_the_start_is_w0_and_w_k_counts_mistakes_on_the_whole_page(start):
     assert "w₁" not in rest
     assert "w_1 =" not in rest and "w_1\\cdot" not in rest and "\\|w_1\\|" not in rest
     assert "0. The start w₀" in words
-    assert ("w_0 = 0 \\;\\Rightarrow" if start == "zero" else "w_0 = (") in words
+    assert ("w_0 = 0 \\;\\Rightarrow" if start == "zero" else "w_0 &= (") in words

@@ -1,9 +1,20 @@
-"""The proof page in a real browser: the cards with their numbers, the charts, a broken proof."""
+"""The proof page in a real browser: the cards with their numbers, the charts, a broken proof;
+on a 390 px phone every formula fits its column and nothing is wider than the screen; the
+wheel scrolls the page over the charts."""
 
 import pytest
 from playwright.sync_api import expect
 
 from perceptron_core import make_dataset, max_margin, train
+from tests.browser.test_xor import (
+    FORMULAS_CUT,
+    LAPTOP,
+    PHONE,
+    SIDEWAYS,
+    TOP,
+    WIDER_THAN_SCREEN,
+    shots,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -47,3 +58,64 @@ def test_proof_page_shows_every_step_with_numbers_and_breaks_with_a_far_start(
     page.set_viewport_size({"width": 1400, "height": 3000})
     page.wait_for_timeout(1000)
     screenshot("proof-far-start")
+
+
+def open_proof(page, url: str) -> None:
+    page.goto(url)
+    expect(page.get_by_role("heading", name="The proof, line by line")).to_be_visible(
+        timeout=30_000
+    )
+    expect(page.locator(".js-plotly-plot")).to_have_count(2, timeout=30_000)
+    expect(page.locator(".katex-display").first).to_be_visible()
+    page.wait_for_timeout(1000)  # KaTeX and Plotly have laid out
+
+
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [
+        ("", "proof"),  # the sidebar's default: 40 separable points
+        # a far start: numbers in the thousands, the base case gone, the proof redone from w0
+        ("?data_name=four_points&lec_w0=typed&lec_w0_typed=-123.4,567.8,-910.1", "far-w0"),
+        ("?lec_eta=0.37&data_n=200", "eta"),  # η in every formula: the longest lines
+    ],
+)
+def test_on_a_phone_every_formula_fits_and_nothing_is_wider_than_the_screen(
+    app_url, browser, query, name
+):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    try:
+        open_proof(page, app_url + "/proof" + query)
+        for label in page.get_by_text("Why is").all():  # the formulas inside the expanders
+            label.tap()
+        page.wait_for_timeout(500)
+        assert page.evaluate(FORMULAS_CUT) == []  # was: "≤ ‖w₂", "= 3" cut off
+        assert page.evaluate(WIDER_THAN_SCREEN) == []
+        assert page.evaluate(SIDEWAYS) == [0, 0]  # the page does not scroll sideways
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+        if not query:
+            shots(page, "proof-phone-390x844")
+    finally:
+        context.close()
+
+
+def test_on_a_laptop_the_formulas_fit_and_the_wheel_scrolls_past_the_charts(app_url, browser):
+    context = browser.new_context(**LAPTOP)
+    page = context.new_page()
+    try:
+        open_proof(page, app_url + "/proof")
+        assert page.evaluate(FORMULAS_CUT) == []
+        assert page.evaluate(SIDEWAYS)[1] <= 0
+        for key in ("prf_slack", "prf_orders_fig"):
+            chart = page.locator(f".st-key-{key} .js-plotly-plot")
+            chart.evaluate("e => e.scrollIntoView({block: 'center'})")
+            page.wait_for_timeout(300)
+            box = chart.bounding_box()
+            assert box is not None
+            before = page.evaluate(TOP)
+            page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.mouse.wheel(0, 300)
+            page.wait_for_function(f"{TOP} > {before}", timeout=5_000)
+        shots(page, "proof-laptop-1366x768")
+    finally:
+        context.close()

@@ -14,9 +14,12 @@ import numpy as np
 import pandas as pd
 
 from perceptron_core import Inequality, ProofCheck
+from ui.kit.numbers import AXIS, number, percent, tex
 from ui.kit.palette import BOUND, CURRENT, MINUS, PLUS, STAR
 
 Fig = dict[str, Any]
+D3_4 = ",.4~r"  # hover texts with the 4 significant digits of the cards, never exponents
+SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 TABLE_ROWS = 1000  # per-mistake tables show at most this many rows
 MAX_BARS = 300  # the slack figure draws at most this many mistakes
 _LOG_TICKS = [m * 10**e for e in range(7) for m in (1, 2, 5)]
@@ -27,16 +30,9 @@ BAD = r"\quad\textcolor{#D55E00}{\boldsymbol{\times}\ \text{fails}}"
 
 
 def num(v: float, digits: int = 4) -> str:
-    """A number for LaTeX: 4 significant digits, powers of ten written out."""
-    if not math.isfinite(v):
-        return r"\infty" if v > 0 else (r"-\infty" if v < 0 else r"\text{NaN}")
-    if v == 0:
-        return "0"
-    s = f"{v:.{digits}g}"
-    if "e" in s:
-        mant, exp = s.split("e")
-        return rf"{mant}\times 10^{{{int(exp)}}}"
-    return s
+    """A number for LaTeX: 4 significant digits through ``ui.kit.numbers.tex`` (5{,}940,
+    never 5.94e+03 or −0.00)."""
+    return r"\text{NaN}" if math.isnan(v) else tex(v, digits)
 
 
 def vector(v: Any) -> str:
@@ -90,7 +86,8 @@ def no_mistakes_reason(margins: Any, rule: str, w0_is_zero: bool) -> str:
     if m.size and float(m.min()) > 0.0:
         return head + (
             f"The start w₀ already separates the data: every y·(w₀·x) > 0 (the smallest is "
-            f"{float(m.min()):.3g}), so no point is a mistake under any rule and w never moves. "
+            f"{number(float(m.min()))}), so no point is a mistake under any rule and w never "
+            "moves. "
             "M = 0 is within the bound; the proof has no mistake to count."
         )
     return head + (
@@ -100,25 +97,30 @@ def no_mistakes_reason(margins: Any, rule: str, w0_is_zero: bool) -> str:
     )
 
 
-def verdict(line: Inequality, what: str, *, ge: bool = False) -> str:
+def verdict(line: Inequality, what: str, *, ge: bool = False, slack: str = "slack") -> str:
     """One markdown sentence: does ``what`` hold at every mistake, and where is it tightest
-    (or where does it fail first)? ``ge``: the line is written large ≥ small."""
+    (or where does it fail first)? ``ge``: the line is written large ≥ small; ``slack``
+    names the slack with its unit where the page has two (Lemma 2)."""
     K = line.slack.shape[0]
     if K == 0:
         return f"{what}: no mistakes, so nothing to check."
     if line.all_hold:
         j = int(np.argmin(line.slack))
-        slack = max(float(line.slack[j]), 0.0)  # within rounding of 0: exactly tight
+        tight = max(float(line.slack[j]), 0.0)  # within rounding of 0: exactly tight
         return (
-            f"{HOLDS} {what} holds at all **{K}** mistakes; tightest at k = {j + 1} "
-            f"(slack {slack:.3g})."
+            f"{HOLDS} {what} holds at all **{number(K)}** mistakes; tightest at k = "
+            f"{number(j + 1)} ({slack} {number(tight)})."
         )
     j = int(line.first_failure or 1) - 1
     bad = int((~line.holds).sum())
-    return f"{FAILS} {what} **fails** at {bad} of {K} mistakes, first at k = {j + 1}: " + (
-        f"{line.large[j]:.4g} is not ≥ {line.small[j]:.4g}."
-        if ge
-        else f"{line.small[j]:.4g} is not ≤ {line.large[j]:.4g}."
+    return (
+        f"{FAILS} {what} **fails** at {number(bad)} of {number(K)} mistakes, first at "
+        f"k = {number(j + 1)}: "
+        + (
+            f"{number(line.large[j], 4)} is not ≥ {number(line.small[j], 4)}."
+            if ge
+            else f"{number(line.small[j], 4)} is not ≤ {number(line.large[j], 4)}."
+        )
     )
 
 
@@ -131,14 +133,14 @@ def theorem_latex(c: ProofCheck, M: int) -> tuple[str, str]:
     R, g = c.radius, c.gamma
     mark = OK if c.bound * (1 + 1e-9) >= M else BAD
     general = (
-        rf"\begin{{gathered}}R = \max_i\|x_i\| = {num(R)},\quad \gamma = {num(g)}\\ "
-        rf"M = {M} \;\le\; \Big(\frac{{R}}{{\gamma}}\Big)^2 = {num(c.bound)}{mark}"
+        rf"\begin{{gathered}}R = \max_i\|x_i\| = {num(R)}\\ \gamma = {num(g)}\\ "
+        rf"M = {num(M)} \;\le\; \Big(\frac{{R}}{{\gamma}}\Big)^2 = {num(c.bound)}{mark}"
         r"\end{gathered}"
     )
     unit = (
-        rf"\begin{{gathered}}x \leftarrow x/R:\quad \|x\| \le 1,\quad "
+        rf"\begin{{gathered}}x \leftarrow x/R:\quad \|x\| \le 1\\ "
         rf"\gamma \leftarrow \gamma/R = {num(g / R)}\\ "
-        rf"M = {M} \;\le\; \frac{{1}}{{(\gamma/R)^2}} = {num((R / g) ** 2)}{mark}"
+        rf"M = {num(M)} \;\le\; \frac{{1}}{{(\gamma/R)^2}} = {num((R / g) ** 2)}{mark}"
         r"\end{gathered}"
     )
     return general, unit
@@ -148,12 +150,18 @@ def theorem_start_latex(c: ProofCheck, M: int) -> str:
     """The run's M against the bound redone from its start w0 ≠ 0 (card 0 derives it)."""
     mark = OK if c.start_bound * (1 + 1e-9) >= M else BAD
     return (
-        rf"\text{{from }} w_0 \ne 0:\quad M = {M} \;\le\; k_{{\max}}(w_0) = "
-        rf"{num(c.start_bound)}{mark}"
+        rf"\begin{{gathered}}\text{{from }} w_0 \ne 0:\\ M = {num(M)} \;\le\; k_{{\max}}(w_0) = "
+        rf"{num(c.start_bound)}{mark}\end{{gathered}}"
     )
 
 
 # --- the cards, at mistake k (1-based) -------------------------------------------------------
+
+
+def _lines(*rows: str) -> str:
+    """Rows aligned at their "&": one step of a derivation per line, as the handouts write
+    it (seed 003), and narrow enough for a phone (a chain on one line was cut off there)."""
+    return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
 
 
 def claim1_latex(c: ProofCheck, k: int) -> tuple[str, str, str]:
@@ -163,52 +171,77 @@ def claim1_latex(c: ProofCheck, k: int) -> tuple[str, str, str]:
     gain, step = c.claim1.large[j], c.claim1.small[j]  # w_k.w* - w_{k-1}.w*, eta gamma
     d_k = c.lemma1.large[j]
     d_prev = d_k - gain
-    general = (
-        rf"w_k\cdot w^* = (w_{{k-1}} + {e}y\,x)\cdot w^* = w_{{k-1}}\cdot w^* + {e}"
-        rf"\underbrace{{y\,(x\cdot w^*)}}_{{\ge\,\gamma}} \;\ge\; w_{{k-1}}\cdot w^* + {e}\gamma"
+    general = _lines(
+        rf"w_k\cdot w^* &= (w_{{k-1}} + {e}y\,x)\cdot w^*",
+        rf"&= w_{{k-1}}\cdot w^* + {e}\underbrace{{y\,(x\cdot w^*)}}_{{\ge\,\gamma}}",
+        rf"&\ge w_{{k-1}}\cdot w^* + {e}\gamma",
     )
-    live = (
-        rf"k = {k}:\quad w_{{{k}}}\cdot w^* = {num(d_prev)} + {_par(gain)} = {num(d_k)}"
-        rf"\;\ge\; {num(d_prev)} + {num(step)} = {num(d_prev + step)}{_mark(c.claim1, j)}"
+    live = _lines(
+        rf"w_{{{k}}}\cdot w^* &= {num(d_prev)} + {_par(gain)}",
+        rf"&= {num(d_k)}",
+        rf"&\ge {num(d_prev)} + {num(step)} = {num(d_prev + step)}{_mark(c.claim1, j)}",
     )
-    lemma = (
-        rf"w_{{{k}}}\cdot w^* = {num(d_k)} \;\ge\; {e}k\gamma = {num(c.lemma1.small[j])}"
-        rf"{_mark(c.lemma1, j)}"
+    lemma = _lines(
+        rf"w_{{{k}}}\cdot w^* &= {num(d_k)}",
+        rf"&\ge {e}k\gamma = {num(c.lemma1.small[j])}{_mark(c.lemma1, j)}",
     )
     return general, live, lemma
 
 
 def claim2_latex(c: ProofCheck, k: int) -> tuple[str, str, str]:
-    """Claim 2 (seed 000) / Lemma 2 (seed 004) in general and with the numbers at mistake k."""
+    """Claim 2 (seed 000) / Lemma 2 (seed 004) in general and with the numbers at mistake k.
+    Lemma 2 is written as the handouts write it, ‖w_k‖² ≤ kR² (seed 004), in units of ‖w‖²."""
     j, e, e2 = k - 1, _eta(c.eta), _eta(c.eta, "^2")
     n_k = c.lemma2.small[j]
     cross, square = c.cross.small[j], c.square.small[j]
     n_prev = n_k - cross - square
-    general = (
-        rf"\|w_k\|^2 = \|w_{{k-1}} + {e}y\,x\|^2 = \|w_{{k-1}}\|^2 + "
-        rf"\underbrace{{2{e}y\,(w_{{k-1}}\cdot x)}}_{{\le\,0}} + "
-        rf"\underbrace{{{e2}y^2\|x\|^2}}_{{\le\,{e2}R^2}} \;\le\; \|w_{{k-1}}\|^2 + {e2}R^2"
+    general = _lines(
+        rf"\|w_k\|^2 &= \|w_{{k-1}} + {e}y\,x\|^2",
+        rf"&= \|w_{{k-1}}\|^2 + \underbrace{{2{e}y\,(w_{{k-1}}\cdot x)}}_{{\le\,0}}",
+        rf"&\qquad + \underbrace{{{e2}y^2\|x\|^2}}_{{\le\,{e2}R^2}}",
+        rf"&\le \|w_{{k-1}}\|^2 + {e2}R^2",
     )
-    live = (
-        rf"k = {k}:\quad \|w_{{{k}}}\|^2 = {num(n_prev)} + {_par(cross)} + {_par(square)} = "
-        rf"{num(n_k)} \;\le\; {num(n_prev)} + {num(c.claim2.large[j])} = "
-        rf"{num(n_prev + c.claim2.large[j])}{_mark(c.claim2, j)}"
+    live = _lines(
+        rf"\|w_{{{k}}}\|^2 &= {num(n_prev)} + {_par(cross)} + {_par(square)}",
+        rf"&= {num(n_k)}",
+        rf"&\le {num(n_prev)} + {num(c.claim2.large[j])} = "
+        rf"{num(n_prev + c.claim2.large[j])}{_mark(c.claim2, j)}",
     )
-    lemma = (
-        rf"\|w_{{{k}}}\|^2 = {num(n_k)} \;\le\; k\,{e2}R^2 = {num(c.lemma2.large[j])}"
-        rf"{_mark(c.lemma2, j)}"
+    lemma = _lines(
+        rf"\|w_{{{k}}}\|^2 &= {num(n_k)}",
+        rf"&\le k\,{e2}R^2 = {num(c.lemma2.large[j])}{_mark(c.lemma2, j)}",
     )
     return general, live, lemma
+
+
+def lemma2_units(c: ProofCheck, k: int) -> str:
+    """Markdown: Lemma 2's slack at mistake k in the handouts' unit (‖w‖²), and the gap of
+    its square root ‖w_k‖ ≤ R√k in units of ‖w‖, the form card 4 and the slack chart use,
+    each named with its unit so the two numbers are never read as one."""
+    j, e = k - 1, "η" if c.eta != 1.0 else ""
+    e2 = e + "²" if e else ""
+    w = "w" + str(k).translate(SUBSCRIPT)  # w₃, w₁₂ (markdown would show w_3 as typed)
+    slack, gap = c.lemma2.slack[j], c.lemma2_root.slack[j]
+    return (
+        f"At k = {number(k)}, Lemma 2's slack k{e2}R² − ‖{w}‖² = **{number(slack, 4)}** "
+        f"(in units of ‖w‖², as the handouts write the lemma). Card 4 and the chart *Which "
+        f"step is loose?* use its square root ‖{w}‖ ≤ {e}R√k, lengths in units of ‖w‖: "
+        f"the gap {e}R√k − ‖{w}‖ = **{number(gap, 4)}**."
+    )
 
 
 def why_latex(c: ProofCheck, k: int) -> tuple[str, str]:
     """The two 'why?' of seed 002 with the numbers at mistake k: the cross term and y²‖x‖²."""
     j, e, e2 = k - 1, _eta(c.eta), _eta(c.eta, "^2")
-    cross = rf"2{e}y\,(w_{{k-1}}\cdot x) = {num(c.cross.small[j])} \;\le\; 0{_mark(c.cross, j)}"
+    cross = _lines(
+        rf"2{e}y\,(w_{{k-1}}\cdot x) &= {num(c.cross.small[j])}",
+        rf"&\le 0{_mark(c.cross, j)}",
+    )
     sq = c.square.small[j]
-    square = (
-        rf"0 \;\le\; {e2}y^2\,\|x\|^2 = {num(sq)} \;\le\; {e2}R^2 = {num(c.square.large[j])}"
-        rf"{_mark(c.square, j)}"
+    square = _lines(
+        rf"{e2}y^2\,\|x\|^2 &= {num(sq)}",
+        r"&\ge 0",
+        rf"&\le {e2}R^2 = {num(c.square.large[j])}{_mark(c.square, j)}",
     )
     return cross, square
 
@@ -219,9 +252,10 @@ def cauchy_latex(c: ProofCheck, k: int) -> str:
     j = k - 1
     d, n = c.cauchy.small[j], c.cauchy.large[j]
     cos = d / n if n > 0 else float("nan")
-    return (
-        rf"w_{{{k}}}\cdot w^* = \|w_{{{k}}}\|\,\|w^*\|\cos\theta = {num(n)}\cdot 1\cdot "
-        rf"{_par(cos)} = {num(d)} \;\le\; \|w_{{{k}}}\| = {num(n)}{_mark(c.cauchy, j)}"
+    return _lines(
+        rf"w_{{{k}}}\cdot w^* &= \|w_{{{k}}}\|\,\|w^*\|\cos\theta",
+        rf"&= {num(n)}\cdot 1\cdot {_par(cos)} = {num(d)}",
+        rf"&\le \|w_{{{k}}}\| = {num(n)}{_mark(c.cauchy, j)}",
     )
 
 
@@ -229,17 +263,19 @@ def conclusion_latex(c: ProofCheck, k: int) -> tuple[str, str]:
     """The squeeze at mistake k with its numbers, then k ≤ (R/γ)²."""
     assert c.lemma1 is not None and c.cauchy is not None and c.conclusion is not None
     j, e = k - 1, _eta(c.eta)
-    chain = (
-        rf"{e}k\gamma = {num(c.lemma1.small[j])} \;\le\; w_{{{k}}}\cdot w^* = "
-        rf"{num(c.lemma1.large[j])} \;\le\; \|w_{{{k}}}\| = {num(c.cauchy.large[j])} \;\le\; "
-        rf"{e}R\sqrt{{k}} = {num(c.lemma2_root.large[j])}"
-    )
     ok = all(line.holds[j] for line in (c.lemma1, c.cauchy, c.lemma2_root))
-    end = (
-        rf"\Rightarrow\; {e}k\gamma \le {e}R\sqrt{{k}} \;\Rightarrow\; k = {k} \;\le\; "
-        rf"\Big(\frac{{R}}{{\gamma}}\Big)^2 = {num(c.bound)}{_mark(c.conclusion, j)}"
+    chain = _lines(
+        rf"{e}k\gamma = {num(c.lemma1.small[j])} &\le w_{{{k}}}\cdot w^* = "
+        rf"{num(c.lemma1.large[j])}",
+        rf"&\le \|w_{{{k}}}\| = {num(c.cauchy.large[j])}",
+        rf"&\le {e}R\sqrt{{k}} = {num(c.lemma2_root.large[j])}" + (OK if ok else BAD),
     )
-    return chain + (OK if ok else BAD), end
+    end = (
+        rf"\begin{{gathered}}\Rightarrow\; {e}k\gamma \le {e}R\sqrt{{k}}\\ \Rightarrow\; "
+        rf"k = {num(k)} \;\le\; \Big(\frac{{R}}{{\gamma}}\Big)^2 = {num(c.bound)}"
+        rf"{_mark(c.conclusion, j)}\end{{gathered}}"
+    )
+    return chain, end
 
 
 def start_latex(c: ProofCheck) -> str:
@@ -247,31 +283,60 @@ def start_latex(c: ProofCheck) -> str:
     e, e2 = _eta(c.eta), _eta(c.eta, "^2")
     a, b = c.start_dot, c.start_norm_sq
     return (
-        rf"w_k\cdot w^* \ge \underbrace{{w_0\cdot w^*}}_{{{num(a)}}} + {e}k\gamma,\quad "
-        rf"\|w_k\|^2 \le \underbrace{{\|w_0\|^2}}_{{{num(b)}}} + k\,{e2}R^2\quad\Rightarrow\quad "
-        rf"k \le k_{{\max}}(w_0) = {num(c.start_bound)}"
+        rf"\begin{{gathered}}w_k\cdot w^* \ge \underbrace{{w_0\cdot w^*}}_{{{num(a)}}} + {e}k\gamma"
+        rf"\\ \|w_k\|^2 \le \underbrace{{\|w_0\|^2}}_{{{num(b)}}} + k\,{e2}R^2\\ "
+        rf"\Rightarrow\quad k \le k_{{\max}}(w_0) = {num(c.start_bound)}\end{{gathered}}"
     )
 
 
-def loosest(c: ProofCheck) -> str:
-    """Markdown: at the last mistake, the three slacks of the squeeze as shares of the room."""
+def start_zero_latex() -> str:
+    """Card 0 from w0 = 0: the base case of both inductions."""
+    return (
+        r"\begin{gathered}w_0 = 0 \;\Rightarrow\\ w_0\cdot w^* = 0,\ \|w_0\|^2 = 0"
+        + OK
+        + r"\end{gathered}"
+    )
+
+
+def start_w0_latex(w0: Any) -> str:
+    """Card 0 from w0 ≠ 0: the base case is gone."""
+    return _lines(rf"w_0 &= ({vector(w0)})", r"&\ne 0" + BAD)
+
+
+# the three gaps of the squeeze ηkγ ≤ w·w* ≤ ‖w‖ ≤ ηR√k, all lengths in units of ‖w‖, as
+# the slack chart and the loosest sentence name them: (name, colour)
+GAPS = (
+    ("Lemma 1 slack: w·w* − ηkγ", PLUS),
+    ("Cauchy–Schwarz slack: ‖w‖ − w·w*", STAR),
+    ("Lemma 2 gap: ηR√k − ‖w‖", CURRENT),
+)
+
+
+def _gaps(c: ProofCheck) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     assert c.lemma1 is not None and c.cauchy is not None
+    return c.lemma1.slack, c.cauchy.slack, c.lemma2_root.slack
+
+
+def loosest(c: ProofCheck) -> str:
+    """Markdown: at the last mistake, the three gaps of the squeeze as shares of the room."""
     parts = {
-        "Claim 1": float(c.lemma1.slack[-1]),
-        "Cauchy–Schwarz": float(c.cauchy.slack[-1]),
-        "Claim 2": float(c.lemma2_root.slack[-1]),
+        name.split(":")[0]: float(values[-1])
+        for (name, _), values in zip(GAPS, _gaps(c), strict=True)
     }
     K = c.n_mistakes
     room = sum(parts.values())
     if min(parts.values()) < 0 or room <= 0:
         bad = [name for name, v in parts.items() if v < 0]
         return (
-            f"At the last mistake k = {K} the squeeze does not hold: "
+            f"At the last mistake k = {number(K)} the squeeze does not hold: "
             f"{', '.join(bad) or 'the room'} below 0."
         )
     order = sorted(parts, key=lambda name: -parts[name])
-    shares = ", then ".join(f"{name} ({parts[name] / room:.0%})" for name in order)
-    return f"At the last mistake k = {K} the room is {room:.3g}; the loosest step is {shares}."
+    shares = ", then ".join(f"{name} ({percent(parts[name] / room, 0)})" for name in order)
+    return (
+        f"At the last mistake k = {number(K)} the room is {number(room, 4)} (in units of ‖w‖); "
+        f"the loosest step is {shares}."
+    )
 
 
 # --- tables ------------------------------------------------------------------------------------
@@ -281,11 +346,23 @@ def _marks(line: Inequality) -> np.ndarray:
     return np.where(line.holds, "✓", "✗")
 
 
+def _shown(values: Any) -> Any:
+    """A table column as the page shows it: floats to 4 significant digits and rounding
+    noise (|v| below 1e-9 of the column's largest) as 0, so no cell reads −0.0000000001
+    (Streamlit writes a float's every digit); other columns as they are."""
+    a = np.asarray(values)
+    if a.dtype.kind != "f":
+        return a
+    scale = float(np.nanmax(np.abs(a), initial=0.0)) if a.size else 0.0
+    a = np.where(np.abs(a) <= 1e-9 * max(scale, 1.0), 0.0, a)
+    return np.array([float(f"{v:.4g}") for v in a]) + 0.0  # + 0.0: no −0.0 left
+
+
 def _frame(c: ProofCheck, columns: dict[str, Any]) -> pd.DataFrame:
     rows = min(c.n_mistakes, TABLE_ROWS)
     data = {"k": c.k[:rows], "step t": c.t[:rows], "point i": c.i[:rows]}
     for name, values in columns.items():
-        data[name] = np.asarray(values)[:rows]
+        data[name] = _shown(np.asarray(values)[:rows])
     return pd.DataFrame(data)
 
 
@@ -321,8 +398,9 @@ def claim2_table(c: ProofCheck) -> pd.DataFrame:
             "✓ claim 2": _marks(c.claim2),
             "‖w_k‖²": c.lemma2.small,
             "kη²R²": c.lemma2.large,
-            "slack": c.lemma2.slack,
+            "slack kη²R² − ‖w_k‖²": c.lemma2.slack,
             "✓ lemma 2": _marks(c.lemma2),
+            "gap ηR√k − ‖w_k‖": c.lemma2_root.slack,
         },
     )
 
@@ -374,16 +452,14 @@ def _thin(K: int) -> np.ndarray:
 
 
 def slack_figure(c: ProofCheck, *, height: int = 380) -> Fig:
-    """Which step is loose: the squeeze ηkγ ≤ w·w* ≤ ‖w‖ ≤ ηR√k cut into its three gaps,
-    stacked per mistake k; their sum is the room ηR√k − ηkγ left before the bound."""
-    assert c.lemma1 is not None and c.cauchy is not None
+    """Which step is loose: the squeeze ηkγ ≤ w·w* ≤ ‖w‖ ≤ ηR√k cut into its three gaps
+    (``GAPS``), stacked per mistake k; their sum is the room ηR√k − ηkγ left before the
+    bound. All lengths in units of ‖w‖: Lemma 2 enters as its square root ‖w‖ ≤ ηR√k, so
+    its piece is the gap ηR√k − ‖w‖, not the slack kη²R² − ‖w‖² of card 2 (which names
+    both)."""
+    assert c.lemma1 is not None
     idx = _thin(c.n_mistakes)
     ks = c.k[idx].tolist()
-    parts = (
-        ("Claim 1 slack: w·w* − ηkγ", c.lemma1.slack, PLUS),
-        ("Cauchy–Schwarz slack: ‖w‖ − w·w*", c.cauchy.slack, STAR),
-        ("Claim 2 slack: ηR√k − ‖w‖", c.lemma2_root.slack, CURRENT),
-    )
     data: list[dict[str, Any]] = [
         {
             "type": "bar",
@@ -391,9 +467,9 @@ def slack_figure(c: ProofCheck, *, height: int = 380) -> Fig:
             "y": np.round(values[idx], 6).tolist(),
             "name": name,
             "marker": {"color": colour},
-            "hovertemplate": "k = %{x}: %{y:.4g}<extra>" + name.split(":")[0] + "</extra>",
+            "hovertemplate": f"k = %{{x:,}}: %{{y:{D3_4}}}<extra>{name.split(':')[0]}</extra>",
         }
-        for name, values, colour in parts
+        for (name, colour), values in zip(GAPS, _gaps(c), strict=True)
     ]
     room = c.lemma2_root.large - c.lemma1.small
     data.append(
@@ -404,7 +480,7 @@ def slack_figure(c: ProofCheck, *, height: int = 380) -> Fig:
             "mode": "lines",
             "line": {"color": "black", "dash": "dot", "width": 2},
             "name": "room left: ηR√k − ηkγ (0 at k = (R/γ)²)",
-            "hovertemplate": "k = %{x}: room %{y:.4g}<extra></extra>",
+            "hovertemplate": f"k = %{{x:,}}: room %{{y:{D3_4}}}<extra></extra>",
         }
     )
     layout = {
@@ -413,8 +489,8 @@ def slack_figure(c: ProofCheck, *, height: int = 380) -> Fig:
         "bargap": 0.1 if len(ks) < 60 else 0.0,
         "margin": {"l": 60, "r": 10, "t": 10, "b": 50},
         "legend": {"orientation": "h", "y": -0.22},
-        "xaxis": {"title": {"text": "mistake k"}} | ({"dtick": 1} if len(ks) <= 20 else {}),
-        "yaxis": {"title": {"text": "length (units of w)"}, "zeroline": True},
+        "xaxis": {"title": {"text": "mistake k"}, **AXIS} | ({"dtick": 1} if len(ks) <= 20 else {}),
+        "yaxis": {"title": {"text": "gap, in units of ‖w‖"}, "zeroline": True, **AXIS},
     }
     return {"data": data, "layout": layout}
 
@@ -449,7 +525,7 @@ def orders_figure(
                 "mode": "markers",
                 "marker": {"color": colours[r % len(colours)], "size": 9, "opacity": 0.7},
                 "name": label,
-                "hovertemplate": label + ": M = %{customdata}<extra></extra>",
+                "hovertemplate": label + ": M = %{customdata:,}<extra></extra>",
             }
         )
     n = len(rows)
@@ -461,7 +537,7 @@ def orders_figure(
             "mode": "lines",
             "line": {"color": BOUND, "dash": "dash", "width": 3},
             "name": f"bound {name}" if name.startswith("(") else name,
-            "hovertemplate": f"{name} = {bound:.4g}<extra></extra>",
+            "hovertemplate": f"{name} = {number(bound, 4)}<extra></extra>",
         }
     )
     layout = {
@@ -473,6 +549,7 @@ def orders_figure(
             "title": {"text": "mistakes M (log scale)"},
             "tickvals": [v for v in _LOG_TICKS if v <= top * 2.0],
             "range": [math.log10(0.4), math.log10(top * 2.0)],
+            **AXIS,
         },
         "yaxis": {
             "tickvals": list(range(n)),
@@ -481,10 +558,11 @@ def orders_figure(
             "automargin": True,
         },
         "annotations": [
-            {
+            {  # at the bottom, under the dots: the top is where a touch screen's tool bar is
                 "x": math.log10(at),
-                "y": n - 0.5,
-                "text": (f"bound {name}" if name.startswith("(") else name) + f" = {bound:.4g}",
+                "y": -0.55,
+                "text": (f"bound {name}" if name.startswith("(") else name)
+                + f" = {number(bound, 4)}",
                 "showarrow": False,
                 "xanchor": "right",
                 "yanchor": "bottom",
