@@ -155,6 +155,8 @@ def test_the_still_3d_view_lets_the_page_scroll_until_the_student_turns_it():
     assert not [h for h in at.get("html") if "pointer-events" in h.proto.body]
     (chart,) = [c for c in at.get("plotly_chart") if "xor_3d" in c.proto.id]
     assert json.loads(chart.proto.config)["scrollZoom"] is True  # asked for: the wheel zooms
+    scene = json.loads(chart.proto.spec)["layout"]["scene"]
+    assert scene["dragmode"] == "turntable"  # a drag turns it, whatever the 2-D charts do
     assert any("Drag to rotate" in c.value for c in at.caption)
 
 

@@ -315,6 +315,9 @@ def lifted_figure(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Fig:
         for ax, name, a, b in zip(("x", "y", "z"), names, lo, hi, strict=True)
     }
     scene["aspectmode"] = "cube"
+    # a drag turns the view (once the page lets it: LOCKED_3D_CSS), whatever the figure's
+    # own dragmode (the kit turns drag-to-zoom off for 2-D charts, and a scene inherits it)
+    scene["dragmode"] = "turntable"
     # far enough that the whole box fits a phone's narrow panel; the √2·x1x2 axis (the one
     # that separates XOR) runs across the view, so the plane stands between the spots
     scene["camera"] = {"eye": {"x": 2.1, "y": -1.0, "z": 0.8}}
