@@ -4,14 +4,13 @@ examples, each one click from Step by step."""
 import streamlit as st
 
 from perceptron_core import RULES
-from ui.home.examples import EXAMPLES, WorkedExample, open_on_lecture, worked
+from ui.home.examples import EXAMPLES, LINKS, WorkedExample, open_on_lecture, worked, wrap_links
 from ui.kit.numbers import number, vector_text
 from ui.kit.shell import PAGES, require_router
 from ui.kit.text import asset
 from ui.lecture.restart import restart
 
 require_router()
-LINKS = "home_links"  # the container of the links to the other pages
 st.title("Perceptron Lab")
 
 
@@ -51,9 +50,7 @@ for example in EXAMPLES:
         st.switch_page("pages/lecture.py")
 
 st.subheader("Where to go")
-# a link's sentence wraps on a narrow screen (Streamlit cuts a page link to one line)
-WRAP = f".st-key-{LINKS} [data-testid=stPageLink-NavLink] * {{white-space: normal}}"
-st.html(f"<style>{WRAP}</style>")
+wrap_links()  # a link's sentence wraps on a narrow screen (Streamlit cuts it to one line)
 with st.container(key=LINKS):
     for spec in PAGES:  # the shell's page table: a new page is linked here by its row
         if spec.url_path:

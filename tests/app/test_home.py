@@ -2,18 +2,15 @@
 to every other page of the shell's page table, and a button that opens each worked example
 on Step by step."""
 
-import json
 import re
 
 import numpy as np
 import pytest
-from apptest_helpers import open_app
+from apptest_helpers import assert_plain_numbers, open_app
 from extremes import extreme_query
-from streamlit.testing.v1 import AppTest
 
 from perceptron_core import RULES
 from ui.home.examples import EXAMPLES, settings
-from ui.kit.numbers import AXIS
 from ui.kit.shell import GLOSSARY, PAGES
 from ui.kit.state import SETTINGS, to_query
 from ui.kit.text import asset
@@ -149,50 +146,6 @@ def test_the_click_replaces_an_uploaded_dataset():
 
 
 # --- plain numbers (issue 18): what the page shows, never "e+", "−0.00" or a hyphen minus
-
-
-TEXTS = ("title", "header", "subheader", "markdown", "caption", "success", "info", "warning")
-NOT_PLAIN = re.compile(r"e\+|[-−]0(?:\.0+)?(?![\d.])")  # 5.94e+03, −0, −0.00
-HYPHEN_MINUS = re.compile(r"(?<![\w)\]}])-\d")  # "-5" where "−5" is meant (not 2-D, 000-004)
-FORMAT = re.compile(r"%\{[^}:]+:([^}]*)\}")  # the d3 format of a %{...:format} placeholder
-PLAIN_FORMATS = re.compile(r",|,\.3~r|\.\d+f")  # thousands, kit.numbers.D3, fixed decimals
-
-
-def assert_plain_numbers(at: AppTest) -> str:
-    """Every number the page's main area shows is written the plain way: its text, metrics,
-    tables (no float column: the browser would format it) and charts (hover formats that do
-    not go exponential, axes without exponents); and no chart keeps a swipe from scrolling a
-    phone's page (dragmode off). Returns the text, for more checks."""
-    main = at.main
-    texts = [e.value for kind in (*TEXTS, "error") for e in getattr(main, kind)]
-    texts += [f"${e.value}$" for e in main.latex]  # "$": a formula's "-" is its minus
-    texts += [f"{m.value} {m.proto.delta}" for m in main.metric]
-    for frame in (d.value for d in main.dataframe):
-        assert not [c for c in frame if frame[c].dtype.kind == "f"], frame.dtypes
-        texts += [str(v) for v in frame.to_numpy().ravel()]
-    for chart in main.get("plotly_chart"):
-        fig = json.loads(chart.proto.spec)
-        for trace in fig["data"]:
-            for key in ("hovertemplate", "texttemplate"):
-                for fmt in FORMAT.findall(trace.get(key, "")):
-                    assert PLAIN_FORMATS.fullmatch(fmt), (trace.get("name"), trace[key])
-            texts.append(str(trace.get("name", "")))
-            if "colorbar" in trace:
-                assert trace["colorbar"].items() >= AXIS.items(), trace["colorbar"]
-        layout = fig["layout"]
-        assert layout.get("dragmode") is False, "a swipe over this chart would not scroll"
-        for key, axis in layout.items():
-            if re.fullmatch(r"[xy]axis\d*", key):
-                assert axis.items() >= AXIS.items(), (key, axis)
-        texts += [a["text"] for a in layout.get("annotations", [])]
-        texts.append(str(layout.get("title", {}).get("text", "")))
-    shown = "\n".join(texts)
-    assert not NOT_PLAIN.findall(shown), NOT_PLAIN.findall(shown)
-    words = re.sub(r"\$[^$]*\$", "", shown)  # LaTeX writes its minus as "-"
-    assert not HYPHEN_MINUS.findall(words), [
-        words[max(0, m.start() - 30) : m.end() + 10] for m in HYPHEN_MINUS.finditer(words)
-    ]
-    return shown
 
 
 @pytest.mark.parametrize("query", [{}, extreme_query(True)], ids=["default", "extremes"])

@@ -12,18 +12,12 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser.conftest import SCREENSHOTS
+from browser.devices import DEVICES, SCREENSHOTS, STICKING_OUT
 from browser.test_margin import SURFACE, centre, metric, mode, said, settle, tick
 
 pytestmark = pytest.mark.browser
 
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "is_mobile": True,
-    "has_touch": True,
-    "device_scale_factor": 2,
-}
-LAPTOP = {"viewport": {"width": 1366, "height": 768}}
+PHONE, LAPTOP = DEVICES["phone"], DEVICES["laptop"]
 
 
 @pytest.fixture
@@ -101,7 +95,7 @@ def test_the_picture_the_mode_buttons_and_the_numbers_are_on_one_phone_screen(ap
     help_line = said(phone).inner_text()
     assert help_line.startswith("Tap empty space to add a +1 point")
     assert not re.search(r"shift|alt|hover|click", help_line, re.I)
-    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+    assert phone.evaluate(STICKING_OUT) == {"sideways": 0, "out": []}
     SCREENSHOTS.mkdir(exist_ok=True)
     phone.screenshot(path=str(SCREENSHOTS / "margin-phone-one-screen.png"))
 

@@ -14,6 +14,7 @@ from tests.browser.test_xor import (
     TOP,
     WIDER_THAN_SCREEN,
     shots,
+    swipe_up,
 )
 
 pytestmark = pytest.mark.browser
@@ -94,6 +95,16 @@ def test_on_a_phone_every_formula_fits_and_nothing_is_wider_than_the_screen(
         assert page.evaluate(SIDEWAYS) == [0, 0]  # the page does not scroll sideways
         expect(page.get_by_test_id("stException")).to_have_count(0)
         if not query:
+            cdp = context.new_cdp_session(page)
+            for key in ("prf_slack", "prf_orders_fig"):  # a swipe on a chart scrolls the page
+                chart = page.locator(f".st-key-{key} .js-plotly-plot")
+                chart.evaluate("e => e.scrollIntoView({block: 'center'})")
+                page.wait_for_timeout(400)
+                box = chart.bounding_box()
+                assert box is not None
+                before = page.evaluate(TOP)
+                swipe_up(cdp, box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.6)
+                page.wait_for_function(f"{TOP} > {before + 100}", timeout=5_000)
             shots(page, "proof-phone-390x844")
     finally:
         context.close()

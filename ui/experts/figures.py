@@ -64,7 +64,6 @@ def mistakes_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
         "data": data,
         "layout": {
             "height": height,
-            "dragmode": False,  # on a phone a swipe over the chart scrolls the page
             "margin": {"l": 60, "r": 20, "t": 20, "b": 50},
             "xaxis": {"title": {"text": "day t"}, "range": [0, run.days], **AXIS},
             "yaxis": {"title": {"text": "mistakes"}, "range": [0, 1.08 * top], **AXIS},
@@ -125,7 +124,6 @@ def weights_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
         "data": data,
         "layout": {
             "height": height,
-            "dragmode": False,  # on a phone a swipe over the chart scrolls the page
             "margin": {"l": 60, "r": 20, "t": 10, "b": 50},
             "xaxis": {"title": {"text": "day t"}, "range": [0, run.days], **AXIS},
             "yaxis": {
@@ -157,7 +155,6 @@ def final_weights_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
         "data": data,
         "layout": {
             "height": height,
-            "dragmode": False,  # on a phone a swipe over the chart scrolls the page
             "margin": {"l": 60, "r": 20, "t": 10, "b": 50},
             "xaxis": {"title": {"text": "analyst i"}, **AXIS},
             "yaxis": {

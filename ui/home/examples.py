@@ -21,6 +21,7 @@ import numpy as np
 from perceptron_core import DATASETS, make_dataset
 from ui.kit.model import Run, RunSettings, record_run
 from ui.kit.state import SETTINGS, assign, param_key, session_key
+from ui.kit.style import page_style
 
 CUSTOM = session_key("data_custom")  # an uploaded or drawn dataset would hide the example's
 
@@ -134,3 +135,10 @@ def worked(example: WorkedExample) -> Run:
     """The example's run, recorded as the lecture page records it."""
     X, y = data(example)
     return record_run(X, y, run_settings(example))
+
+
+LINKS = "home_links"  # the container of the links to the other pages
+# a link's sentence wraps on a narrow screen (Streamlit cuts a page link to one line)
+wrap_links = page_style(
+    LINKS, f".st-key-{LINKS} [data-testid=stPageLink-NavLink] * {{ white-space: normal; }}"
+)

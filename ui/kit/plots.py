@@ -53,7 +53,15 @@ class _Prebuilt(go.Figure):
 
 
 def as_figure(spec: dict[str, Any]) -> go.Figure:
-    """Wrap a figure dict for ``st.plotly_chart`` without Plotly's slow validation."""
+    """Wrap a figure dict for ``st.plotly_chart`` without Plotly's slow validation.
+
+    A drag does not zoom unless the figure asks for it (``layout.dragmode``): on a phone a
+    chart in Plotly's default zoom mode takes every swipe that starts on it, so a page of
+    charts could not be scrolled (issue 18). Zoom and pan stay in the chart's tool bar.
+    """
+    layout = spec.setdefault("layout", {})
+    if isinstance(layout, dict):
+        layout.setdefault("dragmode", False)
     return _Prebuilt(spec)
 
 

@@ -125,14 +125,12 @@ export default function render(component) {
   const marks = data.points.map(([x, y, label, flags, tip], i) => {
     const g = el("g", { class: `pt ${label > 0 ? "plus" : "minus"}`, transform: `translate(${px(x)},${py(y)})` }, points);
     g.dataset.i = i;
-    el("title", {}, g).textContent = tip;
+    el("title", {}, g).textContent = tip; // a mouse's tooltip; the margins table has them all
     if (flags & 1) el("circle", { class: "support", r: R + 5 }, g);
     if (flags & 2) el("circle", { class: "wrong", r: R + 8 }, g);
     if (label > 0) el("circle", { class: "mark", r: R }, g);
     else el("rect", { class: "mark", x: -R + 0.5, y: -R + 0.5, width: 2 * R - 1, height: 2 * R - 1 }, g);
     el("text", { class: "glyph", y: R / 2, "font-size": 1.75 * R }, g).textContent = label > 0 ? "+" : "−";
-    g.addEventListener("pointerenter", (ev) => { if (ev.pointerType === "mouse" && !press) say(tip); });
-    g.addEventListener("pointerleave", (ev) => { if (ev.pointerType === "mouse" && !press) say(last[0], last[1]); });
     return g;
   });
   if (data.banner) {
@@ -264,8 +262,13 @@ export default function render(component) {
   };
   st.setMode = (mode) => setTriggerValue("mode", { mode }); // remembered for reloads and links
   showMode();
-  const last = data.error ? [data.error, "error"] : [data.note || "", ""]; // the edit's sentence
-  say(last[0], last[1]);
+  // new data or a new answer to an edit bring their sentence (or none: the hint); a redraw
+  // of the same picture (a mode button's report) keeps what the line says (a tap's message)
+  const seen = `${data.v}/${data.tick}`;
+  if (st.seen !== seen || !status.textContent) {
+    say(data.error || data.note || "", data.error ? "error" : "");
+  }
+  st.seen = seen;
 
   host.querySelector(".surface").replaceChildren(svg);
 }

@@ -199,7 +199,6 @@ def landscape_figure(
     r = s.r
     layout = {
         "height": height,
-        "dragmode": False,  # on a phone a swipe over the chart scrolls the page
         "margin": {"l": 55, "r": 10, "t": 10, "b": 45},
         "showlegend": legend,
         "legend": {"orientation": "h", "y": -0.18},
@@ -254,7 +253,6 @@ def along_path_figure(values: np.ndarray, *, height: int = 440) -> Fig:
     ]
     layout = {
         "height": height,
-        "dragmode": False,  # on a phone a swipe over the chart scrolls the page
         "margin": {"l": 55, "r": 10, "t": 10, "b": 45},
         "legend": {"orientation": "h", "y": -0.18},
         "xaxis": {"title": {"text": "update k"}, "rangemode": "tozero", **AXIS},
@@ -296,7 +294,6 @@ def losses_figure(
         )
     layout = {
         "height": height,
-        "dragmode": False,  # on a phone a swipe over the chart scrolls the page
         "margin": {"l": 50, "r": 10, "t": 10, "b": 45},
         "showlegend": panel == "loss",
         "legend": {"orientation": "h", "y": -0.22},
@@ -348,7 +345,6 @@ def schedule_figure(
     longest = max((run.n_epochs for _, run, _ in runs), default=1)
     layout = {
         "height": height,
-        "dragmode": False,  # on a phone a swipe over the chart scrolls the page
         "margin": {"l": 50, "r": 10, "t": 10, "b": 45},
         "showlegend": panel == "mistakes",
         "legend": {"orientation": "h", "y": -0.25},

@@ -86,7 +86,6 @@ def weights_figure(trace: Trace, feature_names: list[str], t: int, *, height: in
         "data": data,
         "layout": {
             "height": height,
-            "dragmode": False,  # on a phone a swipe over the chart scrolls the page
             "margin": {"l": 60, "r": 20, "t": 20, "b": 50},
             "xaxis": {"title": {"text": f"steps (one epoch = {n} e-mails)"}, **AXIS},
             "yaxis": {"title": {"text": "weight"}, "range": [-1.3 * span, 1.15 * span], **AXIS},

@@ -237,7 +237,6 @@ def _plane_layout(box: Any, height: int) -> dict[str, Any]:
         axes[key] = {**axes[key], **AXIS}
     return {
         "height": height,
-        "dragmode": False,  # on a phone a swipe over the chart scrolls the page
         "margin": {"l": 50, "r": 10, "t": 30, "b": 40},
         "legend": {"orientation": "h", "y": -0.2, "yanchor": "top"},
         **axes,
@@ -317,7 +316,6 @@ def errors_figure(
         "data": data,
         "layout": {
             "height": height,
-            "dragmode": False,  # on a phone a swipe over the chart scrolls the page
             "title": {
                 "text": title,
                 "font": {"size": 14},
@@ -364,7 +362,6 @@ def mistakes_figure(s: Starts, *, height: int = 320) -> Fig:
     xaxis: dict[str, Any] = {"title": {"text": "mistakes M of a run"}, "rangemode": "tozero"}
     layout: dict[str, Any] = {
         "height": height,
-        "dragmode": False,  # on a phone a swipe over the chart scrolls the page
         "margin": {"l": 55, "r": 10, "t": 10, "b": 45},
         "showlegend": False,
         "annotations": [],
@@ -471,7 +468,6 @@ def spread_figure(panels: list[tuple[str, Starts]], *, height: int = 360) -> Fig
         "data": data,
         "layout": {
             "height": height,
-            "dragmode": False,  # on a phone a swipe over the chart scrolls the page
             "boxmode": "group",
             "margin": {"l": 55, "r": 10, "t": 20, "b": 40},
             "legend": {"orientation": "h", "y": -0.15},

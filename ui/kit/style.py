@@ -1,0 +1,35 @@
+"""CSS of our own for the page, without ``st.html``: no markup reaches the page from a run.
+
+A component's ``css`` with ``isolate_styles=False`` is put in the document itself (not a
+shadow root), once, from its definition. :func:`page_style` defines one such component
+per style, at import time, and gives back the function a page calls to put it on the page.
+The carrier takes no room (its own rule hides it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+
+def page_style(name: str, css: str) -> Callable[[], None]:
+    """Define the style ``name`` (our own constant CSS, never outside text).
+
+    Returns
+    -------
+    callable
+        Call it once per run, anywhere on the page, to apply the style.
+    """
+    key = f"style_{name}"
+    component = st.components.v2.component(
+        f"perceptron_style_{name}",
+        html="",
+        css=f".st-key-{key} {{ display: none; }}\n{css}",
+        isolate_styles=False,
+    )
+
+    def mount() -> None:
+        component(key=key)
+
+    return mount
