@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core import RULES, augment
-from ui.kit.numbers import number, percent
+from ui.kit.numbers import number, percent, signed
 from ui.kit.plots import CHART, as_figure
 from ui.kit.runs import lecture_run
 from ui.kit.shell import require_router
@@ -93,7 +93,7 @@ if K:
     t, i = int(check.t[k - 1]), int(check.i[k - 1])
     st.caption(
         f"Mistake k = {number(k)} of {number(K)}: at step t = {number(t)}, on point i = {i} "
-        f"(y = {int(y[i]):+d})."
+        f"(y = {signed(int(y[i]))})."
     )
 
 with st.container(border=True):

@@ -11,7 +11,7 @@ from ui.kit.shell import require_router
 from ui.kit.sidebar import current_dataset
 from ui.kit.state import XOR_DATA, bind
 from ui.kit.text import lesson_text, safe
-from ui.xor import figures, runs
+from ui.xor import figures, runs, view
 
 require_router()
 ss = st.session_state
@@ -110,9 +110,8 @@ if fmap.key == "quadratic":
     # Plotly's 3-D scene takes every wheel and touch move over it, scrollZoom off or not
     # (plotly.js #6458): until the student asks to turn it, the page's CSS lets them through
     turn = right.toggle(text["turn"], key="xor_turn_3d")
-    if not turn:
-        st.html(f"<style>{figures.LOCKED_3D_CSS}</style>")
-    right.plotly_chart(
+    view.hold_still()
+    right.container(key=view.STILL if not turn else "xor_turning").plotly_chart(
         as_figure(figures.lifted_figure(X, y, lifted.w)),
         config=CHART | ({"scrollZoom": True} if turn else {"displayModeBar": False}),
         key="xor_3d",

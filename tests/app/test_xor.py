@@ -6,10 +6,10 @@ import re
 
 import numpy as np
 import pytest
-from apptest_helpers import open_app
+from apptest_helpers import assert_plain_numbers, open_app
 from streamlit.testing.v1 import AppTest
 
-from ui.xor import runs
+from ui.xor import runs, view
 
 
 def beyond(query: dict[str, str] | None = None) -> AppTest:
@@ -70,25 +70,6 @@ def figure(at: AppTest, key: str) -> dict:
     return json.loads(chart.proto.spec)
 
 
-def charts(at: AppTest) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-
-
-def everything_written(at: AppTest) -> str:
-    """Every text the page shows: headings, prose, formulas, notes, tables, hover texts."""
-    kinds = (at.title, at.header, at.subheader, at.markdown, at.caption, at.latex)
-    kinds += (at.warning, at.info, at.error, at.success)
-    texts = [x.value for kind in kinds for x in kind]
-    texts += [df.value.to_string() for df in at.dataframe]
-    for fig in charts(at):
-        texts += [str(t.get(k, "")) for t in fig["data"] for k in ("hovertemplate", "text", "name")]
-    return "\n".join(texts)
-
-
-# every d3 format in a hover template: plain decimals ("r", "f", "d", "%"), never "g"/"e"/"s"
-FORMAT = re.compile(r"%\{[^}:]+:([^}]*)\}")
-
-
 @pytest.mark.parametrize(
     "query",
     [
@@ -98,17 +79,9 @@ FORMAT = re.compile(r"%\{[^}:]+:([^}]*)\}")
     ],
 )
 def test_every_number_is_plain_no_exponent_and_no_negative_zero(query):
-    at = beyond(query)
-    text = everything_written(at)
-    assert "e+" not in text and "E+" not in text
-    assert "-0.00" not in text and "\u22120.00" not in text and "\u22120 " not in text
-    for fig in charts(at):
-        for trace in fig["data"]:
-            for fmt in FORMAT.findall(trace.get("hovertemplate", "")):
-                assert fmt[-1] in "rfd%," and "e" not in fmt and "g" not in fmt, fmt
+    shown = assert_plain_numbers(beyond(query))  # no e+, no −0.00, no hyphen minus, ...
     if query:  # a big run: its counts are written with thousands separators
-        error = " ".join(e.value for e in at.error)
-        assert re.search(r"\d{1,3},\d{3} mistakes in \d+ epochs", error), error
+        assert re.search(r"\d{1,3},\d{3} mistakes in \d+ epochs", shown), shown
 
 
 def test_the_3d_view_marks_the_points_that_land_on_one_spot_and_says_why():
@@ -142,17 +115,32 @@ def test_random_points_have_no_ring_and_no_note():
     assert "markers.**" not in markdown(at)
 
 
+def block_ids(at: AppTest) -> list[str]:
+    """The ids of every container on the page (a keyed one's id ends with its key)."""
+    found, stack = [], [at._tree]
+    while stack:
+        node = stack.pop()
+        if type(node).__name__ == "Block":
+            found.append(node.proto.id)
+        children = getattr(node, "children", {})
+        stack.extend(children.values() if isinstance(children, dict) else children)
+    return found
+
+
 def test_the_still_3d_view_lets_the_page_scroll_until_the_student_turns_it():
     at = beyond()
-    css = [h.proto.body for h in at.get("html")]
-    assert any(".st-key-xor_3d .gl-container" in c and "pointer-events: none" in c for c in css)
+    styles = [c.proto.component_name for c in at.get("bidi_component")]
+    assert f"perceptron_style_{view.STILL}" in styles  # the CSS, without st.html
+    assert any(b.endswith(view.STILL) for b in block_ids(at))  # the chart inside its reach
+    assert view.CSS.startswith(f".st-key-{view.STILL} .gl-container")
+    assert "pointer-events: none" in view.CSS
     (chart,) = [c for c in at.get("plotly_chart") if "xor_3d" in c.proto.id]
     config = json.loads(chart.proto.config)
     assert config["scrollZoom"] is False and config["displayModeBar"] is False
     assert any("stands still" in c.value for c in at.caption)
     at.toggle(key="xor_turn_3d").set_value(True).run()
     assert not at.exception
-    assert not [h for h in at.get("html") if "pointer-events" in h.proto.body]
+    assert not any(b.endswith(view.STILL) for b in block_ids(at))  # out of the CSS's reach
     (chart,) = [c for c in at.get("plotly_chart") if "xor_3d" in c.proto.id]
     assert json.loads(chart.proto.config)["scrollZoom"] is True  # asked for: the wheel zooms
     scene = json.loads(chart.proto.spec)["layout"]["scene"]

@@ -5,17 +5,9 @@ wheel scrolls the page over the charts."""
 import pytest
 from playwright.sync_api import expect
 
+from browser.devices import DEVICES, assert_fits_and_reads_plainly, open_on, screens, scrolls_past
+from browser.test_xor import FORMULAS_CUT
 from perceptron_core import make_dataset, max_margin, train
-from tests.browser.test_xor import (
-    FORMULAS_CUT,
-    LAPTOP,
-    PHONE,
-    SIDEWAYS,
-    TOP,
-    WIDER_THAN_SCREEN,
-    shots,
-    swipe_up,
-)
 
 pytestmark = pytest.mark.browser
 
@@ -61,72 +53,38 @@ def test_proof_page_shows_every_step_with_numbers_and_breaks_with_a_far_start(
     screenshot("proof-far-start")
 
 
-def open_proof(page, url: str) -> None:
-    page.goto(url)
-    expect(page.get_by_role("heading", name="The proof, line by line")).to_be_visible(
-        timeout=30_000
-    )
-    expect(page.locator(".js-plotly-plot")).to_have_count(2, timeout=30_000)
-    expect(page.locator(".katex-display").first).to_be_visible()
-    page.wait_for_timeout(1000)  # KaTeX and Plotly have laid out
-
-
 @pytest.mark.parametrize(
-    ("query", "name"),
+    "query",
     [
-        ("", "proof"),  # the sidebar's default: 40 separable points
+        "",  # the sidebar's default: 40 separable points
         # a far start: numbers in the thousands, the base case gone, the proof redone from w0
-        ("?data_name=four_points&lec_w0=typed&lec_w0_typed=-123.4,567.8,-910.1", "far-w0"),
-        ("?lec_eta=0.37&data_n=200", "eta"),  # η in every formula: the longest lines
+        "?data_name=four_points&lec_w0=typed&lec_w0_typed=-123.4,567.8,-910.1",
+        "?lec_eta=0.37&data_n=200",  # η in every formula: the longest lines
     ],
 )
-def test_on_a_phone_every_formula_fits_and_nothing_is_wider_than_the_screen(
-    app_url, browser, query, name
+def test_on_a_phone_every_formula_fits_its_column_and_nothing_is_wider_than_the_screen(
+    app_url, browser, query
 ):
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
+    context, page = open_on(browser, "phone", app_url + "/proof" + query, 2)
     try:
-        open_proof(page, app_url + "/proof" + query)
         for label in page.get_by_text("Why is").all():  # the formulas inside the expanders
             label.tap()
-        page.wait_for_timeout(500)
+        page.wait_for_timeout(500)  # KaTeX has laid out
         assert page.evaluate(FORMULAS_CUT) == []  # was: "≤ ‖w₂", "= 3" cut off
-        assert page.evaluate(WIDER_THAN_SCREEN) == []
-        assert page.evaluate(SIDEWAYS) == [0, 0]  # the page does not scroll sideways
-        expect(page.get_by_test_id("stException")).to_have_count(0)
-        if not query:
-            cdp = context.new_cdp_session(page)
-            for key in ("prf_slack", "prf_orders_fig"):  # a swipe on a chart scrolls the page
-                chart = page.locator(f".st-key-{key} .js-plotly-plot")
-                chart.evaluate("e => e.scrollIntoView({block: 'center'})")
-                page.wait_for_timeout(400)
-                box = chart.bounding_box()
-                assert box is not None
-                before = page.evaluate(TOP)
-                swipe_up(cdp, box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.6)
-                page.wait_for_function(f"{TOP} > {before + 100}", timeout=5_000)
-            shots(page, "proof-phone-390x844")
+        assert_fits_and_reads_plainly(page)
     finally:
         context.close()
 
 
-def test_on_a_laptop_the_formulas_fit_and_the_wheel_scrolls_past_the_charts(app_url, browser):
-    context = browser.new_context(**LAPTOP)
-    page = context.new_page()
+@pytest.mark.parametrize("device", DEVICES)
+def test_the_page_fits_the_screen_and_scrolls_past_its_charts(app_url, browser, device):
+    context, page = open_on(browser, device, app_url + "/proof", 2)
     try:
-        open_proof(page, app_url + "/proof")
+        page.wait_for_timeout(500)
         assert page.evaluate(FORMULAS_CUT) == []
-        assert page.evaluate(SIDEWAYS)[1] <= 0
+        assert_fits_and_reads_plainly(page)
         for key in ("prf_slack", "prf_orders_fig"):
-            chart = page.locator(f".st-key-{key} .js-plotly-plot")
-            chart.evaluate("e => e.scrollIntoView({block: 'center'})")
-            page.wait_for_timeout(300)
-            box = chart.bounding_box()
-            assert box is not None
-            before = page.evaluate(TOP)
-            page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            page.mouse.wheel(0, 300)
-            page.wait_for_function(f"{TOP} > {before}", timeout=5_000)
-        shots(page, "proof-laptop-1366x768")
+            scrolls_past(page, page.locator(f".st-key-{key} .js-plotly-plot"), device)
+        screens(page, "proof-" + device)
     finally:
         context.close()

@@ -14,11 +14,10 @@ import numpy as np
 import pandas as pd
 
 from perceptron_core import Inequality, ProofCheck
-from ui.kit.numbers import AXIS, number, percent, tex
+from ui.kit.numbers import AXIS, D3, number, percent, tex
 from ui.kit.palette import BOUND, CURRENT, MINUS, PLUS, STAR
 
 Fig = dict[str, Any]
-D3_4 = ",.4~r"  # hover texts with the 4 significant digits of the cards, never exponents
 SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 TABLE_ROWS = 1000  # per-mistake tables show at most this many rows
 MAX_BARS = 300  # the slack figure draws at most this many mistakes
@@ -347,15 +346,15 @@ def _marks(line: Inequality) -> np.ndarray:
 
 
 def _shown(values: Any) -> Any:
-    """A table column as the page shows it: floats to 4 significant digits and rounding
-    noise (|v| below 1e-9 of the column's largest) as 0, so no cell reads −0.0000000001
-    (Streamlit writes a float's every digit); other columns as they are."""
+    """A table column as the page shows it: floats as ``number`` writes them, 4 significant
+    digits (Streamlit would write a float's every digit: −0.0000000001 for rounding noise,
+    which is 0 here); other columns as they are."""
     a = np.asarray(values)
     if a.dtype.kind != "f":
         return a
     scale = float(np.nanmax(np.abs(a), initial=0.0)) if a.size else 0.0
     a = np.where(np.abs(a) <= 1e-9 * max(scale, 1.0), 0.0, a)
-    return np.array([float(f"{v:.4g}") for v in a]) + 0.0  # + 0.0: no −0.0 left
+    return np.array([number(v, 4) for v in a], dtype=object)
 
 
 def _frame(c: ProofCheck, columns: dict[str, Any]) -> pd.DataFrame:
@@ -467,7 +466,7 @@ def slack_figure(c: ProofCheck, *, height: int = 380) -> Fig:
             "y": np.round(values[idx], 6).tolist(),
             "name": name,
             "marker": {"color": colour},
-            "hovertemplate": f"k = %{{x:,}}: %{{y:{D3_4}}}<extra>{name.split(':')[0]}</extra>",
+            "hovertemplate": f"k = %{{x:,}}: %{{y:{D3}}}<extra>{name.split(':')[0]}</extra>",
         }
         for (name, colour), values in zip(GAPS, _gaps(c), strict=True)
     ]
@@ -480,7 +479,7 @@ def slack_figure(c: ProofCheck, *, height: int = 380) -> Fig:
             "mode": "lines",
             "line": {"color": "black", "dash": "dot", "width": 2},
             "name": "room left: ηR√k − ηkγ (0 at k = (R/γ)²)",
-            "hovertemplate": f"k = %{{x:,}}: room %{{y:{D3_4}}}<extra></extra>",
+            "hovertemplate": f"k = %{{x:,}}: room %{{y:{D3}}}<extra></extra>",
         }
     )
     layout = {
@@ -556,6 +555,7 @@ def orders_figure(
             "ticktext": [label for label, _ in rows],
             "range": [-0.6, n - 0.4],
             "automargin": True,
+            **AXIS,  # rows, labelled in words: the kit's axis settings all the same
         },
         "annotations": [
             {  # at the bottom, under the dots: the top is where a touch screen's tool bar is

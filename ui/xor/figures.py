@@ -37,12 +37,12 @@ _MARGIN = {"l": 50, "r": 10, "t": 10, "b": 40}
 
 def _plane_layout(X: np.ndarray, height: int) -> dict[str, Any]:
     """A square data panel around X with the legend under it."""
-    box = view_box(X)
+    axes = plane_axes(view_box(X))
     return {
         "height": height,
         "margin": _MARGIN,
         "legend": {"orientation": "h", "y": -0.15},
-        **plane_axes(box),
+        **{name: axis | AXIS for name, axis in axes.items()},  # ticks never go exponential
     }
 
 
@@ -194,16 +194,6 @@ def _cells(A: np.ndarray) -> list[list[float | None]]:
     return [[None if np.isnan(v) else round(float(v), 4) for v in row] for row in A]
 
 
-# The page's CSS while the 3-D view is still: Plotly's 3-D scene calls preventDefault on
-# every wheel and touch move over it, even with scrollZoom off (plotly.js #6458), so the
-# page could not scroll past it; without pointer events the wheel and a finger's swipe go
-# to the page. The student turns the view on purpose (a toggle), and the CSS goes.
-LOCKED_3D_CSS = (
-    ".st-key-xor_3d .gl-container, .st-key-xor_3d .gl-container * "
-    "{ pointer-events: none !important; }"
-)
-
-
 def coinciding(Z: np.ndarray, decimals: int = 9) -> list[np.ndarray]:
     """Groups of two or more rows of Z (lifted points) on one spot, each as row indices."""
     if len(Z) == 0:
@@ -315,7 +305,7 @@ def lifted_figure(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Fig:
         for ax, name, a, b in zip(("x", "y", "z"), names, lo, hi, strict=True)
     }
     scene["aspectmode"] = "cube"
-    # a drag turns the view (once the page lets it: LOCKED_3D_CSS), whatever the figure's
+    # a drag turns the view (once the page lets it: ui.xor.view), whatever the figure's
     # own dragmode (the kit turns drag-to-zoom off for 2-D charts, and a scene inherits it)
     scene["dragmode"] = "turntable"
     # far enough that the whole box fits a phone's narrow panel; the √2·x1x2 axis (the one
