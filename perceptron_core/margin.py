@@ -76,12 +76,12 @@ def _explain(X: FloatArray, y: FloatArray, bias: bool) -> str:
         if np.unique(y[members]).size == 2:
             i = int(members[y[members] > 0][0])
             j = int(members[y[members] < 0][0])
-            return (
-                f"Points {i} and {j} are at the same place but have opposite labels, "
-                f"so no line{where} can separate the +1 from the -1 points."
+            return (  # a student counts points from 1
+                f"Points {i + 1} and {j + 1} are at the same place but have opposite labels, "
+                f"so no line{where} can separate the +1 from the −1 points."
             )
     return (
-        f"No line{where} separates the +1 points from the -1 points. There is no w* and no "
+        f"No line{where} separates the +1 points from the −1 points. There is no w* and no "
         "margin γ > 0, so there is no mistake bound: the perceptron never stops making mistakes."
     )
 

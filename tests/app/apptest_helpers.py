@@ -118,7 +118,7 @@ TEXTS = ("title", "header", "subheader", "markdown", "caption", "success", "info
 NOT_PLAIN = re.compile(r"e\+|[-−]0(?:\.0+)?(?![\d.])")  # 5.94e+03, −0, −0.00
 HYPHEN_MINUS = re.compile(r"(?<![\w)\]}])-\d")  # "-5" where "−5" is meant (not 2-D, 000-004)
 FORMAT = re.compile(r"%\{[^}:]+:([^}]*)\}")  # the d3 format of a %{...:format} placeholder
-PLAIN_FORMATS = re.compile(r",|,\.3~r|\.\d+f")  # thousands, kit.numbers.D3, fixed decimals
+PLAIN_FORMATS = re.compile(r",|,\.\d~r|\.\d+f")  # thousands, kit.numbers.D3 (any digits), fixed
 
 
 def assert_plain_numbers(at: AppTest) -> str:

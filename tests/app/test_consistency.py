@@ -32,7 +32,8 @@ from ui.kit.state import SETTINGS, param_key
 from ui.kit.text import asset
 from ui.sgd.runs import epochs_within_cap
 
-NUM = r"(-?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?)"
+# a number as the pages write it: "5,940", "−0.5", LaTeX's "5{,}940" (kit.numbers.tex)
+NUM = r"([-−]?\d(?:[\d,]|\{,\})*(?:\.\d+)?(?:e[-+−]?\d+)?)"
 
 # pages with no number labelled γ, R, (R/γ)² or M, and why
 NONE_SHOWN = {
@@ -60,7 +61,8 @@ def shared_data() -> tuple[np.ndarray, np.ndarray]:
 
 def same(shown: str, value: float, fmt: str) -> bool:
     """``shown`` is ``value`` rounded as the page rounds it (``fmt``)."""
-    return float(shown.replace(",", "")) == float(format(value, fmt))
+    plain = shown.replace("{,}", "").replace(",", "").replace("−", "-")
+    return float(plain) == float(format(value, fmt))
 
 
 def read(pattern: str, texts: list[str]) -> list[str]:

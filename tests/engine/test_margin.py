@@ -79,7 +79,7 @@ def test_scaling_the_data_leaves_the_bound_unchanged_without_bias():
     ("X", "y", "bias", "message"),
     [
         ([[1, 1], [-1, -1], [1, -1], [-1, 1]], [-1, -1, 1, 1], True, "No line separates"),
-        ([[0, 1], [2, 3], [2, 3]], [1, 1, -1], True, "Points 1 and 2 are at the same place"),
+        ([[0, 1], [2, 3], [2, 3]], [1, 1, -1], True, "Points 2 and 3 are at the same place"),
         ([[0, 0], [1, 1], [2, 0]], [1, -1, 1], False, "Point 0 is at the origin"),
         ([[0, 0], [0, 0]], [1, 1], False, "at the origin"),
         ([[0, 0], [0, 0]], [1, -1], True, "same place"),

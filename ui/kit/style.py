@@ -14,14 +14,15 @@ import streamlit as st
 
 
 def page_style(name: str, css: str) -> Callable[[], None]:
-    """Define the style ``name`` (our own constant CSS, never outside text).
+    """Define the style ``name`` (page-prefixed, e.g. ``"home_links"``; our own constant CSS,
+    never outside text).
 
     Returns
     -------
     callable
         Call it once per run, anywhere on the page, to apply the style.
     """
-    key = f"style_{name}"
+    key = f"{name}_style"  # ``name`` starts with its page's prefix, as every key does
     component = st.components.v2.component(
         f"perceptron_style_{name}",
         html="",
