@@ -5,9 +5,11 @@ anything sticks out of the screen, screenshots a screen at a time, and whether t
 a swipe over a chart scrolls the page.
 """
 
+import contextlib
 import re
 from pathlib import Path
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -101,3 +103,20 @@ def scrolls_past(page, chart, device: str) -> None:
         cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     page.wait_for_function(f"t => {MAIN}.scrollTop > t + 50", arg=top)
     assert chart.evaluate(RANGES) == ranges
+
+
+# every display formula whose typeset line runs past its column (its first 80 characters)
+FORMULAS_CUT = """() => [...document.querySelectorAll('.katex-display')].filter(d => {
+    const column = d.closest('[data-testid=stVerticalBlock]').getBoundingClientRect();
+    const html = d.querySelector('.katex-html');
+    const left = html.getBoundingClientRect().left;
+    return left < column.left - 1 || left + html.scrollWidth > column.right + 1;
+  }).map(d => (d.querySelector('annotation') || d).textContent.slice(0, 80))"""
+
+
+def formulas_fit(page, timeout: float = 15_000) -> None:
+    """Every display formula fits its column, once the fonts KaTeX measures with are in."""
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    with contextlib.suppress(PlaywrightTimeout):  # the assertion below says which stick out
+        page.wait_for_function(f"() => ({FORMULAS_CUT})().length === 0", timeout=timeout)
+    assert page.evaluate(FORMULAS_CUT) == []

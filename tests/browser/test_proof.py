@@ -5,8 +5,14 @@ wheel scrolls the page over the charts."""
 import pytest
 from playwright.sync_api import expect
 
-from browser.devices import DEVICES, assert_fits_and_reads_plainly, open_on, screens, scrolls_past
-from browser.test_xor import FORMULAS_CUT
+from browser.devices import (
+    DEVICES,
+    assert_fits_and_reads_plainly,
+    formulas_fit,
+    open_on,
+    screens,
+    scrolls_past,
+)
 from perceptron_core import make_dataset, max_margin, train
 
 pytestmark = pytest.mark.browser
@@ -69,8 +75,9 @@ def test_on_a_phone_every_formula_fits_its_column_and_nothing_is_wider_than_the_
     try:
         for label in page.get_by_text("Why is").all():  # the formulas inside the expanders
             label.tap()
-        page.wait_for_timeout(500)  # KaTeX has laid out
-        assert page.evaluate(FORMULAS_CUT) == []  # was: "≤ ‖w₂", "= 3" cut off
+        expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
+        page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+        formulas_fit(page)  # was: "≤ ‖w₂", "= 3" cut off
         assert_fits_and_reads_plainly(page)
     finally:
         context.close()
@@ -80,8 +87,7 @@ def test_on_a_phone_every_formula_fits_its_column_and_nothing_is_wider_than_the_
 def test_the_page_fits_the_screen_and_scrolls_past_its_charts(app_url, browser, device):
     context, page = open_on(browser, device, app_url + "/proof", 2)
     try:
-        page.wait_for_timeout(500)
-        assert page.evaluate(FORMULAS_CUT) == []
+        formulas_fit(page)
         assert_fits_and_reads_plainly(page)
         for key in ("prf_slack", "prf_orders_fig"):
             scrolls_past(page, page.locator(f".st-key-{key} .js-plotly-plot"), device)

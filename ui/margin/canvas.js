@@ -36,6 +36,12 @@ export default function render(component) {
   if (st.dragging) { st.pending = component; return; } // redraw when the drag ends
   host.classList.remove("busy");
   clearTimeout(st.busyTimer);
+  // The same picture again (the session only took note of a mode button): keep it as it is,
+  // with a point taken in move mode and what the line says
+  const { mode: _, ...picture } = data;
+  const sig = JSON.stringify(picture);
+  if (sig === st.sig && host.querySelector(".surface svg")) return;
+  st.sig = sig;
   if (st.mode === null) st.mode = data.mode; // the session's mode, at first
   st.picked = null; // a pick belongs to the picture it was made on
 
