@@ -416,7 +416,7 @@ def witness_latex(X: np.ndarray, witness: Witness) -> str:
     s = float(lam[witness.positives].sum()) or 1.0
 
     def combo(idx: np.ndarray) -> str:
-        return " + ".join(rf"{tex(lam[i] / s)}\,x_{{{i}}}" for i in idx)
+        return " + ".join(rf"{tex(lam[i] / s)}\,x_{{{i + 1}}}" for i in idx)  # x_1 is point 1
 
     return (
         rf"\begin{{aligned}} z &= {_vector_tex(witness.point)} \\"
@@ -434,9 +434,10 @@ def kernel_latex(X: np.ndarray) -> str:
     phi = FEATURE_MAPS["quadratic"].fn(X[[i, j]])
     lhs = float(phi[0] @ phi[1])
     dot = float(X[i] @ X[j])
+    a, b = i + 1, j + 1  # named as a student counts the points, from 1
     return (
-        rf"\begin{{gathered}} x_{{{i}}} = {_vector_tex(X[i])},\quad x_{{{j}}} = "
-        rf"{_vector_tex(X[j])} \\ \begin{{aligned}} \varphi(x_{{{i}}})\cdot\varphi(x_{{{j}}}) &= "
-        rf"{tex(lhs, 4)} \\ &= ({tex(dot, 4)})^2 = (x_{{{i}}}\cdot x_{{{j}}})^2 \end{{aligned}}"
+        rf"\begin{{gathered}} x_{{{a}}} = {_vector_tex(X[i])},\quad x_{{{b}}} = "
+        rf"{_vector_tex(X[j])} \\ \begin{{aligned}} \varphi(x_{{{a}}})\cdot\varphi(x_{{{b}}}) &= "
+        rf"{tex(lhs, 4)} \\ &= ({tex(dot, 4)})^2 = (x_{{{a}}}\cdot x_{{{b}}})^2 \end{{aligned}}"
         r" \end{gathered}"
     )
