@@ -109,7 +109,17 @@ def test_a_refused_upload_is_said_in_view_at_the_top(browser, app_url, tmp_path,
         assert "Row 6, column x2: 'abc' is not a number." in text
         assert f"The previous data is still in use: {kept}." in text
         expect(message).to_be_in_viewport()
-        in_view_and_uncovered(page, page.get_by_test_id("stMain").get_by_test_id("stAlert"))
+        alert = page.get_by_test_id("stMain").get_by_test_id("stAlert")
+        # on a phone the page closes the sidebar off the message a moment after it shows
+        # (a frame or two, longer on a busy machine): wait for that, up to 10 s, then check
+        alert.evaluate(
+            """e => new Promise(done => { const t0 = performance.now(); const look = () => {
+              const b = e.getBoundingClientRect();
+              const hit = document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
+              if (e.contains(hit) || performance.now() - t0 > 10000) done();
+              else requestAnimationFrame(look); }; look(); })"""
+        )
+        in_view_and_uncovered(page, alert)
         # the refused file is not listed in the uploader as if it were in use
         expect(sidebar.get_by_test_id("stFileUploaderFile")).to_have_count(0)
         expect(sidebar).not_to_contain_text("bad.csv")
