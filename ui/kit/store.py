@@ -302,7 +302,9 @@ class SQLiteStore:
                 conn = self._connect()
                 return work(conn)
             except (sqlite3.Error, OSError) as exc:
-                self._drop()
+                code = getattr(exc, "sqlite_errorcode", None)
+                if code is None or code & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                    self._drop()  # reopened by the next call (a busy file keeps it)
                 raise StoreDown(f"The SQLite store at {self.path} cannot be used: {exc}") from exc
 
     def _connect(self) -> sqlite3.Connection:
@@ -320,7 +322,11 @@ class SQLiteStore:
             conn.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT * 1000)}")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
-            conn.executescript(_SCHEMA)
+            made = conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = 'entries_resized'"
+            ).fetchone()
+            if made is None:  # a read when the file is set up: no write lock to wait for
+                conn.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}COMMIT;")
         except BaseException:
             conn.close()
             raise
@@ -618,7 +624,9 @@ def decode_dataset(blob: bytes) -> tuple[FloatArray, FloatArray]:
         raise ValueError("The stored data is not a dataset of this app.")
     if not 1 <= n <= MAX_POINTS:
         raise ValueError(f"The stored dataset declares {n:,} points (1 to {MAX_POINTS:,}).")
-    if d < 1 or _HEADER.size + n * d * 8 + n > MAX_BYTES:
+    if d < 1:
+        raise ValueError("The stored dataset declares no columns.")
+    if _HEADER.size + n * d * 8 + n > MAX_BYTES:
         raise ValueError("The stored dataset declares a size over 1 MB.")
     size = n * d * 8 + n
     compressed = data[_HEADER.size :]
@@ -634,7 +642,10 @@ def decode_dataset(blob: bytes) -> tuple[FloatArray, FloatArray]:
     X = np.frombuffer(body, dtype="<f8", count=n * d).reshape(n, d).astype(np.float64)
     labels = np.frombuffer(body, dtype=np.int8, count=n, offset=n * d * 8)
     if not np.isfinite(X).all() or np.abs(X).max() > MAX_COORD:
-        raise ValueError("The stored dataset has a coordinate that is not a finite number.")
+        raise ValueError(
+            "The stored dataset has a coordinate that is not a finite number "
+            f"within {MAX_COORD:.0e}."
+        )
     if not np.all((labels == 1) | (labels == -1)):
         raise ValueError("The stored dataset has a label other than +1 or -1.")
     X += 0.0  # a forged -0.0 is the point 0.0, as the id counts it
