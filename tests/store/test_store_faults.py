@@ -300,3 +300,39 @@ def test_eight_threads_at_once(make_store: MakeStore) -> None:
     for t in range(8):
         for i in range(rounds):
             assert stores[(t + 1) % 2].get(f"t{t}-{i}") == value(t, i)
+
+
+def at_once(calls: list[Callable[[], object]]) -> list[str]:
+    """Run the calls in threads released together; the tracebacks of those that raised."""
+    barrier = threading.Barrier(len(calls))
+    errors: list[str] = []
+
+    def run(call: Callable[[], object]) -> None:
+        try:
+            barrier.wait(timeout=10)
+            call()
+        except BaseException:
+            errors.append(traceback.format_exc())
+
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert not any(thread.is_alive() for thread in threads)
+    return errors
+
+
+def test_processes_creating_the_sqlite_file_at_once(tmp_path: Path) -> None:
+    """Several app processes starting on a new file: the first writes race to set it up
+    (SQLite answers "database is locked" at once to a second switch to WAL)."""
+    for trial in range(25):
+        path = tmp_path / f"race{trial}" / "store.sqlite3"
+        stores = [SQLiteStore(path) for _ in range(4)]
+        errors = at_once(
+            [lambda s=s, i=i: s.put(f"k{i}", b"v", ttl=60) for i, s in enumerate(stores)]
+        )
+        assert errors == [], f"trial {trial}: {errors[0]}"
+        assert [stores[0].get(f"k{i}") for i in range(len(stores))] == [b"v"] * len(stores)
+        for store in stores:
+            store.close()

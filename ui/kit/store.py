@@ -320,7 +320,7 @@ class SQLiteStore:
         )
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT * 1000)}")
-            conn.execute("PRAGMA journal_mode = WAL")
+            self._wal(conn)
             conn.execute("PRAGMA synchronous = NORMAL")
             made = conn.execute(
                 "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = 'entries_resized'"
@@ -332,6 +332,26 @@ class SQLiteStore:
             raise
         self._conn = conn
         return conn
+
+    @staticmethod
+    def _wal(conn: sqlite3.Connection) -> None:
+        """Switch the file to WAL once. Two processes creating the file at the same moment
+        race for it, and SQLite answers "database is locked" at once, without waiting for
+        its busy timeout: so this retries, within that timeout."""
+        deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT
+        while True:
+            try:
+                mode = conn.execute("PRAGMA journal_mode").fetchone()
+                if mode is not None and str(mode[0]).lower() == "wal":
+                    return
+                conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                code = getattr(exc, "sqlite_errorcode", None)
+                busy = code is not None and code & 0xFF == sqlite3.SQLITE_BUSY
+                if not busy or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.005)
 
     def _drop(self) -> None:
         if self._conn is not None:
