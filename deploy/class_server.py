@@ -1,0 +1,456 @@
+"""A class on N app servers behind nginx, with one Redis for the links' data (issue 15).
+
+One machine (``scripts/serve_class.sh N [--port 8080]`` runs ``serve``): N ``streamlit
+run app.py`` on free loopback ports, one ``redis-server`` on 127.0.0.1 (protected mode, no
+persistence: the store's time to live is the only keeping), and nginx on the given port
+in front of them: sticky sessions by a cookie hash, the websocket upgraded on
+``/_stcore/stream``, passive health checks. Every process runs as the current user, no
+root: nginx's and Redis's configurations, pid files, logs and temp files are in one run
+directory. Every app server gets ``PERCEPTRON_STORE=redis://127.0.0.1:<port>/0``, so a
+dataset saved through one opens through any other. Ctrl-C (or SIGTERM) stops them all.
+
+Several machines: ``render nginx --upstream HOST:PORT ...`` and ``render redis --bind
+<private address> --password ...`` print the same templates filled in for them
+(``deploy/nginx.conf.template``, ``deploy/redis.conf.template``; their comments say how).
+
+``tests/deploy`` and ``benchmarks/load.py --through-nginx N`` use :func:`serve_class`,
+the same code the script runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import grp
+import ipaddress
+import os
+import pwd
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a file: the repository's packages
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks import streamlit_server  # noqa: E402
+
+DEPLOY = Path(__file__).resolve().parent
+NGINX_TEMPLATE = DEPLOY / "nginx.conf.template"
+REDIS_TEMPLATE = DEPLOY / "redis.conf.template"
+PLACEHOLDER = re.compile(r"@@([A-Z_]+)@@")
+HOST_PORT = re.compile(r"^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):\d{1,5}$")
+LISTEN = re.compile(r"^(?:(?:[0-9.]+|\[[0-9A-Fa-f:]+\]|localhost):)?\d{1,5}$")
+MAX_FAILS, FAIL_TIMEOUT_S = 2, 10  # passive health check: failures within the timeout
+REDIS_MAXMEMORY_MB = 300  # backstop over the store's own cap (PERCEPTRON_STORE_MAX_MB, 256)
+# Where Redis may listen besides loopback: RFC 1918's networks and IPv6 unique local ones
+# (a machine's address inside the class's network), never 0.0.0.0 or a public address.
+PRIVATE_NETWORKS = tuple(
+    ipaddress.ip_network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
+)
+ROUTE = re.compile(r"upstream=(.+?) route=(\S+)")
+
+
+# ---------------------------------------------------------------------------- configs
+
+
+def render(template: str, values: Mapping[str, str]) -> str:
+    """``template`` with every ``@@NAME@@`` replaced by ``values[NAME]`` (KeyError if one
+    has no value: no placeholder is left in a configuration)."""
+
+    def value(match: re.Match[str]) -> str:
+        return values[match.group(1)]
+
+    return PLACEHOLDER.sub(value, template)
+
+
+def _user_line() -> str:
+    """nginx's ``user`` directive: it applies only to a master started as root, whose
+    workers then run as nobody (they only pass bytes on and write their temp files)."""
+    if os.geteuid() != 0:
+        return "# (no user directive: nginx runs as the user who started it)"
+    nobody = pwd.getpwnam("nobody")
+    return f"user nobody {grp.getgrgid(nobody.pw_gid).gr_name};"
+
+
+def nginx_conf(
+    *,
+    listen: str,
+    upstreams: Sequence[str],
+    run_dir: Path,
+    max_fails: int = MAX_FAILS,
+    fail_timeout_s: int = FAIL_TIMEOUT_S,
+) -> str:
+    """nginx's configuration: listen on ``listen`` ("8080", "127.0.0.1:8080") in front of
+    the app servers ``upstreams`` ("127.0.0.1:8501", "10.0.0.11:8501"), files under
+    ``run_dir``."""
+    if not upstreams:
+        raise ValueError("at least one app server is needed")
+    for upstream in upstreams:
+        if not HOST_PORT.match(upstream):
+            raise ValueError(f"an app server is HOST:PORT, not {upstream!r}")
+    if not LISTEN.match(listen):
+        raise ValueError(f"nginx listens on PORT or ADDRESS:PORT, not {listen!r}")
+    if not run_dir.is_absolute() or re.search(r"[\s;{}'\"$#]", str(run_dir)):
+        raise ValueError(f"the run directory must be an absolute plain path: {run_dir}")
+    servers = "\n".join(
+        f"        server {u} max_fails={max_fails} fail_timeout={fail_timeout_s}s;"
+        for u in upstreams
+    )
+    return render(
+        NGINX_TEMPLATE.read_text(encoding="utf-8"),
+        {
+            "USER_LINE": _user_line(),
+            "RUN_DIR": str(run_dir),
+            "LISTEN": listen,
+            "UPSTREAM_SERVERS": servers,
+        },
+    )
+
+
+def redis_conf(
+    *,
+    port: int,
+    run_dir: Path,
+    bind: str = "127.0.0.1",
+    password: str | None = None,
+    maxmemory_mb: int = REDIS_MAXMEMORY_MB,
+) -> str:
+    """redis-server's configuration: on loopback (the default), or on a private address
+    with a password; never on a public one."""
+    address = ipaddress.ip_address(bind)
+    if not address.is_loopback:
+        if not any(address in net for net in PRIVATE_NETWORKS):
+            raise ValueError(
+                f"Redis listens on loopback or a private address, never on {bind} "
+                "(only nginx faces the students)"
+            )
+        if not password or len(password) < 16:
+            raise ValueError("Redis on a private address needs a password of 16+ characters")
+    if password is not None and re.search(r"\s", password):
+        raise ValueError("the Redis password cannot hold spaces")
+    return render(
+        REDIS_TEMPLATE.read_text(encoding="utf-8"),
+        {
+            "BIND": bind,
+            "PORT": str(port),
+            "RUN_DIR": str(run_dir),
+            "MAXMEMORY_MB": str(maxmemory_mb),
+            "REQUIREPASS_LINE": (
+                f"requirepass {password}"
+                if password
+                else "# no password: reachable from this machine only (bind, protected mode)"
+            ),
+        },
+    )
+
+
+# ---------------------------------------------------------------------------- processes
+
+
+def tool(name: str) -> str:
+    """The path of a Debian tool (nginx is in /usr/sbin, often not on a user's PATH)."""
+    found = shutil.which(name) or next(
+        (
+            f"{d}/{name}"
+            for d in ("/usr/sbin", "/usr/local/sbin", "/sbin")
+            if Path(d, name).is_file()
+        ),
+        None,
+    )
+    if found is None:
+        raise FileNotFoundError(
+            f"{name} is not installed: apt-get install redis-server nginx (Debian packages)"
+        )
+    return found
+
+
+def redis_ping(port: int, host: str = "127.0.0.1", timeout: float = 1.0) -> bool:
+    """Whether a Redis answers PING on host:port (plain RESP, no client library)."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def _wait(
+    check: Callable[[], bool], proc: subprocess.Popen[bytes], what: str, timeout: float
+) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode}")
+        if check():
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"{what} did not come up within {timeout:g} s")
+
+
+def http_ok(url: str, timeout: float = 2.0) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
+            return bool(r.status == 200)
+    except OSError:
+        return False
+
+
+def terminate(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    """Stop a process this module started (by its own handle, never by name)."""
+    if proc.poll() is None:
+        proc.send_signal(sig)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+@dataclass
+class App:
+    """One app server: its process and loopback port."""
+
+    proc: subprocess.Popen[bytes]
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def address(self) -> str:
+        """As nginx names it in $upstream_addr."""
+        return f"127.0.0.1:{self.port}"
+
+
+@dataclass
+class Class:
+    """A running class: the front door ``url`` (nginx), the app servers, Redis."""
+
+    run_dir: Path
+    port: int
+    redis_port: int
+    apps: list[App]
+    redis: subprocess.Popen[bytes]
+    nginx: subprocess.Popen[bytes]
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def store(self) -> str:
+        return f"redis://127.0.0.1:{self.redis_port}/0"
+
+    @property
+    def access_log(self) -> Path:
+        return self.run_dir / "access.log"
+
+    def kill(self, i: int) -> None:
+        """Kill app server i at once (SIGKILL: a crash, no goodbye to its browsers)."""
+        terminate(self.apps[i].proc, signal.SIGKILL)
+
+    def restart(self, i: int) -> None:
+        """Start app server i again on its port (after :meth:`kill`)."""
+        app = self.apps[i]
+        terminate(app.proc)
+        log = open(self.run_dir / f"app-{i}.log", "ab")  # noqa: SIM115 (the child keeps it)
+        with log:
+            proc, url = streamlit_server.launch(
+                "app.py", port=app.port, log=log, env=self.env | {"PERCEPTRON_STORE": self.store}
+            )
+        streamlit_server.wait_ready(proc, url, what=f"app server {i}")
+        app.proc = proc
+
+    def routes(self) -> list[tuple[str, str, str]]:
+        """(request line, upstream address, sticky key) of every request logged so far."""
+        out = []
+        if self.access_log.exists():
+            for line in self.access_log.read_text(encoding="utf-8", errors="replace").splitlines():
+                request = line.split('"')[1] if line.count('"') >= 2 else ""
+                found = ROUTE.search(line)
+                if found:
+                    out.append((request, found.group(1), found.group(2)))
+        return out
+
+    def server_of(self, key: str) -> int:
+        """The app server (index) that answered the last logged request with this sticky
+        key (a browser's cookie ``perceptron_server``); ValueError if none."""
+        for _, upstream, route in reversed(self.routes()):
+            last = upstream.split(",")[-1].strip()  # "a, b": a failed, b answered
+            if route == key:
+                for i, app in enumerate(self.apps):
+                    if app.address == last:
+                        return i
+        raise ValueError(f"no request with the sticky key {key!r} reached an app server")
+
+
+def _start_redis(run_dir: Path, port: int) -> subprocess.Popen[bytes]:
+    conf = run_dir / "redis.conf"
+    conf.write_text(redis_conf(port=port, run_dir=run_dir), encoding="utf-8")
+    proc = subprocess.Popen(
+        [tool("redis-server"), str(conf)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait(lambda: redis_ping(port), proc, f"redis-server on port {port}", 20)
+    except RuntimeError:
+        terminate(proc)
+        raise
+    return proc
+
+
+def _start_nginx(
+    run_dir: Path, listen: str, upstreams: Sequence[str], health: str
+) -> subprocess.Popen[bytes]:
+    conf = run_dir / "nginx.conf"
+    conf.write_text(nginx_conf(listen=listen, upstreams=upstreams, run_dir=run_dir), "utf-8")
+    nginx = tool("nginx")
+    args = ["-p", str(run_dir), "-c", str(conf), "-e", str(run_dir / "error.log")]
+    test = subprocess.run([nginx, "-t", "-q", *args], capture_output=True, text=True)
+    if test.returncode != 0:
+        raise RuntimeError(f"nginx refused its configuration {conf}: {test.stderr.strip()}")
+    proc = subprocess.Popen([nginx, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait(lambda: http_ok(health), proc, f"nginx on {listen}", 20)
+    except RuntimeError:
+        terminate(proc)
+        raise
+    return proc
+
+
+@contextmanager
+def serve_class(
+    n: int,
+    *,
+    port: int = 0,
+    host: str = "127.0.0.1",
+    run_dir: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Iterator[Class]:
+    """Start Redis, ``n`` app servers and nginx (on ``host``:``port``, a free loopback port
+    if 0); yield the :class:`Class`; stop them all (nginx first, Redis last). ``run_dir``
+    holds the configurations and logs (a temp directory, removed afterwards, if None)."""
+    if n < 1:
+        raise ValueError("a class needs at least one app server")
+    with ExitStack() as stack:
+        if run_dir is None:
+            run_dir = Path(tempfile.mkdtemp(prefix="perceptron-class-"))
+            stack.callback(shutil.rmtree, run_dir, ignore_errors=True)
+        run_dir = run_dir.resolve()
+        run_dir.mkdir(parents=True, exist_ok=True)
+        if os.geteuid() == 0:
+            run_dir.chmod(0o711)  # nginx's workers (nobody) reach their temp directories
+        port = port or streamlit_server.free_port()
+        redis_port = streamlit_server.free_port()
+        redis = _start_redis(run_dir, redis_port)
+        stack.callback(terminate, redis)
+        extra = dict(env or {})
+        store_env = extra | {"PERCEPTRON_STORE": f"redis://127.0.0.1:{redis_port}/0"}
+        apps: list[App] = []
+        for i in range(n):  # side by side: each takes seconds to import
+            with open(run_dir / f"app-{i}.log", "wb") as log:
+                proc, url = streamlit_server.launch("app.py", log=log, env=store_env)
+            apps.append(App(proc, int(url.rsplit(":", 1)[1])))
+            stack.callback(lambda a=apps[-1]: terminate(a.proc))
+        for i, app in enumerate(apps):
+            streamlit_server.wait_ready(app.proc, app.url, what=f"app server {i} ({app.url})")
+        listen = f"{host}:{port}" if host else str(port)
+        health = f"http://127.0.0.1:{port}/_stcore/health"
+        nginx = _start_nginx(run_dir, listen, [a.address for a in apps], health)
+        stack.callback(terminate, nginx)
+        yield Class(run_dir, port, redis_port, apps, redis, nginx, extra)
+
+
+# ---------------------------------------------------------------------------- command line
+
+
+def _serve(args: argparse.Namespace) -> int:
+    stop = {"signal": 0}
+
+    def on_signal(signum: int, _frame: object) -> None:
+        stop["signal"] = signum
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    run_dir = Path(args.run_dir) if args.run_dir else None
+    print(f"starting redis-server, {args.n} app servers and nginx ...", flush=True)
+    with serve_class(args.n, port=args.port, host=args.host, run_dir=run_dir) as cls:
+        where = "every interface" if args.host in ("", "0.0.0.0") else args.host
+        print(
+            f"Perceptron Lab for a class: http://{args.host or 'localhost'}:{cls.port}/ "
+            f"(nginx on {where}, port {cls.port})\n"
+            f"  app servers: {', '.join(a.url for a in cls.apps)} (loopback only)\n"
+            f"  store: {cls.store} (loopback only, protected mode)\n"
+            f"  configurations and logs: {cls.run_dir}\n"
+            "Ctrl-C stops them all.",
+            flush=True,
+        )
+        said: set[str] = set()
+        while not stop["signal"]:
+            named = [(f"app server {i}", a.proc) for i, a in enumerate(cls.apps)]
+            for name, proc in [*named, ("redis-server", cls.redis), ("nginx", cls.nginx)]:
+                if proc.poll() is not None and name not in said:
+                    said.add(name)
+                    print(f"{name} stopped (exit {proc.returncode}); see {cls.run_dir}", flush=True)
+            time.sleep(0.5)
+        print("stopping ...", flush=True)
+    print("stopped.", flush=True)
+    return 0
+
+
+def _render(args: argparse.Namespace) -> int:
+    run_dir = Path(args.run_dir).resolve()
+    if args.what == "nginx":
+        print(nginx_conf(listen=args.listen, upstreams=args.upstream, run_dir=run_dir), end="")
+    else:
+        print(
+            redis_conf(port=args.port, run_dir=run_dir, bind=args.bind, password=args.password),
+            end="",
+        )
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="N app servers, Redis and nginx on this machine")
+    serve.add_argument("n", type=int, help="app servers (about one per core)")
+    serve.add_argument("--port", type=int, default=8080, help="nginx's port (8080)")
+    serve.add_argument(
+        "--host",
+        default="0.0.0.0",
+        help="nginx's address (0.0.0.0: every interface, for the students' devices; "
+        "127.0.0.1: this machine only)",
+    )
+    serve.add_argument("--run-dir", help="configurations and logs (default: a temp directory)")
+    render_ = sub.add_parser("render", help="print a configuration for other machines")
+    render_.add_argument("what", choices=("nginx", "redis"))
+    render_.add_argument("--run-dir", required=True, help="where its pid, logs, temp files go")
+    render_.add_argument("--listen", default="80", help="nginx: PORT or ADDRESS:PORT")
+    render_.add_argument("--upstream", action="append", default=[], help="nginx: HOST:PORT")
+    render_.add_argument("--bind", default="127.0.0.1", help="redis: loopback or private")
+    render_.add_argument("--port", type=int, default=6379, help="redis: its port")
+    render_.add_argument("--password", help="redis: required off loopback")
+    args = parser.parse_args(argv)
+    try:
+        return _serve(args) if args.command == "serve" else _render(args)
+    except (ValueError, FileNotFoundError, RuntimeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+"""A class on 2 app servers behind nginx (issue 15), for real: Debian's nginx and
+redis-server, two ``streamlit run app.py``, chromium through the front door.
+
+- the lecture page loads through nginx and its Step talks to the server over the
+  websocket nginx upgrades; every request of one browser reaches one server (sticky);
+- the server a browser is on is killed: the page reconnects through nginx to the other
+  server and keeps working (a Step the server must answer);
+- the configurations: the same templates for several machines, Redis never on a public
+  address.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from class_browser import in_browser, screenshot
+from playwright.sync_api import expect
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from deploy import class_server
+from deploy.class_server import Class
+
+pytestmark = pytest.mark.browser
+
+
+def status(page: Any) -> Any:
+    return page.locator(".lec .status")
+
+
+def open_lecture(page: Any, url: str) -> None:
+    page.goto(url)
+    expect(page.locator(".lec svg.fig")).to_be_visible(timeout=60_000)
+
+
+def route_cookie(page: Any) -> str:
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    assert "perceptron_server" in cookies, f"nginx set no sticky cookie: {sorted(cookies)}"
+    return str(cookies["perceptron_server"])
+
+
+def step_heard(page: Any, t: int) -> None:
+    """Press Step; the browser draws step t, and once the burst pauses the server hears it
+    over the websocket and puts lec_t=t in the URL (its answer)."""
+    page.locator('.lec button[data-act="step"]').click()
+    expect(status(page)).to_contain_text(f"step t = {t} of", timeout=30_000)
+    expect(page).to_have_url(re.compile(rf"lec_t={t}(&|$)"), timeout=30_000)
+
+
+def finished_runs(ws: Any) -> list[int]:
+    """The script_finished statuses the server sends on websocket ``ws`` from now on."""
+    runs: list[int] = []
+
+    def read(payload: bytes | str) -> None:
+        msg = ForwardMsg()
+        msg.ParseFromString(payload if isinstance(payload, bytes) else payload.encode())
+        if msg.WhichOneof("type") == "script_finished":
+            runs.append(msg.script_finished)
+
+    ws.on("framereceived", read)
+    return runs
+
+
+def expect_until(page: Any, check: Callable[[], bool], what: str, timeout_s: float) -> None:
+    """Wait for ``check()``, letting Playwright deliver its events meanwhile."""
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout_s:g} s: {what}")
+        page.wait_for_timeout(100)
+
+
+def test_the_lecture_page_loads_and_steps_through_nginx_on_one_sticky_server(cls: Class):
+    def body(browser: Any) -> tuple[str, list[str]]:
+        page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        sockets: list[str] = []
+        page.on("websocket", lambda ws: sockets.append(ws.url))
+        open_lecture(page, cls.url + "/lecture")
+        expect(status(page)).to_contain_text("step t = 0 of")
+        for t in (1, 2):
+            step_heard(page, t)
+        screenshot(page, "nginx-lecture")
+        key = route_cookie(page)
+        page.reload()  # the same browser again: the same server, at its step
+        expect(status(page)).to_contain_text("step t = 2 of", timeout=60_000)
+        step_heard(page, 3)
+        return key, sockets
+
+    key, sockets = in_browser(body)
+    stream = f"ws://127.0.0.1:{cls.port}/_stcore/stream"
+    assert sockets and all(s == stream for s in sockets), sockets
+    served = {up.split(",")[-1].strip() for _, up, route in cls.routes() if route == key}
+    assert len(served) == 1, f"one browser's requests went to {served}"
+    assert served <= {a.address for a in cls.apps}
+    with urllib.request.urlopen(cls.url + "/_stcore/health", timeout=5) as r:
+        assert r.read() == b"ok"
+
+
+def test_a_page_keeps_working_when_its_server_is_killed(cls: Class):
+    """Kill the server a tab is on: the tab reconnects through nginx to the other server,
+    which opens the page from the URL, and a Step out of the window (a new window the
+    server must send) and a Step it must hear both work."""
+
+    def body(browser: Any) -> tuple[int, int]:
+        page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        open_lecture(page, cls.url + "/lecture?data_n=150")
+        step_heard(page, 1)
+        key = route_cookie(page)
+        first = cls.server_of(key)
+        with page.expect_websocket(timeout=60_000) as reconnected:
+            cls.kill(first)  # the browser notices, pings through nginx, opens a new socket
+        # The other server runs the page for the new session (from the URL's lec_t=1);
+        # a step out of the window sent during that first run would be dropped by
+        # Streamlit (a fragment's rerun asked for during the page's run), so wait for it.
+        runs = finished_runs(reconnected.value)
+        expect_until(page, lambda: len(runs) >= 1, "the other server ran the page", 60)
+        expect(status(page)).to_contain_text("step t = 1 of", timeout=60_000)
+        page.keyboard.press("End")  # the last window: only a live server can send it
+        expect(status(page)).to_contain_text("end of the run", timeout=90_000)
+        page.keyboard.press("Home")
+        expect(status(page)).to_contain_text("step t = 0 of", timeout=60_000)
+        step_heard(page, 1)
+        step_heard(page, 2)
+        screenshot(page, "nginx-after-kill")
+        return first, cls.server_of(key)
+
+    try:
+        first, then = in_browser(body)
+    finally:
+        for i, app in enumerate(cls.apps):
+            if app.proc.poll() is not None:
+                cls.restart(i)  # the next test has its two servers again
+    assert then != first, "after its server died the tab's requests still named it"
+
+
+def test_redis_and_the_app_servers_listen_on_loopback_only(cls: Class):
+    assert class_server.redis_ping(cls.redis_port)
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # no packet sent: the machine's outward address
+        outward = probe.getsockname()[0]
+    if outward.startswith("127."):
+        pytest.fail("this machine has no address but loopback to probe from")
+    for port in (cls.redis_port, *(a.port for a in cls.apps)):
+        with pytest.raises(OSError):
+            socket.create_connection((outward, port), timeout=2).close()
+    conf = (cls.run_dir / "redis.conf").read_text()
+    assert re.search(r"^bind 127\.0\.0\.1$", conf, re.M)
+    assert re.search(r"^protected-mode yes$", conf, re.M)
+    assert re.search(r'^save ""$', conf, re.M)
+
+
+def test_the_templates_for_several_machines(tmp_path: Path):
+    conf = class_server.nginx_conf(
+        listen="8080",
+        upstreams=["10.0.0.11:8501", "10.0.0.12:8501", "[fd00::13]:8501"],
+        run_dir=tmp_path,
+    )
+    assert "@@" not in conf
+    for needed in (
+        "hash $perceptron_route consistent;",
+        "server 10.0.0.12:8501 max_fails=2 fail_timeout=10s;",
+        "location ~ /_stcore/stream$",
+        "proxy_buffering off;",
+        "proxy_read_timeout 1d;",
+        "location ~ /_stcore/health$",
+        "proxy_set_header Upgrade $http_upgrade;",
+    ):
+        assert needed in conf, needed
+    (tmp_path / "nginx.conf").write_text(conf)
+    files = ("-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", str(tmp_path / "e"))
+    checked = subprocess.run(
+        [class_server.tool("nginx"), "-t", *files],
+        capture_output=True,
+        text=True,
+    )
+    assert checked.returncode == 0, checked.stderr
+    named = class_server.nginx_conf(listen="80", upstreams=["app3.lan:8501"], run_dir=tmp_path)
+    assert "server app3.lan:8501 max_fails" in named  # a name resolved when nginx starts
+    for bad in ("10.0.0.11:8501; evil", "10.0.0.11", "host:port"):
+        with pytest.raises(ValueError):
+            class_server.nginx_conf(listen="80", upstreams=[bad], run_dir=tmp_path)
+    private = class_server.redis_conf(
+        port=6379, run_dir=tmp_path, bind="10.0.0.10", password="s3cret-long-enough-pw"
+    )
+    assert "bind 10.0.0.10\n" in private and "requirepass s3cret-long-enough-pw\n" in private
+    for public in ("0.0.0.0", "203.0.113.7", "8.8.8.8"):
+        with pytest.raises(ValueError, match="never"):
+            class_server.redis_conf(port=6379, run_dir=tmp_path, bind=public, password="x" * 20)
+    with pytest.raises(ValueError, match="password"):
+        class_server.redis_conf(port=6379, run_dir=tmp_path, bind="192.168.1.5")
