@@ -52,6 +52,10 @@ def test_settings_choose_the_backend(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     assert isinstance(open_store("unix:///run/redis.sock"), RedisStore)
     absolute = open_store(f"sqlite://{tmp_path}/a.sqlite3")
     assert isinstance(absolute, SQLiteStore) and absolute.path == f"{tmp_path}/a.sqlite3"
+    four = open_store(f"sqlite:///{tmp_path}/a.sqlite3")  # sqlite:////tmp/...
+    assert isinstance(four, SQLiteStore) and four.path == f"{tmp_path}/a.sqlite3"
+    relative = open_store("sqlite://data/a.sqlite3")
+    assert isinstance(relative, SQLiteStore) and relative.path == "data/a.sqlite3"
     plain = open_store(str(tmp_path / "b.sqlite3"))
     assert isinstance(plain, SQLiteStore) and plain.path == str(tmp_path / "b.sqlite3")
     monkeypatch.setenv("PERCEPTRON_STORE", "redis://10.0.0.5:6379/0")

@@ -179,8 +179,9 @@ def open_store(
 
     - ``redis://[user:password@]host:port/db``, ``rediss://...`` or ``unix://...``: Redis,
       reached only at that URL;
-    - ``sqlite:///path/to/file.sqlite3`` (the path after ``sqlite://``) or a plain path:
-      SQLite there (a relative path is relative to the working directory);
+    - ``sqlite:///path/to/file.sqlite3`` (the path after ``sqlite://``; ``sqlite:////path``
+      is the same file) or a plain path: SQLite there (a relative path is relative to the
+      working directory);
     - None or "": SQLite at ``.perceptron/store.sqlite3`` next to ``app.py``.
 
     ``max_bytes`` (default ``max_store_bytes()``) caps the total size. ``namespace``
@@ -200,6 +201,8 @@ def open_store(
         return RedisStore(setting, max_bytes=cap, namespace=namespace)
     if lowered.startswith("sqlite://"):
         path = setting[len("sqlite://") :]
+        if path.startswith("//"):  # sqlite:////abs/path, as SQLAlchemy writes it
+            path = "/" + path.lstrip("/")
         if not path:
             raise ValueError("The store setting sqlite:// names no file.")
         return SQLiteStore(path, max_bytes=cap)
