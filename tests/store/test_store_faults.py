@@ -207,7 +207,7 @@ def as_unprivileged(check: Callable[[], None]) -> None:
 @pytest.fixture
 def shared_folder() -> Iterator[Path]:
     """A folder outside pytest's (root-only) tmp tree that the unprivileged child owns."""
-    base = Path(tempfile.mkdtemp(prefix="perceptron-store-"))
+    base = Path(tempfile.mkdtemp(prefix="perceptron-store-faults-"))
     base.chmod(0o755)
     if os.geteuid() == 0:
         os.chown(base, NOBODY, -1)
