@@ -6,9 +6,9 @@ import streamlit as st
 from ui.kit import guard
 from ui.kit.numbers import number
 from ui.kit.plots import CHART
-from ui.kit.shell import require_router
+from ui.kit.shell import finish_run, require_router
 from ui.kit.sidebar import CUSTOM, current_dataset
-from ui.kit.state import bind, sync_query
+from ui.kit.state import bind
 from ui.kit.text import safe
 from ui.lecture.restart import follow
 from ui.margin import figures as mf
@@ -157,7 +157,7 @@ def lab_core() -> None:
         unit = (1.0 / nums[1],) if nums[1] > 0 else ()  # the scale that makes R = 1
         rows = lab.cached_scaling(an.Z, y, (*unit, 0.1, 1.0, 10.0), settings[2])
         e.dataframe(mf.scaling_frame(rows), hide_index=True, key="mar_scaling")
-    sync_query(ss, st.query_params)  # the mode and settings changed here belong in the link
+    finish_run()  # the edited points (data=<id>), the mode and the settings belong in the link
 
 
 lab_core()

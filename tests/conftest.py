@@ -1,6 +1,13 @@
 import os
+import tempfile
 
 from hypothesis import HealthCheck, settings
+
+# The tests' own store (ui.kit.links): a throwaway SQLite file, never the app's default one;
+# the servers the browser tests start inherit it. A test may open another (links.use_store).
+os.environ.setdefault(
+    "PERCEPTRON_STORE", os.path.join(tempfile.mkdtemp(prefix="perceptron-store-"), "s.sqlite3")
+)
 
 # Property tests: no per-example deadline (the first call may compile the numba kernel);
 # in CI the examples are derandomized so a run is reproducible.

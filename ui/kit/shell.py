@@ -14,7 +14,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 import perceptron_core
-from ui.kit import fair, guard, state
+from ui.kit import fair, guard, links, state
 from ui.kit.sidebar import dataset_sidebar, upload_refusal
 from ui.kit.text import asset
 
@@ -142,6 +142,7 @@ def _run_app() -> None:
     st.set_page_config(page_title="Perceptron Lab", page_icon="➕", layout="wide")
     guard.new_run(st.session_state)  # a new browser message: its first event is read
     state.init(st.session_state, st.query_params)
+    links.arrive(st.session_state, st.query_params)  # a link's data=<id>: its points
     page = st.navigation(_pages(st.session_state))
     spec = next(p for p in PAGES if p.url_path == page.url_path)
     st.sidebar.toggle(
@@ -163,7 +164,18 @@ def _run_app() -> None:
     if glossary.open:
         with glossary:
             st.markdown(asset("glossary"))  # our own text, read once per process
+    finish_run()
+
+
+def finish_run() -> None:
+    """The end of a run that may have changed the data: keep custom data in the store and
+    write the settings and ``data=<id>`` to the URL (the app's run, and a page's fragment)."""
+    links.keep(st.session_state, toast=_toast)
     state.sync_query(st.session_state, st.query_params)
+
+
+def _toast(text: str) -> None:
+    st.toast(text, icon=":material/link:")
 
 
 _PAGE_OBJECTS = state.session_key("_pages")

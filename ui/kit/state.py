@@ -212,6 +212,9 @@ SESSION_KEYS: dict[str, str] = {
     "_events_seen": "events of the browser message being handled (kit.guard: one is read)",
     "_pages": "the session's st.Page objects (kit.shell), made once per session",
     "data_custom": "(X, y, name) of an uploaded or drawn dataset, else absent",
+    "data_link": "the store id of the custom data (the URL's data=), or None (kit.links)",
+    "data_link_wait": "a link's id whose data the store could not give yet (kit.links)",
+    "data_link_state": "kit.links: (arrived, data kept for, rate limit, store down said)",
     "data_upload_error": (
         "the refused upload on show (kit.sidebar.Refusal): until another page, other data, "
         "a good upload or Dismiss"
@@ -261,7 +264,7 @@ def init(session: MutableMapping[str, Any], query: Mapping[str, Any]) -> None:
     if session.get(_READY):
         return
     notices: list[str] = []
-    unknown = [name for name in query if name not in SETTINGS]
+    unknown = [name for name in query if name not in SETTINGS and name != LINK_PARAM]
     if unknown:
         shown = ", ".join(_notice(name) for name in unknown[:3])
         more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
@@ -294,11 +297,18 @@ def init(session: MutableMapping[str, Any], query: Mapping[str, Any]) -> None:
     session[_READY] = True
 
 
+LINK_PARAM = "data"  # the URL parameter of a link's data: ?data=<store id> (ui.kit.links)
+
+
 def to_query(session: Mapping[str, Any]) -> dict[str, str]:
     """The URL parameters for the current settings: only those not at their default,
-    and of the dataset parameters only the current dataset's."""
+    and of the dataset parameters only the current dataset's; and ``data=<id>`` while the
+    data in use (or a link's, not yet opened) are in the store."""
     current = session.get("data_name", "separable")
     out: dict[str, str] = {}
+    link = session.get("data_link") or session.get("data_link_wait")
+    if link:
+        out[LINK_PARAM] = str(link)
     for key, setting in SETTINGS.items():
         if key in _PARAM_KEYS and not key.startswith(f"data_{current}_"):
             continue
