@@ -81,17 +81,32 @@ Three measurements:
   too (``git archive <commit> | tar -x -C DIR``) in the same run, and prints the
   ratio.
 
+Through the front door (issue 15): ``--through-nginx N`` starts N app servers, one
+``redis-server`` and nginx on this machine with the same code as ``scripts/serve_class.sh``
+(``deploy/class_server.py``: sticky sessions by a cookie hash, so simulated students, who
+carry no cookie, are spread over the servers) and connects the students to nginx's
+``/_stcore/stream``; each server and then nginx are warmed up first. With the default
+measurement it runs each N of ``--sessions`` (100,200) through nginx and then the same load
+on one of the servers directly, in the same run, and prints how many sessions each server
+got and its CPU. ``--class`` and ``--full-reruns`` run through nginx the same way.
+``--url http://HOST:PORT`` sends the students to a front door that is already running
+(as ``--port`` does to one server).
+
 Goals (issue 8): 50 sessions with zero errors and zero wrong answers, median
 <= 300 ms, p95 <= 800 ms; 100 sessions with zero errors. Issue 17: 200
 simulated students stepping on one server with no errors, and the server's CPU
 under one core (before the player, 100 students pressing Step saturated it), while
 it keeps up (at least 90% of the reports the students would send);
 full-page reruns of the lecture page with 50 sessions at least twice the
-throughput before it (about 17 a second on this 2-core machine).
+throughput before it (about 17 a second on this 2-core machine). Issue 15: 100 students
+through nginx over 2 servers on this 2-core machine with a Step median of at most 100 ms
+and no errors; 200 with no errors.
 
 Run:  python benchmarks/load.py [--sessions 10,20,50,100] [--presses 10] [--think 1.0]
       python benchmarks/load.py --class 200 [--duration 30] [--leave 0.1]
       python benchmarks/load.py --full-reruns [--sessions 50] [--reference DIR]
+      python benchmarks/load.py --through-nginx 2 [--sessions 100,200]
+      python benchmarks/load.py --url http://HOST:PORT [--sessions 100]
 """
 
 from __future__ import annotations
@@ -139,10 +154,27 @@ BEFORE_PLAYER = 17.0  # full reruns a second of the lecture page with 50 session
 # ---------------------------------------------------------------------------- server
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc)."""
+def cpu_seconds(pid: int | tuple[int, ...]) -> float:
+    """User + system CPU time of a process so far (Linux /proc); of several, their sum
+    (the app servers behind nginx)."""
+    if isinstance(pid, tuple):
+        return sum(cpu_seconds(p) for p in pid)
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+Pids = int | tuple[int, ...] | None  # the server process(es) whose CPU is measured
+
+
+def stream_url(where: int | str) -> str:
+    """The websocket of a server: a port on 127.0.0.1, or the address of a front door
+    (``http://host:port`` or ``ws://host:port``: nginx in front of several servers)."""
+    if isinstance(where, int):
+        return f"ws://127.0.0.1:{where}/_stcore/stream"
+    base = where.rstrip("/")
+    if base.startswith(("http://", "https://")):
+        base = "ws" + base[4:]
+    return base if base.endswith("/_stcore/stream") else base + "/_stcore/stream"
 
 
 # ---------------------------------------------------------------------------- client
@@ -714,7 +746,7 @@ def median(values: list[float]) -> float:
 
 
 async def run_load(
-    port: int,
+    port: int | str,
     sessions: int,
     presses: int,
     think: float,
@@ -728,7 +760,7 @@ async def run_load(
     A share ``draggers`` of them (every k-th student) is on the margin lab, dragging.
     """
     every = round(1 / draggers) if draggers > 0 else 0
-    url = f"ws://127.0.0.1:{port}/_stcore/stream"
+    url = stream_url(port)
     start = time.perf_counter()
     results = await asyncio.gather(
         *(
@@ -773,7 +805,7 @@ async def run_load(
 class Meter:
     """Wall time, the server's CPU time (if its pid is known) and this process's."""
 
-    def __init__(self, pid: int | None) -> None:
+    def __init__(self, pid: Pids) -> None:
         self.pid = pid
         self.wall, self.server, self.client = time.perf_counter(), 0.0, time.process_time()
         if pid is not None:
@@ -797,7 +829,7 @@ async def in_phase(
     make: Callable[[int], Session],
     act: Callable[[int, Session, SessionResult, float], Awaitable[None]],
     duration: float,
-    pid: int | None,
+    pid: Pids,
 ) -> tuple[list[SessionResult], tuple[float, float, float, float]]:
     """Open ``sessions`` sessions (``make(i)``, spread over ``ramp`` s); once all are open,
     let each ``act(i, session, result, deadline)`` until ``deadline`` = now + ``duration``.
@@ -900,7 +932,7 @@ def summarise(
 
 
 async def run_class(
-    port: int,
+    port: int | str,
     students: int,
     duration: float,
     *,
@@ -909,12 +941,12 @@ async def run_class(
     query: str = CLASS_QUERY,
     seed: int = 0,
     ramp: float = 0.0,
-    pid: int | None = None,
+    pid: Pids = None,
 ) -> PhaseSummary:
     """Issue 17's class: ``students`` open the lecture page (over ``ramp`` s), then for
     ``duration`` s each steps in bursts (:meth:`Session.burst`), one report a burst,
     ``think`` s apart. Measured over the stepping only."""
-    url = f"ws://127.0.0.1:{port}/_stcore/stream"
+    url = stream_url(port)
 
     async def step(i: int, s: Session, result: SessionResult, deadline: float) -> None:
         rng = random.Random(seed * 100_003 + i)
@@ -937,19 +969,19 @@ async def run_class(
 
 
 async def run_full_reruns(
-    port: int,
+    port: int | str,
     sessions: int,
     duration: float,
     *,
     reports: bool,
     query: str = "",
     ramp: float = 0.0,
-    pid: int | None = None,
+    pid: Pids = None,
 ) -> PhaseSummary:
     """``sessions`` sessions on the lecture page each send full-page reruns (no fragment
     id) back to back for ``duration`` s: plain reruns, or (``reports``) reports of
     t + 1 (0 after the last step), each answer verified."""
-    url = f"ws://127.0.0.1:{port}/_stcore/stream"
+    url = stream_url(port)
 
     async def hammer(i: int, s: Session, result: SessionResult, deadline: float) -> None:
         while time.perf_counter() < deadline:
@@ -1006,7 +1038,7 @@ def verdict(ok: bool) -> str:
     return "PASS" if ok else "FAIL"
 
 
-def sessions_table(args: argparse.Namespace, port: int, pid: int | None) -> bool:
+def sessions_table(args: argparse.Namespace, port: int | str, pid: Pids) -> bool:
     """The default measurement: one row per N of ``--sessions``."""
     counts = [int(n) for n in args.sessions.split(",") if n.strip()]
     mode = "full reruns" if args.full_rerun else "fragment reruns"
@@ -1046,7 +1078,7 @@ def sessions_table(args: argparse.Namespace, port: int, pid: int | None) -> bool
     return not failures
 
 
-def class_report(args: argparse.Namespace, port: int, pid: int | None) -> bool:
+def class_report(args: argparse.Namespace, port: int | str, pid: Pids) -> bool:
     """``--class N``: issue 17's class stepping in bursts."""
     n = args.class_size
     ramp = args.ramp if args.ramp else n / 5
@@ -1102,7 +1134,7 @@ def rate_line(name: str, s: PhaseSummary) -> str:
     )
 
 
-def full_rerun_report(args: argparse.Namespace, port: int, pid: int | None, log: Any) -> bool:
+def full_rerun_report(args: argparse.Namespace, port: int | str, pid: Pids, log: Any) -> bool:
     """``--full-reruns``: full-page reruns a second of the lecture page."""
     counts = [int(n) for n in args.sessions.split(",") if n.strip()]
     n = counts[0] if args.sessions_given else 50
@@ -1114,7 +1146,7 @@ def full_rerun_report(args: argparse.Namespace, port: int, pid: int | None, log:
         f"{args.duration:g} s"
     )
 
-    def measure(p: int, pid: int | None, reports: bool) -> PhaseSummary:
+    def measure(p: int | str, pid: Pids, reports: bool) -> PhaseSummary:
         return asyncio.run(
             run_full_reruns(p, n, args.duration, reports=reports, query=query, ramp=ramp, pid=pid)
         )
@@ -1151,10 +1183,109 @@ def full_rerun_report(args: argparse.Namespace, port: int, pid: int | None, log:
     return ok
 
 
-async def warm_up(port: int, full_rerun: bool = False, needs_player: bool = True) -> None:
+def through_nginx(args: argparse.Namespace) -> bool:
+    """``--through-nginx N`` (issue 15): N app servers, Redis and nginx on this machine
+    (``deploy.class_server``, what ``scripts/serve_class.sh`` runs), the simulated
+    students sent to nginx; the default measurement beside the same load on one of the
+    servers directly, in the same run."""
+    from deploy import class_server
+
+    with class_server.serve_class(args.through_nginx) as cls:
+        pids = tuple(a.proc.pid for a in cls.apps)
+        print(
+            f"nginx on {cls.url} in front of {len(cls.apps)} app servers "
+            f"({', '.join(a.url for a in cls.apps)}; pids {', '.join(map(str, pids))}), "
+            f"store {cls.store}; configurations and logs in {cls.run_dir}"
+        )
+        try:
+            for app in cls.apps:  # each server's first runs, then once through the front door
+                asyncio.run(warm_up(app.port, args.full_rerun))
+            asyncio.run(warm_up(cls.url, args.full_rerun))
+        except (*CLOSED_OR_FAILED,) as exc:
+            sys.exit(f"warm-up failed: {exc}")
+        if args.class_size:
+            return class_report(args, cls.url, pids)
+        if args.full_reruns:
+            with open(os.devnull, "wb") as log:
+                return full_rerun_report(args, cls.url, pids, log)
+        return nginx_sessions(args, cls)
+
+
+def nginx_sessions(args: argparse.Namespace, cls: Any) -> bool:
+    """Each N of ``--sessions`` (100,200): through nginx, then on one server directly.
+
+    Goals (issue 15): 100 students through nginx over 2 servers with a Step median of at
+    most 100 ms and no errors or wrong answers; 200 with no errors or wrong answers."""
+    counts = [int(n) for n in args.sessions.split(",") if n.strip()] if args.sessions_given else []
+    counts = counts or [100, 200]
+    one = cls.apps[0]
+    print(
+        f"{'fragment' if not args.full_rerun else 'full'} reruns; think time "
+        f"uniform({args.think:g}, {2 * args.think:g}) s; {args.presses} actions each; sessions "
+        f"open over {args.ramp:g} s; {args.draggers:.0%} of them drag points on the margin lab"
+    )
+    print(
+        "latency: BackMsg sent -> script_finished received (see the default table); "
+        f"server cpu: the servers' CPU summed, in cores x 100% ({os.cpu_count()} cores)"
+    )
+    print(f"{'where':<22}" + HEADER)
+    ok, failures = True, []
+    for n in counts:
+        ways: list[tuple[str, int | str, Pids]] = [
+            (f"nginx, {len(cls.apps)} servers", cls.url, tuple(a.proc.pid for a in cls.apps)),
+            ("one server directly", one.port, one.proc.pid),
+        ]
+        for label, where, pids in ways:
+            logged = len(cls.routes())
+            meters = [Meter(p) for p in (pids if isinstance(pids, tuple) else (pids,))]
+            meter = Meter(pids)
+            summary = asyncio.run(
+                run_load(
+                    where,
+                    n,
+                    args.presses,
+                    args.think,
+                    args.seed,
+                    args.full_rerun,
+                    args.ramp,
+                    args.draggers,
+                )
+            )
+            _, server, client = meter.read()
+            print(f"{label:<22}" + row(summary, server, client), flush=True)
+            if where == cls.url:
+                streams = [up for req, up, _ in cls.routes()[logged:] if "/_stcore/stream" in req]
+                spread = ", ".join(
+                    f"{a.address} {sum(up.split(',')[-1].strip() == a.address for up in streams)} "
+                    f"sessions, cpu {m.read()[1]:.0%}"
+                    for a, m in zip(cls.apps, meters, strict=True)
+                )
+                print(f"{'':<22}  per server: {spread}")
+                good = summary.errors == 0 and summary.wrong == 0 and summary.presses > 0
+                if n == 100:
+                    fast = summary.median_ms <= 100
+                    print(
+                        f"{'':<22}  goal, 100 students through nginx: Step median "
+                        f"{summary.median_ms:.0f} ms <= 100 ms and no errors or wrong answers: "
+                        f"{verdict(fast and good)}"
+                    )
+                    ok = ok and fast and good
+                elif n == 200:
+                    print(
+                        f"{'':<22}  goal, 200 students through nginx with no errors or wrong "
+                        f"answers: {verdict(good)}"
+                    )
+                    ok = ok and good
+            failures += [f"{label}, N={n}: {m}" for m in summary.messages]
+    print(f"load average {Meter.load():.1f} (other work on the machine competes)")
+    print_failures(failures)
+    return ok
+
+
+async def warm_up(port: int | str, full_rerun: bool = False, needs_player: bool = True) -> None:
     """First runs on a fresh server (imports, compiled kernels, the pages' code): a
     student on each page, and the class's run on the lecture page."""
-    url = f"ws://127.0.0.1:{port}/_stcore/stream"
+    url = stream_url(port)
     if not needs_player:
         async with Session(url, needs_player=False) as s:
             await s.open()
@@ -1209,14 +1340,29 @@ def main() -> None:
         "--reference", type=Path, help="--full-reruns: also measure the app in this directory"
     )
     parser.add_argument("--port", type=int, default=0, help="use a running server instead")
+    parser.add_argument(
+        "--url",
+        default="",
+        help="use a running front door instead (http://host:port: nginx before several servers)",
+    )
+    parser.add_argument(
+        "--through-nginx",
+        type=int,
+        default=0,
+        metavar="N",
+        help="issue 15: start N servers + Redis + nginx and send the students through nginx "
+        "(--sessions: 100,200, beside one server directly)",
+    )
     args = parser.parse_args()
     args.sessions_given = args.sessions is not None
     args.sessions = args.sessions or ("50" if args.full_reruns else "10,20,50,100")
 
+    if args.through_nginx:
+        sys.exit(0 if through_nginx(args) else 1)
     proc = None
-    port = args.port
+    port: int | str = args.url or args.port
     log_path = Path(tempfile.gettempdir()) / "perceptron_load_server.log"
-    with open(os.devnull if args.port else log_path, "wb") as log:
+    with open(os.devnull if port else log_path, "wb") as log:
         if not port:
             proc, url = streamlit_server.start("app.py", log=log)
             port = int(url.rsplit(":", 1)[1])
