@@ -136,3 +136,89 @@ def test_a_store_that_cannot_be_reached_keeps_the_data_in_the_session_and_says_s
         assert any("Links keep your data again" in t for t in said), said
     finally:
         links.use_store(None)
+
+
+def test_a_flood_of_edits_is_written_at_most_at_the_rate_limit_and_says_so(fresh_store):
+    at = open_app("pages/margin.py")
+    said, ids = [], set()
+    for k in range(60):  # 60 edits back to back, far faster than a hand drags
+        lab.apply_event(at.session_state, "moved", {"i": 0, "x": k / 100, "y": 0, "v": k})
+        at.run()
+        said += [t.value for t in at.toast]
+        ids.add(at.query_params.get("data"))
+    written = sum(store.load_dataset(fresh_store, i) is not None for i in ids if isinstance(i, str))
+    assert written < 60  # the limit held: not every edit was written
+    assert written >= links.BURST  # but the first burst was, at once
+    assert sum("Many edits at once" in t for t in said) == 1, said
+
+
+def test_redis_stopped_and_started_again_under_a_running_class(tmp_path):
+    """The Redis backend for real: a class's data survive a Redis restart; while it is
+    down the session keeps its data and is told once."""
+    from store.conftest import RedisServer  # tests/store's real redis-server
+
+    redis = RedisServer(tmp_path)
+    redis.start()
+    links.use_store(store.open_store(redis.url))
+    try:
+        at = open_app("pages/margin.py")
+        lab.apply_event(at.session_state, "moved", {"i": 0, "x": 0.5, "y": 0.5, "v": 0})
+        at.run()
+        first = link_of(at)
+        redis.stop()  # Redis is gone: the page goes on, the data stay in the session
+        said = []
+        lab.apply_event(at.session_state, "moved", {"i": 0, "x": 0.6, "y": 0.5, "v": 1})
+        at.run()
+        assert not at.exception and shared(at)[0][0].tolist() == [0.6, 0.5]
+        said += [t.value for t in at.toast]
+        redis.start()  # back on the same port, empty (no persistence)
+        lab.apply_event(at.session_state, "moved", {"i": 0, "x": 0.7, "y": 0.5, "v": 2})
+        at.run()
+        said += [t.value for t in at.toast]
+        assert any("Links do not keep your data right now" in t for t in said), said
+        assert any("Links keep your data again" in t for t in said), said
+        later = open_app("pages/margin.py", {"data": link_of(at)})  # another session
+        assert shared(later)[0][0].tolist() == [0.7, 0.5] and link_of(later) != first
+    finally:
+        redis.stop()
+        links.use_store(None)
+
+
+def test_a_paused_redis_costs_one_timeout_not_one_per_run(tmp_path):
+    """A Redis that hangs (SIGSTOP) times out once; the next runs skip the store for
+    ``links.BACK_OFF_S`` instead of each waiting on it, and the data stay in the session."""
+    from store.conftest import RedisServer
+
+    redis = RedisServer(tmp_path)
+    redis.start()
+    links.use_store(store.open_store(redis.url))
+    try:
+        at = open_app("pages/margin.py")
+        redis.pause()
+        took = []
+        for k in range(3):
+            lab.apply_event(at.session_state, "moved", {"i": 0, "x": k / 10, "y": 0, "v": k})
+            t0 = time.monotonic()
+            at.run()
+            took.append(time.monotonic() - t0)
+            assert not at.exception
+        assert took[0] > links.SLOW_S  # the first write waited for the timeout
+        assert max(took[1:]) < took[0] - links.SLOW_S, took  # the next ones did not
+        assert shared(at)[0][0].tolist() == [0.2, 0.0]
+    finally:
+        redis.stop()
+        links.use_store(None)
+        links._DOWN_UNTIL[0] = 0.0
+
+
+def test_a_store_setting_it_cannot_read_leaves_the_pages_working(monkeypatch):
+    monkeypatch.setenv("PERCEPTRON_STORE", "ftp://nowhere")
+    links.use_store(None)
+    try:
+        at = open_app("pages/margin.py")
+        lab.apply_event(at.session_state, "flipped", {"i": 0, "v": 0})
+        at.run()
+        assert not at.exception and shared(at) is not None
+        assert any("Links do not keep your data" in t.value for t in at.toast)
+    finally:
+        links.use_store(None)

@@ -16,6 +16,7 @@ store again writes them.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -39,20 +40,45 @@ _LOCK = threading.Lock()
 _STORE: list[store.Store] = []  # the process's store, opened on first use
 
 
+BACK_OFF_S = 2.0  # after a store call that timed out, the process skips the store this long
+SLOW_S = 0.2  # a failure slower than this was a timeout (a paused or unreachable store)
+_DOWN_UNTIL = [0.0]
+_LOG = logging.getLogger(__name__)
+
+
 def _ttl_days() -> float:
     try:
-        return float(os.environ.get("PERCEPTRON_STORE_TTL_DAYS", "30"))
-    except ValueError:
+        return store.default_ttl() / 86_400
+    except ValueError:  # a bad PERCEPTRON_STORE_TTL_DAYS: the store says so at its first write
         return 30.0
 
 
 def the_store() -> store.Store:
     """The process's store: ``PERCEPTRON_STORE`` (a ``redis://`` URL or an SQLite path),
-    by default an SQLite file next to the app."""
+    by default an SQLite file next to the app. A setting it cannot read is logged for the
+    operator and counts as a store that cannot be reached: the pages go on."""
     with _LOCK:
+        if time.monotonic() < _DOWN_UNTIL[0]:
+            raise store.StoreDown("the store timed out a moment ago")
         if not _STORE:
-            _STORE.append(store.open_store(os.environ.get("PERCEPTRON_STORE")))
+            try:
+                _STORE.append(store.open_store(os.environ.get("PERCEPTRON_STORE")))
+            except ValueError as exc:
+                _LOG.error("PERCEPTRON_STORE cannot be used: %s", exc)
+                raise store.StoreDown(str(exc)) from exc
         return _STORE[0]
+
+
+def _call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """A store call; one that failed slowly (a timeout) makes the process skip the store
+    for ``BACK_OFF_S``, so every student's run does not wait on it in turn."""
+    t0 = time.monotonic()
+    try:
+        return fn(the_store(), *args, **kwargs)
+    except store.StoreDown:
+        if time.monotonic() - t0 > SLOW_S:
+            _DOWN_UNTIL[0] = time.monotonic() + BACK_OFF_S
+        raise
 
 
 def use_store(s: store.Store | None) -> None:
@@ -73,6 +99,7 @@ class _State:
     kept: tuple[Any, ...] | None = None  # the custom tuple last kept (or refused)
     limit: store.RateLimit = field(default_factory=lambda: store.RateLimit(WRITES_PER_S, BURST))
     down_said: bool = False
+    busy_said: float = -1e9  # when "many edits at once" was last said
     tried: float = 0.0  # when a waiting link was last asked for
 
 
@@ -115,7 +142,7 @@ def _open(session: MutableMapping[str, Any], data_id: str, *, first: bool) -> No
     state = _state(session)
     state.tried = time.monotonic()
     try:
-        found = store.load_dataset(the_store(), data_id)
+        found = _call(store.load_dataset, data_id)
     except store.StoreDown:
         session[WAITING] = data_id  # stays in the URL: the link is not lost
         if first:
@@ -172,10 +199,16 @@ def keep(session: MutableMapping[str, Any], toast: Any = None) -> None:
     if data_id == session.get(LINKED):
         state.kept = custom
         return
-    if not state.limit.allow():
-        return  # too many writes at once: the next run writes the latest data
+    if not state.limit.allow():  # a flood of writes: the store is not written now
+        if time.monotonic() - state.busy_said > 60:  # at most once a minute
+            state.busy_said = time.monotonic()
+            _say(
+                toast,
+                "Many edits at once: the link catches up with your latest data at your next edit.",
+            )
+        return
     try:
-        store.save_dataset(the_store(), X, y)
+        _call(store.save_dataset, X, y)
     except store.StoreDown:
         if not state.down_said:
             state.down_said = True
