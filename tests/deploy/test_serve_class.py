@@ -5,6 +5,9 @@ redis-server, two ``streamlit run app.py``, chromium through the front door.
   websocket nginx upgrades; every request of one browser reaches one server (sticky);
 - the server a browser is on is killed: the page reconnects through nginx to the other
   server and keeps working (a Step the server must answer);
+- a dataset drawn through one server opens from its link (data=<id>) through the other
+  and through nginx, the same points, on the margin lab and the lecture page (the data are
+  in Redis under the link's id);
 - the configurations: the same templates for several machines, Redis never on a public
   address.
 """
@@ -21,12 +24,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser.test_margin import SURFACE, centre, metric, said, settle, tick
 from class_browser import in_browser, screenshot
 from playwright.sync_api import expect
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from deploy import class_server
 from deploy.class_server import Class
+from ui.kit import store
+from ui.kit.links import FROM_LINK
 
 pytestmark = pytest.mark.browser
 
@@ -54,18 +60,35 @@ def step_heard(page: Any, t: int) -> None:
     expect(page).to_have_url(re.compile(rf"lec_t={t}(&|$)"), timeout=30_000)
 
 
-def finished_runs(ws: Any) -> list[int]:
-    """The script_finished statuses the server sends on websocket ``ws`` from now on."""
-    runs: list[int] = []
+def record_runs(page: Any) -> list[list[int]]:
+    """For every websocket the page opens from now on, the script_finished statuses the
+    server sends on it (listening from the socket's first frame)."""
+    sockets: list[list[int]] = []
 
-    def read(payload: bytes | str) -> None:
-        msg = ForwardMsg()
-        msg.ParseFromString(payload if isinstance(payload, bytes) else payload.encode())
-        if msg.WhichOneof("type") == "script_finished":
-            runs.append(msg.script_finished)
+    def opened(ws: Any) -> None:
+        runs: list[int] = []
+        sockets.append(runs)
 
-    ws.on("framereceived", read)
-    return runs
+        def read(payload: bytes | str) -> None:
+            msg = ForwardMsg()
+            msg.ParseFromString(payload if isinstance(payload, bytes) else payload.encode())
+            if msg.WhichOneof("type") == "script_finished":
+                runs.append(msg.script_finished)
+
+        ws.on("framereceived", read)
+
+    page.on("websocket", opened)
+    return sockets
+
+
+def reconnected_and_ran(page: Any, sockets: list[list[int]], before: int) -> None:
+    """Wait until a websocket opened after the first ``before`` ones has had a run."""
+    expect_until(
+        page,
+        lambda: any(runs for runs in sockets[before:]),
+        "the browser reconnected and the other server ran the page",
+        90,
+    )
 
 
 def expect_until(page: Any, check: Callable[[], bool], what: str, timeout_s: float) -> None:
@@ -110,17 +133,17 @@ def test_a_page_keeps_working_when_its_server_is_killed(cls: Class):
 
     def body(browser: Any) -> tuple[int, int]:
         page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+        sockets = record_runs(page)
         open_lecture(page, cls.url + "/lecture?data_n=150")
         step_heard(page, 1)
         key = route_cookie(page)
         first = cls.server_of(key)
-        with page.expect_websocket(timeout=60_000) as reconnected:
-            cls.kill(first)  # the browser notices, pings through nginx, opens a new socket
+        opened = len(sockets)
+        cls.kill(first)  # the browser notices, pings through nginx, opens a new socket
         # The other server runs the page for the new session (from the URL's lec_t=1);
         # a step out of the window sent during that first run would be dropped by
         # Streamlit (a fragment's rerun asked for during the page's run), so wait for it.
-        runs = finished_runs(reconnected.value)
-        expect_until(page, lambda: len(runs) >= 1, "the other server ran the page", 60)
+        reconnected_and_ran(page, sockets, opened)
         expect(status(page)).to_contain_text("step t = 1 of", timeout=60_000)
         page.keyboard.press("End")  # the last window: only a live server can send it
         expect(status(page)).to_contain_text("end of the run", timeout=90_000)
@@ -195,3 +218,89 @@ def test_the_templates_for_several_machines(tmp_path: Path):
             class_server.redis_conf(port=6379, run_dir=tmp_path, bind=public, password="x" * 20)
     with pytest.raises(ValueError, match="password"):
         class_server.redis_conf(port=6379, run_dir=tmp_path, bind="192.168.1.5")
+
+
+# ---------------------------------------------------------------------------- links (data=)
+
+
+def drag_point_one(page: Any) -> str:
+    """Drag point 1 of the margin lab a little, as a mouse does; returns the link's id once
+    the URL carries the new data=<id>."""
+    before = page.url
+    mark = page.locator('.pt[data-i="0"] .mark')
+    x, y = centre(mark)
+    ticks = tick(page)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for k in range(1, 9):
+        page.mouse.move(x + 4 * k, y - 3 * k)
+    page.mouse.up()
+    expect(page.locator(SURFACE)).to_have_attribute("data-tick", str(ticks + 1), timeout=30_000)
+    settle(page)
+    expect(said(page)).to_contain_text("Moved point 1 to")
+    expect(page).not_to_have_url(before, timeout=30_000)
+    expect(page).to_have_url(re.compile(r"[?&]data=[a-z2-7]{12}(&|$)"), timeout=30_000)
+    return re.search(r"[?&]data=([a-z2-7]{12})", page.url).group(1)  # type: ignore[union-attr]
+
+
+def open_margin(page: Any, url: str) -> None:
+    page.goto(url)
+    expect(page.locator(".pt").first).to_be_visible(timeout=60_000)
+    settle(page)
+
+
+def points(page: Any) -> list[str]:
+    """Every point of the margin lab as its tooltip gives it (number, label, x, margins)."""
+    return [str(t) for t in page.locator(".pt title").all_text_contents()]
+
+
+def lecture_status(page: Any, url: str) -> str:
+    """The lecture page's status line at step 0 (the data's name, γ, R, the bound)."""
+    open_lecture(page, url)
+    expect(status(page)).to_contain_text("step t = 0 of")
+    return str(status(page).inner_text())
+
+
+def test_a_dataset_saved_through_one_server_opens_through_the_other_and_through_nginx(cls: Class):
+    """Drawn on server A: its link opens the same points on server B directly and through
+    nginx (a browser of its own each, no session, no cookie), on the margin lab and the
+    lecture page; the dataset is in Redis, under the link's id."""
+
+    def body(browser: Any) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        a = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+        open_margin(a, cls.apps[0].url + "/margin")
+        seen["default"] = points(a)
+        seen["default status"] = lecture_status(a, cls.apps[0].url + "/lecture")
+        open_margin(a, cls.apps[0].url + "/margin")
+        data_id = seen["id"] = drag_point_one(a)
+        seen["A"] = (points(a), metric(a, "margin γ"))
+        seen["A status"] = lecture_status(a, f"{cls.apps[0].url}/lecture?data={data_id}")
+        for name, base in (("B", cls.apps[1].url), ("nginx", cls.url)):
+            context = browser.new_context(viewport={"width": 1366, "height": 768})
+            page = context.new_page()
+            open_margin(page, f"{base}/margin?data={data_id}")
+            seen[name] = (points(page), metric(page, "margin γ"))
+            expect(page.get_by_test_id("stSidebar")).to_contain_text(
+                f"Using your data: {FROM_LINK} ({len(seen['A'][0])} points)"
+            )
+            seen[f"{name} status"] = lecture_status(page, f"{base}/lecture?data={data_id}")
+            expect(page.get_by_test_id("stException")).to_have_count(0)
+            screenshot(page, f"nginx-link-{name}")
+            context.close()
+        return seen
+
+    seen = in_browser(body)
+    drawn, gamma = seen["A"]
+    assert len(drawn) == 40 and drawn != seen["default"], "the drag changed nothing"
+    assert seen["B"] == (drawn, gamma), "server B opened other points from the link"
+    assert seen["nginx"] == (drawn, gamma), "nginx's server opened other points from the link"
+    assert seen["A status"] != seen["default status"]
+    assert seen["B status"] == seen["A status"] == seen["nginx status"]
+    assert FROM_LINK in seen["nginx status"] or "40 points" in seen["nginx status"]
+    redis = store.open_store(cls.store)
+    try:
+        found = store.load_dataset(redis, seen["id"])
+    finally:
+        redis.close()
+    assert found is not None and len(found[1]) == 40, "the link's data are not in Redis"
