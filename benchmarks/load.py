@@ -1211,6 +1211,12 @@ def through_nginx(args: argparse.Namespace) -> bool:
         return nginx_sessions(args, cls)
 
 
+def nginx_pids(master: int) -> tuple[int, ...]:
+    """nginx's master and its worker processes (Linux /proc)."""
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return (master, *map(int, children))
+
+
 def nginx_sessions(args: argparse.Namespace, cls: Any) -> bool:
     """Each N of ``--sessions`` (100,200): through nginx, then on one server directly.
 
@@ -1238,7 +1244,7 @@ def nginx_sessions(args: argparse.Namespace, cls: Any) -> bool:
         for label, where, pids in ways:
             logged = len(cls.routes())
             meters = [Meter(p) for p in (pids if isinstance(pids, tuple) else (pids,))]
-            meter = Meter(pids)
+            meter, nginx = Meter(pids), Meter(nginx_pids(cls.nginx.pid))
             summary = asyncio.run(
                 run_load(
                     where,
@@ -1260,7 +1266,7 @@ def nginx_sessions(args: argparse.Namespace, cls: Any) -> bool:
                     f"sessions, cpu {m.read()[1]:.0%}"
                     for a, m in zip(cls.apps, meters, strict=True)
                 )
-                print(f"{'':<22}  per server: {spread}")
+                print(f"{'':<22}  per server: {spread}; nginx cpu {nginx.read()[1]:.0%}")
                 good = summary.errors == 0 and summary.wrong == 0 and summary.presses > 0
                 if n == 100:
                     fast = summary.median_ms <= 100
