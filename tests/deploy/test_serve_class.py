@@ -304,3 +304,46 @@ def test_a_dataset_saved_through_one_server_opens_through_the_other_and_through_
     finally:
         redis.close()
     assert found is not None and len(found[1]) == 40, "the link's data are not in Redis"
+
+
+def test_an_upload_through_nginx_reaches_its_tabs_server_and_its_link_opens_on_the_other(
+    cls: Class, tmp_path: Path
+):
+    """An upload is a PUT to /_stcore/upload_file/<session id>/..., accepted only by the
+    server holding the tab's session: the sticky cookie sends it there. The uploaded
+    points' link then opens on each server directly."""
+    rows = ["x1,x2,y", *(f"{i % 7 - 3},{i // 7 - 1},{1 if i % 7 > 3 else -1}" for i in range(21))]
+    csv = tmp_path / "class points.csv"
+    csv.write_text("\n".join(rows) + "\n", encoding="utf-8")
+
+    def body(browser: Any) -> tuple[str, dict[int, str], str, set[str]]:
+        page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+        open_lecture(page, cls.url + "/lecture")
+        page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(csv))
+        expect(status(page)).to_contain_text("class points.csv", timeout=30_000)
+        expect(page).to_have_url(re.compile(r"[?&]data=[a-z2-7]{12}(&|$)"), timeout=30_000)
+        data_id = re.search(r"[?&]data=([a-z2-7]{12})", page.url).group(1)  # type: ignore[union-attr]
+        key = route_cookie(page)
+        uploads = {
+            up.split(",")[-1].strip()
+            for req, up, route in cls.routes()
+            if route == key and "/_stcore/upload_file/" in req
+        }
+        shown = {}
+        for i, app in enumerate(cls.apps):
+            context = browser.new_context(viewport={"width": 1366, "height": 768})
+            other = context.new_page()
+            shown[i] = lecture_status(other, f"{app.url}/lecture?data={data_id}")
+            context.close()
+        return data_id, shown, cls.apps[cls.server_of(key)].address, uploads
+
+    data_id, shown, server, uploads = in_browser(body)
+    assert uploads == {server}, f"the upload went to {uploads}, the tab is on {server}"
+    assert shown[0] == shown[1], "the two servers open the link's data differently"
+    assert FROM_LINK in shown[0]
+    redis = store.open_store(cls.store)
+    try:
+        found = store.load_dataset(redis, data_id)
+    finally:
+        redis.close()
+    assert found is not None and len(found[1]) == 21, "the uploaded points are not in Redis"
