@@ -244,6 +244,7 @@ class Class:
     redis: subprocess.Popen[bytes]
     nginx: subprocess.Popen[bytes]
     env: dict[str, str] = field(default_factory=dict)
+    app_dir: Path = ROOT
 
     @property
     def url(self) -> str:
@@ -268,7 +269,11 @@ class Class:
         log = open(self.run_dir / f"app-{i}.log", "ab")  # noqa: SIM115 (the child keeps it)
         with log:
             proc, url = streamlit_server.launch(
-                "app.py", port=app.port, log=log, env=self.env | {"PERCEPTRON_STORE": self.store}
+                "app.py",
+                port=app.port,
+                log=log,
+                env=self.env | {"PERCEPTRON_STORE": self.store},
+                app_dir=self.app_dir,
             )
         streamlit_server.wait_ready(proc, url, what=f"app server {i}")
         app.proc = proc
@@ -339,10 +344,12 @@ def serve_class(
     host: str = "127.0.0.1",
     run_dir: Path | None = None,
     env: Mapping[str, str] | None = None,
+    app_dir: Path = ROOT,
 ) -> Iterator[Class]:
     """Start Redis, ``n`` app servers and nginx (on ``host``:``port``, a free loopback port
     if 0); yield the :class:`Class`; stop them all (nginx first, Redis last). ``run_dir``
-    holds the configurations and logs (a temp directory, removed afterwards, if None)."""
+    holds the configurations and logs (a temp directory, removed afterwards, if None);
+    ``app_dir`` is the app's copy the servers run (this repository by default)."""
     if n < 1:
         raise ValueError("a class needs at least one app server")
     with ExitStack() as stack:
@@ -362,7 +369,9 @@ def serve_class(
         apps: list[App] = []
         for i in range(n):  # side by side: each takes seconds to import
             with open(run_dir / f"app-{i}.log", "wb") as log:
-                proc, url = streamlit_server.launch("app.py", log=log, env=store_env)
+                proc, url = streamlit_server.launch(
+                    "app.py", log=log, env=store_env, app_dir=app_dir
+                )
             apps.append(App(proc, int(url.rsplit(":", 1)[1])))
             stack.callback(lambda a=apps[-1]: terminate(a.proc))
         for i, app in enumerate(apps):
@@ -371,7 +380,7 @@ def serve_class(
         health = f"http://127.0.0.1:{port}/_stcore/health"
         nginx = _start_nginx(run_dir, listen, [a.address for a in apps], health)
         stack.callback(terminate, nginx)
-        yield Class(run_dir, port, redis_port, apps, redis, nginx, extra)
+        yield Class(run_dir, port, redis_port, apps, redis, nginx, extra, app_dir)
 
 
 # ---------------------------------------------------------------------------- command line
