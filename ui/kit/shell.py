@@ -14,7 +14,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 import perceptron_core
-from ui.kit import fair, guard, links, state
+from ui.kit import fair, guard, links, reconnect, state
 from ui.kit.sidebar import dataset_sidebar, upload_refusal
 from ui.kit.text import asset
 
@@ -154,6 +154,7 @@ def _run_app() -> None:
     for notice in st.session_state.pop(state.NOTICES, []):  # shown once, on arrival
         st.warning(notice, icon=":material/warning:")
     upload_refusal(spec.url_path)  # a refused upload, said above the page's data
+    reconnect.watch()  # a tab that reconnects to a new session runs the whole page again
     guard.page(page.run)  # an exception shows a sentence, never a traceback
     st.divider()  # one glossary under every page: the app's symbols and the handouts'
     # on_change="rerun" makes it lazy: its table is sent and drawn only while it is open
