@@ -38,6 +38,7 @@ def lecture_scene(at: AppTest) -> dict[str, Any]:
     sent = {
         e.proto.component_name: json.loads(e.proto.json or e.proto.bytes)  # the scene: bytes
         for e in at.get("bidi_component")
+        if e.proto.json or e.proto.bytes  # not the components that carry no data
     }
     scene, step = sent[SCENE], sent[PLAYER]
     assert (scene["run"], scene["start"], scene["stop"]) == (
@@ -48,11 +49,24 @@ def lecture_scene(at: AppTest) -> dict[str, Any]:
     return scene | step
 
 
+def drawn(at: AppTest) -> list[Any]:
+    """The page's components that draw something: those that carry data (not the
+    reconnection watcher or a page style, which carry none)."""
+    return [e for e in at.get("bidi_component") if e.proto.json or e.proto.bytes]
+
+
+def has_instrument(at: AppTest) -> bool:
+    """Whether the margin lab drew its instrument."""
+    return any(e.proto.component_name.endswith("margin_canvas") for e in drawn(at))
+
+
 def margin_scene(at: AppTest) -> dict[str, Any]:
     """What the margin lab sent its instrument: the surface, the numbers, the last sentence."""
     sent = [e.proto for e in at.get("bidi_component")]
     found = [
-        json.loads(p.json or p.bytes) for p in sent if p.component_name.endswith("margin_canvas")
+        json.loads(p.json or p.bytes)
+        for p in sent
+        if p.component_name.endswith("margin_canvas") and (p.json or p.bytes)
     ]
     assert len(found) == 1, "the margin lab draws one instrument"
     return found[0]

@@ -7,7 +7,7 @@ the browser test drags for real.
 
 import numpy as np
 import pytest
-from apptest_helpers import lecture_step, margin_numbers, margin_scene, open_app
+from apptest_helpers import has_instrument, lecture_step, margin_numbers, margin_scene, open_app
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import make_dataset, max_margin, train
@@ -35,7 +35,7 @@ def said(at: AppTest) -> str:
 
 def texts(at: AppTest) -> str:
     """The page's text as a student reads it (outside text is escaped in the source)."""
-    scenes = [margin_scene(at)] if at.get("bidi_component") else []
+    scenes = [margin_scene(at)] if has_instrument(at) else []
     return visible(
         "\n".join(
             [m.value for m in at.markdown]
@@ -182,7 +182,7 @@ def test_a_dataset_too_big_to_draw_gets_a_message_and_keeps_the_shared_data():
     big = (X, np.where(X[:, 0] > 0, 1.0, -1.0), "big.csv")
     at = margin_page(custom=big)
     assert "at most 500 points; big.csv has 600" in texts(at)
-    assert at.session_state["data_custom"][2] == "big.csv" and not at.get("bidi_component")
+    assert at.session_state["data_custom"][2] == "big.csv" and not has_instrument(at)
 
 
 def test_looking_at_the_margin_lab_keeps_the_lecture_step():
