@@ -34,7 +34,7 @@ if ss["exp_k"] > ss["exp_n"]:  # only a URL can ask for this
         f"{largest_odd(int(ss['exp_n']))}."
     )
     fit_k()
-c = st.columns([1.2, 1.2, 1.2, 1.4, 0.8], vertical_alignment="bottom")
+c = st.columns([1.1, 1.1, 1.1, 1.9, 0.8], vertical_alignment="bottom")  # whole at 1280 px
 c[0].slider("analysts n", 3, 100, **bind(ss, "exp_n", then=fit_k))
 c[1].slider("committee size k (odd)", 1, largest_odd(int(ss["exp_n"])), step=2, **bind(ss, "exp_k"))
 c[2].slider("days", 10, 2000, step=10, **bind(ss, "exp_days"))

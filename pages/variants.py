@@ -20,7 +20,7 @@ PCT = percent  # 0.123 -> "12.3%"
 st.title("Which perceptron to deploy?")
 st.markdown(text["intro"])
 st.markdown(text["readouts"])
-c = st.columns([2, 2, 2, 2])
+c = st.columns([2.6, 2, 2, 1.6])  # the data switch whole at 1280 px
 c[0].segmented_control(
     "2-D data",
     list(VAR_DATA),
