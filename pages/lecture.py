@@ -4,13 +4,14 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core import RULES
-from ui.kit import guard
+from ui.kit import classbar, guard
 from ui.kit.cache import heavy_slot
 from ui.kit.model import Run, RunSettings
 from ui.kit.runs import lecture_run
-from ui.kit.shell import require_router
+from ui.kit.shell import finish_run, require_router
 from ui.kit.sidebar import current_dataset
-from ui.kit.state import ORDERS, W0_MODES, bind, session_key, sync_query
+from ui.kit.state import ORDERS, W0_MODES, bind, session_key
+from ui.lecture import question
 from ui.lecture import steps as lecture
 from ui.lecture.player import PRESENTER_FLIP, PRESENTER_KEY, carry, player, window
 from ui.lecture.restart import RUN, follow, go_to
@@ -118,7 +119,7 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
                     key="lec_log_download",
                     on_click="ignore",
                 )
-    sync_query(ss, st.query_params)
+    finish_run()  # the step in the URL, and to the class that follows the lecturer
 
 
 run = lecture_run(X, y, settings)
@@ -134,3 +135,12 @@ with st.container(
     instrument(X, y, settings)
 if run.reason:
     st.warning(run.reason)
+seat = classbar.seat_of(ss)
+if seat is not None and seat.lecturer:  # the class strip asks about this run's next example
+    classbar.lend(
+        ss,
+        classbar.LectureHooks(
+            question=lambda: question.at_step(lecture_run(X, y, settings), int(ss["lec_t"])),
+            step_to=lambda t: go_to(ss, t),
+        ),
+    )

@@ -3,12 +3,13 @@
 import numpy as np
 import streamlit as st
 
-from ui.kit import guard
+from ui.kit import classbar, guard
+from ui.kit import classroom as cr
 from ui.kit.numbers import number
 from ui.kit.plots import CHART
 from ui.kit.shell import finish_run, require_router
 from ui.kit.sidebar import CUSTOM, current_dataset
-from ui.kit.state import bind
+from ui.kit.state import bind, session_key
 from ui.kit.text import safe
 from ui.lecture.restart import follow
 from ui.margin import figures as mf
@@ -30,6 +31,68 @@ def edit(event: str, payload: object = None) -> None:
 
 def refuse(sentence: str) -> None:
     lab.refuse(ss, sentence)
+
+
+def challenge_numbers(X: np.ndarray, y: np.ndarray, c: cr.Challenge) -> dict | str:
+    """The set measured with the challenge's settings (the server's numbers, never the
+    browser's), or why it does not meet the challenge."""
+    if len(y) > c.max_points:
+        return f"This challenge takes at most {c.max_points} points; you have {len(y)}."
+    an = lab.cached_analysis(X, y, bias=True, c=1.0, max_epochs=cr.CHALLENGE_EPOCHS)
+    gamma, R, bound, M = lab.numbers(an)
+    converged = an.trace.converged
+    said = {"gamma": gamma, "R": R, "bound": bound, "M": M, "converged": converged}
+    said["reason"] = an.reason
+    refusal = cr.judge(c, n=len(y), gamma=gamma, converged=converged, reason=an.reason)
+    return refusal or said
+
+
+def submit(cid: int) -> None:
+    found = classbar.open_challenge(ss)
+    present = ss[lab.HISTORY].present
+    if found is None or found[1].id != cid:
+        ss[CHALLENGE_SAID] = "That challenge is no longer open."
+        return
+    said = challenge_numbers(present.X, present.y, found[1])
+    if isinstance(said, str):
+        ss[CHALLENGE_SAID] = said
+        return
+    ss[CHALLENGE_SAID] = classbar.submit_set(ss, present.X, present.y, cid=cid, **said)[1]
+
+
+CHALLENGE_SAID = session_key("mar_challenge_said")
+
+
+def challenge_box(X: np.ndarray, y: np.ndarray) -> None:
+    """The lecturer's open challenge, for a student in a class: this set, and Submit."""
+    found = classbar.open_challenge(ss)
+    if found is None:
+        return
+    _, c = found
+    box = st.container(border=True, key="mar_challenge")
+    box.markdown(
+        f":material/emoji_events: **Challenge {c.id}:** at most {c.max_points} points, γ ≥ "
+        f"{c.min_gamma:g}; make as many mistakes as you can (given order, w = 0, bias c = 1)."
+    )
+    said = challenge_numbers(X, y, c)
+    if isinstance(said, str):
+        box.caption(said)
+    else:
+        box.caption(
+            f"This set: M = {said['M']}, γ = {number(said['gamma'])}, "
+            f"(R/γ)² = {number(said['bound'])}."
+        )
+    box.button(
+        "Submit this set",
+        key="mar_submit",
+        on_click=submit,
+        args=(c.id,),
+        disabled=isinstance(said, str),
+        icon=":material/send:",
+        type="primary",
+    )
+    if ss.get(CHALLENGE_SAID):
+        box.caption(ss[CHALLENGE_SAID])
 
 
 def lazy(label: str, key: str):  # an expander whose contents run only while it is open
@@ -118,6 +181,7 @@ def lab_core() -> None:
                 "All points have the same label: pick “add +1” or “add −1” and add one of "
                 "the other label."
             )
+        challenge_box(X, y)
         s = st.columns([1, 1], vertical_alignment="bottom")
         s[0].toggle("bias (x ← (x, c))", **bind(ss, "mar_bias"))
         s[1].number_input("max passes", 1, 500, **bind(ss, "mar_max_epochs"))

@@ -9,6 +9,7 @@ from ui.kit.state import SESSION_KEYS, SETTINGS, widget_key
 
 PREFIXES = (
     "app_",
+    "room_",
     "data_",
     "lec_",
     "xor_",

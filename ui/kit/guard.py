@@ -272,8 +272,11 @@ def page(run: Callable[[], Any]) -> None:
         memory.trim_now_and_then()  # what was freed goes back to the system
 
 
-def fragment(fn: Callable[P, None]) -> Callable[P, None]:
-    """``st.fragment`` that starts a new message's event count and shows no traceback."""
+def fragment(fn: Callable[P, None] | None = None, *, run_every: float | None = None) -> Any:
+    """``st.fragment`` that starts a new message's event count and shows no traceback
+    (``run_every``: seconds between the reruns the browser asks for by itself)."""
+    if fn is None:
+        return functools.partial(fragment, run_every=run_every)
 
     @functools.wraps(fn)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
@@ -284,4 +287,4 @@ def fragment(fn: Callable[P, None]) -> Callable[P, None]:
             except Exception as exc:
                 _report(exc)
 
-    return st.fragment(run)
+    return st.fragment(run, run_every=run_every)

@@ -170,6 +170,11 @@ def _open(session: MutableMapping[str, Any], data_id: str, *, first: bool) -> No
     state.kept = session[CUSTOM]
 
 
+def open_link(session: MutableMapping[str, Any], data_id: str) -> None:
+    """Open the data stored under ``data_id`` now (a followed lecturer's link)."""
+    _open(session, data_id, first=False)
+
+
 def keep(session: MutableMapping[str, Any], toast: Any = None) -> None:
     """Put the data in use in the store if they are custom and not there yet, and name them
     in the URL (``state.to_query`` reads ``LINKED``). ``toast(text)`` tells the student

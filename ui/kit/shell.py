@@ -14,7 +14,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 import perceptron_core
-from ui.kit import fair, guard, links, reconnect, state
+from ui.kit import classbar, fair, guard, links, reconnect, state
 from ui.kit.sidebar import dataset_sidebar, upload_refusal
 from ui.kit.text import asset
 
@@ -120,6 +120,14 @@ PAGES = (
         True,
         "Margin lab: drag points and watch γ, R, the bound and the mistakes move",
     ),
+    PageSpec(
+        "pages/room.py",
+        "Class",
+        ":material/school:",
+        "room",
+        False,
+        "Class: join your lecturer's class, predict the next step, and the margin challenge",
+    ),
 )
 
 
@@ -143,6 +151,10 @@ def _run_app() -> None:
     guard.new_run(st.session_state)  # a new browser message: its first event is read
     state.init(st.session_state, st.query_params)
     links.arrive(st.session_state, st.query_params)  # a link's data=<id>: its points
+    joining = classbar.arrive(st.session_state, st.query_params)  # a class's room=, seat=, key=
+    if joining:  # a join link: the class page's code box holds its code
+        st.session_state["room_join_code"] = classbar.cr.shown_code(joining)
+    classbar.before_run(st.session_state)  # a followed lecturer's change, before the widgets
     page = st.navigation(_pages(st.session_state))
     spec = next(p for p in PAGES if p.url_path == page.url_path)
     st.sidebar.toggle(
@@ -150,12 +162,18 @@ def _run_app() -> None:
         help="hide the settings and enlarge the fonts for a projector",
         **state.bind(st.session_state, "app_presenter"),
     )
+    classbar.sidebar_box(st.session_state)
     dataset_sidebar(used_here=spec.shared_data)
     for notice in st.session_state.pop(state.NOTICES, []):  # shown once, on arrival
         st.warning(notice, icon=":material/warning:")
     upload_refusal(spec.url_path)  # a refused upload, said above the page's data
     reconnect.watch()  # a tab that reconnects to a new session runs the whole page again
+    strip = st.container()  # the class strip, above the page (drawn after it: see below)
+    classbar.lend(st.session_state, None)  # the lecture page lends its hooks as it runs
     guard.page(page.run)  # an exception shows a sentence, never a traceback
+    if classbar.seat_of(st.session_state) is not None:
+        with strip:
+            class_strip(page.url_path)
     st.divider()  # one glossary under every page: the app's symbols and the handouts'
     # on_change="rerun" makes it lazy: its table is sent and drawn only while it is open
     # (a closed expander's markdown cost every page load about 70 ms of the browser's time)
@@ -172,7 +190,14 @@ def finish_run() -> None:
     """The end of a run that may have changed the data: keep custom data in the store and
     write the settings and ``data=<id>`` to the URL (the app's run, and a page's fragment)."""
     links.keep(st.session_state, toast=_toast)
+    classbar.end_of_run(st.session_state, _toast)  # follow or publish the lecture
     state.sync_query(st.session_state, st.query_params)
+
+
+@guard.fragment(run_every=classbar.POLL_S)
+def class_strip(page: str) -> None:
+    """The class on this page (kit.classbar.live), again every POLL_S seconds."""
+    classbar.live(st.session_state, page)
 
 
 def _toast(text: str) -> None:

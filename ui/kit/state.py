@@ -219,6 +219,10 @@ SESSION_KEYS: dict[str, str] = {
         "the refused upload on show (kit.sidebar.Refusal): until another page, other data, "
         "a good upload or Dismiss"
     ),
+    "room_seat": "kit.classbar.Seat: the class this session is in, as lecturer or student",
+    "room_limit": "kit.classbar: the session's join attempts (a rate limit)",
+    "room_url": "kit.classbar: the URL's class parameters (room=, seat=) for to_query",
+    "room_hooks": "kit.classbar.LectureHooks the lecture page lends the lecturer's strip",
     "lec_window": "lecture: (start, stop) of the steps the chart on the page holds",
     "lec_seq": "lecture: the number of the browser's last step report acted on",
     "lec_play": "lecture: a new value asks the browser to play on into the next window",
@@ -232,6 +236,7 @@ SESSION_KEYS: dict[str, str] = {
     "mar_preset": "margin lab: (points, name) the edits started from",
     "mar_sidebar": "margin lab: what the sidebar said about the data at the last full run",
     "mar_shown": "margin lab: (settings, version, numbers, numbers before the last edit)",
+    "mar_challenge_said": "margin lab: what the last Submit to the class's challenge said",
     "mar_table": "margin lab: table events handled (part of the table editor's key)",
 }
 
@@ -264,7 +269,9 @@ def init(session: MutableMapping[str, Any], query: Mapping[str, Any]) -> None:
     if session.get(_READY):
         return
     notices: list[str] = []
-    unknown = [name for name in query if name not in SETTINGS and name != LINK_PARAM]
+    unknown = [
+        name for name in query if name not in SETTINGS and name not in (LINK_PARAM, *ROOM_PARAMS)
+    ]
     if unknown:
         shown = ", ".join(_notice(name) for name in unknown[:3])
         more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
@@ -298,6 +305,8 @@ def init(session: MutableMapping[str, Any], query: Mapping[str, Any]) -> None:
 
 
 LINK_PARAM = "data"  # the URL parameter of a link's data: ?data=<store id> (ui.kit.links)
+# a class's URL parameters (ui.kit.classbar): its code, a student's seat, the lecturer link's key
+ROOM_PARAMS = ("room", "seat", "key")
 
 
 def to_query(session: Mapping[str, Any]) -> dict[str, str]:
@@ -309,6 +318,7 @@ def to_query(session: Mapping[str, Any]) -> dict[str, str]:
     link = session.get("data_link") or session.get("data_link_wait")
     if link:
         out[LINK_PARAM] = str(link)
+    out.update(session.get("room_url") or {})  # a student's room= and seat= (kit.classbar)
     for key, setting in SETTINGS.items():
         if key in _PARAM_KEYS and not key.startswith(f"data_{current}_"):
             continue

@@ -1,0 +1,182 @@
+"""Class: join a class, or the lecturer's projector view of one (issue 16)."""
+
+import streamlit as st
+
+from ui.kit import classbar, guard, links
+from ui.kit import classroom as cr
+from ui.kit.plots import CHART
+from ui.kit.shell import require_router
+from ui.kit.style import page_style
+from ui.kit.text import asset, safe
+from ui.room import figures
+from ui.room.qr import qr_svg
+from ui.room.views import open_submission
+
+require_router()
+ss = st.session_state
+seat = classbar.seat_of(ss)
+style = page_style(
+    "room_page",
+    """
+.st-key-room_code p { font-size: clamp(2.6rem, 7vw, 5.5rem); font-weight: 800;
+  letter-spacing: 0.08em; line-height: 1.1; margin: 0; font-variant-numeric: tabular-nums; }
+.st-key-room_count p { font-size: 1.6rem; }
+""",
+)
+style()
+
+
+def join_form() -> None:
+    st.title("Join a class")
+    with st.form("room_join", enter_to_submit=True, border=True):
+        code = st.text_input("Class code (on the projector)", key="room_join_code", max_chars=20)
+        nick = st.text_input(
+            "Nickname (optional, at most 20 characters; shown to the class)",
+            key="room_join_nick",
+            max_chars=cr.MAX_NICK,
+        )
+        if st.form_submit_button("Join", type="primary", icon=":material/login:"):
+            err = classbar.join(ss, code, nick)
+            if err:
+                st.error(err, icon=":material/error:")
+            else:
+                st.rerun()
+    st.markdown(asset("room"))
+
+
+def student_view(seat: classbar.Seat) -> None:
+    st.title(f"Class {cr.shown_code(seat.code)}")
+    st.write(f"You joined as {safe(seat.nick) or 'a student (no nickname)'}.")
+    st.page_link(
+        "pages/lecture.py", label="Follow the lecturer step by step", icon=":material/sync:"
+    )
+    challenge = classbar.open_challenge(ss)
+    if challenge is not None:
+        _, c = challenge
+        st.info(
+            f"**The lecturer's challenge:** with at most {c.max_points} points and a margin "
+            f"γ ≥ {c.min_gamma:g}, make the perceptron make as many mistakes as you can "
+            "(in the given order, from w = 0). Build your set in the margin lab and submit it "
+            "there.",
+            icon=":material/emoji_events:",
+        )
+        st.page_link("pages/margin.py", label="Open the margin lab", icon=":material/open_with:")
+        if c.id in seat.submitted:
+            st.caption(seat.submitted[c.id])
+    if st.button("Leave the class", key="room_leave", icon=":material/logout:"):
+        classbar.leave(ss)
+        st.rerun()
+
+
+@guard.fragment(run_every=2.0)
+def projector(seat: classbar.Seat) -> None:
+    """The projector's view: join QR code, code, count; the challenge (live)."""
+    room = classbar.room_now(ss)
+    if room is None:
+        st.warning("This class cannot be read right now (it ended, or the store is down).")
+        return
+    url = classbar.join_url(room.code)
+    left, right = st.columns([2, 3], vertical_alignment="center")
+    left.image(qr_svg(url), caption="Scan to join", width=340)
+    with right:
+        st.caption("Join at")
+        st.markdown(f"**{safe(url.split('?')[0])}** with the code", width="stretch")
+        st.container(key="room_code").markdown(cr.shown_code(room.code))
+        count = cr.members(links.the_store(), room)
+        st.container(key="room_count").markdown(
+            f"**{count}** {'student has' if count == 1 else 'students have'} joined"
+            + (" · this class is closed" if room.closed else "")
+        )
+    challenge_board(room)
+
+
+def challenge_board(room: cr.Room) -> None:
+    c = room.challenge
+    st.subheader("The margin challenge")
+    if c is None:
+        st.caption("Open a challenge below: students build a set in the margin lab and submit it.")
+        return
+    state = "open" if c.open else "closed"
+    st.markdown(
+        f"Challenge {c.id} ({state}): at most **{c.max_points} points**, margin **γ ≥ "
+        f"{c.min_gamma:g}**; the most mistakes M in the given order wins."
+    )
+    subs = cr.submissions(links.the_store(), room, c.id)
+    chart, best = st.columns([3, 2])
+    chart.plotly_chart(figures.challenge_figure(subs), config=CHART, key="room_chart")
+    chart.caption(figures.challenge_text(subs))
+    best.dataframe(figures.best_rows(subs), hide_index=True, key="room_best")
+    if subs:
+        pick = best.selectbox(
+            "Open a submission on Step by step",
+            range(len(subs)),
+            format_func=lambda i: f"#{i + 1} {subs[i].nick or '(no name)'}: M = {subs[i].M}",
+            key="room_pick",
+        )
+        if best.button("Open it", key="room_open", icon=":material/play_circle:"):
+            err = open_submission(ss, subs[pick], pick + 1)
+            if err:
+                best.error(err)
+            else:
+                st.switch_page("pages/lecture.py")
+
+
+def lecturer_controls(seat: classbar.Seat) -> None:
+    room = classbar.room_now(ss)
+    if room is None:
+        return
+    c = room.challenge
+    cols = st.columns(3)
+    with cols[0].container(border=True):
+        if c is None or not c.open:
+            st.markdown("**Open a margin challenge**")
+            n = st.number_input(
+                "at most this many points", *cr.CHALLENGE_POINTS, 10, key="room_ch_n"
+            )
+            g = st.number_input(
+                "margin γ at least", *cr.CHALLENGE_GAMMA, 0.1, step=0.05, key="room_ch_gamma"
+            )
+            if st.button("Open the challenge", key="room_ch_open", type="primary"):
+                say(
+                    classbar.lecturer_do(
+                        ss, lambda r: cr.open_challenge(r, max_points=int(n), min_gamma=float(g))
+                    )
+                )
+        elif st.button("Close the challenge", key="room_ch_close"):
+            say(classbar.lecturer_do(ss, cr.close_challenge))
+    with cols[1].container(border=True):
+        st.markdown("**Summary** (answers and challenge results, no names)")
+        st.download_button(
+            "Download the summary (CSV)",
+            lambda: cr.summary(links.the_store(), room),
+            f"class-{room.code}.csv",
+            "text/csv",
+            key="room_csv",
+            on_click="ignore",
+        )
+    with cols[2].container(border=True):
+        st.markdown("**Close the class**")
+        sure = st.checkbox("Yes, end it for every student", key="room_sure")
+        if st.button("Close the class", key="room_close", disabled=not sure):
+            say(classbar.lecturer_do(ss, cr.close_room))
+    with st.expander("Lecturer link (private: reopens this class on another device)"):
+        st.caption("Anyone with this link can run the class. Do not show it on the projector.")
+        st.code(f"{classbar.public_url()}/room?room={seat.code}&key={seat.secret}", language=None)
+
+
+def say(err: str | None) -> None:
+    if err:
+        st.error(err, icon=":material/error:")
+
+
+if seat is None:
+    join_form()
+elif not seat.lecturer:
+    student_view(seat)
+else:
+    projector(seat)
+    lecturer_controls(seat)
+    st.caption(
+        "Ask the class about the next example from *Step by step*: its class strip has "
+        "**Ask the class** and **Reveal**."
+    )

@@ -1,0 +1,770 @@
+"""A class in the room, on every page (issue 16): the session's seat, the sidebar's class
+box, the live strip at the top of the page (the lecturer's question, following the
+lecturer) and what the end of a run publishes.
+
+The room itself is :mod:`ui.kit.classroom` (the store, no Streamlit). A session's seat
+(:class:`Seat`, session key ``room_seat``) says which room it is in and as whom: the
+lecturer holds the room's secret, a student a seat id. The URL carries ``room=<code>`` and,
+for a student, ``seat=<id>``, so a reload keeps the seat; the lecturer's secret never goes
+in the URL (the projector shows it): a private "lecturer link" ``?room=<code>&key=<secret>``
+reopens the room, and its key is dropped from the address bar at once.
+
+The live strip is a fragment that runs every second (:data:`POLL_S`) in a joined session.
+A run that finds nothing new reads the room from the process's recent copy (one store read
+per process every ``classroom.RECENT_S``) and draws only what it drew before.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from ui.kit import classroom as cr
+from ui.kit import links
+from ui.kit import store as store_mod
+from ui.kit.numbers import AXIS, signed, vector_text
+from ui.kit.palette import MINUS, PLUS, W_COLOUR
+from ui.kit.plots import CHART, as_figure
+from ui.kit.state import (
+    LINK_PARAM,
+    NOTICES,
+    SETTINGS,
+    assign,
+    session_key,
+    to_query,
+)
+from ui.kit.text import safe
+
+SEAT = session_key("room_seat")
+LIMIT = session_key("room_limit")
+URL = session_key("room_url")
+HOOKS = session_key("room_hooks")
+POLL_S = 1.0  # a follower sees the lecturer's change within this + classroom.RECENT_S + a run
+ROOM_PAGE = "pages/room.py"
+LECTURE_PAGE = "lecture"  # the page a student follows the lecturer on (its url_path)
+JOIN_RATE, JOIN_BURST = 0.2, 5  # a session's join attempts: 5 at once, then one every 5 s
+# every session's failed attempts together, per process: a flood of guesses is slowed
+FAILED = store_mod.RateLimit(5.0, 30)
+PUBLISH_RATE, PUBLISH_BURST = 4.0, 20  # the lecturer's changes written to the room
+
+
+def lecture_keys() -> tuple[str, ...]:
+    """What a follower takes from the lecturer: the shared dataset and the lecture's run
+    settings and step (the URL form of ``data_*`` and ``lec_*``), and ``data=<id>``."""
+    return (LINK_PARAM, *(k for k in SETTINGS if k.startswith(("data_", "lec_"))))
+
+
+def lecture_subset(query: dict[str, str]) -> dict[str, str]:
+    keys = lecture_keys()
+    return {k: v for k, v in query.items() if k in keys}
+
+
+@dataclass
+class Seat:
+    """Which room this session is in, and as whom."""
+
+    code: str
+    secret: str | None = None  # the lecturer's
+    seat: str | None = None  # a student's seat id
+    nick: str = ""
+    following: bool = True
+    applied: int = -1  # the lecturer's change (Room.lecture_n) applied last
+    applied_query: dict[str, str] | None = None  # what it set, to see the student's own changes
+    fresh: bool = False  # applied in this run: take the page's reading of it as the reference
+    published: dict[str, str] | None = None  # the lecturer's: what the room holds
+    answers: dict[int, tuple[bool, str | None]] = field(default_factory=dict)
+    submitted: dict[int, str] = field(default_factory=dict)  # challenge id -> what was said
+    dismissed: set[int] = field(default_factory=set)  # revealed questions the student hid
+    redraw: bool = False  # an action in the strip changed the page (the reveal's step)
+    pending: dict[str, str] | None = None  # the lecturer's lecture, applied as the next run starts
+    publish_limit: store_mod.RateLimit = field(
+        default_factory=lambda: store_mod.RateLimit(PUBLISH_RATE, PUBLISH_BURST)
+    )
+
+    @property
+    def lecturer(self) -> bool:
+        return self.secret is not None
+
+
+def seat_of(session: MutableMapping[str, Any]) -> Seat | None:
+    s = session.get(SEAT)
+    return s if isinstance(s, Seat) else None
+
+
+def _notice(session: MutableMapping[str, Any], text: str) -> None:
+    session.setdefault(NOTICES, []).append(text)
+
+
+def _url(session: MutableMapping[str, Any], seat: Seat | None) -> None:
+    """The URL's room parameters (``state.to_query`` writes them)."""
+    if seat is None:
+        session[URL] = {}
+    elif seat.lecturer:
+        session[URL] = {}  # the projector's address bar shows no secret and no code
+    else:
+        session[URL] = {"room": seat.code, "seat": seat.seat or ""}
+
+
+def _store() -> store_mod.Store:
+    return links.the_store()
+
+
+def _limit(session: MutableMapping[str, Any]) -> store_mod.RateLimit:
+    lim = session.get(LIMIT)
+    if not isinstance(lim, store_mod.RateLimit):
+        lim = session[LIMIT] = store_mod.RateLimit(JOIN_RATE, JOIN_BURST)
+    return lim
+
+
+# ----------------------------------------------------------------------------- arriving
+
+
+def arrive(session: MutableMapping[str, Any], query: Any) -> str | None:
+    """On a session's first run: the URL's ``room=`` (a join link: returns the code for the
+    join form), ``room=`` + ``seat=`` (a student's reload: the seat is taken again) or
+    ``room=`` + ``key=`` (the lecturer link). Bad values say so; nothing raises."""
+    if URL in session:
+        return None
+    session[URL] = {}
+    raw = query.get("room") if hasattr(query, "get") else None
+    if not raw:
+        return None
+    code = cr.normal_code(str(raw)[:40])
+    if code is None:
+        _notice(session, f"The link's class code {safe(str(raw), limit=20)} is not a class code.")
+        return None
+    key, seat_id = query.get("key"), query.get("seat")
+    try:
+        room = cr.load_room(_store(), code)
+        if room is None:
+            _notice(session, f"No class {cr.shown_code(code)} is open: it ended or expired.")
+            return None
+        if key:
+            if not cr.holds_secret(room, str(key)[:100]):
+                _notice(session, "That lecturer link's key is not this class's key.")
+                return code
+            seat = Seat(code=code, secret=str(key))
+            session[SEAT] = seat
+            _url(session, seat)
+            return None
+        if seat_id and cr.valid_seat(str(seat_id)):
+            nick = cr.seat_nick(_store(), room, str(seat_id))
+            if nick is not None and not room.closed:
+                seat = Seat(code=code, seat=str(seat_id), nick=nick)
+                session[SEAT] = seat
+                _url(session, seat)
+                return None
+    except store_mod.StoreDown:
+        _notice(session, "The class cannot be reached right now (the app's store is down).")
+        return code
+    return code  # a join link: the class page offers to join
+
+
+# ----------------------------------------------------------------------------- actions
+
+
+def start(session: MutableMapping[str, Any]) -> str | None:
+    """Open a new class with this session as its lecturer; an error sentence or None."""
+    try:
+        room, secret = cr.create_room(_store())
+    except store_mod.StoreDown:
+        return "A class cannot be started right now: the app's store cannot be reached."
+    seat = Seat(code=room.code, secret=secret)
+    session[SEAT] = seat
+    _url(session, seat)
+    return None
+
+
+def join(session: MutableMapping[str, Any], text: object, nick: object) -> str | None:
+    """Join the class whose code is ``text``; an error sentence or None."""
+    code = cr.normal_code(text)
+    if code is None:
+        return (
+            f"A class code has {cr.CODE_LENGTH} letters and digits, like "
+            f"{cr.shown_code('ABCD2345')}."
+        )
+    if not _limit(session).allow():
+        return "Too many attempts: wait a few seconds and try again."
+    try:
+        room = cr.load_room(_store(), code, fresh=True)
+        if room is None:
+            if not FAILED.allow():
+                time.sleep(0.5)  # many wrong codes on this server: guessing is slowed
+            return f"No class {cr.shown_code(code)} is open. Check the code on the projector."
+        old = seat_of(session)
+        keep = old.seat if old is not None and old.code == code else None
+        seat_id = cr.join(_store(), room, cr.clean_nick(nick), keep)
+    except store_mod.StoreDown:
+        return "The class cannot be reached right now (the app's store is down); try again."
+    except cr.RoomError as exc:
+        return str(exc)
+    seat = Seat(code=code, seat=seat_id, nick=cr.clean_nick(nick))
+    session[SEAT] = seat
+    _url(session, seat)
+    return None
+
+
+def leave(session: MutableMapping[str, Any]) -> None:
+    session.pop(SEAT, None)
+    _url(session, None)
+
+
+def lecturer_do(
+    session: MutableMapping[str, Any], change: Callable[[cr.Room], cr.Room]
+) -> str | None:
+    """A lecturer's action on the room: refused unless this session holds its secret.
+    Returns an error sentence or None."""
+    seat = seat_of(session)
+    if seat is None:
+        return "Only the lecturer of a class can do that."
+    try:
+        cr.lecturer_update(_store(), seat.code, seat.secret, change)
+    except store_mod.StoreDown:
+        return "The class cannot be reached right now (the app's store is down); try again."
+    except cr.RoomError as exc:
+        return str(exc)
+    return None
+
+
+def room_now(session: MutableMapping[str, Any]) -> cr.Room | None:
+    seat = seat_of(session)
+    if seat is None:
+        return None
+    try:
+        return cr.load_room(_store(), seat.code)
+    except store_mod.StoreDown:
+        return None
+
+
+# ----------------------------------------------------------------------------- following
+
+
+def apply_lecture(session: MutableMapping[str, Any], query: dict[str, str]) -> None:
+    """Make the lecturer's lecture (URL form, validated here like a URL) this session's:
+    the dataset, the lecture's settings and step. A value that does not parse keeps the
+    default, as a tampered URL does."""
+    for key in lecture_keys():
+        if key == LINK_PARAM:
+            continue
+        setting = SETTINGS[key]
+        value = setting.default
+        raw = query.get(key)
+        if raw is not None:
+            try:
+                value = setting.parse(str(raw)[:200])
+            except (ValueError, TypeError, OverflowError):
+                value = setting.default
+        assign(session, key, value)
+    link = query.get(LINK_PARAM)
+    if link and store_mod.valid_id(link):
+        if link != session.get(links.LINKED):
+            links.open_link(session, link)
+    else:
+        session.pop(links.CUSTOM, None)
+        session[links.LINKED] = None
+    session.pop("lec_t_run", None)  # the lecture keeps the step given (ui.lecture.restart)
+
+
+def follow_now(session: MutableMapping[str, Any], room: cr.Room) -> bool:
+    """A following student whose lecture is behind the lecturer's: catch up as the next
+    run starts (:func:`before_run`, before any widget). True if the page must run again."""
+    seat = seat_of(session)
+    if seat is None or seat.lecturer or not seat.following or room.lecture_n == seat.applied:
+        return False
+    if not room.lecture:
+        return False
+    seat.pending = room.lecture_query
+    seat.applied = room.lecture_n
+    return True
+
+
+def before_run(session: MutableMapping[str, Any]) -> None:
+    """As a run starts (before any widget): apply the lecturer's lecture the strip found."""
+    seat = seat_of(session)
+    if seat is None or seat.pending is None:
+        return
+    query, seat.pending = seat.pending, None
+    apply_lecture(session, query)
+    seat.applied_query = lecture_subset(query)
+    seat.fresh = True
+
+
+def set_following(session: MutableMapping[str, Any], on: bool) -> None:
+    seat = seat_of(session)
+    if seat is not None:
+        seat.following = on
+        seat.applied = -1  # following again catches up at once
+
+
+def end_of_run(session: MutableMapping[str, Any], toast: Callable[[str], None]) -> None:
+    """At the end of a run: a following student who changed the lecture stops following;
+    the lecturer's lecture is published to the room when it changed."""
+    seat = seat_of(session)
+    if seat is None:
+        return
+    now = lecture_subset(to_query(session))
+    if not seat.lecturer:
+        if seat.fresh:
+            seat.applied_query, seat.fresh = now, False
+        elif seat.following and seat.applied_query is not None and now != seat.applied_query:
+            seat.following = False
+            toast("You changed the run yourself: no longer following the lecturer.")
+        return
+    if now == seat.published or not seat.publish_limit.allow():
+        return  # nothing new, or a burst of changes: the live strip publishes the last one
+    err = lecturer_do(session, lambda room: cr.publish(room, now))
+    if err is None:
+        seat.published = now
+
+
+# ----------------------------------------------------------------------------- the question
+
+
+def question_figure(q: cr.Question) -> go.Figure:
+    """The next example and the line before the step (and after it, once revealed)."""
+    x = np.asarray(q.x, dtype=float)
+    w = np.asarray(q.w, dtype=float)
+    span = max(1.0, float(np.abs(x).max()) * 1.6)
+    bias = len(q.z) > len(q.x)
+    traces: list[dict[str, Any]] = []
+    lines = [("line before the step", w, "solid", W_COLOUR)]
+    if q.revealed and q.mistake:
+        lines.append(("line after the step", w + q.eta * q.y * np.asarray(q.z), "dash", "#555"))
+    for name, v, dash, colour in lines:
+        seg = _line(v, bias, span)
+        if seg is not None:
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": seg[0],
+                    "y": seg[1],
+                    "mode": "lines",
+                    "name": name,
+                    "line": {"dash": dash, "color": colour, "width": 3},
+                    "hoverinfo": "skip",
+                }
+            )
+    plus = q.y > 0
+    traces.append(
+        {
+            "type": "scatter",
+            "x": [float(x[0])],
+            "y": [float(x[1])],
+            "mode": "markers+text",
+            "name": f"point {q.point + 1}, y = {'+1' if plus else '−1'}",
+            "text": [f"point {q.point + 1} ({'+1' if plus else '−1'})"],
+            "textposition": "top center",
+            "hoverinfo": "skip",
+            "marker": {
+                "size": 18,
+                "color": PLUS if plus else MINUS,
+                "symbol": "circle" if plus else "x",
+                "line": {"width": 1, "color": "#fff"},
+            },
+        }
+    )
+    axis = {"range": [-span, span], "zeroline": True, **AXIS}
+    return as_figure(
+        {
+            "data": traces,
+            "layout": {
+                "height": 300,
+                "margin": {"l": 40, "r": 10, "t": 10, "b": 40},
+                "xaxis": {**axis, "title": {"text": "x₁"}},
+                "yaxis": {**axis, "title": {"text": "x₂"}, "scaleanchor": "x"},
+                "legend": {"orientation": "h", "y": -0.2},
+                "showlegend": True,
+            },
+        }
+    )
+
+
+def _line(w: np.ndarray, bias: bool, span: float) -> tuple[list[float], list[float]] | None:
+    """Two ends of w₁x₁ + w₂x₂ + b = 0 within the square (None if there is no line)."""
+    a, b = float(w[0]), float(w[1])
+    c = float(w[2]) if bias and len(w) > 2 else 0.0
+    if math.hypot(a, b) == 0.0:
+        return None
+    if abs(b) >= abs(a):
+        xs = [-span, span]
+        return xs, [-(a * v + c) / b for v in xs]
+    ys = [-span, span]
+    return [-(b * v + c) / a for v in ys], ys
+
+
+def question_text(q: cr.Question) -> str:
+    """The question in words (the chart's text alternative)."""
+    sign = "+1" if q.y > 0 else "−1"
+    return (
+        f"At step t = {q.t + 1} the perceptron is shown point {q.point + 1}, "
+        f"z = {vector_text(q.z)} with label y = {sign}, and w = {vector_text(q.w)}. "
+        "Will it be a mistake?"
+    )
+
+
+def truth_text(q: cr.Question) -> str:
+    m = q.margin
+    if not q.mistake:
+        return f"No mistake: y·w·z = {signed(m)}, so w stays and the line does not move."
+    rule = " ≤ 0" if q.rule == "nonpositive" else ""
+    turn = (
+        f"the line turned {cr.TURN_WORDS[q.turn]}"
+        if q.turn != "none"
+        else "the line did not turn (it appeared, or only moved)"
+    )
+    return f"It was a mistake: y·w·z = {signed(m)}{rule}, so w ← w + η·y·z and {turn}."
+
+
+ANSWERS = {"mistake": True, "no mistake": False}
+
+
+def _answer(session: MutableMapping[str, Any], qid: int, key_m: str, key_t: str) -> None:
+    seat = seat_of(session)
+    said = session.get(key_m)
+    turn = session.get(key_t)
+    if seat is None or said not in ANSWERS:
+        return
+    turn_code = next((k for k, v in cr.TURN_WORDS.items() if v == turn), None)
+    try:
+        room = cr.load_room(_store(), seat.code, fresh=True)
+        if room is None:
+            raise cr.RoomError("This class is no longer open.")
+        cr.answer(_store(), room, seat.seat or "", qid, ANSWERS[said], turn_code)
+    except (cr.RoomError, store_mod.StoreDown) as exc:
+        msg = str(exc) if isinstance(exc, cr.RoomError) else "The store is down: not counted."
+        _notice(session, msg)
+        return
+    seat.answers[qid] = (ANSWERS[said], turn_code)
+
+
+def question_card(session: MutableMapping[str, Any], q: cr.Question) -> None:
+    """A student's card: the next example, and the answer, then the truth with theirs."""
+    seat = seat_of(session)
+    mine = seat.answers.get(q.id) if seat is not None else None
+    box = st.container(border=True, key=f"room_card_{q.id}")
+    box.markdown(f"**Question {q.id} from the lecturer.** {question_text(q)}")
+    box.plotly_chart(question_figure(q), config=CHART, key=f"room_qfig_{q.id}_{int(q.revealed)}")
+    if not q.revealed:
+        key_m, key_t = f"room_q{q.id}_said", f"room_q{q.id}_turn"
+        c1, c2 = box.columns(2)
+        c1.segmented_control(
+            "Will it be a mistake?",
+            list(ANSWERS),
+            key=key_m,
+            on_change=_answer,
+            args=(session, q.id, key_m, key_t),
+        )
+        c2.segmented_control(
+            "If so, which way will the line turn? (optional)",
+            [cr.TURN_WORDS[t] for t in cr.TURNS],
+            key=key_t,
+            on_change=_answer,
+            args=(session, q.id, key_m, key_t),
+        )
+        if mine is not None:
+            box.caption(
+                f"Counted: you said {'mistake' if mine[0] else 'no mistake'}"
+                + (f", {cr.TURN_WORDS[mine[1]]}" if mine[1] else "")
+                + ". You can change your answer until the lecturer reveals it."
+            )
+        return
+    box.markdown(f"**Answer:** {truth_text(q)}")
+    if mine is None:
+        box.caption("You did not answer this one.")
+    else:
+        right = mine[0] == q.mistake
+        turn = "" if mine[1] is None else f", {cr.TURN_WORDS[mine[1]]}"
+        box.markdown(
+            f"**Yours:** {'mistake' if mine[0] else 'no mistake'}{turn} — "
+            + ("✓ right." if right else "✗ not this time.")
+        )
+
+
+# ----------------------------------------------------------------------------- the sidebar
+
+
+def sidebar_box(session: MutableMapping[str, Any]) -> None:
+    """The sidebar's class box on every page: start or join a class, or the class in."""
+    sb = st.sidebar
+    seat = seat_of(session)
+    if seat is None:
+        with sb.expander("Class mode", icon=":material/school:"):
+            st.caption("A lecturer starts a class; students join it with its code or QR code.")
+            if st.button("Start a class", key="room_start", icon=":material/co_present:"):
+                err = start(session)
+                if err:
+                    st.error(err)
+                else:
+                    st.switch_page(ROOM_PAGE)
+            st.page_link(ROOM_PAGE, label="Join a class", icon=":material/login:")
+        return
+    who = (
+        "you are its lecturer"
+        if seat.lecturer
+        else f"you joined as {safe(seat.nick) or 'a student'}"
+    )
+    sb.info(f"Class **{cr.shown_code(seat.code)}**: {who}.", icon=":material/school:")
+    sb.page_link(ROOM_PAGE, label="The class page", icon=":material/school:")
+
+
+# ----------------------------------------------------------------------------- the live strip
+
+
+def public_url() -> str:
+    """The address students' phones open: ``PERCEPTRON_PUBLIC_URL`` if set, else the
+    address the lecturer's browser is on (its scheme, host and port)."""
+    env = os.environ.get("PERCEPTRON_PUBLIC_URL", "").strip()
+    if env:
+        return env.rstrip("/")
+    url = str(getattr(st.context, "url", "") or "")
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if not parts.scheme or not parts.netloc:
+        return "http://localhost:8501"
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def join_url(code: str) -> str:
+    return f"{public_url()}/room?room={code}"
+
+
+@dataclass(frozen=True)
+class LectureHooks:
+    """What the lecture page lends the lecturer's strip: the question at its step (or why
+    there is none), and a step to go to at the reveal."""
+
+    question: Callable[[], cr.Question | str]
+    step_to: Callable[[int], None]
+
+
+def lend(session: MutableMapping[str, Any], hooks: LectureHooks | None) -> None:
+    """The page on show lends its hooks (the lecture page), or none (every other page)."""
+    if hooks is None:
+        session.pop(HOOKS, None)
+    else:
+        session[HOOKS] = hooks
+
+
+def live(session: MutableMapping[str, Any], page: str) -> None:
+    """The class strip at the top of every page of a joined session (a fragment that runs
+    every POLL_S): the lecturer's code, count, question and tally; a student's question
+    card and following."""
+    seat = seat_of(session)
+    if seat is None:
+        return
+    try:
+        room = cr.load_room(_store(), seat.code)
+    except store_mod.StoreDown:
+        st.caption("The class cannot be reached right now; this page goes on by itself.")
+        return
+    if room is None or room.closed:
+        leave(session)
+        _notice(session, f"Class {cr.shown_code(seat.code)} has ended. The page is yours again.")
+        st.rerun(scope="app")
+    if seat.redraw:
+        seat.redraw = False
+        st.rerun(scope="app")
+    if seat.lecturer:
+        _lecturer_strip(session, seat, room)
+        return
+    if page == LECTURE_PAGE and follow_now(session, room):
+        st.rerun(scope="app")
+    q = room.question
+    if q is not None and q.id not in seat.dismissed:
+        question_card(session, q)
+        if q.revealed:
+            st.button(
+                "Hide this question",
+                key=f"room_hide_{q.id}",
+                on_click=seat.dismissed.add,
+                args=(q.id,),
+            )
+    if page == LECTURE_PAGE:
+        _follow_line(session, seat, room)
+
+
+def _follow_line(session: MutableMapping[str, Any], seat: Seat, room: cr.Room) -> None:
+    c1, c2 = st.columns([3, 1], vertical_alignment="center")
+    if seat.following:
+        c1.caption(
+            f"Following the lecturer of class {cr.shown_code(room.code)}: their data, "
+            "settings and step."
+        )
+        c2.button(
+            "Explore on my own",
+            key="room_unfollow",
+            on_click=set_following,
+            args=(session, False),
+            icon=":material/explore:",
+        )
+    else:
+        c1.caption("Exploring on your own. Follow the lecturer to catch up with their step.")
+        c2.button(
+            "Follow the lecturer",
+            key="room_follow",
+            on_click=set_following,
+            args=(session, True),
+            icon=":material/sync:",
+        )
+
+
+def _lecturer_strip(session: MutableMapping[str, Any], seat: Seat, room: cr.Room) -> None:
+    if seat.published is not None and room.lecture_query != seat.published:
+        end_of_run(session, lambda text: None)  # a publish the rate limit held back
+    try:
+        count = cr.members(_store(), room)
+    except store_mod.StoreDown:
+        count = 0
+    box = st.container(border=True, key="room_strip")
+    c = box.columns([2, 3], vertical_alignment="center")
+    c[0].markdown(
+        f"Class **{cr.shown_code(room.code)}** · {count} "
+        f"{'student' if count == 1 else 'students'} · join at {safe(public_url())}/room"
+    )
+    hooks = session.get(HOOKS)
+    q = room.question
+    with c[1]:
+        if q is not None and not q.revealed:
+            _tally_bars(room, q, count)
+        elif q is not None:
+            st.caption(f"Question {q.id}: {truth_text(q)}")
+    if not isinstance(hooks, LectureHooks):
+        box.caption("Open *Step by step* to ask the class about the next example.")
+        return
+    b = box.columns([1, 1, 3])
+    if q is None or q.revealed:
+        b[0].button(
+            "Ask the class",
+            key="room_ask",
+            on_click=_ask,
+            args=(session, hooks),
+            icon=":material/help:",
+            type="primary",
+        )
+    else:
+        b[0].button(
+            "Reveal",
+            key="room_reveal",
+            on_click=_reveal,
+            args=(session, hooks),
+            icon=":material/visibility:",
+            type="primary",
+        )
+
+
+def _tally_bars(room: cr.Room, q: cr.Question, count: int) -> None:
+    try:
+        t = cr.tally(cr.answers_of(_store(), room, q.id))
+    except store_mod.StoreDown:
+        st.caption("Answers cannot be read right now.")
+        return
+    st.markdown(f"Question {q.id}: **{t.answered}** of {count} answered")
+    for label, n in (("mistake", t.mistake), ("no mistake", t.no_mistake)):
+        st.progress(t.share(n), text=f"{label}: {n} ({t.share(n):.0%})")
+    turns = ", ".join(f"{cr.TURN_WORDS[k]} {v}" for k, v in t.turns.items() if v)
+    if turns:
+        st.caption(f"Which way the line turns: {turns}.")
+
+
+def _ask(session: MutableMapping[str, Any], hooks: LectureHooks) -> None:
+    made = hooks.question()
+    if isinstance(made, str):
+        _notice(session, made)
+        return
+    err = lecturer_do(session, lambda room: cr.ask(room, made))
+    if err:
+        _notice(session, err)
+
+
+def _reveal(session: MutableMapping[str, Any], hooks: LectureHooks) -> None:
+    room = room_now(session)
+    q = room.question if room is not None else None
+    err = lecturer_do(session, cr.reveal)
+    if err:
+        _notice(session, err)
+        return
+    if q is not None:
+        hooks.step_to(q.t + 1)  # the lecture shows the step: every follower sees it
+        seat = seat_of(session)
+        if seat is not None:
+            seat.redraw = True
+
+
+# ----------------------------------------------------------------------------- the challenge
+
+
+def open_challenge(session: MutableMapping[str, Any]) -> tuple[Seat, cr.Challenge] | None:
+    """A student's seat and their class's open challenge, if there is one."""
+    seat = seat_of(session)
+    if seat is None or seat.lecturer:
+        return None
+    room = room_now(session)
+    if room is None or room.closed or room.challenge is None or not room.challenge.open:
+        return None
+    return seat, room.challenge
+
+
+def submit_set(
+    session: MutableMapping[str, Any],
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    cid: int,
+    gamma: float | None,
+    R: float,
+    bound: float | None,
+    M: int,
+    converged: bool,
+    reason: str | None,
+) -> tuple[bool, str]:
+    """Submit the points (X, y) to the open challenge ``cid``, with the numbers the server
+    measured on them with the challenge's settings. Returns (kept, sentence)."""
+    seat = seat_of(session)
+    if seat is None or seat.lecturer or not seat.seat:
+        return False, "Join a class first."
+    try:
+        room = cr.load_room(_store(), seat.code, fresh=True)
+        if room is None or room.challenge is None or room.challenge.id != cid:
+            return False, "That challenge is no longer open."
+        refusal = cr.judge(
+            room.challenge, n=len(y), gamma=gamma, converged=converged, reason=reason
+        )
+        if refusal is not None:
+            return False, refusal
+        assert gamma is not None and bound is not None
+        data = links._call(store_mod.save_dataset, X, y)
+        sub = cr.Submission(
+            seat=seat.seat,
+            nick=seat.nick,
+            data=data,
+            n=len(y),
+            M=int(M),
+            bound=float(bound),
+            gamma=float(gamma),
+            R=float(R),
+            at=time.time(),
+        )
+        cr.submit(_store(), room, sub, cid)
+        ranked = cr.submissions(_store(), room, cid)
+    except store_mod.StoreDown:
+        return False, "The class cannot be reached right now (the app's store is down)."
+    except cr.RoomError as exc:
+        return False, str(exc)
+    except ValueError as exc:  # the store's caps on a dataset
+        return False, safe(exc, limit=160)
+    rank = next((i for i, s in enumerate(ranked, 1) if s.seat == seat.seat), len(ranked))
+    said = (
+        f"Submitted: M = {M} mistakes, bound (R/γ)² = {bound:.3g}. "
+        f"You are number {rank} of {len(ranked)} in the room."
+    )
+    seat.submitted[cid] = said
+    return True, said

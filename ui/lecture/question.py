@@ -1,0 +1,37 @@
+"""The lecturer's question at the lecture's step t (issue 16): the next example, and the
+truth the reveal shows (from the recorded run, never from a student's browser)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ui.kit.classroom import Question, turn_of
+from ui.kit.model import Run
+
+
+def at_step(run: Run, t: int) -> Question | str:
+    """'Will the example shown at step t+1 be a mistake?' for the run at step ``t`` (steps
+    shown so far), or the sentence saying why there is no next example."""
+    trace = run.trace
+    steps = trace.steps
+    if steps is None or not 0 <= t < trace.n_steps:
+        return "The run has ended: there is no next example to ask about. Step back first."
+    i = int(steps.index[t])
+    x = np.asarray(run.X[i], dtype=float)
+    z = np.append(x, 1.0) if trace.bias else x  # the bias feature 1, last (the engine's)
+    w = trace.w_before(t)
+    y = int(run.y[i])
+    mistake = bool(steps.mistake[t])
+    return Question(
+        id=0,  # numbered by the room
+        t=int(t),
+        point=i,
+        x=tuple(float(v) for v in x),
+        z=tuple(float(v) for v in z),
+        y=y,
+        w=tuple(float(v) for v in w),
+        rule=trace.rule,
+        eta=float(trace.eta),
+        mistake=mistake,
+        turn=turn_of(w, z, y, trace.eta, mistake),
+    )

@@ -1,0 +1,42 @@
+"""The class page's pieces that are not widgets: what opening a submission in the lecture
+does, and the challenge's lecture settings."""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any
+
+from ui.kit import classroom as cr
+from ui.kit import links
+from ui.kit import store as store_mod
+from ui.kit.state import assign
+
+# the challenge's run, which the lecture shows the same way: w = 0, η = 1, the given order,
+# the bias feature 1 last, mistake iff y·w·x ≤ 0 (the margin lab's settings, c = 1)
+CHALLENGE_LECTURE = {
+    "lec_bias": True,
+    "lec_eta": 1.0,
+    "lec_w0": "zero",
+    "lec_order": "given",
+    "lec_rule": "nonpositive",
+    "lec_normalize": False,
+    "lec_max_epochs": cr.CHALLENGE_EPOCHS,
+    "lec_t": 0,
+}
+
+
+def open_submission(session: MutableMapping[str, Any], sub: cr.Submission, rank: int) -> str | None:
+    """Make a submission the lecture's run from step 0; an error sentence or None."""
+    try:
+        found = links._call(store_mod.load_dataset, sub.data)
+    except (store_mod.StoreDown, ValueError):
+        found = None
+    if found is None:
+        return "That submission's points cannot be opened right now."
+    X, y = found
+    for key, value in CHALLENGE_LECTURE.items():
+        assign(session, key, value)
+    session[links.CUSTOM] = (X, y, f"submission #{rank} of the challenge")
+    session[links.LINKED] = sub.data
+    session.pop("lec_t_run", None)  # the lecture starts this run at step 0
+    return None
