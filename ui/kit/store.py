@@ -1,7 +1,8 @@
 """The store: what a student makes outlives the server process (issue 15).
 
 One small interface, :class:`Store` (``put``/``get``/``touch`` of bytes under a string key,
-with an expiry), and two backends, chosen by one setting (:func:`open_store`):
+with an expiry, and a *map* of fields under a key, below), and two backends, chosen by one
+setting (:func:`open_store`):
 
 - :class:`SQLiteStore`, the embedded default: the standard library's ``sqlite3`` on one
   file (WAL mode, a busy timeout, one connection behind a lock, so Streamlit's session
@@ -17,6 +18,19 @@ written). Any failure to reach the store (Redis stopped or paused, the SQLite fi
 directory unwritable, a corrupt file) raises :class:`StoreDown`, never a driver's own
 exception. Opening a store touches nothing: the first call connects, and every call
 after a failure tries again, so the same object works again once the store is back.
+
+Maps are for the class mode: many students (on several app servers sharing Redis, or one
+server with SQLite) each write their own answer under one key, and the lecturer counts
+them. ``put_field`` sets one field (a field of the same name is replaced: one answer per
+student) and makes the whole map expire ``ttl`` seconds from then; it refuses a new field
+with :class:`MapFull` once the map holds ``max_fields`` fields (at most ``MAX_MAP_FIELDS``).
+Every change is one transaction (SQLite) or one Lua script (Redis), never a read then a
+write in Python, so an answer is counted exactly once. A key holds either a plain entry or
+a map: ``get`` of a map's key is None, ``fields`` of a plain entry's key is empty, ``put``
+replaces a map as it replaces an entry, ``put_field`` refuses a key that holds a plain entry
+(ValueError), and ``touch`` and ``delete`` work on both. A map with no field left does not
+exist. Each field counts ``field_size`` bytes against the size cap, and a map is evicted
+whole, by its expiry, like an entry.
 
 Datasets (points and labels only, nothing personal) are stored under a content id:
 ``dataset_id`` is 12 characters of base32 of the SHA-256 of a canonical encoding, so the
@@ -43,6 +57,7 @@ import struct
 import threading
 import time
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -59,8 +74,12 @@ __all__ = [
     "ID_LENGTH",
     "MAX_BYTES",
     "MAX_COORD",
+    "MAX_FIELD_BYTES",
+    "MAX_FIELD_LENGTH",
+    "MAX_MAP_FIELDS",
     "MAX_POINTS",
     "MAX_VALUE_BYTES",
+    "MapFull",
     "RateLimit",
     "RedisStore",
     "SQLiteStore",
@@ -72,6 +91,7 @@ __all__ = [
     "default_ttl",
     "encode_dataset",
     "entry_size",
+    "field_size",
     "load_dataset",
     "max_store_bytes",
     "open_store",
@@ -106,6 +126,11 @@ MAX_KEY_LENGTH = 200
 MAX_TTL = 10 * 365.25 * 86_400.0  # ten years
 ENTRY_OVERHEAD = 64  # bytes counted per entry besides its key and value (index, row)
 
+# Maps (class mode): one field per student, a short answer in each.
+MAX_FIELD_LENGTH = 64  # a field name: printable ASCII, no spaces, as keys
+MAX_FIELD_BYTES = 16_384  # one field's value
+MAX_MAP_FIELDS = 2_000  # fields in any map, whatever a caller's max_fields says
+
 SQLITE_BUSY_TIMEOUT = 1.0  # seconds another process's write may hold us up
 REDIS_TIMEOUT = 0.5  # seconds: connect and each reply
 REDIS_NAMESPACE = "perceptron:"
@@ -113,10 +138,15 @@ REDIS_NAMESPACE = "perceptron:"
 _MAGIC = b"PLD1"
 _HEADER = struct.Struct("<4sII")  # magic, n, d
 _KEY = re.compile(rf"[!-~]{{1,{MAX_KEY_LENGTH}}}")  # printable ASCII, no spaces
+_FIELD = re.compile(rf"[!-~]{{1,{MAX_FIELD_LENGTH}}}")
 
 
 class StoreDown(Exception):
     """The store cannot be reached (Redis stopped, SQLite file unwritable...)."""
+
+
+class MapFull(ValueError):
+    """put_field refused a new field: the map already holds max_fields fields."""
 
 
 class Store(Protocol):
@@ -134,7 +164,41 @@ class Store(Protocol):
         ...
 
     def touch(self, key: str, *, ttl: float) -> bool:
-        """Expire ``key`` ``ttl`` seconds from now; False if it is absent. Raises StoreDown."""
+        """Expire ``key`` (a plain entry or a whole map) ``ttl`` seconds from now; False if
+        it is absent. Raises StoreDown."""
+        ...
+
+    def put_field(
+        self, key: str, field: str, value: bytes, *, ttl: float, max_fields: int | None = None
+    ) -> int:
+        """Set ``field`` of the map under ``key`` to ``value`` (a field of the same name is
+        replaced: one answer per student), and make the WHOLE map expire ``ttl`` seconds
+        from now. Returns the number of fields in the map after the write. If the field is
+        new and the map already holds ``max_fields`` (or MAX_MAP_FIELDS) fields, nothing is
+        written and MapFull is raised; replacing an existing field is always allowed.
+        Check-and-write is atomic. Raises StoreDown, ValueError for a bad
+        key/field/value/ttl/max_fields, for a key that holds a plain entry, or for a map
+        that would be bigger than the whole store (TypeError for a value that is not bytes,
+        as ``put``)."""
+        ...
+
+    def fields(self, key: str) -> dict[str, bytes]:
+        """Every field of the map (empty dict if unknown or expired). Raises StoreDown."""
+        ...
+
+    def count_fields(self, key: str) -> int:
+        """How many fields the map holds (0 if unknown or expired), without reading them.
+        Raises StoreDown."""
+        ...
+
+    def delete_field(self, key: str, field: str) -> bool:
+        """Remove one field; True if it was there (the map goes with its last field).
+        Raises StoreDown."""
+        ...
+
+    def delete(self, key: str) -> bool:
+        """Remove a plain entry or a whole map; True if something was there. Raises
+        StoreDown."""
         ...
 
     def close(self) -> None: ...
@@ -238,6 +302,63 @@ def _check_entry(key: str, value: object, ttl: float, cap: int) -> bytes:
     return data
 
 
+def field_size(key: str, field: str, value: bytes) -> int:
+    """The bytes one field of a map counts against the size cap (the same for both
+    backends); a map counts the sum of its fields."""
+    return len(key) + len(field) + len(value) + ENTRY_OVERHEAD
+
+
+def _check_field_entry(
+    key: str, field: str, value: object, ttl: float, max_fields: object, cap: int
+) -> tuple[bytes, int]:
+    """The value as bytes and the field limit of a put_field, or ValueError/TypeError."""
+    _check_key(key)
+    _check_field(field)
+    if not isinstance(value, bytes | bytearray | memoryview):
+        raise TypeError("A store value is bytes.")
+    data = bytes(value)
+    _check_ttl(ttl)
+    if max_fields is None:
+        limit = MAX_MAP_FIELDS
+    elif isinstance(max_fields, bool) or not isinstance(max_fields, int) or max_fields < 1:
+        raise ValueError("max_fields must be a whole number, at least 1.")
+    else:
+        limit = min(max_fields, MAX_MAP_FIELDS)
+    if len(data) > MAX_FIELD_BYTES:
+        raise ValueError(
+            f"The value is {len(data):,} bytes, over the limit of {MAX_FIELD_BYTES:,} bytes "
+            "for one field; nothing was stored."
+        )
+    if field_size(key, field, data) > cap:
+        raise ValueError(
+            f"The value is {len(data):,} bytes, more than the whole store holds "
+            f"({cap:,} bytes); nothing was stored."
+        )
+    return data, limit
+
+
+def _check_field(field: object) -> None:
+    if not isinstance(field, str) or _FIELD.fullmatch(field) is None:
+        raise ValueError(
+            f"A map's field is 1 to {MAX_FIELD_LENGTH} printable ASCII characters without spaces."
+        )
+
+
+def _not_a_map(key: str) -> ValueError:
+    return ValueError(f"The key {key!r} holds a plain entry, not a map; nothing was stored.")
+
+
+def _map_full(key: str, field: str, limit: int) -> MapFull:
+    return MapFull(f"The map {key!r} already holds {limit:,} fields; {field!r} was not added.")
+
+
+def _map_too_big(key: str, cap: int) -> ValueError:
+    return ValueError(
+        f"The map {key!r} would be more than the whole store holds ({cap:,} bytes); "
+        "nothing was stored."
+    )
+
+
 def _check_key(key: object) -> None:
     if not isinstance(key, str) or _KEY.fullmatch(key) is None:
         raise ValueError("A store key is 1 to 200 printable ASCII characters without spaces.")
@@ -271,7 +392,36 @@ CREATE TRIGGER IF NOT EXISTS entries_removed AFTER DELETE ON entries
     BEGIN UPDATE totals SET bytes = bytes - OLD.size WHERE id = 0; END;
 CREATE TRIGGER IF NOT EXISTS entries_resized AFTER UPDATE OF size ON entries
     BEGIN UPDATE totals SET bytes = bytes - OLD.size + NEW.size WHERE id = 0; END;
+CREATE TABLE IF NOT EXISTS maps (
+    key TEXT PRIMARY KEY,
+    expires REAL NOT NULL,
+    n INTEGER NOT NULL DEFAULT 0,
+    size INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS maps_expires ON maps (expires);
+CREATE TABLE IF NOT EXISTS fields (
+    key TEXT NOT NULL,
+    field TEXT NOT NULL,
+    value BLOB NOT NULL,
+    size INTEGER NOT NULL,
+    PRIMARY KEY (key, field)
+);
+CREATE TRIGGER IF NOT EXISTS fields_added AFTER INSERT ON fields BEGIN
+    UPDATE maps SET n = n + 1, size = size + NEW.size WHERE key = NEW.key;
+    UPDATE totals SET bytes = bytes + NEW.size WHERE id = 0;
+END;
+CREATE TRIGGER IF NOT EXISTS fields_removed AFTER DELETE ON fields BEGIN
+    UPDATE maps SET n = n - 1, size = size - OLD.size WHERE key = OLD.key;
+    UPDATE totals SET bytes = bytes - OLD.size WHERE id = 0;
+END;
+CREATE TRIGGER IF NOT EXISTS fields_resized AFTER UPDATE OF size ON fields BEGIN
+    UPDATE maps SET size = size - OLD.size + NEW.size WHERE key = NEW.key;
+    UPDATE totals SET bytes = bytes - OLD.size + NEW.size WHERE id = 0;
+END;
+CREATE TRIGGER IF NOT EXISTS maps_removed AFTER DELETE ON maps
+    BEGIN DELETE FROM fields WHERE key = OLD.key; END;
 """
+_SCHEMA_LAST = "maps_removed"  # the last trigger the schema makes: a file without it is set up
 
 
 class SQLiteStore:
@@ -282,6 +432,11 @@ class SQLiteStore:
     in the same transactions, so the cap costs no scan. One connection, opened on first
     use, serves every thread behind a lock; after any failure it is closed and the next
     call opens it again.
+
+    Maps live in two more tables: ``maps`` (key, expires, n, size), one row per map, and
+    ``fields`` (key, field, value, size). Triggers on ``fields`` keep each map's count and
+    size and the running total; deleting a ``maps`` row deletes its fields. A file made
+    before maps existed gets the new tables on first use.
     """
 
     name = "sqlite"
@@ -326,7 +481,8 @@ class SQLiteStore:
             self._wal(conn)
             conn.execute("PRAGMA synchronous = NORMAL")
             made = conn.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = 'entries_resized'"
+                "SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = ?",
+                (_SCHEMA_LAST,),
             ).fetchone()
             if made is None:  # a read when the file is set up: no write lock to wait for
                 conn.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}COMMIT;")
@@ -362,40 +518,61 @@ class SQLiteStore:
                 self._conn.close()
             self._conn = None
 
+    @staticmethod
+    @contextlib.contextmanager
+    def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+        """One write transaction, taken at once (other processes wait their busy timeout)."""
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _purge(conn: sqlite3.Connection, now: float) -> None:
+        """Forget what has expired (a map's fields go with it, by trigger)."""
+        conn.execute("DELETE FROM entries WHERE expires <= ?", (now,))
+        conn.execute("DELETE FROM maps WHERE expires <= ?", (now,))
+
+    def _evict(self, conn: sqlite3.Connection, keep: str) -> None:
+        """Under the cap again: entries and whole maps, soonest expiring first, never
+        ``keep`` (what was just written)."""
+        total = self._total(conn)
+        while total > self.max_bytes:
+            rows = conn.execute(
+                "SELECT expires, key, size, 0 FROM entries WHERE key != ?1 "
+                "UNION ALL SELECT expires, key, size, 1 FROM maps WHERE key != ?1 "
+                "ORDER BY 1, 2 LIMIT 64",
+                (keep,),
+            ).fetchall()
+            if not rows:
+                break
+            for _, victim, victim_size, is_map in rows:
+                table = "maps" if is_map else "entries"
+                conn.execute(f"DELETE FROM {table} WHERE key = ?", (victim,))
+                total -= int(victim_size)
+                if total <= self.max_bytes:
+                    break
+
     def put(self, key: str, value: bytes, *, ttl: float) -> None:
         data = _check_entry(key, value, ttl, self.max_bytes)
         size = entry_size(key, data)
 
         def work(conn: sqlite3.Connection) -> None:
             now = time.time()
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.execute("DELETE FROM entries WHERE expires <= ?", (now,))
+            with self._transaction(conn):
+                self._purge(conn, now)
+                conn.execute("DELETE FROM maps WHERE key = ?", (key,))  # a key is one or other
                 conn.execute(
                     "INSERT INTO entries (key, value, expires, size) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT (key) DO UPDATE SET value = excluded.value, "
                     "expires = excluded.expires, size = excluded.size",
                     (key, data, now + ttl, size),
                 )
-                total = self._total(conn)
-                while total > self.max_bytes:
-                    rows = conn.execute(
-                        "SELECT key, size FROM entries WHERE key != ? "
-                        "ORDER BY expires, key LIMIT 64",
-                        (key,),
-                    ).fetchall()
-                    if not rows:
-                        break
-                    for victim, victim_size in rows:
-                        conn.execute("DELETE FROM entries WHERE key = ?", (victim,))
-                        total -= int(victim_size)
-                        if total <= self.max_bytes:
-                            break
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+                self._evict(conn, key)
 
         self._run(work)
 
@@ -422,11 +599,104 @@ class SQLiteStore:
 
         def work(conn: sqlite3.Connection) -> bool:
             now = time.time()
-            cur = conn.execute(
-                "UPDATE entries SET expires = ? WHERE key = ? AND expires > ?",
-                (now + ttl, key, now),
-            )
-            return cur.rowcount > 0
+            for table in ("entries", "maps"):  # a key is in one of them at most
+                cur = conn.execute(
+                    f"UPDATE {table} SET expires = ? WHERE key = ? AND expires > ?",
+                    (now + ttl, key, now),
+                )
+                if cur.rowcount > 0:
+                    return True
+            return False
+
+        return bool(self._run(work))
+
+    def put_field(
+        self, key: str, field: str, value: bytes, *, ttl: float, max_fields: int | None = None
+    ) -> int:
+        data, limit = _check_field_entry(key, field, value, ttl, max_fields, self.max_bytes)
+        size = field_size(key, field, data)
+
+        def work(conn: sqlite3.Connection) -> int:
+            now = time.time()
+            with self._transaction(conn):
+                self._purge(conn, now)
+                if conn.execute("SELECT 1 FROM entries WHERE key = ?", (key,)).fetchone():
+                    raise _not_a_map(key)
+                row = conn.execute("SELECT n, size FROM maps WHERE key = ?", (key,)).fetchone()
+                count, map_size = (0, 0) if row is None else (int(row[0]), int(row[1]))
+                old = conn.execute(
+                    "SELECT size FROM fields WHERE key = ? AND field = ?", (key, field)
+                ).fetchone()
+                if old is None and count >= limit:
+                    raise _map_full(key, field, limit)
+                if map_size - (0 if old is None else int(old[0])) + size > self.max_bytes:
+                    raise _map_too_big(key, self.max_bytes)
+                conn.execute(
+                    "INSERT INTO maps (key, expires) VALUES (?, ?) "
+                    "ON CONFLICT (key) DO UPDATE SET expires = excluded.expires",
+                    (key, now + ttl),
+                )
+                conn.execute(
+                    "INSERT INTO fields (key, field, value, size) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (key, field) DO UPDATE SET value = excluded.value, "
+                    "size = excluded.size",
+                    (key, field, data, size),
+                )
+                self._evict(conn, key)
+                return count + (old is None)
+
+        return int(self._run(work))
+
+    def fields(self, key: str) -> dict[str, bytes]:
+        _check_key(key)
+
+        def work(conn: sqlite3.Connection) -> dict[str, bytes]:
+            rows = conn.execute(
+                "SELECT f.field, f.value FROM maps AS m JOIN fields AS f ON f.key = m.key "
+                "WHERE m.key = ? AND m.expires > ?",
+                (key, time.time()),
+            ).fetchall()
+            return {str(field): bytes(value) for field, value in rows}
+
+        result: dict[str, bytes] = self._run(work)
+        return result
+
+    def count_fields(self, key: str) -> int:
+        _check_key(key)
+
+        def work(conn: sqlite3.Connection) -> int:
+            row = conn.execute(
+                "SELECT n FROM maps WHERE key = ? AND expires > ?", (key, time.time())
+            ).fetchone()
+            return 0 if row is None else int(row[0])
+
+        return int(self._run(work))
+
+    def delete_field(self, key: str, field: str) -> bool:
+        _check_key(key)
+        _check_field(field)
+
+        def work(conn: sqlite3.Connection) -> bool:
+            with self._transaction(conn):
+                self._purge(conn, time.time())
+                cur = conn.execute("DELETE FROM fields WHERE key = ? AND field = ?", (key, field))
+                if cur.rowcount == 0:
+                    return False
+                conn.execute("DELETE FROM maps WHERE key = ? AND n = 0", (key,))
+                return True
+
+        return bool(self._run(work))
+
+    def delete(self, key: str) -> bool:
+        _check_key(key)
+
+        def work(conn: sqlite3.Connection) -> bool:
+            with self._transaction(conn):
+                self._purge(conn, time.time())
+                gone = 0
+                for table in ("entries", "maps"):
+                    gone += conn.execute(f"DELETE FROM {table} WHERE key = ?", (key,)).rowcount
+                return gone > 0
 
         return bool(self._run(work))
 
@@ -442,9 +712,12 @@ class SQLiteStore:
 
 # --------------------------------------------------------------------------- Redis
 
-# KEYS: entry, expiry index (sorted set: key -> expiry in ms), sizes (hash), total (string)
-# ARGV: value, ttl in ms, size, cap. Time is the server's, as for SET's own PX.
-_PUT_LUA = """
+# The start of every write script. KEYS: the key written (an entry or a map), expiry index
+# (sorted set: key -> expiry in ms), sizes (hash: key -> its bytes, a map's summed),
+# total (string). Time is the server's, as for SET's own PX. Forgets what has expired;
+# done(r) saves the total and returns r; evict(cap) goes under the cap, soonest expiry
+# first, never KEYS[1].
+_LUA_HEAD = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local total = tonumber(redis.call('GET', KEYS[4]) or '0')
@@ -453,11 +726,35 @@ local function forget(k)
   redis.call('HDEL', KEYS[3], k)
   redis.call('ZREM', KEYS[2], k)
 end
+local function done(r)
+  if total < 0 then total = 0 end
+  redis.call('SET', KEYS[4], string.format('%d', total))
+  return r
+end
+local function evict(cap)
+  local evicted = 0
+  while total > cap do
+    local first = redis.call('ZRANGE', KEYS[2], 0, 1)
+    local victim = first[1]
+    if victim == KEYS[1] then victim = first[2] end
+    if not victim then break end
+    forget(victim)
+    redis.call('DEL', victim)
+    evicted = evicted + 1
+  end
+  return evicted
+end
 local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, 1000)
 for _, k in ipairs(gone) do
   forget(k)
   redis.call('DEL', k)
 end
+"""
+
+# ARGV: value, ttl in ms, size, cap. SET replaces a map as it replaces a string.
+_PUT_LUA = (
+    _LUA_HEAD
+    + """
 forget(KEYS[1])
 local ttl = tonumber(ARGV[2])
 local size = tonumber(ARGV[3])
@@ -465,23 +762,70 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
 redis.call('ZADD', KEYS[2], now + ttl, KEYS[1])
 redis.call('HSET', KEYS[3], KEYS[1], size)
 total = total + size
-local cap = tonumber(ARGV[4])
-local evicted = 0
-while total > cap do
-  local first = redis.call('ZRANGE', KEYS[2], 0, 1)
-  local victim = first[1]
-  if victim == KEYS[1] then victim = first[2] end
-  if not victim then break end
-  forget(victim)
-  redis.call('DEL', victim)
-  evicted = evicted + 1
-end
-if total < 0 then total = 0 end
-redis.call('SET', KEYS[4], string.format('%d', total))
-return evicted
+return done(evict(tonumber(ARGV[4])))
 """
+)
 
-# KEYS: entry, expiry index. ARGV: ttl in ms.
+# A map is a hash. ARGV: field, value, ttl in ms, the field's size without its value
+# (key + field + overhead), cap, max fields. Returns the fields after the write, or -1
+# (full), -2 (a plain entry is there), -3 (the map would be over the cap): nothing written.
+_PUT_FIELD_LUA = (
+    _LUA_HEAD
+    + """
+local kind = redis.call('TYPE', KEYS[1])['ok']
+if kind == 'string' then return done(-2) end
+if kind == 'none' then forget(KEYS[1]) end
+local base = tonumber(ARGV[4])
+local old = 0
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
+  old = base + redis.call('HSTRLEN', KEYS[1], ARGV[1])
+elseif redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[6]) then
+  return done(-1)
+end
+local was = tonumber(redis.call('HGET', KEYS[3], KEYS[1]) or '0')
+local size = was - old + base + string.len(ARGV[2])
+if size > tonumber(ARGV[5]) then return done(-3) end
+local ttl = tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ttl)
+redis.call('ZADD', KEYS[2], now + ttl, KEYS[1])
+redis.call('HSET', KEYS[3], KEYS[1], size)
+total = total - was + size
+evict(tonumber(ARGV[5]))
+return done(redis.call('HLEN', KEYS[1]))
+"""
+)
+
+# ARGV: field, the field's size without its value. Returns 1 if it was there. Redis drops
+# a hash with its last field: then the map is forgotten whole.
+_DELETE_FIELD_LUA = (
+    _LUA_HEAD
+    + """
+if redis.call('TYPE', KEYS[1])['ok'] ~= 'hash' then return done(0) end
+local size = tonumber(ARGV[2]) + redis.call('HSTRLEN', KEYS[1], ARGV[1])
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return done(0) end
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  forget(KEYS[1])
+else
+  redis.call('HINCRBY', KEYS[3], KEYS[1], -size)
+  total = total - size
+end
+return done(1)
+"""
+)
+
+# An entry or a whole map. Returns 1 if something was there.
+_DELETE_LUA = (
+    _LUA_HEAD
+    + """
+local was = redis.call('EXISTS', KEYS[1])
+forget(KEYS[1])
+redis.call('DEL', KEYS[1])
+return done(was)
+"""
+)
+
+# KEYS: entry or map, expiry index. ARGV: ttl in ms.
 _TOUCH_LUA = """
 if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 1 then
   local t = redis.call('TIME')
@@ -493,6 +837,9 @@ return 0
 """
 
 
+_RAISE = object()  # RedisStore._call: no answer for the other kind of key, raise
+
+
 class RedisStore:
     """A store in Redis: each entry a string with a PX expiry, under ``namespace``.
 
@@ -502,6 +849,10 @@ class RedisStore:
     ``REDIS_TIMEOUT`` (0.5 s) and no retries: a stopped or paused Redis gives StoreDown
     within about that time. The client's pool reconnects by itself, so the same object
     works again once Redis is back. A single Redis server, not Redis Cluster.
+
+    A map is a hash under the namespaced key, with a PEXPIRE for the whole map, in the
+    same index as the entries (its size the sum of its fields'); its writes are Lua
+    scripts too. Redis 7.0 suffices (no per-field expiry is used).
     """
 
     name = "redis"
@@ -521,6 +872,7 @@ class RedisStore:
         self.max_bytes = max_store_bytes() if max_bytes is None else int(max_bytes)
         self.namespace = namespace
         self._errors: tuple[type[BaseException], ...] = (redis.exceptions.RedisError, OSError)
+        self._response_error = redis.exceptions.ResponseError
         try:
             self._client: redis.Redis = redis.Redis.from_url(
                 url,
@@ -539,29 +891,43 @@ class RedisStore:
         self._total = namespace + "_index:total"
         self._put_script = self._client.register_script(_PUT_LUA)
         self._touch_script = self._client.register_script(_TOUCH_LUA)
+        self._put_field_script = self._client.register_script(_PUT_FIELD_LUA)
+        self._delete_field_script = self._client.register_script(_DELETE_FIELD_LUA)
+        self._delete_script = self._client.register_script(_DELETE_LUA)
         self._closed = False
 
     def __repr__(self) -> str:
         return f"RedisStore({self.location!r}, max_bytes={self.max_bytes})"
 
-    def _call(self, work: Any) -> Any:
+    def _call(self, work: Any, *, other_kind: Any = _RAISE) -> Any:
+        """``work()``, every failure StoreDown; a read of a key holding the other kind
+        (a GET of a hash, an HLEN of a string: Redis's WRONGTYPE) answers ``other_kind``."""
         if self._closed:
             raise StoreDown("The store was closed.")
         try:
             return work()
         except self._errors as exc:
+            if (
+                other_kind is not _RAISE
+                and isinstance(exc, self._response_error)
+                and str(exc).startswith("WRONGTYPE")
+            ):
+                return other_kind
             raise StoreDown(f"Redis at {self.location} cannot be reached: {exc}") from exc
+
+    def _keys(self, key: str) -> list[str]:
+        return [self.namespace + key, self._index, self._sizes, self._total]
 
     def put(self, key: str, value: bytes, *, ttl: float) -> None:
         data = _check_entry(key, value, ttl, self.max_bytes)
         size = entry_size(key, data)
         ttl_ms = max(1, round(ttl * 1000))
-        keys = [self.namespace + key, self._index, self._sizes, self._total]
+        keys = self._keys(key)
         self._call(lambda: self._put_script(keys=keys, args=[data, ttl_ms, size, self.max_bytes]))
 
     def get(self, key: str) -> bytes | None:
         _check_key(key)
-        value = self._call(lambda: self._client.get(self.namespace + key))
+        value = self._call(lambda: self._client.get(self.namespace + key), other_kind=None)
         return None if value is None else bytes(value)
 
     def touch(self, key: str, *, ttl: float) -> bool:
@@ -570,6 +936,41 @@ class RedisStore:
         ttl_ms = max(1, round(ttl * 1000))
         keys = [self.namespace + key, self._index]
         return bool(self._call(lambda: self._touch_script(keys=keys, args=[ttl_ms])))
+
+    def put_field(
+        self, key: str, field: str, value: bytes, *, ttl: float, max_fields: int | None = None
+    ) -> int:
+        data, limit = _check_field_entry(key, field, value, ttl, max_fields, self.max_bytes)
+        base = field_size(key, field, b"")
+        ttl_ms = max(1, round(ttl * 1000))
+        args: list[bytes | str | int] = [field, data, ttl_ms, base, self.max_bytes, limit]
+        count = int(self._call(lambda: self._put_field_script(keys=self._keys(key), args=args)))
+        if count == -1:
+            raise _map_full(key, field, limit)
+        if count == -2:
+            raise _not_a_map(key)
+        if count == -3:
+            raise _map_too_big(key, self.max_bytes)
+        return count
+
+    def fields(self, key: str) -> dict[str, bytes]:
+        _check_key(key)
+        found = self._call(lambda: self._client.hgetall(self.namespace + key), other_kind={})
+        return {bytes(field).decode("ascii"): bytes(value) for field, value in found.items()}
+
+    def count_fields(self, key: str) -> int:
+        _check_key(key)
+        return int(self._call(lambda: self._client.hlen(self.namespace + key), other_kind=0))
+
+    def delete_field(self, key: str, field: str) -> bool:
+        _check_key(key)
+        _check_field(field)
+        args: list[str | int] = [field, field_size(key, field, b"")]
+        return bool(self._call(lambda: self._delete_field_script(keys=self._keys(key), args=args)))
+
+    def delete(self, key: str) -> bool:
+        _check_key(key)
+        return bool(self._call(lambda: self._delete_script(keys=self._keys(key), args=[])))
 
     def used_bytes(self) -> int:
         """The bytes counted against the cap now (expired entries not yet forgotten count)."""
