@@ -58,6 +58,8 @@ else:
         )
 
 follow(ss, X, y)  # new data or settings, here or on another page: a new run, from w0
+if (followed := classbar.take_step(ss)) is not None:
+    go_to(ss, followed)  # a student following the lecturer: the lecturer's step
 settings, notes = lecture.run_settings(ss, X)
 for kind, note in notes:
     (st.warning if kind == "warning" else st.info)(note)

@@ -35,7 +35,9 @@ def join_form() -> None:
             key="room_join_nick",
             max_chars=cr.MAX_NICK,
         )
-        if st.form_submit_button("Join", type="primary", icon=":material/login:"):
+        if st.form_submit_button(
+            "Join", type="primary", icon=":material/login:", key="room_join_go"
+        ):
             err = classbar.join(ss, code, nick)
             if err:
                 st.error(err, icon=":material/error:")

@@ -43,6 +43,8 @@ NONE_SHOWN = {
     "step, no γ, R, bound or M (tests/app/test_spam.py)",
     "pages/variants.py": "noisy, non-separable data with reshuffled passes: test errors and "
     "mistake totals, no γ, R, bound or M value (only the formula of the bound from w₀)",
+    "pages/room.py": "the class page: without a class it shows the join form; a challenge's "
+    "M and bound are the margin lab's own numbers of each submission (tests/app/test_room.py)",
 }
 
 

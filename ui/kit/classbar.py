@@ -50,10 +50,17 @@ HOOKS = session_key("room_hooks")
 POLL_S = 1.0  # a follower sees the lecturer's change within this + classroom.RECENT_S + a run
 ROOM_PAGE = "pages/room.py"
 LECTURE_PAGE = "lecture"  # the page a student follows the lecturer on (its url_path)
+ROOM_URL = "room"  # the class page's url_path
 JOIN_RATE, JOIN_BURST = 0.2, 5  # a session's join attempts: 5 at once, then one every 5 s
 # every session's failed attempts together, per process: a flood of guesses is slowed
 FAILED = store_mod.RateLimit(5.0, 30)
 PUBLISH_RATE, PUBLISH_BURST = 4.0, 20  # the lecturer's changes written to the room
+
+
+def _is_step(key: str) -> bool:
+    """The lecture's step: the lecture page sets it (:func:`take_step`), never this module
+    (ui.lecture.restart owns it)."""
+    return SETTINGS[key].label == "step"
 
 
 def lecture_keys() -> tuple[str, ...]:
@@ -85,6 +92,7 @@ class Seat:
     dismissed: set[int] = field(default_factory=set)  # revealed questions the student hid
     redraw: bool = False  # an action in the strip changed the page (the reveal's step)
     pending: dict[str, str] | None = None  # the lecturer's lecture, applied as the next run starts
+    step: int | None = None  # the lecturer's step, for the lecture page to take (take_step)
     publish_limit: store_mod.RateLimit = field(
         default_factory=lambda: store_mod.RateLimit(PUBLISH_RATE, PUBLISH_BURST)
     )
@@ -252,8 +260,8 @@ def apply_lecture(session: MutableMapping[str, Any], query: dict[str, str]) -> N
     the dataset, the lecture's settings and step. A value that does not parse keeps the
     default, as a tampered URL does."""
     for key in lecture_keys():
-        if key == LINK_PARAM:
-            continue
+        if key == LINK_PARAM or _is_step(key):
+            continue  # the step is the lecture page's to set (take_step)
         setting = SETTINGS[key]
         value = setting.default
         raw = query.get(key)
@@ -270,7 +278,23 @@ def apply_lecture(session: MutableMapping[str, Any], query: dict[str, str]) -> N
     else:
         session.pop(links.CUSTOM, None)
         session[links.LINKED] = None
-    session.pop("lec_t_run", None)  # the lecture keeps the step given (ui.lecture.restart)
+    seat = seat_of(session)
+    if seat is not None:
+        key = next(k for k in lecture_keys() if k != LINK_PARAM and _is_step(k))
+        try:
+            seat.step = SETTINGS[key].parse(str(query.get(key, "0"))[:20])
+        except ValueError:
+            seat.step = 0
+
+
+def take_step(session: MutableMapping[str, Any]) -> int | None:
+    """The followed lecturer's step, once (the lecture page goes to it after it has
+    restarted a run whose data or settings changed)."""
+    seat = seat_of(session)
+    if seat is None or seat.step is None:
+        return None
+    step, seat.step = seat.step, None
+    return int(step)
 
 
 def follow_now(session: MutableMapping[str, Any], room: cr.Room) -> bool:
@@ -302,6 +326,7 @@ def set_following(session: MutableMapping[str, Any], on: bool) -> None:
     if seat is not None:
         seat.following = on
         seat.applied = -1  # following again catches up at once
+        seat.applied_query = None  # and the run before it is not "a change of the student's"
 
 
 def end_of_run(session: MutableMapping[str, Any], toast: Callable[[str], None]) -> None:
@@ -574,7 +599,8 @@ def live(session: MutableMapping[str, Any], page: str) -> None:
         seat.redraw = False
         st.rerun(scope="app")
     if seat.lecturer:
-        _lecturer_strip(session, seat, room)
+        if page != ROOM_URL:  # the class page is the projector's view of it all
+            _lecturer_strip(session, seat, room)
         return
     if page == LECTURE_PAGE and follow_now(session, room):
         st.rerun(scope="app")

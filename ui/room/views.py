@@ -21,7 +21,6 @@ CHALLENGE_LECTURE = {
     "lec_rule": "nonpositive",
     "lec_normalize": False,
     "lec_max_epochs": cr.CHALLENGE_EPOCHS,
-    "lec_t": 0,
 }
 
 
@@ -37,6 +36,5 @@ def open_submission(session: MutableMapping[str, Any], sub: cr.Submission, rank:
     for key, value in CHALLENGE_LECTURE.items():
         assign(session, key, value)
     session[links.CUSTOM] = (X, y, f"submission #{rank} of the challenge")
-    session[links.LINKED] = sub.data
-    session.pop("lec_t_run", None)  # the lecture starts this run at step 0
+    session[links.LINKED] = sub.data  # new data: the lecture restarts at step 0 by itself
     return None

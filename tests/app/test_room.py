@@ -1,0 +1,248 @@
+"""The class page and the class strip (issue 16), through AppTest: a lecturer and students
+are separate sessions (separate ``AppTest`` objects) sharing one real SQLite store, as
+students' tabs share the store of a class's servers.
+
+``AppTest`` does not run a fragment's ``run_every`` by itself: a test's ``.run()`` is the
+browser's next poll.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from apptest_helpers import lecture_scene, open_app
+
+from ui.kit import classroom as cr
+from ui.kit import links, store
+
+
+@pytest.fixture(autouse=True)
+def fresh_store(tmp_path):
+    s = store.open_store(f"sqlite:///{tmp_path / 'room.sqlite3'}")
+    links.use_store(s)
+    cr.forget_recent()
+    yield s
+    links.use_store(None)
+
+
+def texts(at) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [w.value for w in at.warning] + [e.value for e in at.error]
+    parts += [i.value for i in at.info] + [t.value for t in at.title]
+    return "\n".join(parts)
+
+
+def lecturer():
+    at = open_app("pages/room.py")
+    next(b for b in at.sidebar.button if b.key == "room_start").click().run()
+    assert not at.exception
+    return at, at.session_state["room_seat"]
+
+
+def student(code: str, nick: str = "Ana", page: str = "pages/room.py"):
+    at = open_app("pages/room.py", query={"room": code})
+    assert at.text_input(key="room_join_code").value == cr.shown_code(code)  # the link's code
+    at.text_input(key="room_join_nick").input(nick)
+    at.button(key="room_join_go").click().run()
+    assert not at.exception
+    if page != "pages/room.py":
+        at.switch_page(page).run()
+    return at
+
+
+def room_of(code: str) -> cr.Room:
+    return cr.load_room(links.the_store(), code, fresh=True)
+
+
+def test_a_lecturer_starts_a_class_and_the_page_shows_its_code_and_qr() -> None:
+    at, seat = lecturer()
+    assert seat.lecturer and room_of(seat.code) is not None
+    assert cr.shown_code(seat.code) in texts(at)
+    assert "0 students have joined" in texts(at).replace("**", "")
+    assert len(at.get("image")) == 1  # the QR code
+    assert "key" not in at.query_params and "room" not in at.query_params  # nothing on show
+
+
+def test_students_join_by_link_and_by_code_and_are_counted() -> None:
+    at, seat = lecturer()
+    a = student(seat.code, "<b>Ana</b>")
+    assert a.session_state["room_seat"].seat and dict(a.query_params)["room"] == seat.code
+    assert "\\<b\\>Ana\\<\\/b\\>" in texts(a)  # the nickname shown escaped, never as markup
+    b = open_app("pages/room.py")
+    b.text_input(key="room_join_code").input(cr.shown_code(seat.code).lower())
+    b.button(key="room_join_go").click().run()
+    assert b.session_state["room_seat"].code == seat.code
+    at.run()
+    assert "2 students have joined" in texts(at).replace("**", "")
+
+
+@pytest.mark.parametrize(
+    ("code", "says"),
+    [
+        ("ABCD", "8 letters and digits"),
+        ("<img src=x onerror=alert(1)>", "8 letters and digits"),
+        ("ABCD-EFGH", "No class ABCD-EFGH is open"),
+    ],
+)
+def test_a_wrong_code_says_so(code, says) -> None:
+    at = open_app("pages/room.py")
+    at.text_input(key="room_join_code").input(code)
+    at.button(key="room_join_go").click().run()
+    assert not at.exception
+    assert says in texts(at)
+    assert "room_seat" not in at.session_state
+
+
+def test_join_attempts_are_rate_limited() -> None:
+    at = open_app("pages/room.py")
+    said = []
+    for i in range(8):
+        at.text_input(key="room_join_code").input(f"ABCD-EFG{'23456789'[i]}")
+        at.button(key="room_join_go").click().run()
+        said.append(texts(at))
+    assert all("No class" in s for s in said[:5])
+    assert all("Too many attempts" in s for s in said[5:])
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"room": "<script>alert(1)</script>"},
+        {"room": "ABCDEFGH"},  # no such class
+        {"room": "x" * 5000},
+    ],
+)
+def test_a_tampered_class_link_says_so(query) -> None:
+    at = open_app("pages/room.py", query=query)
+    assert not at.exception
+    assert "room_seat" not in at.session_state
+    assert "<script>" not in texts(at)
+
+
+def test_a_forged_key_or_seat_gives_no_seat() -> None:
+    _, seat = lecturer()
+    for query in (
+        {"room": seat.code, "key": "guess"},
+        {"room": seat.code, "seat": "aaaaaaaaaaaaaaaa"},  # a seat id no one has
+        {"room": seat.code, "seat": "../../../etc/passwd"},
+    ):
+        at = open_app("pages/room.py", query=query)
+        assert not at.exception
+        assert "room_seat" not in at.session_state, query
+
+
+def test_the_lecturer_link_reopens_the_class_and_leaves_the_address_bar() -> None:
+    _, seat = lecturer()
+    at = open_app("pages/room.py", query={"room": seat.code, "key": seat.secret})
+    assert at.session_state["room_seat"].lecturer
+    assert "key" not in at.query_params  # the secret is not left in the address bar
+    assert "Open the challenge" in [b.label for b in at.button]
+
+
+def test_a_reload_keeps_the_students_seat() -> None:
+    _, seat = lecturer()
+    a = student(seat.code, "Bo")
+    url = dict(a.query_params.items())
+    again = open_app("pages/room.py", query=url)
+    mine = again.session_state["room_seat"]
+    assert (mine.seat, mine.nick) == (a.session_state["room_seat"].seat, "Bo")
+    assert cr.members(links.the_store(), room_of(seat.code)) == 1  # not a second seat
+
+
+def test_followers_show_the_lecturers_data_settings_and_step() -> None:
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    a = student(seat.code, page="pages/lecture.py")
+    lec.session_state["data_seed"] = 7
+    lec.session_state["data_seed_w"] = 7
+    lec.run()  # a new run: step 0 of the new data
+    lec.session_state["lec_t"] = 12
+    lec.run()
+    a.run()  # the strip's next poll: catch up
+    a.run()
+    assert a.session_state["data_seed"] == 7 and a.session_state["lec_t"] == 12
+    assert lecture_scene(a)["t"] == 12
+    # the student steps alone: no longer following; the lecturer moves on, the student stays
+    a.session_state["lec_t"] = 3
+    a.run()
+    assert not a.session_state["room_seat"].following
+    lec.session_state["lec_t"] = 20
+    lec.run()
+    a.run()
+    assert a.session_state["lec_t"] == 3
+    a.button(key="room_follow").click().run()
+    a.run()
+    assert a.session_state["lec_t"] == 20
+
+
+def test_ask_answer_reveal() -> None:
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    a = student(seat.code, page="pages/lecture.py")
+    b = student(seat.code, "Bo", page="pages/lecture.py")
+    lec.button(key="room_ask").click().run()
+    q = room_of(seat.code).question
+    assert q is not None and q.t == lec.session_state["lec_t"]
+    a.run()
+    b.run()
+    assert "Will it be a mistake?" in texts(a)
+    a.button_group(key=f"room_q{q.id}_said").set_value("mistake").run()
+    b.button_group(key=f"room_q{q.id}_said").set_value("mistake").run()
+    b.button_group(key=f"room_q{q.id}_said").set_value("no mistake").run()  # changed
+    lec.run()
+    assert "**2** of 2 answered" in texts(lec)
+    bars = [p.value for p in lec.get("progress")]
+    assert len(bars) == 2
+    t0 = lec.session_state["lec_t"]
+    lec.button(key="room_reveal").click().run()
+    lec.run()
+    assert lec.session_state["lec_t"] == t0 + 1  # the reveal steps the lecture
+    a.run()
+    a.run()
+    b.run()
+    b.run()
+    truth = "It was a mistake" if q.mistake else "No mistake"
+    assert truth in texts(a) and truth in texts(b)
+    marks = [("✓" in texts(x), "✗" in texts(x)) for x in (a, b)]
+    assert sorted(marks) == [(False, True), (True, False)]  # one right, one not
+    assert a.session_state["lec_t"] == t0 + 1
+
+
+def small_set(at) -> None:
+    """Four points with a wide margin, as a drawn dataset."""
+    X = np.array([[1.0, 1.0], [2.0, 1.5], [-1.0, -1.0], [-1.5, -2.0]])
+    y = np.array([1, 1, -1, -1])
+    at.session_state["data_custom"] = (X, y, "drawn in the margin lab")
+
+
+def test_the_margin_challenge_from_submit_to_the_lecture() -> None:
+    lec, seat = lecturer()
+    lec.button(key="room_ch_open").click().run()
+    assert room_of(seat.code).challenge.open
+    a = student(seat.code, "Ana", page="pages/margin.py")
+    assert "Submit this set" in [b.label for b in a.button]
+    assert a.button(key="mar_submit").disabled  # 40 points: too many for 10
+    small_set(a)
+    a.run()
+    a.button(key="mar_submit").click().run()
+    said = texts(a)
+    assert "Submitted: M = " in said and "number 1 of 1" in said
+    lec.run()
+    assert "1 submission" in texts(lec)
+    lec.button(key="room_open").click().run()
+    assert lec.session_state["data_custom"][0].shape == (4, 2)
+    assert lecture_scene(lec)["t"] == 0
+
+
+def test_closing_the_class_ends_it_for_students_and_the_summary_has_no_names() -> None:
+    lec, seat = lecturer()
+    a = student(seat.code, "Ana")
+    assert lec.button(key="room_close").disabled  # not without the confirmation
+    summary = cr.summary(links.the_store(), room_of(seat.code))
+    assert summary.startswith("kind,number,") and "Ana" not in summary
+    lec.checkbox(key="room_sure").check().run()
+    lec.button(key="room_close").click().run()
+    assert room_of(seat.code).closed
+    a.run()  # the strip's next poll: the class has ended, and the page says so
+    assert "room_seat" not in a.session_state
+    assert "has ended" in texts(a)
