@@ -18,8 +18,8 @@ seat = classbar.seat_of(ss)
 style = page_style(
     "room_page",
     """
-.st-key-room_code p { font-size: clamp(2.6rem, 7vw, 5.5rem); font-weight: 800;
-  letter-spacing: 0.08em; line-height: 1.1; margin: 0; font-variant-numeric: tabular-nums; }
+.st-key-room_code p { font-size: clamp(2rem, 5vw, 5rem); font-weight: 800; white-space: nowrap;
+  letter-spacing: 0.06em; line-height: 1.1; margin: 0; font-variant-numeric: tabular-nums; }
 .st-key-room_count p { font-size: 1.6rem; }
 """,
 )

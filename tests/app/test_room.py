@@ -246,3 +246,20 @@ def test_closing_the_class_ends_it_for_students_and_the_summary_has_no_names() -
     a.run()  # the strip's next poll: the class has ended, and the page says so
     assert "room_seat" not in a.session_state
     assert "has ended" in texts(a)
+
+
+def test_the_lecturers_cookie_reopens_the_class_after_a_reload() -> None:
+    from ui.kit import classbar
+
+    _, seat = lecturer()
+    session: dict = {}
+    classbar.arrive(session, {}, {classbar.COOKIE: f"{seat.code}.{seat.secret}"})
+    assert session["room_seat"].lecturer and session["room_seat"].code == seat.code
+    for forged in (f"{seat.code}.wrong", "nonsense", seat.code, "x" * 1000, f"{seat.code}."):
+        session = {}
+        classbar.arrive(session, {}, {classbar.COOKIE: forged})
+        assert "room_seat" not in session, forged
+    cr.lecturer_update(links.the_store(), seat.code, seat.secret, cr.close_room)
+    session = {}
+    classbar.arrive(session, {}, {classbar.COOKIE: f"{seat.code}.{seat.secret}"})
+    assert "room_seat" not in session  # a closed class is not reopened

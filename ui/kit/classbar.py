@@ -135,15 +135,65 @@ def _limit(session: MutableMapping[str, Any]) -> store_mod.RateLimit:
 # ----------------------------------------------------------------------------- arriving
 
 
-def arrive(session: MutableMapping[str, Any], query: Any) -> str | None:
+COOKIE = "perceptron_class"  # the lecturer's browser keeps "<code>.<secret>" (a reload)
+_KEEP_JS = f"""
+export default function (component) {{
+  const want = (component.data && component.data.keep) || "";
+  const name = "{COOKIE}=";
+  const have = (document.cookie.split("; ").find((c) => c.startsWith(name)) || "")
+    .slice(name.length);
+  if (want === have) return;
+  document.cookie = want
+    ? name + want + "; path=/; SameSite=Strict; max-age={int(cr.ROOM_TTL_S)}"
+    : name + "; path=/; SameSite=Strict; max-age=0";
+}}
+"""
+_keeper = st.components.v2.component(
+    "perceptron_class_keeper",
+    js=_KEEP_JS,
+    css=".st-key-app_class_keeper { display: none; }",
+    isolate_styles=False,
+)
+
+
+def keep_lecturer(session: MutableMapping[str, Any], cookies: Any) -> None:
+    """The lecturer's browser keeps the room's code and secret in a cookie (SameSite, on
+    this site only), so a reload of the projector's tab keeps the class; any other browser
+    holding one drops it."""
+    seat = seat_of(session)
+    want = f"{seat.code}.{seat.secret}" if seat is not None and seat.lecturer else ""
+    have = str((cookies or {}).get(COOKIE, "") or "")
+    if want or have:
+        _keeper(key="app_class_keeper", data={"keep": want})
+
+
+def _from_cookie(session: MutableMapping[str, Any], cookies: Any) -> None:
+    raw = str((cookies or {}).get(COOKIE, "") or "")[:200]
+    code_text, _, secret = raw.partition(".")
+    code = cr.normal_code(code_text)
+    if code is None or not secret:
+        return
+    try:
+        room = cr.load_room(_store(), code)
+    except store_mod.StoreDown:
+        return
+    if room is not None and not room.closed and cr.holds_secret(room, secret):
+        seat = Seat(code=code, secret=secret)
+        session[SEAT] = seat
+        _url(session, seat)
+
+
+def arrive(session: MutableMapping[str, Any], query: Any, cookies: Any = None) -> str | None:
     """On a session's first run: the URL's ``room=`` (a join link: returns the code for the
     join form), ``room=`` + ``seat=`` (a student's reload: the seat is taken again) or
-    ``room=`` + ``key=`` (the lecturer link). Bad values say so; nothing raises."""
+    ``room=`` + ``key=`` (the lecturer link); without ``room=``, the lecturer's cookie (a
+    reload of the projector's tab). Bad values say so; nothing raises."""
     if URL in session:
         return None
     session[URL] = {}
     raw = query.get("room") if hasattr(query, "get") else None
     if not raw:
+        _from_cookie(session, cookies)
         return None
     code = cr.normal_code(str(raw)[:40])
     if code is None:
@@ -397,6 +447,20 @@ def question_figure(q: cr.Question) -> go.Figure:
         }
     )
     axis = {"range": [-span, span], "zeroline": True, **AXIS}
+    notes = []
+    if _line(w, bias, span) is None:
+        notes.append(
+            {
+                "text": "w = 0: no line yet",
+                "x": 0.02,
+                "y": 0.98,
+                "xref": "paper",
+                "yref": "paper",
+                "showarrow": False,
+                "xanchor": "left",
+                "yanchor": "top",
+            }
+        )
     return as_figure(
         {
             "data": traces,
@@ -407,6 +471,7 @@ def question_figure(q: cr.Question) -> go.Figure:
                 "yaxis": {**axis, "title": {"text": "x₂"}, "scaleanchor": "x"},
                 "legend": {"orientation": "h", "y": -0.2},
                 "showlegend": True,
+                "annotations": notes,
             },
         }
     )
@@ -419,9 +484,9 @@ def _line(w: np.ndarray, bias: bool, span: float) -> tuple[list[float], list[flo
     if math.hypot(a, b) == 0.0:
         return None
     if abs(b) >= abs(a):
-        xs = [-span, span]
+        xs = [-3 * span, 3 * span]  # past the axes' range: the line crosses the whole chart
         return xs, [-(a * v + c) / b for v in xs]
-    ys = [-span, span]
+    ys = [-3 * span, 3 * span]
     return [-(b * v + c) / a for v in ys], ys
 
 
@@ -476,18 +541,22 @@ def question_card(session: MutableMapping[str, Any], q: cr.Question) -> None:
     mine = seat.answers.get(q.id) if seat is not None else None
     box = st.container(border=True, key=f"room_card_{q.id}")
     box.markdown(f"**Question {q.id} from the lecturer.** {question_text(q)}")
-    box.plotly_chart(question_figure(q), config=CHART, key=f"room_qfig_{q.id}_{int(q.revealed)}")
+    box.plotly_chart(
+        question_figure(q),
+        config={**CHART, "displayModeBar": False},
+        key=f"room_qfig_{q.id}_{int(q.revealed)}",
+    )
     if not q.revealed:
         key_m, key_t = f"room_q{q.id}_said", f"room_q{q.id}_turn"
         c1, c2 = box.columns(2)
-        c1.segmented_control(
+        c1.pills(
             "Will it be a mistake?",
             list(ANSWERS),
             key=key_m,
             on_change=_answer,
             args=(session, q.id, key_m, key_t),
         )
-        c2.segmented_control(
+        c2.pills(
             "If so, which way will the line turn? (optional)",
             [cr.TURN_WORDS[t] for t in cr.TURNS],
             key=key_t,
@@ -651,51 +720,56 @@ def _lecturer_strip(session: MutableMapping[str, Any], seat: Seat, room: cr.Room
     except store_mod.StoreDown:
         count = 0
     box = st.container(border=True, key="room_strip")
-    c = box.columns([2, 3], vertical_alignment="center")
-    c[0].markdown(
-        f"Class **{cr.shown_code(room.code)}** · {count} "
+    hooks = session.get(HOOKS) if isinstance(session.get(HOOKS), LectureHooks) else None
+    q = room.question
+    head = box.columns([4, 1.3], vertical_alignment="center")
+    head[0].markdown(
+        f"Class **{cr.shown_code(room.code)}** · **{count}** "
         f"{'student' if count == 1 else 'students'} · join at {safe(public_url())}/room"
     )
-    hooks = session.get(HOOKS)
-    q = room.question
-    with c[1]:
-        if q is not None and not q.revealed:
-            _tally_bars(room, q, count)
-        elif q is not None:
-            st.caption(f"Question {q.id}: {truth_text(q)}")
-    if not isinstance(hooks, LectureHooks):
-        box.caption("Open *Step by step* to ask the class about the next example.")
-        return
-    b = box.columns([1, 1, 3])
-    if q is None or q.revealed:
-        b[0].button(
+    if hooks is None:
+        head[1].caption("Ask questions from *Step by step*.")
+    elif q is None or q.revealed:
+        head[1].button(
             "Ask the class",
             key="room_ask",
             on_click=_ask,
             args=(session, hooks),
             icon=":material/help:",
             type="primary",
+            width="stretch",
         )
     else:
-        b[0].button(
+        head[1].button(
             "Reveal",
             key="room_reveal",
             on_click=_reveal,
             args=(session, hooks),
             icon=":material/visibility:",
             type="primary",
+            width="stretch",
         )
+    if q is not None and not q.revealed:
+        with box:
+            _tally_bars(room, q, count)
+    elif q is not None:
+        box.caption(f"Question {q.id}: {truth_text(q)}")
 
 
 def _tally_bars(room: cr.Room, q: cr.Question, count: int) -> None:
+    """The answers so far, live: how many answered, and each answer's share as a bar with
+    its words and numbers (the colour is never the only cue)."""
     try:
         t = cr.tally(cr.answers_of(_store(), room, q.id))
     except store_mod.StoreDown:
         st.caption("Answers cannot be read right now.")
         return
-    st.markdown(f"Question {q.id}: **{t.answered}** of {count} answered")
-    for label, n in (("mistake", t.mistake), ("no mistake", t.no_mistake)):
-        st.progress(t.share(n), text=f"{label}: {n} ({t.share(n):.0%})")
+    cols = st.columns([1.2, 2, 2], vertical_alignment="center")
+    cols[0].markdown(f"Question {q.id}: **{t.answered}** of {count} answered")
+    for col, (label, n) in zip(
+        cols[1:], (("mistake", t.mistake), ("no mistake", t.no_mistake)), strict=True
+    ):
+        col.progress(t.share(n), text=f"{label}: {n} ({t.share(n):.0%})")
     turns = ", ".join(f"{cr.TURN_WORDS[k]} {v}" for k, v in t.turns.items() if v)
     if turns:
         st.caption(f"Which way the line turns: {turns}.")

@@ -47,7 +47,7 @@ MAX_NICK = 20
 MAX_ASKED = 200  # questions kept for the summary
 MAX_CHALLENGES = 20
 TURNS = ("ccw", "cw", "none")  # which way the line turns at the step: the answers' words
-TURN_WORDS = {"ccw": "counter-clockwise", "cw": "clockwise", "none": "it does not turn"}
+TURN_WORDS = {"ccw": "counter-clockwise", "cw": "clockwise", "none": "no turn"}
 # the challenge's bounds (the lecturer's form and the document's check)
 CHALLENGE_POINTS = (3, 50)
 CHALLENGE_GAMMA = (0.01, 1.0)

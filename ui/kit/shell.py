@@ -151,7 +151,8 @@ def _run_app() -> None:
     guard.new_run(st.session_state)  # a new browser message: its first event is read
     state.init(st.session_state, st.query_params)
     links.arrive(st.session_state, st.query_params)  # a link's data=<id>: its points
-    joining = classbar.arrive(st.session_state, st.query_params)  # a class's room=, seat=, key=
+    # a class's room=, seat=, key=, or the lecturer's cookie
+    joining = classbar.arrive(st.session_state, st.query_params, st.context.cookies)
     if joining:  # a join link: the class page's code box holds its code
         st.session_state["room_join_code"] = classbar.cr.shown_code(joining)
     classbar.before_run(st.session_state)  # a followed lecturer's change, before the widgets
@@ -168,6 +169,7 @@ def _run_app() -> None:
         st.warning(notice, icon=":material/warning:")
     upload_refusal(spec.url_path)  # a refused upload, said above the page's data
     reconnect.watch()  # a tab that reconnects to a new session runs the whole page again
+    classbar.keep_lecturer(st.session_state, st.context.cookies)  # a reload keeps the class
     strip = st.container()  # the class strip, above the page (drawn after it: see below)
     classbar.lend(st.session_state, None)  # the lecture page lends its hooks as it runs
     guard.page(page.run)  # an exception shows a sentence, never a traceback
