@@ -263,3 +263,32 @@ def test_the_lecturers_cookie_reopens_the_class_after_a_reload() -> None:
     session = {}
     classbar.arrive(session, {}, {classbar.COOKIE: f"{seat.code}.{seat.secret}"})
     assert "room_seat" not in session  # a closed class is not reopened
+
+
+def test_a_flood_of_wrong_codes_stops_code_lookups_for_a_while(monkeypatch) -> None:
+    from ui.kit import classbar
+
+    monkeypatch.setattr(classbar, "FAILED", store.RateLimit(20.0, 100))
+    monkeypatch.setattr(classbar, "_FLOOD_UNTIL", [0.0])
+    _, seat = lecturer()
+    said = []
+    for i in range(30):  # 30 tabs, 5 wrong codes each (each tab's own limit allows 5)
+        session: dict = {}
+        said += [classbar.join(session, f"ZZZZ-ZZZ{'23456'[k]}", "") for k in range(5)]
+    assert said.count("Too many attempts: wait a few seconds and try again.") >= 40
+    # even the right code waits until the flood is over
+    assert "Too many attempts" in classbar.join({}, seat.code, "")
+    monkeypatch.setattr(classbar, "_FLOOD_UNTIL", [0.0])
+    assert classbar.join({}, seat.code, "") is None
+
+
+def test_answering_in_a_loop_is_limited() -> None:
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    lec.button(key="room_ask").click().run()
+    a = student(seat.code, page="pages/lecture.py")
+    for i in range(14):
+        a.button_group(key="room_q1_said").set_value(["mistake", "no mistake"][i % 2]).run()
+    assert "Many answers at once" in texts(a)
+    answers = cr.answers_of(links.the_store(), room_of(seat.code), 1)
+    assert len(answers) == 1  # one seat, one answer, however many clicks

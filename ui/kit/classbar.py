@@ -52,8 +52,12 @@ ROOM_PAGE = "pages/room.py"
 LECTURE_PAGE = "lecture"  # the page a student follows the lecturer on (its url_path)
 ROOM_URL = "room"  # the class page's url_path
 JOIN_RATE, JOIN_BURST = 0.2, 5  # a session's join attempts: 5 at once, then one every 5 s
-# every session's failed attempts together, per process: a flood of guesses is slowed
-FAILED = store_mod.RateLimit(5.0, 30)
+# every session's wrong codes together, per process: past this rate, no code is looked up
+# for FLOOD_S (a guesser with many tabs gets 20 tries a second per server, at most)
+FAILED = store_mod.RateLimit(20.0, 100)
+FLOOD_S = 2.0
+_FLOOD_UNTIL = [0.0]
+ACT_RATE, ACT_BURST = 2.0, 10  # a seat's answers and submissions (each is a store write)
 PUBLISH_RATE, PUBLISH_BURST = 4.0, 20  # the lecturer's changes written to the room
 
 
@@ -95,6 +99,9 @@ class Seat:
     step: int | None = None  # the lecturer's step, for the lecture page to take (take_step)
     publish_limit: store_mod.RateLimit = field(
         default_factory=lambda: store_mod.RateLimit(PUBLISH_RATE, PUBLISH_BURST)
+    )
+    act_limit: store_mod.RateLimit = field(
+        default_factory=lambda: store_mod.RateLimit(ACT_RATE, ACT_BURST)
     )
 
     @property
@@ -249,13 +256,13 @@ def join(session: MutableMapping[str, Any], text: object, nick: object) -> str |
             f"A class code has {cr.CODE_LENGTH} letters and digits, like "
             f"{cr.shown_code('ABCD2345')}."
         )
-    if not _limit(session).allow():
+    if not _limit(session).allow() or time.monotonic() < _FLOOD_UNTIL[0]:
         return "Too many attempts: wait a few seconds and try again."
     try:
         room = cr.load_room(_store(), code, fresh=True)
         if room is None:
-            if not FAILED.allow():
-                time.sleep(0.5)  # many wrong codes on this server: guessing is slowed
+            if not FAILED.allow():  # a flood of wrong codes: stop looking codes up a while
+                _FLOOD_UNTIL[0] = time.monotonic() + FLOOD_S
             return f"No class {cr.shown_code(code)} is open. Check the code on the projector."
         old = seat_of(session)
         keep = old.seat if old is not None and old.code == code else None
@@ -523,6 +530,9 @@ def _answer(session: MutableMapping[str, Any], qid: int, key_m: str, key_t: str)
     if seat is None or said not in ANSWERS:
         return
     turn_code = next((k for k, v in cr.TURN_WORDS.items() if v == turn), None)
+    if not seat.act_limit.allow():
+        _notice(session, "Many answers at once: your last one was not counted; answer again.")
+        return
     try:
         room = cr.load_room(_store(), seat.code, fresh=True)
         if room is None:
@@ -831,6 +841,8 @@ def submit_set(
     seat = seat_of(session)
     if seat is None or seat.lecturer or not seat.seat:
         return False, "Join a class first."
+    if not seat.act_limit.allow():
+        return False, "Many submissions at once: wait a few seconds and submit again."
     try:
         room = cr.load_room(_store(), seat.code, fresh=True)
         if room is None or room.challenge is None or room.challenge.id != cid:
