@@ -292,3 +292,13 @@ def test_answering_in_a_loop_is_limited() -> None:
     assert "Many answers at once" in texts(a)
     answers = cr.answers_of(links.the_store(), room_of(seat.code), 1)
     assert len(answers) == 1  # one seat, one answer, however many clicks
+
+
+def test_asking_at_the_end_of_the_run_says_there_is_no_next_example() -> None:
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    lec.session_state["lec_t"] = lecture_scene(lec)["T"]  # the end of the run
+    lec.run()
+    lec.button(key="room_ask").click().run()
+    assert "no next example" in texts(lec)
+    assert room_of(seat.code).question is None

@@ -95,6 +95,7 @@ class Seat:
     submitted: dict[int, str] = field(default_factory=dict)  # challenge id -> what was said
     dismissed: set[int] = field(default_factory=set)  # revealed questions the student hid
     redraw: bool = False  # an action in the strip changed the page (the reveal's step)
+    said: str | None = None  # why the strip's last action was refused, shown once
     pending: dict[str, str] | None = None  # the lecturer's lecture, applied as the next run starts
     step: int | None = None  # the lecturer's step, for the lecture page to take (take_step)
     publish_limit: store_mod.RateLimit = field(
@@ -112,6 +113,13 @@ class Seat:
 def seat_of(session: MutableMapping[str, Any]) -> Seat | None:
     s = session.get(SEAT)
     return s if isinstance(s, Seat) else None
+
+
+def _say(session: MutableMapping[str, Any], text: str) -> None:
+    """A sentence for the class strip's next run (an action of the strip was refused)."""
+    seat = seat_of(session)
+    if seat is not None:
+        seat.said = text
 
 
 def _notice(session: MutableMapping[str, Any], text: str) -> None:
@@ -531,7 +539,7 @@ def _answer(session: MutableMapping[str, Any], qid: int, key_m: str, key_t: str)
         return
     turn_code = next((k for k, v in cr.TURN_WORDS.items() if v == turn), None)
     if not seat.act_limit.allow():
-        _notice(session, "Many answers at once: your last one was not counted; answer again.")
+        _say(session, "Many answers at once: your last one was not counted; answer again.")
         return
     try:
         room = cr.load_room(_store(), seat.code, fresh=True)
@@ -540,7 +548,7 @@ def _answer(session: MutableMapping[str, Any], qid: int, key_m: str, key_t: str)
         cr.answer(_store(), room, seat.seat or "", qid, ANSWERS[said], turn_code)
     except (cr.RoomError, store_mod.StoreDown) as exc:
         msg = str(exc) if isinstance(exc, cr.RoomError) else "The store is down: not counted."
-        _notice(session, msg)
+        _say(session, msg)
         return
     seat.answers[qid] = (ANSWERS[said], turn_code)
 
@@ -677,6 +685,9 @@ def live(session: MutableMapping[str, Any], page: str) -> None:
     if seat.redraw:
         seat.redraw = False
         st.rerun(scope="app")
+    if seat.said:
+        st.warning(seat.said, icon=":material/warning:")
+        seat.said = None
     if seat.lecturer:
         if page != ROOM_URL:  # the class page is the projector's view of it all
             _lecturer_strip(session, seat, room)
@@ -788,11 +799,11 @@ def _tally_bars(room: cr.Room, q: cr.Question, count: int) -> None:
 def _ask(session: MutableMapping[str, Any], hooks: LectureHooks) -> None:
     made = hooks.question()
     if isinstance(made, str):
-        _notice(session, made)
+        _say(session, made)
         return
     err = lecturer_do(session, lambda room: cr.ask(room, made))
     if err:
-        _notice(session, err)
+        _say(session, err)
 
 
 def _reveal(session: MutableMapping[str, Any], hooks: LectureHooks) -> None:
@@ -800,7 +811,7 @@ def _reveal(session: MutableMapping[str, Any], hooks: LectureHooks) -> None:
     q = room.question if room is not None else None
     err = lecturer_do(session, cr.reveal)
     if err:
-        _notice(session, err)
+        _say(session, err)
         return
     if q is not None:
         hooks.step_to(q.t + 1)  # the lecture shows the step: every follower sees it
