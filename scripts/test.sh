@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the tests need on a fresh machine, then runs the whole suite:
-# ruff (lint + format), mypy on perceptron_core and ui/kit/store.py, and pytest (engine,
-# AppTest, browser, the store on SQLite and on a real redis-server).
+# ruff (lint + format), mypy on perceptron_core, ui/kit/store.py and ui/kit/classroom.py,
+# and pytest (engine, AppTest, browser, the store on SQLite and on a real redis-server).
 # Extra arguments go to pytest, e.g. `bash scripts/test.sh tests/engine -x`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +28,7 @@ python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore 
 echo "== ruff"
 python3 -m ruff check .
 python3 -m ruff format --check .
-echo "== mypy perceptron_core ui/kit/store.py"
-python3 -m mypy perceptron_core ui/kit/store.py
+echo "== mypy perceptron_core ui/kit/store.py ui/kit/classroom.py"
+python3 -m mypy perceptron_core ui/kit/store.py ui/kit/classroom.py
 echo "== pytest"
 python3 -m pytest "$@"

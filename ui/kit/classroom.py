@@ -391,13 +391,13 @@ def join(s: Store, room: Room, nick: str, seat: str | None = None) -> str:
     Raises RoomError when the room is closed or full, StoreDown."""
     if room.closed:
         raise RoomError("This class is closed.")
-    seat = seat if valid_seat(seat) else new_seat()
+    taken = seat if isinstance(seat, str) and valid_seat(seat) else new_seat()
     body = json.dumps({"nick": clean_nick(nick)}).encode()
     try:
-        s.put_field(members_key(room.code), seat, body, ttl=room.ttl, max_fields=MAX_MEMBERS)
+        s.put_field(members_key(room.code), taken, body, ttl=room.ttl, max_fields=MAX_MEMBERS)
     except store_mod.MapFull as exc:
         raise RoomError(f"This class is full: it holds at most {MAX_MEMBERS} students.") from exc
-    return seat
+    return taken
 
 
 def seat_nick(s: Store, room: Room, seat: str) -> str | None:
