@@ -170,10 +170,12 @@ def _run_app() -> None:
     upload_refusal(spec.url_path)  # a refused upload, said above the page's data
     reconnect.watch()  # a tab that reconnects to a new session runs the whole page again
     classbar.keep_lecturer(st.session_state, st.context.cookies)  # a reload keeps the class
-    strip = st.container()  # the class strip, above the page (drawn after it: see below)
-    classbar.lend(st.session_state, None)  # the lecture page lends its hooks as it runs
+    # the class strip, above the page, drawn after it (the lecture page lends it its hooks
+    # as it runs); only in a session in a class (one that joins now has it from its next run)
+    strip = st.container() if classbar.seat_of(st.session_state) is not None else None
+    classbar.lend(st.session_state, None)
     guard.page(page.run)  # an exception shows a sentence, never a traceback
-    if classbar.seat_of(st.session_state) is not None:
+    if strip is not None and classbar.seat_of(st.session_state) is not None:
         with strip:
             class_strip(page.url_path)
     st.divider()  # one glossary under every page: the app's symbols and the handouts'
