@@ -92,6 +92,31 @@ got and its CPU. ``--class`` and ``--full-reruns`` run through nginx the same wa
 ``--url http://HOST:PORT`` sends the students to a front door that is already running
 (as ``--port`` does to one server).
 
+A class in a room (issue 16): ``--room N`` makes a room and N seats in the store the
+server uses (``ui.kit.classroom``; the server started here gets a temporary SQLite file as
+its ``PERCEPTRON_STORE``, ``--store`` names the store of a server given by ``--port`` or
+``--url``). A lecturer's session opens /lecture with the lecturer link (``?room=<code>&key=
+<secret>``), then each student with its seat (``?room=<code>&seat=<id>``: the seat is
+restored, following is on). Every session is then left open as a browser leaves a tab
+(:class:`Live`): the class strip is a fragment with ``run_every`` (the server sends a
+``ForwardMsg.auto_rerun`` with its fragment id and interval, 1 s) and the client asks for
+it every second as the browser's timer does (a ``rerun_script`` with that ``fragment_id``
+and ``is_auto_rerun``), reading everything that comes back, the whole-page rerun a poll
+leads to when the lecturer has moved on included. Measured: the server's CPU per second
+and per poll while nothing changes (with and without a question on every page) against
+the same number of sessions on /lecture in no room, in the same run; the lecturer's
+``--changes`` steps (``--gap`` s apart): for every follower, the time from the change
+written to the room (the store's document read every 2 ms) to its page receiving the lecture
+player at the new step; "Ask the class" (the lecturer's strip button) to each student's
+question card; every student's answer (the card's pills, a widget value as the browser
+sends it; 30% change it once) must be said counted on its page and counted once in the
+store (``classroom.tally`` of ``answers_of``); "Reveal" steps the lecture (measured like a
+step) and every page shows the truth with its answer marked. With ``--through-nginx M``
+the students go through nginx with sticky cookies of their own (the server each reaches
+read from nginx's log) and there is a lecturer session on each server (the lecturer
+link opens the room on another device), stepping in turn: at every other change a
+student follows a lecturer on the other server, through Redis.
+
 Goals (issue 8): 50 sessions with zero errors and zero wrong answers, median
 <= 300 ms, p95 <= 800 ms; 100 sessions with zero errors. Issue 17: 200
 simulated students stepping on one server with no errors, and the server's CPU
@@ -100,23 +125,29 @@ it keeps up (at least 90% of the reports the students would send);
 full-page reruns of the lecture page with 50 sessions at least twice the
 throughput before it (about 17 a second on this 2-core machine). Issue 15: 100 students
 through nginx over 2 servers on this 2-core machine with a Step median of at most 100 ms
-and no errors; 200 with no errors.
+and no errors; 200 with no errors. Issue 16: 100 students in one room on one server, and
+through nginx over 2 servers, every follower showing the lecturer's new step within 2 s
+(p95), every answer counted once, no errors; the idle cost of a follower stated.
 
 Run:  python benchmarks/load.py [--sessions 10,20,50,100] [--presses 10] [--think 1.0]
       python benchmarks/load.py --class 200 [--duration 30] [--leave 0.1]
       python benchmarks/load.py --full-reruns [--sessions 50] [--reference DIR]
       python benchmarks/load.py --through-nginx 2 [--sessions 100,200]
       python benchmarks/load.py --url http://HOST:PORT [--sessions 100]
+      python benchmarks/load.py --room 100 [--changes 10] [--gap 4] [--idle 15]
+      python benchmarks/load.py --room 100 --through-nginx 2
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import json
 import os
 import random
 import re
+import shutil
 import statistics
 import sys
 import tempfile
@@ -266,6 +297,10 @@ class RunView:
     # text the browser renders as markdown: (element type, field, text)
     texts: list[tuple[str, str, str]] = field(default_factory=list)
     alerts: list[tuple[int, str]] = field(default_factory=list)  # (Alert.Format, body)
+    # fragments the server asked the browser to rerun every interval s (st.fragment's
+    # run_every: a ForwardMsg.auto_rerun), and those whose timers it stopped
+    auto_reruns: dict[str, float] = field(default_factory=dict)
+    stopped: list[str] = field(default_factory=list)
 
     @property
     def full(self) -> bool:
@@ -365,8 +400,10 @@ class Session:
         full_rerun: bool = False,
         page: str = "lecture",
         needs_player: bool = True,
+        headers: dict[str, str] | None = None,
     ) -> None:
         self.url = url
+        self.headers = headers  # the handshake's extra headers (nginx's sticky cookie)
         self.page = page
         self.needs_player = needs_player  # False: any lecture page (a reference copy)
         self.canvas_id = ""
@@ -387,10 +424,14 @@ class Session:
         self.keyed: dict[str, tuple[str, str]] = {}  # every keyed element seen so far
         self.sticky: dict[str, WidgetState] = {}  # widget values this client set (resent)
         self.last: RunView | None = None  # what the last finished run sent
+        self.auto_reruns: dict[str, float] = {}  # fragment id -> interval (see RunView)
 
     async def __aenter__(self) -> Session:
         self.ws = await websockets.connect(
-            self.url, subprotocols=[websockets.Subprotocol("streamlit")], max_size=None
+            self.url,
+            subprotocols=[websockets.Subprotocol("streamlit")],
+            max_size=None,
+            additional_headers=self.headers,
         )
         return self
 
@@ -421,9 +462,16 @@ class Session:
                 self._read(fwd, view)
                 if view.status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     view.status = None  # st.rerun: the run that follows answers the message
-        self.keyed.update(view.keyed)
-        self.last = view
+        self._took(view)
         return view
+
+    def _took(self, view: RunView) -> None:
+        """Keep what a finished run sent that later messages build on."""
+        self.keyed.update(view.keyed)
+        self.auto_reruns.update(view.auto_reruns)
+        for fragment_id in view.stopped:
+            self.auto_reruns.pop(fragment_id, None)
+        self.last = view
 
     def state(
         self, widgets: list[WidgetState] | tuple[WidgetState, ...] = (), fragment_id: str = ""
@@ -447,6 +495,28 @@ class Session:
     ) -> RunView:
         """One rerun (see :meth:`state`); the view is returned unchecked."""
         return await self._run(self.state(widgets, fragment_id), timeout)
+
+    def poll_state(self, fragment_id: str) -> ClientState:
+        """What the browser's timer for a ``run_every`` fragment sends each interval:
+        a rerun of that fragment with ``is_auto_rerun`` and the widget values."""
+        state = self.state(fragment_id=fragment_id)
+        state.is_auto_rerun = True
+        return state
+
+    def press(self, key: str) -> ClientState:
+        """A click on the button keyed ``key``: its ``trigger_value``, in its fragment."""
+        element_id, fragment_id = self.element(key)
+        widget = WidgetState(id=element_id, trigger_value=True)
+        return self.state([widget], "" if self.full_rerun else fragment_id)
+
+    def choose(self, key: str, *values: str) -> ClientState:
+        """A choice in the segmented control (or pills) keyed ``key``: the formatted
+        options as ``string_array_value``, kept for later reruns as the browser keeps it."""
+        element_id, fragment_id = self.element(key)
+        widget = WidgetState(id=element_id)
+        widget.string_array_value.data.extend(values)
+        self.sticky[element_id] = widget
+        return self.state([widget], "" if self.full_rerun else fragment_id)
 
     def element(self, key: str) -> tuple[str, str]:
         """(id, fragment id) of the element the page keyed ``key`` (RunError if none)."""
@@ -487,6 +557,10 @@ class Session:
             view.page_hash = fwd.navigation.page_script_hash
         elif kind == "page_info_changed":
             self.query_string = fwd.page_info_changed.query_string
+        elif kind == "auto_rerun":
+            view.auto_reruns[fwd.auto_rerun.fragment_id] = fwd.auto_rerun.interval
+        elif kind == "stop_auto_rerun":
+            view.stopped.extend(fwd.stop_auto_rerun.fragment_ids)
         elif kind == "session_event":
             event = fwd.session_event.WhichOneof("type")
             if event == "script_compilation_exception":
@@ -1007,6 +1081,498 @@ async def run_full_reruns(
     return summarise(results, meter)
 
 
+# ---------------------------------------------------------------------------- a class in a room
+
+ROOM_QUERY = CLASS_QUERY  # the lecturer's lecture (4,000 steps); the followers take it
+ROOM_STEP = 3  # each change of the lecturer's: a burst of 3 steps (inside the window)
+ROOM_GOAL_S = 2.0  # issue 16: a follower shows the lecturer's new step within 2 s (p95)
+ROOM_WAIT_S = 10.0  # a follower that has not shown a change after this missed it
+ROOM_CHANGERS = 0.3  # share of the students who change their answer once
+ROOM_ANSWERS = ("mistake", "no mistake")  # the question card's choices (kit.classbar.ANSWERS)
+
+
+@dataclass(frozen=True)
+class Door:
+    """How a simulated browser reaches the app: its websocket's URL, the handshake's
+    extra headers (nginx's sticky cookie) and the app server behind it (its index)."""
+
+    url: str
+    headers: dict[str, str] | None = None
+    server: int = 0
+
+
+class Live:
+    """A session left open as a browser leaves a tab (issue 16's class strip).
+
+    Every message is read as it comes, the runs this client did not ask for included (a
+    poll that finds the lecturer's change reruns the whole page). Every fragment the server
+    asked to rerun by itself (``st.fragment(run_every=...)``, a ``ForwardMsg.auto_rerun``
+    with the fragment's id and interval) is asked for every interval, as the browser's
+    timer does: ``setInterval`` from the first ``auto_rerun`` (one timer a fragment, kept
+    while the interval stays, cleared by ``stop_auto_rerun``) sending a ``rerun_script``
+    with the fragment's id, ``is_auto_rerun``, the latest query string and the widget
+    values, whether or not a run is going (the server folds what arrives during a run into
+    one rerun). Actions are sent without waiting (:meth:`send`); what they did is read
+    from what arrives: each lecture player's step and when it first came (:attr:`shown`),
+    each element key and when it first came (:attr:`keys`), the last finished run
+    (``session.last``)."""
+
+    def __init__(self, session: Session, server: int = 0) -> None:
+        self.session = session
+        self.server = server
+        self.shown: dict[int, float] = {}  # the player's step -> first received (perf_counter)
+        self.keys: dict[str, float] = {}  # an element's key -> first received in a finished run
+        self.polls = 0
+        self.polled: list[float] = []  # when each poll was sent (perf_counter)
+        self.runs = 0
+        self.errors: list[str] = []
+        self._reader: asyncio.Task[None] | None = None
+        self._timers: dict[str, tuple[float, asyncio.Task[None]]] = {}
+        self._closing = False
+
+    def start(self) -> None:
+        """Read from now on; the timers of the fragments the page's runs asked for so far."""
+        for fragment_id, interval in self.session.auto_reruns.items():
+            self._timer(fragment_id, interval)
+        self._reader = asyncio.create_task(self._read())
+
+    async def stop(self) -> None:
+        self._closing = True
+        tasks = [task for _, task in self._timers.values()]
+        tasks += [self._reader] if self._reader is not None else []
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def send(self, state: ClientState) -> None:
+        await self.session.send(message(state))
+
+    def says(self, text: str) -> bool:
+        """The last finished run drew ``text`` (in a markdown, caption, label...)."""
+        last = self.session.last
+        return last is not None and any(text in body for _, _, body in last.texts)
+
+    def _timer(self, fragment_id: str, interval: float) -> None:
+        old = self._timers.get(fragment_id)
+        if old is not None and old[0] == interval:
+            return
+        if old is not None:
+            old[1].cancel()
+        self._timers[fragment_id] = (
+            interval,
+            asyncio.create_task(self._every(fragment_id, interval)),
+        )
+
+    async def _every(self, fragment_id: str, interval: float) -> None:
+        due = time.perf_counter() + interval
+        while True:
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            due = max(due + interval, time.perf_counter())  # a late tick is not made up
+            try:
+                await self.send(self.session.poll_state(fragment_id))
+            except websockets.WebSocketException:
+                return  # the reader says why
+            self.polls += 1
+            self.polled.append(time.perf_counter())
+
+    def first_poll(self, after: float) -> float | None:
+        """When the first poll after ``after`` was sent (None: none yet)."""
+        i = bisect.bisect_left(self.polled, after)
+        return self.polled[i] if i < len(self.polled) else None
+
+    async def _read(self) -> None:
+        s = self.session
+        assert s.ws is not None
+        view = RunView()
+        try:
+            while True:
+                data = await s.ws.recv()
+                now = time.perf_counter()
+                fwd = ForwardMsg()
+                fwd.ParseFromString(data)
+                had = view.player
+                s._read(fwd, view)
+                if view.player is not None and view.player is not had:
+                    if view.player.problem:
+                        self.errors.append(view.player.problem)
+                    else:
+                        self.shown.setdefault(view.player.t, now)
+                kind = fwd.WhichOneof("type")
+                if kind == "auto_rerun":
+                    self._timer(fwd.auto_rerun.fragment_id, fwd.auto_rerun.interval)
+                elif kind == "stop_auto_rerun":
+                    for fragment_id in fwd.stop_auto_rerun.fragment_ids:
+                        timer = self._timers.pop(fragment_id, None)
+                        if timer is not None:
+                            timer[1].cancel()
+                if view.status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    view.status = None  # st.rerun: the run that follows ends it
+                if view.status is not None:
+                    self._finished(view, now)
+                    view = RunView()
+        except (websockets.WebSocketException, OSError) as exc:
+            if not self._closing:
+                self.errors.append(f"{type(exc).__name__}: {exc}"[:300])
+
+    def _finished(self, view: RunView, now: float) -> None:
+        self.session._took(view)
+        for key in view.keyed:
+            self.keys.setdefault(key, now)
+        self.runs += 1
+        if view.exceptions:
+            self.errors.append("exception on the page: " + "; ".join(view.exceptions)[:300])
+        elif view.status not in OK_FINISH:
+            self.errors.append(f"script_finished status {view.status}")
+        else:
+            self.session._check(view)
+
+
+async def until(ready: Callable[[], bool], deadline: float, every: float = 0.02) -> bool:
+    """Wait until ``ready()`` or the ``deadline`` (perf_counter); whether it was ready."""
+    while not ready():
+        if time.perf_counter() >= deadline:
+            return False
+        await asyncio.sleep(every)
+    return True
+
+
+def watch_room(store: Any, code: str, ready: Callable[[Any], bool], timeout: float) -> Any:
+    """(when, room): the first read of the room's document (``load_room(fresh=True)``,
+    every 2 ms, in a thread) that is ``ready``; RunError after ``timeout`` s."""
+    from ui.kit import classroom
+
+    deadline = time.perf_counter() + timeout
+    while True:
+        room = classroom.load_room(store, code, fresh=True)
+        now = time.perf_counter()
+        if room is not None and ready(room):
+            return now, room
+        if now > deadline:
+            raise RunError(f"the room's document did not change within {timeout:g} s")
+        time.sleep(0.002)
+
+
+async def written(
+    store: Any, code: str, ready: Callable[[Any], bool], act: Awaitable[None]
+) -> tuple[float, Any]:
+    """Do ``act`` (a lecturer's message) and return (when, room) of the room's document
+    once it is ``ready``: the time a change was written, within a few ms."""
+    watch = asyncio.create_task(asyncio.to_thread(watch_room, store, code, ready, ROOM_WAIT_S))
+    await asyncio.sleep(0.01)  # the watcher has read the document as it was
+    await act
+    return await watch
+
+
+async def open_live(door: Door, query: str, page: str = "lecture") -> Live:
+    """A session on ``page`` with ``query``, open and reading (see :class:`Live`)."""
+    session = Session(door.url, query_string=query, page=page, headers=door.headers)
+    await session.__aenter__()
+    try:
+        await session.open()
+    except BaseException:
+        await session.__aexit__()
+        raise
+    live = Live(session, door.server)
+    live.start()
+    return live
+
+
+async def close_all(lives: list[Live]) -> None:
+    for live in lives:
+        await live.stop()
+    await asyncio.gather(*(live.session.__aexit__() for live in lives), return_exceptions=True)
+
+
+@dataclass
+class Idle:
+    """A quiet phase: the server's CPU while the open tabs only poll."""
+
+    sessions: int = 0
+    wall_s: float = 0.0
+    cores: float = float("nan")  # the server's CPU seconds a second
+    client: float = float("nan")  # this process's
+    polls: int = 0
+    runs: int = 0
+
+    @property
+    def poll_ms(self) -> float:
+        """The server's CPU per poll received, in ms."""
+        return self.cores * self.wall_s / self.polls * 1000 if self.polls else float("nan")
+
+
+async def idle_phase(lives: list[Live], seconds: float, pid: Pids) -> Idle:
+    """``seconds`` of the tabs ``lives`` left alone (after 3 s for the runs under way)."""
+    await asyncio.sleep(3.0)
+    polls, runs = sum(x.polls for x in lives), sum(x.runs for x in lives)
+    meter = Meter(pid)
+    await asyncio.sleep(seconds)
+    wall, cores, client = meter.read()
+    return Idle(
+        sessions=len(lives),
+        wall_s=wall,
+        cores=cores,
+        client=client,
+        polls=sum(x.polls for x in lives) - polls,
+        runs=sum(x.runs for x in lives) - runs,
+    )
+
+
+@dataclass
+class RoomSummary:
+    """What ``--room N`` measured (see :func:`run_room`)."""
+
+    code: str = ""
+    students: int = 0
+    opened: int = 0
+    lecturer_servers: list[int] = field(default_factory=list)
+    per_server: dict[int, int] = field(default_factory=dict)  # students on each app server
+    changes: int = 0
+    follow_s: list[float] = field(default_factory=list)  # every (step, follower)
+    served_s: list[float] = field(default_factory=list)  # the same, from the next poll sent
+    other_s: list[float] = field(default_factory=list)  # those on another server
+    worst_follower_p95_s: float = float("nan")
+    missed: int = 0
+    card_s: list[float] = field(default_factory=list)
+    answered: int = 0  # students who answered
+    changed: int = 0  # of those, who changed their answer once
+    confirmed: int = 0  # pages that said "Counted: you said <the last answer>"
+    counted: int = 0  # fields in the question's answers map
+    tally: str = ""
+    tally_ok: bool = False
+    reveal_s: list[float] = field(default_factory=list)
+    marked: int = 0  # pages that showed the truth with their own answer marked
+    per_step_s: list[list[float]] = field(default_factory=list)  # each step's latencies
+    steps_cpu_s: float = float("nan")  # the server's CPU over the steps phase
+    steps_wall_s: float = float("nan")
+    steps_client: float = float("nan")  # this process's CPU (cores) over the steps phase
+    idle: Idle = field(default_factory=Idle)  # no change, no question
+    asked: Idle = field(default_factory=Idle)  # no change, a question on every page
+    reference: Idle = field(default_factory=Idle)  # sessions in no room
+    load: float = 0.0
+    errors: list[str] = field(default_factory=list)
+
+
+async def run_room(
+    store_setting: str,
+    lecturers: list[Door],
+    students: list[Door],
+    *,
+    changes: int = 10,
+    gap: float = 4.0,
+    idle: float = 15.0,
+    ramp: float = 0.0,
+    seed: int = 0,
+    pid: Pids = None,
+) -> RoomSummary:
+    """Issue 16's class: a room in the store the server(s) use, ``len(students)`` seats
+    joined in it; the lecturer's sessions (one per door; the lecturer link opens the room
+    on another device) and then the students open /lecture (``?room=<code>&key=<secret>``
+    for a lecturer, ``?room=<code>&seat=<id>`` for a student: the seat is restored,
+    following is on), all of them left open as :class:`Live` tabs that poll the class
+    strip every second.
+
+    1. idle: ``idle`` s without a change: the server's CPU, per second and per poll;
+    2. ``changes`` steps of the lecturer's, ``gap`` s apart (with several lecturer
+       sessions, each in turn): for every follower the time from the change written to
+       the room (the store's document read every 2 ms) to its page receiving the lecture
+       player at the new step;
+    3. the last lecturer to step presses "Ask the class": the time to each student's
+       question card; every student answers with the card's pills (a widget value, as
+       the browser sends it), a share of them changing their answer once; every
+       page must say the last answer was counted, and the question's answers in the store
+       (``classroom.tally``) must count every student once, with their last answer;
+    4. the next lecturer presses "Reveal": the lecture steps to t + 1 (measured as a
+       change) and every page shows the truth with its own answer marked;
+    5. the reference: as many sessions on /lecture through the same doors, in no room (no
+       strip), idle for ``idle`` s, in the same run.
+    """
+    from ui.kit import classroom
+    from ui.kit import store as store_mod
+
+    out = RoomSummary(students=len(students), changes=changes)
+    store = store_mod.open_store(store_setting)
+    room, secret = classroom.create_room(store)
+    code = out.code = room.code
+    seats = [classroom.join(store, room, f"student {i + 1}") for i in range(len(students))]
+    lecs: list[Live] = []
+    followers: list[tuple[int, Live]] = []
+
+    async def student(i: int, door: Door) -> None:
+        await asyncio.sleep(ramp * i / len(students))
+        try:
+            live = await open_live(door, f"room={code}&seat={seats[i]}")
+        except CLOSED_OR_FAILED as exc:
+            out.errors.append(f"student {i + 1} could not open the page: {exc}"[:300])
+            return
+        followers.append((i, live))
+        lecture = lecs[0].session
+        if not live.says("Following the lecturer") or live.session.n_steps != lecture.n_steps:
+            out.errors.append(f"student {i + 1} does not follow the lecturer on arrival")
+
+    try:
+        for door in lecturers:
+            lecs.append(await open_live(door, f"{ROOM_QUERY}&room={code}&key={secret}"))
+        out.lecturer_servers = [lec.server for lec in lecs]
+        await asyncio.gather(*(student(i, d) for i, d in enumerate(students)))
+        followers.sort(key=lambda pair: pair[0])
+        out.opened = len(followers)
+        for _, f in followers:
+            out.per_server[f.server] = out.per_server.get(f.server, 0) + 1
+        everyone = lecs + [f for _, f in followers]
+
+        # 1. idle: nobody changes anything; every tab polls its class strip
+        out.idle = await idle_phase(everyone, idle, pid)
+
+        # 2. the lecturer's steps
+        t = lecs[0].session.t
+        per_follower: dict[int, list[float]] = {i: [] for i, _ in followers}
+
+        async def follow(t: int, lec: Live, act: Awaitable[None], into: list[float]) -> float:
+            """Do ``act`` (a lecturer's message that steps to ``t``); every follower's
+            time to show t from the write, into ``into``; returns the write's time."""
+            before = classroom.load_room(store, code, fresh=True).lecture_n
+            at, doc = await written(store, code, lambda r: r.lecture_n > before, act)
+            if doc.lecture_query.get("lec_t") != str(t):
+                out.errors.append(f"the room holds lec_t={doc.lecture_query.get('lec_t')}, not {t}")
+            await until(lambda: all(t in f.shown for _, f in followers), at + ROOM_WAIT_S)
+            for i, f in followers:
+                if t not in f.shown:
+                    out.missed += 1
+                    out.errors.append(
+                        f"student {i + 1} did not show t = {t} within {ROOM_WAIT_S:g} s"
+                    )
+                    continue
+                into.append(f.shown[t] - at)
+                per_follower[i].append(f.shown[t] - at)
+                polled = f.first_poll(at)
+                if polled is not None and polled <= f.shown[t]:
+                    out.served_s.append(f.shown[t] - polled)
+                if f.server != lec.server:
+                    out.other_s.append(f.shown[t] - at)
+            return at
+
+        meter = Meter(pid)
+        for k in range(changes):
+            lec = lecs[k % len(lecs)]
+            t += ROOM_STEP
+            out.per_step_s.append([])
+            at = await follow(t, lec, lec.send(lec.session.report_state(t)), out.per_step_s[-1])
+            out.follow_s += out.per_step_s[-1]
+            await asyncio.sleep(max(0.0, at + gap - time.perf_counter()))
+        out.steps_wall_s, cores, out.steps_client = meter.read()
+        out.steps_cpu_s = cores * out.steps_wall_s
+
+        # 3. a question: asked, answered (some change their minds), counted once each
+        asker, revealer = lecs[(changes - 1) % len(lecs)], lecs[changes % len(lecs)]
+        if not await until(lambda: "room_ask" in asker.session.keyed, time.perf_counter() + 5):
+            raise RunError("the lecturer's strip has no 'Ask the class' button")
+        at, room = await written(
+            store,
+            code,
+            lambda r: r.question is not None and not r.question.revealed,
+            asker.send(asker.session.press("room_ask")),
+        )
+        q = room.question
+        card = f"room_card_{q.id}"
+        await until(lambda: all(card in f.keys for _, f in followers), at + ROOM_WAIT_S)
+        out.card_s = [f.keys[card] - at for _, f in followers if card in f.keys]
+        finals: dict[int, str] = {}
+
+        async def answer(i: int, f: Live) -> None:
+            if card not in f.keys:
+                out.errors.append(f"student {i + 1} was not shown question {q.id}")
+                return
+            rng = random.Random(seed * 100_003 + i)
+            await asyncio.sleep(rng.uniform(0.2, 3.0))  # reading the question
+            said = rng.choice(ROOM_ANSWERS)
+            await f.send(f.session.choose(f"room_q{q.id}_said", said))
+            if rng.random() < ROOM_CHANGERS:
+                await asyncio.sleep(rng.uniform(0.5, 2.0))
+                said = ROOM_ANSWERS[1 - ROOM_ANSWERS.index(said)]
+                await f.send(f.session.choose(f"room_q{q.id}_said", said))
+                out.changed += 1
+            finals[i] = said
+
+        await asyncio.gather(*(answer(i, f) for i, f in followers))
+        out.answered = len(finals)
+        mine = {i: f"Counted: you said {said}." for i, said in finals.items()}
+        live_of = dict(followers)
+        await until(
+            lambda: all(live_of[i].says(text) for i, text in mine.items()),
+            time.perf_counter() + ROOM_WAIT_S,
+        )
+        out.confirmed = sum(live_of[i].says(text) for i, text in mine.items())
+        got = classroom.answers_of(store, room, q.id)
+        tally = classroom.tally(got)
+        out.counted = len(got)
+        said_mistake = sum(said == "mistake" for said in finals.values())
+        out.tally = (
+            f"{tally.answered} answered: mistake {tally.mistake}, no mistake {tally.no_mistake} "
+            f"(the students' last answers: {said_mistake} and {len(finals) - said_mistake})"
+        )
+        each = all(
+            seats[i] in got and json.loads(got[seats[i]])["mistake"] == (said == "mistake")
+            for i, said in finals.items()
+        )
+        out.tally_ok = (
+            each
+            and set(got) == {seats[i] for i in finals}
+            and (tally.answered, tally.mistake) == (len(finals), said_mistake)
+        )
+
+        out.asked = await idle_phase(everyone, idle, pid)  # the class thinks it over
+
+        # 4. the reveal: the lecture steps to t + 1; every page shows the truth and its answer
+        if not await until(
+            lambda: "room_reveal" in revealer.session.keyed, time.perf_counter() + 5
+        ):
+            raise RunError("the lecturer's strip has no 'Reveal' button")
+        await follow(
+            q.t + 1, revealer, revealer.send(revealer.session.press("room_reveal")), out.reveal_s
+        )
+        right = {
+            i: f"**Yours:** {said} — "
+            + ("✓ right." if (said == "mistake") == q.mistake else "✗ not this time.")
+            for i, said in finals.items()
+        }
+        await until(
+            lambda: all(live_of[i].says(text) for i, text in right.items()),
+            time.perf_counter() + ROOM_WAIT_S,
+        )
+        out.marked = sum(live_of[i].says(text) for i, text in right.items())
+        out.worst_follower_p95_s = max(
+            (percentile(v, 0.95) for v in per_follower.values() if v), default=float("nan")
+        )
+    except CLOSED_OR_FAILED as exc:
+        out.errors.append(f"{type(exc).__name__}: {exc}"[:300])
+    finally:
+        for who, live in [("the lecturer", x) for x in lecs] + [
+            (f"student {i + 1}", x) for i, x in followers
+        ]:
+            out.errors += [f"{who}: {e}" for e in live.errors]
+        await close_all(lecs + [f for _, f in followers])
+
+    # 5. the reference: as many sessions on /lecture in no room, idle
+    doors = students
+    plain: list[Live] = []
+
+    async def visitor(i: int, door: Door) -> None:
+        await asyncio.sleep(ramp * i / len(doors))
+        try:
+            plain.append(await open_live(door, ROOM_QUERY))
+        except CLOSED_OR_FAILED as exc:
+            out.errors.append(f"reference session {i + 1}: {exc}"[:300])
+
+    try:
+        await asyncio.gather(*(visitor(i, d) for i, d in enumerate(doors)))
+        out.reference = await idle_phase(plain, idle, pid)
+        out.load = Meter.load()
+    finally:
+        out.errors += [f"reference: {e}" for x in plain for e in x.errors]
+        await close_all(plain)
+    return out
+
+
 # ---------------------------------------------------------------------------- main
 
 
@@ -1203,12 +1769,50 @@ def through_nginx(args: argparse.Namespace) -> bool:
             asyncio.run(warm_up(cls.url, args.full_rerun))
         except (*CLOSED_OR_FAILED,) as exc:
             sys.exit(f"warm-up failed: {exc}")
+        if args.room:
+            return nginx_room(args, cls)
         if args.class_size:
             return class_report(args, cls.url, pids)
         if args.full_reruns:
             with open(os.devnull, "wb") as log:
                 return full_rerun_report(args, cls.url, pids, log)
         return nginx_sessions(args, cls)
+
+
+def sticky_doors(cls: Any, n: int, rng: random.Random) -> list[Door]:
+    """``n`` browsers through nginx, each with a sticky cookie of its own, as nginx sets it
+    on a browser's first request; the server each cookie reaches is read from nginx's log
+    of a first plain request with it (a websocket is logged only when it closes)."""
+    import urllib.request
+
+    keys = [f"{rng.getrandbits(64):016x}" for _ in range(n)]
+    for key in keys:
+        health = urllib.request.Request(
+            f"{cls.url}/_stcore/health", headers={"Cookie": f"perceptron_server={key}"}
+        )
+        with urllib.request.urlopen(health, timeout=10) as answer:
+            answer.read()
+    served = {route: up.split(",")[-1].strip() for _, up, route in cls.routes()}
+    index = {app.address: i for i, app in enumerate(cls.apps)}
+    url = stream_url(cls.url)
+    return [Door(url, {"Cookie": f"perceptron_server={k}"}, index[served[k]]) for k in keys]
+
+
+def nginx_room(args: argparse.Namespace, cls: Any) -> bool:
+    """``--room N --through-nginx M``: the students through nginx (spread over the servers
+    by their cookies), one lecturer session on each server (the first by its lecturer's
+    start, the others by the lecturer link), stepping in turn: a student follows a lecturer
+    on another server at every other change."""
+    rng = random.Random(args.seed)
+    students = sticky_doors(cls, args.room, rng)
+    lecturers: dict[int, Door] = {}
+    while len(lecturers) < len(cls.apps):
+        for door in sticky_doors(cls, 4, rng):
+            lecturers.setdefault(door.server, door)
+    pids = tuple(a.proc.pid for a in cls.apps)
+    where = f"nginx {cls.url} before {len(cls.apps)} app servers, CPU summed over them"
+    ordered = [lecturers[i] for i in sorted(lecturers)]
+    return room_report(args, cls.store, ordered, students, pids, where)
 
 
 def nginx_pids(master: int) -> tuple[int, ...]:
@@ -1288,6 +1892,125 @@ def nginx_sessions(args: argparse.Namespace, cls: Any) -> bool:
     return ok
 
 
+def ms_line(name: str, values: list[float], expected: int) -> str:
+    ms = [v * 1000 for v in values]
+    top = max(ms, default=float("nan"))
+    return (
+        f"  {name:<40} {f'{len(ms)}/{expected}':>9} {median(ms):>9.0f} "
+        f"{percentile(ms, 0.95):>8.0f} {top:>8.0f}"
+    )
+
+
+def idle_line(name: str, x: Idle, reference: Idle) -> str:
+    ratio = x.cores / reference.cores if reference.cores > 0 else float("inf")
+    return (
+        f"  {name:<40} {x.sessions:>9} {x.cores:>12.3f} {x.poll_ms:>9.2f} "
+        f"{x.polls / x.wall_s if x.wall_s else 0:>8.1f} {x.client:>7.2f} {ratio:>8.1f}x"
+    )
+
+
+def room_report(
+    args: argparse.Namespace,
+    store_setting: str,
+    lecturers: list[Door],
+    students: list[Door],
+    pid: Pids,
+    where: str,
+) -> bool:
+    """``--room N``: issue 16's class in one room (see :func:`run_room`).
+
+    Goals (issue 16): every follower shows the lecturer's new step within 2 s (p95 over
+    every change every follower saw, none missed), every answer counted once, no errors;
+    the idle cost of a follower is stated (the server's CPU per poll)."""
+    n = len(students)
+    ramp = args.ramp if args.ramp else n / 10
+    print(
+        f"room: {n} students and {len(lecturers)} lecturer session(s) on /lecture ({where}; "
+        f"store {store_setting}); every tab polls its class strip every second as the "
+        f"browser does; opened over {ramp:g} s; {args.changes} steps of the lecturer's "
+        f"{args.gap:g} s apart, a question, the reveal; the same-run reference: {n} sessions "
+        "on /lecture in no room",
+        flush=True,
+    )
+    s = asyncio.run(
+        run_room(
+            store_setting,
+            lecturers,
+            students,
+            changes=args.changes,
+            gap=args.gap,
+            idle=args.idle,
+            ramp=ramp,
+            seed=args.seed,
+            pid=pid,
+        )
+    )
+    spread = ", ".join(f"server {k}: {v}" for k, v in sorted(s.per_server.items()))
+    print(
+        f"  class {s.code}: {s.opened}/{s.students} students opened ({spread}); lecturer "
+        f"session(s) on server {', '.join(map(str, s.lecturer_servers))}"
+    )
+    print(
+        f"  {'from the write to the store':<40} {'seen':>9} {'median ms':>9} {'p95 ms':>8} "
+        f"{'max ms':>8}"
+    )
+    print(
+        ms_line(
+            f"lecturer's step -> follower ({s.changes} steps)", s.follow_s, s.changes * s.opened
+        )
+    )
+    print(ms_line("reveal -> follower at t + 1", s.reveal_s, s.opened))
+    every = s.follow_s + s.reveal_s
+    p95 = percentile(every, 0.95)
+    if len(s.lecturer_servers) > 1:
+        print(ms_line("  both: followers on the other server", s.other_s, len(s.other_s)))
+    # how long the server took: from the follower's first poll after the write
+    print(ms_line("  both: from the next poll sent", s.served_s, len(every)))
+    print(ms_line("ask -> question card shown", s.card_s, s.opened))
+    each = " ".join(f"{percentile(v, 0.95) * 1000:.0f}" for v in s.per_step_s)
+    print(f"  each step's p95 ms: {each}; missed {s.missed}")
+    # the steps' CPU beyond what the polls cost while idle, per follower and step
+    extra = s.steps_cpu_s - s.idle.cores * s.steps_wall_s
+    catch_up = extra / (s.changes * s.opened) * 1000 if s.changes * s.opened else float("nan")
+    print(
+        f"  the worst follower's own p95 ({s.changes + 1} changes): "
+        f"{s.worst_follower_p95_s * 1000:.0f} ms; server CPU over the steps "
+        f"{s.steps_cpu_s:.1f} s in {s.steps_wall_s:.0f} s, {catch_up:.0f} ms a follower's "
+        f"catch-up beyond the idle polls; client {s.steps_client:.2f} cores"
+    )
+    answers_ok = s.tally_ok and s.confirmed == s.answered == s.opened
+    print(
+        f"  answers: {s.answered} students answered ({s.changed} changed their answer once), "
+        f"{s.confirmed} pages said the last one was counted, the store holds {s.counted}: "
+        f"{s.tally}: {verdict(answers_ok)}; after the reveal {s.marked} pages showed the "
+        "truth with their answer marked"
+    )
+    print(
+        f"  {f'idle, {args.idle:g} s each':<40} {'sessions':>9} {'server cores':>12} "
+        f"{'ms a poll':>9} {'polls/s':>8} {'client':>7} {'vs ref':>9}"
+    )
+    print(idle_line("room: followers + lecturer, no question", s.idle, s.reference))
+    print(idle_line("room: the question on every page", s.asked, s.reference))
+    print(idle_line("reference: /lecture in no room", s.reference, s.reference))
+    ok = (
+        p95 <= ROOM_GOAL_S
+        and s.missed == 0
+        and s.opened == s.students
+        and answers_ok
+        and s.marked == s.opened
+        and not s.errors
+    )
+    print(
+        f"  issue 16 goal, {n} students: every follower shows the lecturer's step within "
+        f"{ROOM_GOAL_S:g} s (p95 {p95 * 1000:.0f} ms over {len(every)} changes seen, "
+        f"{s.missed} missed), every answer counted once, no errors ({len(s.errors)}): "
+        f"{verdict(ok)}; {os.cpu_count()} cores, load average {s.load:.1f}",
+        flush=True,
+    )
+    print_failures(s.errors)
+    return ok
+
+
 async def warm_up(port: int | str, full_rerun: bool = False, needs_player: bool = True) -> None:
     """First runs on a fresh server (imports, compiled kernels, the pages' code): a
     student on each page, and the class's run on the lecture page."""
@@ -1345,6 +2068,21 @@ def main() -> None:
     parser.add_argument(
         "--reference", type=Path, help="--full-reruns: also measure the app in this directory"
     )
+    parser.add_argument(
+        "--room",
+        type=int,
+        default=0,
+        metavar="N",
+        help="issue 16: N students (100) following a lecturer in one room, a question",
+    )
+    parser.add_argument("--changes", type=int, default=10, help="--room: the lecturer's steps")
+    parser.add_argument("--gap", type=float, default=4.0, help="--room: s between the steps")
+    parser.add_argument("--idle", type=float, default=15.0, help="--room: measured idle s")
+    parser.add_argument(
+        "--store",
+        default=os.environ.get("PERCEPTRON_STORE", ""),
+        help="--room with --port or --url: the store the server uses (its PERCEPTRON_STORE)",
+    )
     parser.add_argument("--port", type=int, default=0, help="use a running server instead")
     parser.add_argument(
         "--url",
@@ -1368,9 +2106,15 @@ def main() -> None:
     proc = None
     port: int | str = args.url or args.port
     log_path = Path(tempfile.gettempdir()) / "perceptron_load_server.log"
+    env: dict[str, str] = {}
+    if args.room and not port:  # the room is made in the store the server is given
+        room_dir = tempfile.mkdtemp(prefix="perceptron-room-")
+        args.store = env["PERCEPTRON_STORE"] = os.path.join(room_dir, "room.sqlite3")
+    elif args.room and not args.store:
+        sys.exit("--room with --port or --url needs --store: the server's PERCEPTRON_STORE")
     with open(os.devnull if port else log_path, "wb") as log:
         if not port:
-            proc, url = streamlit_server.start("app.py", log=log)
+            proc, url = streamlit_server.start("app.py", log=log, env=env)
             port = int(url.rsplit(":", 1)[1])
             print(f"streamlit run app.py on port {port} (pid {proc.pid}, log {log_path})")
         pid = proc.pid if proc is not None else None
@@ -1379,7 +2123,11 @@ def main() -> None:
                 asyncio.run(warm_up(port, args.full_rerun))
             except (*CLOSED_OR_FAILED,) as exc:
                 sys.exit(f"warm-up failed: {exc}")
-            if args.class_size:
+            if args.room:
+                door = Door(stream_url(port))
+                where = f"one server, pid {pid}" if pid else f"the server at {port}"
+                ok = room_report(args, args.store, [door], [door] * args.room, pid, where)
+            elif args.class_size:
                 ok = class_report(args, port, pid)
             elif args.full_reruns:
                 ok = full_rerun_report(args, port, pid, log)
@@ -1388,6 +2136,8 @@ def main() -> None:
         finally:
             if proc is not None:
                 streamlit_server.stop(proc)
+            if "PERCEPTRON_STORE" in env:
+                shutil.rmtree(Path(env["PERCEPTRON_STORE"]).parent, ignore_errors=True)
     sys.exit(0 if ok else 1)
 
 
