@@ -9,7 +9,7 @@ from ui.kit.numbers import number
 from ui.kit.plots import CHART
 from ui.kit.shell import finish_run, require_router
 from ui.kit.sidebar import CUSTOM, current_dataset
-from ui.kit.state import bind, session_key
+from ui.kit.state import assign, bind, session_key
 from ui.kit.text import safe
 from ui.lecture.restart import follow
 from ui.margin import figures as mf
@@ -61,10 +61,21 @@ def submit(cid: int) -> None:
 
 
 CHALLENGE_SAID = session_key("mar_challenge_said")
+CHALLENGE_NEW = session_key("mar_challenge_new")
+
+
+def start_small() -> None:
+    """Seed 001's four points, a set the challenge takes, to build on."""
+    ss.pop(CUSTOM, None)
+    assign(ss, "data_name", "four_points")
+    assign(ss, "data_n", 4)
+    ss[CHALLENGE_NEW] = True
 
 
 def challenge_box(X: np.ndarray, y: np.ndarray) -> None:
     """The lecturer's open challenge, for a student in a class: this set, and Submit."""
+    if ss.pop(CHALLENGE_NEW, False):
+        st.rerun(scope="app")  # new data: the sidebar and the lab start from them
     found = classbar.open_challenge(ss)
     if found is None:
         return
@@ -77,6 +88,13 @@ def challenge_box(X: np.ndarray, y: np.ndarray) -> None:
     said = challenge_numbers(X, y, c)
     if isinstance(said, str):
         box.caption(said)
+        if len(y) > c.max_points:
+            box.button(
+                "Start from seed 001's four points",
+                key="mar_challenge_small",
+                on_click=start_small,
+                icon=":material/restart_alt:",
+            )
     else:
         box.caption(
             f"This set: M = {said['M']}, γ = {number(said['gamma'])}, "

@@ -302,3 +302,17 @@ def test_asking_at_the_end_of_the_run_says_there_is_no_next_example() -> None:
     lec.button(key="room_ask").click().run()
     assert "no next example" in texts(lec)
     assert room_of(seat.code).question is None
+
+
+def test_a_student_with_too_many_points_starts_from_four() -> None:
+    lec, seat = lecturer()
+    lec.button(key="room_ch_open").click().run()
+    a = student(seat.code, "Ana", page="pages/margin.py")
+    assert "at most 10 points; you have 40" in texts(a)
+    a.button(key="mar_challenge_small").click().run()
+    a.run()
+    assert not a.exception
+    assert a.session_state["data_name"] == "four_points"
+    assert not a.button(key="mar_submit").disabled
+    a.button(key="mar_submit").click().run()
+    assert "Submitted: M = " in texts(a)

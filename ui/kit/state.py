@@ -237,6 +237,7 @@ SESSION_KEYS: dict[str, str] = {
     "mar_sidebar": "margin lab: what the sidebar said about the data at the last full run",
     "mar_shown": "margin lab: (settings, version, numbers, numbers before the last edit)",
     "mar_challenge_said": "margin lab: what the last Submit to the class's challenge said",
+    "mar_challenge_new": "margin lab: the challenge box switched the data (redraw the page)",
     "mar_table": "margin lab: table events handled (part of the table editor's key)",
 }
 
