@@ -1,0 +1,605 @@
+"""A class in the room (issue 16) in real browsers: a lecturer at a 1366×768 laptop on the
+projector, student A on a phone, student B on a laptop: three browser contexts on one app
+server and its store.
+
+What each person checks on screen: the class page's QR code, code and count; a nickname
+shown as typed; each student's lecture showing the lecturer's data and step (and not while
+exploring alone); the question card, the live tally and the reveal; a set submitted to the
+margin challenge on the projector's board, opened on Step by step in one click; a student's
+forged control events refused; the summary CSV, and the class closed on every page.
+
+The tests share one class (module-scoped contexts) and run in file order; each first puts
+the pages where it needs them, so that one can also run alone (``-k``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+from streamlit.elements.lib.utils import _compute_element_id
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ClientState_pb2 import ClientState
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+from benchmarks.load import message
+from browser.devices import DEVICES, MAIN, SCREENSHOTS
+from browser.test_lecture import button, status, status_t
+from ui.kit.classroom import SUMMARY_COLUMNS
+
+pytestmark = pytest.mark.browser
+
+NICK = "<b>**Ana**</b>"  # student A's nickname: HTML and markdown, to be shown as typed
+FOLLOW_MS = 3_000  # a follower shows the lecturer's change within this (the goal: 2 s)
+PROJECTOR_SIZES = ((1280, 720), (1366, 768))
+# 4 points, γ ≈ 0.22 with the challenge's bias c = 1: the perceptron makes M = 27 mistakes
+CHALLENGE_SET = "x1,x2,y\n-1.8,1.3,1\n0.3,-1.0,-1\n-1.8,0.2,1\n-1.4,1.6,-1\n"
+# student B's page keeps the websockets it opens, so that its own script can send on them
+KEEP_SOCKETS = """
+window.__sockets = [];
+const Native = window.WebSocket;
+window.WebSocket = class extends Native {
+  constructor(...args) { super(...args); window.__sockets.push(this); }
+};
+"""
+# elements that make the nickname's text bold: there would be one had its markup been read
+BOLD_NICK = """() => [...document.querySelectorAll('b, strong')]
+  .filter(e => e.textContent.includes('Ana') && !e.textContent.includes('<b>')).length"""
+
+
+@dataclass
+class Klass:
+    """The three pages, the class's code, and the messages the browsers exchanged that
+    the forged-event test reads."""
+
+    lecturer: Page
+    a: Page  # student A, a phone
+    b: Page  # student B, a laptop
+    url: str
+    code: str = ""  # as the projector shows it: ABCD-EFGH
+    joined: bool = False
+    challenge: bool = False  # a challenge is open
+    lecturer_sent: list[BackMsg] = field(default_factory=list)
+    b_sent: list[BackMsg] = field(default_factory=list)
+    b_main_hash: str = ""  # what the server told B's page: its main script's hash
+    b_page_hashes: dict[str, str] = field(default_factory=dict)  # url path -> page hash
+    b_finished: int = 0  # runs B's page has seen finish
+    b_strip: str = ""  # the fragment id of B's class strip (the one B's card comes in)
+
+    def record_sent(self, into: list[BackMsg]):
+        def on_frame(payload: str | bytes) -> None:
+            if isinstance(payload, bytes):
+                msg = BackMsg()
+                msg.ParseFromString(payload)
+                into.append(msg)
+
+        return lambda ws: ws.on("framesent", on_frame)
+
+    def b_received(self, ws) -> None:
+        def on_frame(payload: str | bytes) -> None:
+            if not isinstance(payload, bytes):
+                return
+            msg = ForwardMsg()
+            msg.ParseFromString(payload)
+            kind = msg.WhichOneof("type")
+            if kind == "new_session":
+                self.b_main_hash = msg.new_session.main_script_hash
+            elif kind == "navigation":
+                for p in msg.navigation.app_pages:
+                    self.b_page_hashes[p.url_pathname] = p.page_script_hash
+            elif kind == "script_finished":
+                self.b_finished += 1
+            elif kind == "delta" and "-room_card_" in msg.delta.add_block.id:
+                self.b_strip = msg.delta.fragment_id
+
+        ws.on("framereceived", on_frame)
+
+
+@pytest.fixture(scope="module")
+def klass(browser, app_url):
+    contexts = [browser.new_context(**DEVICES[d]) for d in ("laptop", "phone", "laptop")]
+    contexts[2].add_init_script(KEEP_SOCKETS)
+    k = Klass(*(c.new_page() for c in contexts), url=app_url)
+    k.lecturer.on("websocket", k.record_sent(k.lecturer_sent))
+    k.b.on("websocket", k.record_sent(k.b_sent))
+    k.b.on("websocket", k.b_received)
+    yield k
+    for c in contexts:
+        c.close()
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def key(page: Page, name: str) -> Locator:
+    """The element Streamlit keyed ``name`` (not a hidden copy a fragment's rerun keeps)."""
+    return page.locator(f".st-key-{name}").filter(visible=True)
+
+
+def main(page: Page) -> Locator:
+    return page.get_by_test_id("stMain")
+
+
+def sidebar(page: Page) -> Locator:
+    return page.get_by_test_id("stSidebar")
+
+
+def sidebar_link(page: Page, name: str) -> None:
+    """Click a link in the sidebar, opened first on a phone (where it starts closed)."""
+    opener = page.get_by_test_id("stExpandSidebarButton")
+    phone = opener.is_visible()
+    if phone:
+        opener.click()
+    sidebar(page).get_by_role("link", name=name).first.click()
+    if phone:  # on a phone the sidebar stays open over the page after the link: close it
+        page.get_by_role("button", name="Collapse sidebar").click()
+        expect(sidebar(page)).to_have_attribute("data-collapsed", "true")
+
+
+def no_exception(*pages: Page) -> None:
+    for page in pages:
+        expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+def start_class(k: Klass) -> None:
+    page = k.lecturer
+    page.goto(k.url)
+    expect(page.locator("h1").first).to_be_visible(timeout=60_000)
+    sidebar(page).get_by_text("Class mode").click()
+    key(page, "room_start").get_by_role("button", name="Start a class").click()
+    expect(key(page, "room_code")).to_be_visible(timeout=30_000)
+    k.code = key(page, "room_code").inner_text().strip()
+
+
+def join(page: Page, nick: str, code: str | None = None) -> None:
+    """The join form, by keyboard: the code typed (unless the link filled it in), the
+    nickname, Enter."""
+    form = page.get_by_test_id("stForm")
+    if code is not None:
+        form.get_by_label("Class code").click()
+        page.keyboard.type(code)
+    form.get_by_label("Nickname").click()
+    page.keyboard.type(nick)
+    page.keyboard.press("Enter")
+
+
+def ensure_joined(k: Klass) -> None:
+    """A class with both students in it: A by the join link, B by typing the code."""
+    if not k.code:
+        start_class(k)
+    if k.joined:
+        return
+    k.a.goto(f"{k.url}/room?room={k.code.replace('-', '')}")
+    code_box = k.a.get_by_test_id("stForm").get_by_label("Class code")
+    expect(code_box).to_have_value(k.code, timeout=60_000)  # filled in from the link
+    join(k.a, NICK)
+    k.b.goto(f"{k.url}/room")
+    expect(k.b.get_by_test_id("stForm")).to_be_visible(timeout=60_000)
+    join(k.b, "Bo", k.code)
+    for page in (k.a, k.b):
+        expect(page.locator("h1")).to_have_text(f"Class {k.code}", timeout=15_000)
+    k.joined = True
+
+
+def on_lecture(page: Page) -> None:
+    """Step by step, within the session (a new page load would lose a student's seat
+    unless its URL carried it): the class page's link for a student, else the sidebar."""
+    if "/lecture" not in page.url:
+        follow_link = main(page).get_by_role("link", name="Follow the lecturer step by step")
+        if follow_link.count():
+            follow_link.click()
+        else:
+            sidebar_link(page, "Step by step")
+    expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+
+
+def on_class_page(page: Page) -> None:
+    """The class page: the lecturer's projector view (its code), or a student's."""
+    if "/room" not in page.url:
+        sidebar_link(page, "The class page")
+    drawn = key(page, "room_code").or_(page.locator("h1", has_text=re.compile(r"^Class ")))
+    expect(drawn).to_be_visible(timeout=30_000)
+
+
+def same_step(student: Page, lecturer: Page, t: int) -> None:
+    """Within FOLLOW_MS the student's player is at step t with the lecturer's status line
+    (but the data's name: a lecturer's custom data reach a student as "data from a link")
+    and chart sentence (the line, w, how many of how many points it gets right)."""
+    expect(status(student)).to_contain_text(f"step t = {t:,} of", timeout=FOLLOW_MS)
+    expect(status(student).locator("> :not(.name)")).to_have_text(
+        status(lecturer).locator("> :not(.name)").all_inner_texts()
+    )
+    sentence = lecturer.locator(".lec svg.fig").get_attribute("aria-label")
+    expect(student.locator(".lec svg.fig")).to_have_attribute("aria-label", sentence)
+
+
+def step(page: Page, times: int) -> int:
+    """Press the player's Step button ``times`` times; returns the step on show."""
+    t = status_t(page)
+    for _ in range(times):
+        button(page, "step").click()
+    expect(status(page)).to_contain_text(f"step t = {t + times:,} of")
+    return t + times
+
+
+def card(page: Page, qid: int | None = None) -> Locator:
+    """A student's card of question ``qid`` (of any question if None)."""
+    if qid is None:
+        return page.locator("[class*='st-key-room_card_']").filter(visible=True)
+    return key(page, f"room_card_{qid}")
+
+
+def answer(page: Page, qid: int, said: str) -> None:
+    card(page, qid).get_by_role("radio", name=said, exact=True).click()
+    expect(card(page, qid)).to_contain_text(f"Counted: you said {said}.")
+
+
+def ask(k: Klass) -> tuple[int, int]:
+    """The lecturer asks about the next example: (the step it was asked at, the
+    question's number, as the lecturer's strip says it)."""
+    t = status_t(k.lecturer)
+    key(k.lecturer, "room_ask").get_by_role("button", name="Ask the class").click()
+    strip = key(k.lecturer, "room_strip")
+    expect(strip).to_contain_text(re.compile(r"Question \d+: 0 of 2 answered"), timeout=10_000)
+    expect(key(k.lecturer, "room_reveal")).to_be_visible()
+    return t, int(re.search(r"Question (\d+): 0 of", strip.inner_text()).group(1))
+
+
+def fits(page: Page, part: Locator) -> None:
+    w, h = page.viewport_size["width"], page.viewport_size["height"]
+    box = part.bounding_box()
+    assert box is not None and box["x"] >= -1 and box["x"] + box["width"] <= w + 1, (w, box)
+    assert box["y"] >= -1 and box["y"] + box["height"] <= h + 1, (h, box)
+
+
+def shots(page: Page, name: str, *parts: Locator) -> None:
+    """The projector's view at each projector size: the first of ``parts`` scrolled into
+    view (else the top of the page), every part on the screen whole, a screenshot; the page
+    is left at 1366×768."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    for w, h in PROJECTOR_SIZES:
+        page.set_viewport_size({"width": w, "height": h})
+        page.evaluate(f"() => {MAIN}.scrollTo(0, 0)")
+        if parts:
+            parts[0].evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 200)))")
+        for part in parts:
+            fits(page, part)
+        page.screenshot(path=SCREENSHOTS / f"room_{name}_{w}x{h}.png")
+    page.set_viewport_size(DEVICES["laptop"]["viewport"])
+
+
+def last_state(sent: list[BackMsg]) -> ClientState:
+    """A copy of the client state of the last rerun a page asked for (its widget values)."""
+    for msg in reversed(sent):
+        if msg.WhichOneof("type") == "rerun_script":
+            state = ClientState()
+            state.CopyFrom(msg.rerun_script)
+            return state
+    raise AssertionError("the page asked for no run")
+
+
+def pressed(sent: list[BackMsg], name: str) -> ClientState:
+    """The client state of the last rerun that pressed the button keyed ``name``."""
+    for msg in reversed(sent):
+        if any(
+            w.id.endswith(f"-{name}") and w.trigger_value
+            for w in msg.rerun_script.widget_states.widgets
+        ):
+            return msg.rerun_script
+    raise AssertionError(f"no message pressed {name}")
+
+
+def forge(k: Klass, state: ClientState) -> None:
+    """Send a rerun with ``state`` from student B's page, on its own websocket, and wait
+    until B's session has finished two runs after it (one may have been under way)."""
+    before = k.b_finished
+    sent = k.b.evaluate(
+        """bytes => {
+             const ws = window.__sockets.filter(s => s.readyState === WebSocket.OPEN).at(-1);
+             if (!ws) return false;
+             ws.send(new Uint8Array(bytes));
+             return true;
+           }""",
+        list(message(state)),
+    )
+    assert sent, "B's page has no open websocket"
+    deadline = 100
+    while k.b_finished < before + 2 and deadline:
+        k.b.wait_for_timeout(100)  # frames are counted as they arrive (an event, not a sleep)
+        deadline -= 1
+    assert k.b_finished >= before + 2, "B's session did not run after the forged message"
+
+
+# ----------------------------------------------------------------------------- the tests
+
+
+def test_the_lecturer_starts_a_class_and_two_students_join_by_link_and_by_code(klass):
+    k = klass
+    start_class(k)
+    page = k.lecturer
+    # the projector: the QR code of the join link, the code, how to join, nobody yet
+    assert re.fullmatch(r"[A-Z0-9]{4}-[A-Z0-9]{4}", k.code), k.code
+    qr = page.get_by_test_id("stImage").locator("img")
+    expect(qr).to_have_attribute("src", re.compile(r"^data:image/svg\+xml;base64,"))
+    box = qr.bounding_box()
+    assert box["width"] >= 300 and abs(box["width"] - box["height"]) < 2, box
+    expect(page.get_by_test_id("stImage")).to_contain_text("Scan to join")
+    code_size = (
+        key(page, "room_code")
+        .locator("p")
+        .evaluate("p => parseFloat(getComputedStyle(p).fontSize)")
+    )
+    assert code_size >= 48, code_size  # read from the back of the room
+    said = main(page).inner_text().replace("\u2060", "")  # the word joiners that keep URLs text
+    assert f"{k.url}/room with the code" in said
+    expect(key(page, "room_count")).to_have_text("0 students have joined")
+    shots(page, "class_page", qr, key(page, "room_code"), key(page, "room_count"))
+
+    ensure_joined(k)  # A by the link (the code filled in), B by typing the code
+    expect(main(k.a)).to_contain_text(f"You joined as {NICK}.")
+    expect(sidebar(k.a)).to_contain_text(f"you joined as {NICK}")
+    expect(main(k.b)).to_contain_text("You joined as Bo.")
+    for student in (k.a, k.b):  # a reload keeps the seat: the URL carries it
+        expect(student).to_have_url(re.compile(rf"room={k.code.replace('-', '')}&seat=\w{{16}}"))
+    expect(key(page, "room_count")).to_have_text("2 students have joined", timeout=5_000)
+    for p in (page, k.a, k.b):
+        assert p.evaluate(BOLD_NICK) == 0
+    no_exception(page, k.a, k.b)
+
+
+def test_students_follow_the_lecturer_and_one_explores_alone_then_catches_up(klass):
+    k = klass
+    ensure_joined(k)
+    lecturer = k.lecturer
+    on_lecture(lecturer)
+    expect(key(lecturer, "room_strip")).to_contain_text(f"Class {k.code} · 2 students")
+    for s in (k.a, k.b):
+        on_lecture(s)
+        expect(main(s)).to_contain_text(f"Following the lecturer of class {k.code}")
+    # the lecturer draws new data (seed 3) and steps
+    seed = sidebar(lecturer).get_by_label("seed", exact=True)
+    seed.fill("3")
+    seed.press("Enter")
+    expect(status(lecturer)).to_contain_text("seed 3", timeout=15_000)
+    expect(status(lecturer)).to_contain_text("step t = 0 of")
+    t = step(lecturer, 4)
+    for s in (k.a, k.b):
+        same_step(s, lecturer, t)
+        expect(status(s)).to_contain_text("(n = 40, seed 3)")
+    expect(sidebar(k.b).get_by_label("seed", exact=True)).to_have_value("3")
+    # B explores alone: B's own steps, and the lecturer's next steps pass B by
+    key(k.b, "room_unfollow").get_by_role("button", name="Explore on my own").click()
+    expect(main(k.b)).to_contain_text("Exploring on your own")
+    mine = step(k.b, 2)
+    t = step(lecturer, 3)
+    same_step(k.a, lecturer, t)  # A follows: the lecturer's new step is in the room
+    k.b.wait_for_timeout(FOLLOW_MS)  # nothing to wait for: B must NOT move in this time
+    assert status_t(k.b) == mine
+    # B follows again and catches up
+    key(k.b, "room_follow").get_by_role("button", name="Follow the lecturer").click()
+    same_step(k.b, lecturer, t)
+    expect(main(k.b)).to_contain_text("Following the lecturer of class")
+    no_exception(lecturer, k.a, k.b)
+
+
+def test_the_class_answers_the_lecturers_question_and_sees_the_reveal(klass):
+    k = klass
+    ensure_joined(k)
+    lecturer = k.lecturer
+    for page in (lecturer, k.a, k.b):
+        on_lecture(page)
+    t, qid = ask(k)
+    for s in (k.a, k.b):  # the next example, on each student's page
+        expect(card(s, qid)).to_contain_text(
+            f"At step t = {t + 1} the perceptron is shown point", timeout=FOLLOW_MS
+        )
+        expect(card(s, qid)).to_contain_text("Will it be a mistake?")
+    for option in card(k.a, qid).get_by_role("radio").all():  # every answer on the phone
+        option.scroll_into_view_if_needed()
+        fits(k.a, option)
+    card(k.a, qid).scroll_into_view_if_needed()
+    SCREENSHOTS.mkdir(exist_ok=True)
+    k.a.screenshot(path=SCREENSHOTS / "room_question_card_phone.png")
+    answer(k.a, qid, "mistake")
+    answer(k.b, qid, "no mistake")
+    strip = key(lecturer, "room_strip")
+    expect(strip).to_contain_text(f"Question {qid}: 2 of 2 answered", timeout=FOLLOW_MS)
+    expect(strip).to_contain_text("no mistake: 1 (50%)")
+    expect(strip.get_by_text(re.compile(r"^mistake: 1 \(50%\)$"))).to_have_count(1)
+    shots(lecturer, "tally", strip)
+    key(lecturer, "room_reveal").get_by_role("button", name="Reveal").click()
+    right = []
+    for s in (k.a, k.b):
+        expect(card(s, qid)).to_contain_text("Answer:", timeout=FOLLOW_MS)
+        yours = card(s, qid).locator("p", has_text="Yours:")
+        expect(yours).to_have_text(re.compile(r"— (✓ right|✗ not this time)\.$"))
+        right.append("✓ right" in yours.inner_text())
+    assert right in ([True, False], [False, True])  # A said mistake, B no mistake
+    expect(card(k.a, qid)).to_contain_text("It was a mistake" if right[0] else "No mistake")
+    # the reveal stepped the lecture: t + 1 on all three pages
+    expect(status(lecturer)).to_contain_text(f"step t = {t + 1:,} of", timeout=10_000)
+    for s in (k.a, k.b):
+        same_step(s, lecturer, t + 1)
+    expect(key(lecturer, "room_ask")).to_be_visible()  # the next question can be asked
+    no_exception(lecturer, k.a, k.b)
+
+
+def test_a_set_submitted_to_the_challenge_is_on_the_board_and_opens_in_one_click(klass, tmp_path):
+    k = klass
+    ensure_joined(k)
+    lecturer = k.lecturer
+    on_class_page(lecturer)
+    expect(lecturer.get_by_label("at most this many points")).to_have_value("10")
+    assert float(lecturer.get_by_label("margin γ at least").input_value()) == 0.1
+    key(lecturer, "room_ch_open").get_by_role("button", name="Open the challenge").click()
+    expect(main(lecturer)).to_contain_text("(open): at most 10 points, margin γ ≥ 0.1")
+    expect(main(lecturer)).to_contain_text("No submissions yet.")
+    k.challenge = True
+    # A: the class page tells of the challenge; the margin lab takes a set of 4 points
+    on_class_page(k.a)
+    expect(main(k.a)).to_contain_text("The lecturer's challenge: with at most 10 points")
+    main(k.a).get_by_role("link", name="Open the margin lab").click()
+    expect(k.a.locator(".pt").first).to_be_visible(timeout=30_000)
+    box = key(k.a, "mar_challenge")
+    expect(box).to_contain_text("Challenge 1: at most 10 points, γ ≥ 0.1")
+    expect(box).to_contain_text("This challenge takes at most 10 points; you have 40.")
+    expect(box.get_by_role("button", name="Submit this set")).to_be_disabled()
+    path = tmp_path / "four.csv"
+    path.write_text(CHALLENGE_SET, encoding="utf-8")
+    k.a.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+    expect(k.a.locator(".pt")).to_have_count(4, timeout=15_000)
+    expect(box).to_contain_text("This set: M = 27, γ = 0.219")
+    box.get_by_role("button", name="Submit this set").click()
+    expect(box).to_contain_text("Submitted: M = 27 mistakes", timeout=10_000)
+    expect(box).to_contain_text("You are number 1 of 1 in the room.")
+    # the projector's board (it refreshes every 2 s): #1 in the chart, in the best few
+    expect(main(lecturer)).to_contain_text(
+        "1 submission; 1 of them make at most (R/γ)² mistakes", timeout=5_000
+    )
+    chart = key(lecturer, "room_chart")
+    expect(chart.locator(".textpoint")).to_have_text(["#1"])
+    expect(key(lecturer, "room_pick").get_by_role("combobox")).to_have_value(f"#1 {NICK}: M = 27")
+    best = main(lecturer).get_by_test_id("stDataFrame").locator("table[role=grid]")
+    expect(best).to_have_attribute("aria-rowcount", "2")  # the header and one submission
+    assert lecturer.evaluate(BOLD_NICK) == 0
+    shots(lecturer, "board", chart)
+    # one click opens it on Step by step: the submission's 4 points from step 0; B, who
+    # follows the lecturer, sees them too
+    key(lecturer, "room_open").get_by_role("button", name="Open it").click()
+    expect(lecturer.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+    expect(sidebar(lecturer)).to_contain_text(
+        "Using your data: submission #1 of the challenge (4 points)."
+    )
+    expect(status(lecturer)).to_contain_text("step t = 0 of")
+    expect(lecturer.locator(".lec svg.fig")).to_have_attribute(
+        "aria-label", re.compile(r"of 4 points right")
+    )
+    on_lecture(k.b)
+    same_step(k.b, lecturer, 0)
+    no_exception(lecturer, k.a, k.b)
+
+
+def test_a_students_forged_control_events_are_refused_and_change_nothing(klass):
+    """What a student can do from their own tab: the lecturer's buttons are not drawn on
+    it; the messages those buttons send, sent by the page's own script on its own websocket
+    (widget ids computed from what the server told the page), change nothing.
+
+    Every lecturer control forged over the protocol in each state of the room (no question,
+    a question open, a challenge open; in the strip's fragment and as whole-page reruns),
+    and forged answers, are tests/load/test_room.py's; here only the real tab's way in."""
+    k = klass
+    ensure_joined(k)
+    lecturer = k.lecturer
+    for page in (lecturer, k.a, k.b):
+        on_lecture(page)
+    if key(lecturer, "room_reveal").count():
+        key(lecturer, "room_reveal").get_by_role("button").click()
+    t, qid = ask(k)
+    for s in (k.a, k.b):
+        expect(card(s, qid)).to_contain_text("Will it be a mistake?", timeout=FOLLOW_MS)
+    for name in ("Ask the class", "Reveal", "Close the class", "Open the challenge"):
+        expect(k.b.get_by_role("button", name=name)).to_have_count(0)
+    # a widget's id is computable: the lecturer's Ask has the id B computes from its key
+    # and the main script's hash the server sent B's page
+    ask_state = pressed(k.lecturer_sent, "room_ask")
+    ask_id = next(w.id for w in ask_state.widget_states.widgets if w.id.endswith("-room_ask"))
+    assert _compute_element_id("button", "room_ask", active_script_hash=k.b_main_hash) == ask_id
+    # Reveal: the class strip's button, sent as the lecturer's page sends it (a rerun of
+    # the class strip's fragment: B's own) with B's page and widget values
+    reveal = last_state(k.b_sent)
+    assert k.b_strip, "B's page got no question card"
+    reveal.fragment_id = k.b_strip
+    reveal_id = _compute_element_id("button", "room_reveal", active_script_hash=k.b_main_hash)
+    reveal.widget_states.widgets.append(WidgetState(id=reveal_id, trigger_value=True))
+    forge(k, reveal)
+    # Close the class (ticked) and close the challenge: the class page's buttons, in a run
+    # of the class page
+    room_hash = k.b_page_hashes["room"]
+    close = last_state(k.b_sent)
+    close.ClearField("fragment_id")
+    close.page_script_hash = room_hash
+    sure = _compute_element_id("checkbox", "room_sure", active_script_hash=room_hash)
+    close.widget_states.widgets.append(WidgetState(id=sure, bool_value=True))
+    for name in ("room_close", "room_ch_close"):
+        wid = _compute_element_id("button", name, active_script_hash=room_hash)
+        close.widget_states.widgets.append(WidgetState(id=wid, trigger_value=True))
+    forge(k, close)
+    # B's session ran the class page it asked for: a student's view of a class still open
+    expect(k.b.locator("h1")).to_have_text(f"Class {k.code}", timeout=10_000)
+    expect(main(k.b)).to_contain_text("You joined as Bo.")
+    if k.challenge:  # still open: B's class page tells of it
+        expect(main(k.b)).to_contain_text("The lecturer's challenge: with at most 10 points")
+    # the room is unchanged: the question is still open (A and B can answer it, the
+    # lecturer's tally counts them), the lecture did not step, the class is not closed
+    answer(k.a, qid, "mistake")
+    on_lecture(k.b)
+    expect(card(k.b, qid)).not_to_contain_text("Answer:")
+    answer(k.b, qid, "mistake")
+    strip = key(lecturer, "room_strip")
+    expect(strip).to_contain_text(f"Question {qid}: 2 of 2 answered", timeout=FOLLOW_MS)
+    expect(strip).to_contain_text(f"Class {k.code} · 2 students")
+    expect(key(lecturer, "room_reveal")).to_be_visible()
+    assert status_t(lecturer) == t
+    no_exception(lecturer, k.a, k.b)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="app bug: pages/room.py lecturer_controls acts on its button after drawing the "
+    "challenge box from the room as it was, and no full run follows (the board is a fragment): "
+    "the box offers 'Open the challenge' while the board says open, until the next full run",
+)
+def test_the_lecturers_challenge_button_says_what_it_does_next(klass):
+    """Once the board says the challenge is open, the lecturer's button closes it; once it
+    says closed, the button opens one (the board refreshes every 2 s)."""
+    k = klass
+    ensure_joined(k)
+    lecturer = k.lecturer
+    on_class_page(lecturer)
+    for _ in range(2):  # open -> closed -> open, or closed -> open -> closed
+        if key(lecturer, "room_ch_close").count():
+            key(lecturer, "room_ch_close").get_by_role("button").click()
+            expect(main(lecturer)).to_contain_text(re.compile(r"Challenge \d+ \(closed\)"))
+            expect(key(lecturer, "room_ch_open")).to_be_visible(timeout=5_000)
+        else:
+            key(lecturer, "room_ch_open").get_by_role("button").click()
+            expect(main(lecturer)).to_contain_text(re.compile(r"Challenge \d+ \(open\)"))
+            expect(key(lecturer, "room_ch_close")).to_be_visible(timeout=5_000)
+    no_exception(lecturer)
+
+
+def test_the_lecturer_downloads_the_summary_and_closes_the_class(klass):
+    k = klass
+    ensure_joined(k)
+    lecturer = k.lecturer
+    on_class_page(lecturer)
+    with lecturer.expect_download() as dl:
+        key(lecturer, "room_csv").get_by_role("button").click()
+    text = Path(dl.value.path()).read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert tuple(rows[0]) == SUMMARY_COLUMNS
+    assert all(len(r) == len(SUMMARY_COLUMNS) for r in rows)
+    cells = {c for r in rows[1:] for c in r}
+    assert "Ana" not in text and "<b>" not in text and "Bo" not in cells  # no nickname
+    for seat in re.findall(r"seat=(\w{16})", k.a.url + " " + k.b.url):
+        assert seat not in text  # no seat id
+    box = key(lecturer, "room_close")
+    expect(box.get_by_role("button", name="Close the class")).to_be_disabled()
+    lecturer.get_by_text("Yes, end it for every student").click()
+    box.get_by_role("button", name="Close the class").click()
+    for page in (lecturer, k.a, k.b):  # every page: the class has ended, the strip gone
+        expect(main(page)).to_contain_text(
+            f"Class {k.code} has ended. The page is yours again.", timeout=5_000
+        )
+        expect(card(page)).to_have_count(0)
+        expect(key(page, "room_strip")).to_have_count(0)
+    expect(lecturer.locator("h1")).to_have_text("Join a class")
+    no_exception(lecturer, k.a, k.b)
