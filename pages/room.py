@@ -21,6 +21,7 @@ style = page_style(
 .st-key-room_code p { font-size: clamp(2rem, 5vw, 5rem); font-weight: 800; white-space: nowrap;
   letter-spacing: 0.06em; line-height: 1.1; margin: 0; font-variant-numeric: tabular-nums; }
 .st-key-room_count p { font-size: 1.6rem; }
+.st-key-room_board [data-testid="stMarkdownContainer"] p { font-size: 1.15rem; }
 """,
 )
 style()
@@ -81,15 +82,16 @@ def projector(seat: classbar.Seat) -> None:
     left, right = st.columns([2, 3], vertical_alignment="center")
     left.image(qr_svg(url), caption="Scan to join", width=340)
     with right:
-        st.caption("Join at")
-        st.markdown(f"**{safe(url.split('?')[0])}** with the code", width="stretch")
+        st.header("Join this class", anchor=False)
+        st.markdown(f"Scan the code, or open **{safe(url.split('?')[0])}** and type")
         st.container(key="room_code").markdown(cr.shown_code(room.code))
         count = cr.members(links.the_store(), room)
         st.container(key="room_count").markdown(
             f"**{count}** {'student has' if count == 1 else 'students have'} joined"
             + (" · this class is closed" if room.closed else "")
         )
-    challenge_board(room)
+    with st.container(key="room_board"):
+        challenge_board(room)
 
 
 def challenge_board(room: cr.Room) -> None:
@@ -104,8 +106,10 @@ def challenge_board(room: cr.Room) -> None:
         f"{c.min_gamma:g}**; the most mistakes M in the given order wins."
     )
     subs = cr.submissions(links.the_store(), room, c.id)
-    chart, best = st.columns([3, 2])
-    chart.plotly_chart(figures.challenge_figure(subs), config=CHART, key="room_chart")
+    chart, best = st.columns([1, 1])
+    chart.plotly_chart(
+        figures.challenge_figure(subs), config={**CHART, "displayModeBar": False}, key="room_chart"
+    )
     chart.caption(figures.challenge_text(subs))
     best.dataframe(figures.best_rows(subs), hide_index=True, key="room_best")
     if subs:
@@ -167,8 +171,12 @@ def lecturer_controls(seat: classbar.Seat) -> None:
 
 
 def say(err: str | None) -> None:
+    """An action's refusal, or the page again with the room as the action left it (the
+    controls drawn before it still offered what was just done)."""
     if err:
         st.error(err, icon=":material/error:")
+    else:
+        st.rerun()
 
 
 if seat is None:

@@ -41,6 +41,7 @@ from ui.kit.state import (
     session_key,
     to_query,
 )
+from ui.kit.style import page_style
 from ui.kit.text import safe
 
 SEAT = session_key("room_seat")
@@ -740,6 +741,7 @@ def _lecturer_strip(session: MutableMapping[str, Any], seat: Seat, room: cr.Room
         count = cr.members(_store(), room)
     except store_mod.StoreDown:
         count = 0
+    _strip_style()
     box = st.container(border=True, key="room_strip")
     hooks = session.get(HOOKS) if isinstance(session.get(HOOKS), LectureHooks) else None
     q = room.question
@@ -777,6 +779,16 @@ def _lecturer_strip(session: MutableMapping[str, Any], seat: Seat, room: cr.Room
         box.caption(f"Question {q.id}: {truth_text(q)}")
 
 
+# the lecturer's strip is read from the back of a lecture hall: its text a step larger
+_strip_style = page_style(
+    "room_strip",
+    """
+.st-key-room_strip [data-testid="stMarkdownContainer"] p,
+.st-key-room_strip [data-testid="stProgress"] p { font-size: 1.2rem; }
+""",
+)
+
+
 def _tally_bars(room: cr.Room, q: cr.Question, count: int) -> None:
     """The answers so far, live: how many answered, and each answer's share as a bar with
     its words and numbers (the colour is never the only cue)."""
@@ -785,8 +797,13 @@ def _tally_bars(room: cr.Room, q: cr.Question, count: int) -> None:
     except store_mod.StoreDown:
         st.caption("Answers cannot be read right now.")
         return
+    sign = "+1" if q.y > 0 else "−1"
+    st.markdown(
+        f"**Question {q.id}:** will point {q.point + 1}, x = {vector_text(q.x)} with "
+        f"y = {sign}, be a mistake at step t = {q.t + 1}?"
+    )
     cols = st.columns([1.2, 2, 2], vertical_alignment="center")
-    cols[0].markdown(f"Question {q.id}: **{t.answered}** of {count} answered")
+    cols[0].markdown(f"**{t.answered}** of {count} answered")
     for col, (label, n) in zip(
         cols[1:], (("mistake", t.mistake), ("no mistake", t.no_mistake)), strict=True
     ):

@@ -55,13 +55,15 @@ def challenge_figure(subs: Sequence[Submission]) -> go.Figure:
             },
         },
     ]
-    log = {"type": "log", "range": [math.log10(lo), math.log10(top)], **AXIS}
+    # labels at 1, 10, 100, ... only (a log axis's minor labels crowd a projector)
+    log = {"type": "log", "range": [math.log10(lo), math.log10(top)], "dtick": 1, **AXIS}
     return as_figure(
         {
             "data": traces,
             "layout": {
                 "height": 420,
-                "margin": {"l": 60, "r": 10, "t": 10, "b": 50},
+                "font": {"size": 16},
+                "margin": {"l": 70, "r": 10, "t": 10, "b": 60},
                 "xaxis": {**log, "title": {"text": "the bound (R/γ)²"}},
                 "yaxis": {**log, "title": {"text": "mistakes M"}},
                 "legend": {"orientation": "h", "y": -0.18},
@@ -92,8 +94,6 @@ def best_rows(subs: Sequence[Submission], k: int = BEST) -> list[dict[str, Any]]
             "mistakes M": s.M,
             "bound (R/γ)²": number(s.bound),
             "M / bound": f"{s.M / s.bound:.0%}",
-            "γ": number(s.gamma),
-            "points": s.n,
         }
         for i, s in enumerate(subs[:k], start=1)
     ]
