@@ -1438,8 +1438,10 @@ async def run_room(
             for i, f in followers:
                 if t not in f.shown:
                     out.missed += 1
+                    following = "following" if f.says("Following the lecturer") else "not following"
                     out.errors.append(
-                        f"student {i + 1} did not show t = {t} within {ROOM_WAIT_S:g} s"
+                        f"student {i + 1} (server {f.server}) did not show t = {t} within "
+                        f"{ROOM_WAIT_S:g} s: its page shows t = {f.session.t}, {following}"
                     )
                     continue
                 into.append(f.shown[t] - at)
@@ -1792,7 +1794,12 @@ def sticky_doors(cls: Any, n: int, rng: random.Random) -> list[Door]:
         )
         with urllib.request.urlopen(health, timeout=10) as answer:
             answer.read()
-    served = {route: up.split(",")[-1].strip() for _, up, route in cls.routes()}
+    deadline = time.perf_counter() + 10
+    while True:  # nginx logs a request just after its answer has gone
+        served = {route: up.split(",")[-1].strip() for _, up, route in cls.routes()}
+        if all(k in served for k in keys) or time.perf_counter() > deadline:
+            break
+        time.sleep(0.05)
     index = {app.address: i for i, app in enumerate(cls.apps)}
     url = stream_url(cls.url)
     return [Door(url, {"Cookie": f"perceptron_server={k}"}, index[served[k]]) for k in keys]
