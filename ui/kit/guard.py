@@ -106,7 +106,8 @@ def bounded_store(original: Callable[..., None]) -> Callable[..., None]:
     """``original`` (Streamlit's ``WStates.set_widget_from_proto``), but a component
     event whose JSON text is longer than ``MAX_TRIGGER_CHARS``, or holds a run of 40
     digits (a number Python's parser may refuse with an exception), is not kept: it is
-    never parsed, copied or dispatched, as if the message had carried no event."""
+    never parsed, copied or dispatched, as if the message had carried no event. Nor is
+    a value of another kind than its widget's (``WidgetMetadata.value_type``)."""
 
     @functools.wraps(original)
     def store(self: Any, widget_state: Any) -> None:
@@ -119,6 +120,17 @@ def bounded_store(original: Callable[..., None]) -> Callable[..., None]:
             return
         if _LONG_NUMBER.search(raw):
             _LOG.warning("dropped a component event with a number of 40 or more digits")
+            return
+        # A value of another kind than its widget's (an int for the class strip's pills):
+        # Streamlit would keep it, and its deserializer would raise at the start of this
+        # and every later run of the session, before any of our code (tests/load/test_room)
+        try:
+            meta = self.widget_metadata.get(widget_state.id)
+            kind = widget_state.WhichOneof("value")
+        except Exception:  # not what Streamlit's own code expects: it decides
+            meta = kind = None
+        if meta is not None and kind is not None and kind != meta.value_type:
+            _LOG.warning("dropped a widget value of kind %s for a %s widget", kind, meta.value_type)
             return
         original(self, widget_state)
 
