@@ -30,6 +30,7 @@ from streamlit.proto.Alert_pb2 import Alert
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from benchmarks import streamlit_server
+from ui.kit import classbar
 from ui.kit import classroom as cr
 from ui.kit import store as store_mod
 
@@ -367,9 +368,11 @@ def test_the_lecturer_buttons_have_the_same_id_in_every_session(room) -> None:
 
 
 def test_the_client_reads_the_strips_auto_rerun(room) -> None:
-    """The class strip comes with its ``auto_rerun`` (every second) in a lecturer's and a
-    student's session, and a poll reruns only that fragment. (Its fragment id is not the
-    same string in both: the lecturer's page draws more before the strip.)"""
+    """The class strip comes with its ``auto_rerun`` in a lecturer's session (every second:
+    the live tally) and a student's (every ``classbar.HEARTBEAT_S``: a student's strip is
+    rerun by the server when the room changes, kit.push), and a poll reruns only that
+    fragment. (Its fragment id is not the same string in both: the lecturer's page draws
+    more before the strip.)"""
     url, s, made, secret = room
     seat = cr.join(s, made, "ana")
 
@@ -381,7 +384,10 @@ def test_the_client_reads_the_strips_auto_rerun(room) -> None:
                 out.append((list(session.auto_reruns.values()), (await poll(session)).status))
         return out
 
-    assert run(scenario()) == [([1.0], FRAGMENT_OK), ([1.0], FRAGMENT_OK)]
+    assert run(scenario()) == [
+        ([classbar.POLL_S], FRAGMENT_OK),
+        ([classbar.HEARTBEAT_S], FRAGMENT_OK),
+    ]
 
 
 async def mistyped(url: str, s: store_mod.Store, made: cr.Room, secret: str) -> dict[str, Any]:

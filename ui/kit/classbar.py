@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Hashable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +28,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from ui.kit import classroom as cr
-from ui.kit import links
+from ui.kit import links, push
 from ui.kit import store as store_mod
 from ui.kit.numbers import AXIS, signed, vector_text
 from ui.kit.palette import MINUS, PLUS, W_COLOUR
@@ -48,7 +48,10 @@ SEAT = session_key("room_seat")
 LIMIT = session_key("room_limit")
 URL = session_key("room_url")
 HOOKS = session_key("room_hooks")
-POLL_S = 1.0  # a follower sees the lecturer's change within this + classroom.RECENT_S + a run
+POLL_S = 1.0  # the lecturer's strip reads the answers this often (one session per class)
+# A student's strip is rerun when its room changes (kit.push: one store read per room and
+# server every push.WATCH_S); it also runs this often by itself, in case a rerun is lost.
+HEARTBEAT_S = 10.0
 ROOM_PAGE = "pages/room.py"
 LECTURE_PAGE = "lecture"  # the page a student follows the lecturer on (its url_path)
 ROOM_URL = "room"  # the class page's url_path
@@ -667,6 +670,23 @@ def lend(session: MutableMapping[str, Any], hooks: LectureHooks | None) -> None:
         session[HOOKS] = hooks
 
 
+def _version(code: str) -> Hashable:
+    """What a student's strip shows of the room: it is rerun when this changes."""
+    room = cr.load_room(_store(), code, fresh=True)
+    if room is None:
+        return ("gone",)
+    q, c = room.question, room.challenge
+    return (
+        room.closed,
+        room.lecture_n,
+        None if q is None else (q.id, q.revealed),
+        None if c is None else (c.id, c.open),
+    )
+
+
+WATCH = push.Watch(_version)
+
+
 def live(session: MutableMapping[str, Any], page: str) -> None:
     """The class strip at the top of every page of a joined session (a fragment that runs
     every POLL_S): the lecturer's code, count, question and tally; a student's question
@@ -693,6 +713,8 @@ def live(session: MutableMapping[str, Any], page: str) -> None:
         if page != ROOM_URL:  # the class page is the projector's view of it all
             _lecturer_strip(session, seat, room)
         return
+    if (where := push.current()) is not None:
+        WATCH.here(seat.code, *where)  # rerun this strip when the room changes
     if page == LECTURE_PAGE and follow_now(session, room):
         st.rerun(scope="app")
     q = room.question
@@ -824,17 +846,23 @@ def _ask(session: MutableMapping[str, Any], hooks: LectureHooks) -> None:
 
 
 def _reveal(session: MutableMapping[str, Any], hooks: LectureHooks) -> None:
+    """Reveal the answer and step the lecture past the example, in one write of the room
+    (the students' strips run once for both)."""
+    seat = seat_of(session)
     room = room_now(session)
     q = room.question if room is not None else None
-    err = lecturer_do(session, cr.reveal)
+    if seat is None or q is None:
+        _say(session, "There is no open question to reveal.")
+        return
+    step_key = next(k for k in lecture_keys() if k != LINK_PARAM and _is_step(k))
+    after = {**(seat.published or {}), step_key: str(q.t + 1)}
+    err = lecturer_do(session, lambda r: cr.publish(cr.reveal(r), after))
     if err:
         _say(session, err)
         return
-    if q is not None:
-        hooks.step_to(q.t + 1)  # the lecture shows the step: every follower sees it
-        seat = seat_of(session)
-        if seat is not None:
-            seat.redraw = True
+    seat.published = after
+    hooks.step_to(q.t + 1)  # the lecturer's page shows the step the followers are shown
+    seat.redraw = True
 
 
 # ----------------------------------------------------------------------------- the challenge

@@ -102,6 +102,15 @@ MAX_TRIGGER_CHARS = 16_384  # a gesture's JSON is under 1 kB; within() allows ab
 _LONG_NUMBER = re.compile(r"\d{40}")
 
 
+_NUMBERS = frozenset({"int_value", "double_value", "uint_value"})
+
+
+def _same_kind(sent: str, widget: str) -> bool:
+    """A browser's value fits its widget: the same kind, or a number for a number (the
+    browser sends a number input's whole number as an int to a float widget)."""
+    return sent == widget or (sent in _NUMBERS and widget in _NUMBERS)
+
+
 def bounded_store(original: Callable[..., None]) -> Callable[..., None]:
     """``original`` (Streamlit's ``WStates.set_widget_from_proto``), but a component
     event whose JSON text is longer than ``MAX_TRIGGER_CHARS``, or holds a run of 40
@@ -129,7 +138,7 @@ def bounded_store(original: Callable[..., None]) -> Callable[..., None]:
             kind = widget_state.WhichOneof("value")
         except Exception:  # not what Streamlit's own code expects: it decides
             meta = kind = None
-        if meta is not None and kind is not None and kind != meta.value_type:
+        if meta is not None and kind is not None and not _same_kind(kind, meta.value_type):
             _LOG.warning("dropped a widget value of kind %s for a %s widget", kind, meta.value_type)
             return
         original(self, widget_state)

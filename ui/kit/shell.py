@@ -175,9 +175,10 @@ def _run_app() -> None:
     strip = st.container() if classbar.seat_of(st.session_state) is not None else None
     classbar.lend(st.session_state, None)
     guard.page(page.run)  # an exception shows a sentence, never a traceback
-    if strip is not None and classbar.seat_of(st.session_state) is not None:
+    seat = classbar.seat_of(st.session_state)
+    if strip is not None and seat is not None:
         with strip:
-            class_strip(page.url_path)
+            (lecturer_strip if seat.lecturer else student_strip)(page.url_path)
     st.divider()  # one glossary under every page: the app's symbols and the handouts'
     # on_change="rerun" makes it lazy: its table is sent and drawn only while it is open
     # (a closed expander's markdown cost every page load about 70 ms of the browser's time)
@@ -199,8 +200,15 @@ def finish_run() -> None:
 
 
 @guard.fragment(run_every=classbar.POLL_S)
-def class_strip(page: str) -> None:
-    """The class on this page (kit.classbar.live), again every POLL_S seconds."""
+def lecturer_strip(page: str) -> None:
+    """The class on the lecturer's page (kit.classbar.live): the answers, every second."""
+    classbar.live(st.session_state, page)
+
+
+@guard.fragment(run_every=classbar.HEARTBEAT_S)
+def student_strip(page: str) -> None:
+    """The class on a student's page (kit.classbar.live): rerun when the room changes
+    (kit.push), and now and then by itself."""
     classbar.live(st.session_state, page)
 
 

@@ -1,0 +1,160 @@
+"""Sessions told of a change, not polling for it (issue 16).
+
+A class of 100 students polling their room every second cost the server about 3 ms a poll
+(0.3 of a core for a room where nothing happens): each poll is a fragment run. Here one
+thread per server process watches each room that has students on this server (one store
+read per room every ``WATCH_S``, whatever the number of students) and, when the room
+changes, asks Streamlit to rerun each of those students' class strip, as the browser's own
+timer would: a ``rerun_script`` of the strip's fragment, with no widget change, handed to
+the session on Streamlit's event loop. A room where nothing changes costs its students
+nothing.
+
+This uses two pieces of Streamlit that are not its public API (the runtime's session
+manager, and ``AppSession.request_rerun`` with the session's last client state);
+``tests/ui/kit/test_kit_push.py`` fails if an upgrade moves them, and the strip still
+runs by itself every ``classbar.HEARTBEAT_S`` if a rerun cannot be asked for.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+WATCH_S = 0.25  # how often a watched room is read from the store
+FORGET_S = 60.0  # a session not seen in its room's strip this long is no longer told
+MAX_SESSIONS = 5_000  # sessions told per process (a class of 500 on 10 tabs each)
+_LOG = logging.getLogger(__name__)
+
+
+@dataclass
+class _Seen:
+    fragment: str
+    at: float
+
+
+class Watch:
+    """Which sessions of this process show which room's strip, and the thread that tells
+    them when the room changes. ``version(code)`` reads the room (the store) and returns
+    what its students' strips depend on (None: the room cannot be read now)."""
+
+    def __init__(self, version: Callable[[str], Hashable | None]) -> None:
+        self.version = version
+        self._lock = threading.Lock()
+        self._rooms: dict[str, dict[str, _Seen]] = {}
+        self._last: dict[str, Hashable] = {}
+        self._thread: threading.Thread | None = None
+        self.told = 0  # reruns asked for (benchmarks and tests read it)
+
+    def here(self, code: str, session_id: str, fragment_id: str) -> None:
+        """The session ``session_id`` shows room ``code``'s strip, fragment ``fragment_id``."""
+        now = time.monotonic()
+        with self._lock:
+            if sum(map(len, self._rooms.values())) >= MAX_SESSIONS:
+                self._prune(now, FORGET_S / 4)
+            for other, sessions in self._rooms.items():
+                if other != code:
+                    sessions.pop(session_id, None)  # a session shows one room
+            self._rooms.setdefault(code, {})[session_id] = _Seen(fragment_id, now)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="class-watch", daemon=True)
+                self._thread.start()
+
+    def gone(self, session_id: str) -> None:
+        with self._lock:
+            for sessions in self._rooms.values():
+                sessions.pop(session_id, None)
+
+    def _prune(self, now: float, age: float) -> None:
+        for code in list(self._rooms):
+            sessions = self._rooms[code]
+            for sid in [s for s, seen in sessions.items() if now - seen.at > age]:
+                del sessions[sid]
+            if not sessions:
+                del self._rooms[code]
+                self._last.pop(code, None)
+
+    def check(self) -> int:
+        """Read every watched room once; rerun the strips of those that changed. Returns
+        how many reruns were asked for."""
+        with self._lock:
+            self._prune(time.monotonic(), FORGET_S)
+            rooms = {code: dict(sessions) for code, sessions in self._rooms.items()}
+        asked = 0
+        for code, sessions in rooms.items():
+            try:
+                now = self.version(code)
+            except Exception:  # a store fault: asked again at the next check
+                _LOG.debug("room %s could not be read", code, exc_info=True)
+                continue
+            if now is None:
+                continue
+            with self._lock:
+                before = self._last.get(code)
+                self._last[code] = now
+            if before is None or before == now:
+                continue
+            for sid, seen in sessions.items():
+                if rerun_fragment(sid, seen.fragment):
+                    asked += 1
+                else:
+                    self.gone(sid)
+        self.told += asked
+        return asked
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(WATCH_S)
+            try:
+                self.check()
+            except Exception:  # pragma: no cover - never let the thread die
+                _LOG.exception("the class watch failed a check")
+
+
+def current() -> tuple[str, str] | None:
+    """(session id, fragment id) of the fragment running now, or None (no Streamlit
+    server: AppTest, a bare script)."""
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.scriptrunner_utils.script_run_context import (
+        ThreadState,
+        get_script_run_ctx,
+    )
+
+    if not Runtime.exists():
+        return None
+    ctx = get_script_run_ctx()
+    try:
+        fragment = ThreadState.get().fragment_id  # the fragment this thread is running
+    except RuntimeError:
+        return None
+    if ctx is None or not fragment:
+        return None
+    return ctx.session_id, fragment
+
+
+def rerun_fragment(session_id: str, fragment_id: str) -> bool:
+    """Ask session ``session_id`` to run fragment ``fragment_id`` again, as its browser's
+    timer would (no widget change). False if the session is gone."""
+    from streamlit.proto.ClientState_pb2 import ClientState
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return False
+    runtime = Runtime.instance()
+    info = runtime._session_mgr.get_active_session_info(session_id)
+    if info is None:
+        return False
+    session = info.session
+
+    def ask() -> None:
+        state = ClientState()
+        state.CopyFrom(session._client_state)  # the page and URL the browser is on
+        state.ClearField("widget_states")  # no widget changed (no button fires again)
+        state.fragment_id = fragment_id
+        state.is_auto_rerun = True
+        session.request_rerun(state)
+
+    runtime._get_async_objs().eventloop.call_soon_threadsafe(ask)
+    return True
