@@ -84,6 +84,8 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
     presenter switch, redraws the page. The run comes from the cache on every
     rerun: a fragment's arguments live as long as the session.
     """
+    if (followed := classbar.follow_here(ss)) is not None:
+        go_to(ss, followed)  # the lecturer stepped: this fragment moves, the page stays
     run = lecture_run(X, y, settings)
     T = run.trace.n_steps
     t = min(int(ss["lec_t"]), T)

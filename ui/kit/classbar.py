@@ -101,6 +101,7 @@ class Seat:
     redraw: bool = False  # an action in the strip changed the page (the reveal's step)
     said: str | None = None  # why the strip's last action was refused, shown once
     pending: dict[str, str] | None = None  # the lecturer's lecture, applied as the next run starts
+    followed: dict[str, str] | None = None  # the lecturer's lecture applied last (its URL form)
     step: int | None = None  # the lecturer's step, for the lecture page to take (take_step)
     publish_limit: store_mod.RateLimit = field(
         default_factory=lambda: store_mod.RateLimit(PUBLISH_RATE, PUBLISH_BURST)
@@ -349,11 +350,7 @@ def apply_lecture(session: MutableMapping[str, Any], query: dict[str, str]) -> N
         session[links.LINKED] = None
     seat = seat_of(session)
     if seat is not None:
-        key = next(k for k in lecture_keys() if k != LINK_PARAM and _is_step(k))
-        try:
-            seat.step = SETTINGS[key].parse(str(query.get(key, "0"))[:20])
-        except ValueError:
-            seat.step = 0
+        seat.step = _step_of(query)
 
 
 def take_step(session: MutableMapping[str, Any]) -> int | None:
@@ -386,8 +383,52 @@ def before_run(session: MutableMapping[str, Any]) -> None:
         return
     query, seat.pending = seat.pending, None
     apply_lecture(session, query)
-    seat.applied_query = lecture_subset(query)
+    seat.applied_query = seat.followed = lecture_subset(query)
     seat.fresh = True
+
+
+def follow_here(session: MutableMapping[str, Any]) -> int | None:
+    """In the lecture's instrument (a fragment) of a following student: the lecturer's
+    step, when only the step changed (the instrument moves to it without a page run); a
+    change of data or settings runs the whole page (``follow_now``). The instrument is
+    rerun by the server when the lecturer's lecture changes (kit.push)."""
+    seat = seat_of(session)
+    if seat is None or seat.lecturer or not seat.following:
+        return None
+    if (where := push.current()) is not None:
+        WATCH.here(seat.code, *where, topic="lecture")
+    room = room_now(session)
+    if room is None or room.closed or room.lecture_n == seat.applied or not room.lecture:
+        return None
+    now = lecture_subset(room.lecture_query)
+    mine = seat.applied_query
+    if seat.followed is None or mine is None or _unstepped(now) != _unstepped(seat.followed):
+        follow_now(session, room)
+        st.rerun(scope="app")  # other data or settings: the whole page, from the next run
+    step = _step_of(now)
+    seat.applied, seat.followed = room.lecture_n, now
+    # this page's own URL form of the run, at the new step (the default step is not written)
+    key = _step_key()
+    seat.applied_query = {k: v for k, v in mine.items() if k != key}
+    if step != SETTINGS[key].default:
+        seat.applied_query[key] = str(step)
+    return step
+
+
+def _unstepped(query: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in query.items() if not (k in SETTINGS and _is_step(k))}
+
+
+def _step_key() -> str:
+    return next(k for k in lecture_keys() if k != LINK_PARAM and _is_step(k))
+
+
+def _step_of(query: dict[str, str]) -> int:
+    key = _step_key()
+    try:
+        return int(SETTINGS[key].parse(str(query.get(key, "0"))[:20]))
+    except ValueError:
+        return 0
 
 
 def set_following(session: MutableMapping[str, Any], on: bool) -> None:
@@ -670,18 +711,22 @@ def lend(session: MutableMapping[str, Any], hooks: LectureHooks | None) -> None:
         session[HOOKS] = hooks
 
 
-def _version(code: str) -> Hashable:
-    """What a student's strip shows of the room: it is rerun when this changes."""
+def _version(code: str) -> dict[str, Hashable]:
+    """What a student's page shows of the room, by part: the strip (the question, the
+    challenge) and the lecture (the lecturer's run and step, followed by the lecture's
+    instrument, ``follow_here``); each part is rerun when its value changes."""
     room = cr.load_room(_store(), code, fresh=True)
     if room is None:
-        return ("gone",)
+        return {"strip": "gone", "lecture": "gone"}
     q, c = room.question, room.challenge
-    return (
-        room.closed,
-        room.lecture_n,
-        None if q is None else (q.id, q.revealed),
-        None if c is None else (c.id, c.open),
-    )
+    return {
+        "strip": (
+            room.closed,
+            None if q is None else (q.id, q.revealed),
+            None if c is None else (c.id, c.open),
+        ),
+        "lecture": (room.closed, room.lecture_n),
+    }
 
 
 WATCH = push.Watch(_version)
@@ -854,8 +899,7 @@ def _reveal(session: MutableMapping[str, Any], hooks: LectureHooks) -> None:
     if seat is None or q is None:
         _say(session, "There is no open question to reveal.")
         return
-    step_key = next(k for k in lecture_keys() if k != LINK_PARAM and _is_step(k))
-    after = {**(seat.published or {}), step_key: str(q.t + 1)}
+    after = {**(seat.published or {}), _step_key(): str(q.t + 1)}
     err = lecturer_do(session, lambda r: cr.publish(cr.reveal(r), after))
     if err:
         _say(session, err)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 
 WATCH_S = 0.25  # how often a watched room is read from the store
@@ -36,28 +36,32 @@ class _Seen:
 
 
 class Watch:
-    """Which sessions of this process show which room's strip, and the thread that tells
-    them when the room changes. ``version(code)`` reads the room (the store) and returns
-    what its students' strips depend on (None: the room cannot be read now)."""
+    """Which fragments of which sessions of this process show which room, and the thread
+    that reruns them when the room changes. ``version(code)`` reads the room (the store)
+    and returns, for each topic (a part of a page: "strip", "lecture"), what the fragments
+    of that topic show of it (None: the room cannot be read now); a fragment is rerun
+    when its topic's value changes."""
 
-    def __init__(self, version: Callable[[str], Hashable | None]) -> None:
+    def __init__(self, version: Callable[[str], Mapping[str, Hashable] | None]) -> None:
         self.version = version
         self._lock = threading.Lock()
-        self._rooms: dict[str, dict[str, _Seen]] = {}
-        self._last: dict[str, Hashable] = {}
+        self._rooms: dict[str, dict[tuple[str, str], _Seen]] = {}  # code -> (sid, topic)
+        self._last: dict[str, Mapping[str, Hashable]] = {}
         self._thread: threading.Thread | None = None
         self.told = 0  # reruns asked for (benchmarks and tests read it)
 
-    def here(self, code: str, session_id: str, fragment_id: str) -> None:
-        """The session ``session_id`` shows room ``code``'s strip, fragment ``fragment_id``."""
+    def here(self, code: str, session_id: str, fragment_id: str, topic: str = "strip") -> None:
+        """Fragment ``fragment_id`` of session ``session_id`` shows ``topic`` of room
+        ``code``."""
         now = time.monotonic()
+        slot = (session_id, topic)
         with self._lock:
             if sum(map(len, self._rooms.values())) >= MAX_SESSIONS:
                 self._prune(now, FORGET_S / 4)
             for other, sessions in self._rooms.items():
                 if other != code:
-                    sessions.pop(session_id, None)  # a session shows one room
-            self._rooms.setdefault(code, {})[session_id] = _Seen(fragment_id, now)
+                    sessions.pop(slot, None)  # a session shows one room
+            self._rooms.setdefault(code, {})[slot] = _Seen(fragment_id, now)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="class-watch", daemon=True)
                 self._thread.start()
@@ -65,7 +69,8 @@ class Watch:
     def gone(self, session_id: str) -> None:
         with self._lock:
             for sessions in self._rooms.values():
-                sessions.pop(session_id, None)
+                for slot in [k for k in sessions if k[0] == session_id]:
+                    del sessions[slot]
 
     def _prune(self, now: float, age: float) -> None:
         for code in list(self._rooms):
@@ -96,7 +101,10 @@ class Watch:
                 self._last[code] = now
             if before is None or before == now:
                 continue
-            for sid, seen in sessions.items():
+            changed = {t for t in now if before.get(t) != now.get(t)}
+            for (sid, topic), seen in sessions.items():
+                if topic not in changed:
+                    continue
                 if rerun_fragment(sid, seen.fragment):
                     asked += 1
                 else:

@@ -30,7 +30,7 @@ def told(monkeypatch):
 def test_each_session_is_told_once_per_change_and_never_without_one(told) -> None:
     calls, _ = told
     versions = {"ROOMAAAA": 1, "ROOMBBBB": 1}
-    w = push.Watch(versions.get)
+    w = push.Watch(lambda code: {"strip": versions[code]})
     w.here("ROOMAAAA", "s1", "f1")
     w.here("ROOMAAAA", "s2", "f2")
     w.here("ROOMBBBB", "s3", "f3")
@@ -46,7 +46,7 @@ def test_each_session_is_told_once_per_change_and_never_without_one(told) -> Non
 def test_a_session_shows_one_room_and_a_gone_session_is_dropped(told) -> None:
     calls, gone = told
     versions = {"ROOMAAAA": 1, "ROOMBBBB": 1}
-    w = push.Watch(versions.get)
+    w = push.Watch(lambda code: {"strip": versions[code]})
     w.here("ROOMAAAA", "s1", "f1")
     w.here("ROOMBBBB", "s1", "f9")  # the student joined another class
     w.check()
@@ -66,7 +66,7 @@ def test_a_room_that_cannot_be_read_is_read_again_later(told) -> None:
     def version(code):
         if state["down"]:
             raise OSError("store down")
-        return state["v"]
+        return {"strip": state["v"]}
 
     w = push.Watch(version)
     w.here("ROOMAAAA", "s1", "f1")
@@ -81,7 +81,7 @@ def test_sessions_not_seen_for_a_while_are_forgotten(told, monkeypatch) -> None:
     clock = [1000.0]
     monkeypatch.setattr(push.time, "monotonic", lambda: clock[0])
     versions = {"ROOMAAAA": 1}
-    w = push.Watch(versions.get)
+    w = push.Watch(lambda code: {"strip": versions[code]})
     w.here("ROOMAAAA", "s1", "f1")
     w.check()
     clock[0] += push.FORGET_S + 1
@@ -113,3 +113,16 @@ def test_the_streamlit_pieces_push_uses_are_there() -> None:
     assert "self._session_mgr" in inspect.getsource(Runtime.__init__)
     assert "fragment_id" in {f.name for f in dataclasses.fields(FragmentThreadState)}
     assert callable(ThreadState.get)
+
+
+def test_only_the_fragments_of_the_topic_that_changed_are_rerun(told) -> None:
+    calls, _ = told
+    room = {"strip": 1, "lecture": 1}
+    w = push.Watch(lambda code: dict(room))
+    w.here("ROOMAAAA", "s1", "strip-of-s1")
+    w.here("ROOMAAAA", "s1", "player-of-s1", topic="lecture")
+    w.check()
+    room["lecture"] = 2  # the lecturer stepped: only the player follows
+    assert w.check() == 1 and calls == [("s1", "player-of-s1")]
+    room["strip"] = 2  # a question: only the strip
+    assert w.check() == 1 and calls[-1] == ("s1", "strip-of-s1")
