@@ -99,13 +99,15 @@ its ``PERCEPTRON_STORE``, ``--store`` names the store of a server given by ``--p
 <secret>``), then each student with its seat (``?room=<code>&seat=<id>``: the seat is
 restored, following is on). Every session is then left open as a browser leaves a tab
 (:class:`Live`): the class strip is a fragment with ``run_every`` (the server sends a
-``ForwardMsg.auto_rerun`` with its fragment id and interval, 1 s) and the client asks for
-it every second as the browser's timer does (a ``rerun_script`` with that ``fragment_id``
-and ``is_auto_rerun``), reading everything that comes back, the whole-page rerun a poll
-leads to when the lecturer has moved on included. Measured: the server's CPU per second
-and per poll while nothing changes (with and without a question on every page) against
-the same number of sessions on /lecture in no room, in the same run; the lecturer's
-``--changes`` steps (``--gap`` s apart): for every follower, the time from the change
+``ForwardMsg.auto_rerun`` with its fragment id and interval: 1 s for the lecturer's live
+tally, ``classbar.HEARTBEAT_S`` for a student's) and the client asks for it at that
+interval as the browser's timer does (a ``rerun_script`` with that ``fragment_id`` and
+``is_auto_rerun``), reading everything that comes back: the reruns the server starts by
+itself when the room changes (``ui/kit/push.py``: a student's strip, or on Step by step
+the lecture's instrument) and the whole-page runs they lead to included. Measured: the
+server's CPU per second and per poll while nothing changes (with and without a question on
+every page) against the same number of sessions on /lecture in no room, in the same run;
+the lecturer's ``--changes`` steps (``--gap`` s apart): for every follower, the time from the change
 written to the room (the store's document read every 2 ms) to its page receiving the lecture
 player at the new step; "Ask the class" (the lecturer's strip button) to each student's
 question card; every student's answer (the card's pills, a widget value as the browser
@@ -424,6 +426,7 @@ class Session:
         self.keyed: dict[str, tuple[str, str]] = {}  # every keyed element seen so far
         self.sticky: dict[str, WidgetState] = {}  # widget values this client set (resent)
         self.last: RunView | None = None  # what the last finished run sent
+        self.last_with: dict[str, RunView] = {}  # an element key -> the last run that drew it
         self.auto_reruns: dict[str, float] = {}  # fragment id -> interval (see RunView)
 
     async def __aenter__(self) -> Session:
@@ -472,6 +475,8 @@ class Session:
         for fragment_id in view.stopped:
             self.auto_reruns.pop(fragment_id, None)
         self.last = view
+        for key in view.keyed:
+            self.last_with[key] = view
 
     def state(
         self, widgets: list[WidgetState] | tuple[WidgetState, ...] = (), fragment_id: str = ""
@@ -1147,9 +1152,11 @@ class Live:
     async def send(self, state: ClientState) -> None:
         await self.session.send(message(state))
 
-    def says(self, text: str) -> bool:
-        """The last finished run drew ``text`` (in a markdown, caption, label...)."""
-        last = self.session.last
+    def says(self, text: str, where: str | None = None) -> bool:
+        """The last finished run drew ``text`` (in a markdown, caption, label...); with
+        ``where`` (an element's key), the last run that drew that element (the question
+        card is drawn by the lecture's instrument on Step by step, by the strip elsewhere)."""
+        last = self.session.last if where is None else self.session.last_with.get(where)
         return last is not None and any(text in body for _, _, body in last.texts)
 
     def _timer(self, fragment_id: str, interval: float) -> None:
@@ -1500,10 +1507,10 @@ async def run_room(
         mine = {i: f"Counted: you said {said}." for i, said in finals.items()}
         live_of = dict(followers)
         await until(
-            lambda: all(live_of[i].says(text) for i, text in mine.items()),
+            lambda: all(live_of[i].says(text, card) for i, text in mine.items()),
             time.perf_counter() + ROOM_WAIT_S,
         )
-        out.confirmed = sum(live_of[i].says(text) for i, text in mine.items())
+        out.confirmed = sum(live_of[i].says(text, card) for i, text in mine.items())
         got = classroom.answers_of(store, room, q.id)
         tally = classroom.tally(got)
         out.counted = len(got)
@@ -1538,10 +1545,10 @@ async def run_room(
             for i, said in finals.items()
         }
         await until(
-            lambda: all(live_of[i].says(text) for i, text in right.items()),
+            lambda: all(live_of[i].says(text, card) for i, text in right.items()),
             time.perf_counter() + ROOM_WAIT_S,
         )
-        out.marked = sum(live_of[i].says(text) for i, text in right.items())
+        out.marked = sum(live_of[i].says(text, card) for i, text in right.items())
         out.worst_follower_p95_s = max(
             (percentile(v, 0.95) for v in per_follower.values() if v), default=float("nan")
         )
@@ -1933,10 +1940,10 @@ def room_report(
     ramp = args.ramp if args.ramp else n / 10
     print(
         f"room: {n} students and {len(lecturers)} lecturer session(s) on /lecture ({where}; "
-        f"store {store_setting}); every tab polls its class strip every second as the "
-        f"browser does; opened over {ramp:g} s; {args.changes} steps of the lecturer's "
-        f"{args.gap:g} s apart, a question, the reveal; the same-run reference: {n} sessions "
-        "on /lecture in no room",
+        f"store {store_setting}); every tab's class strip runs on its timer and when the "
+        f"server reruns it, as in a browser; opened over {ramp:g} s; {args.changes} steps of "
+        f"the lecturer's {args.gap:g} s apart, a question, the reveal; the same-run reference: "
+        f"{n} sessions on /lecture in no room",
         flush=True,
     )
     s = asyncio.run(

@@ -86,6 +86,7 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
     """
     if (followed := classbar.follow_here(ss)) is not None:
         go_to(ss, followed)  # the lecturer stepped: this fragment moves, the page stays
+    classbar.lecture_card(ss)  # a joined student: the lecturer's question, above the player
     run = lecture_run(X, y, settings)
     T = run.trace.n_steps
     t = min(int(ss["lec_t"]), T)

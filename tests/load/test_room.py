@@ -67,18 +67,20 @@ def lecturer(url: str, code: str, secret: str, page: str = "lecture") -> load.Se
     return load.Session(url, query_string=f"{lecture}room={code}&key={secret}", page=page)
 
 
-def student(url: str, code: str, seat: str, page: str = "lecture") -> load.Session:
+def student(url: str, code: str, seat: str, page: str = "room") -> load.Session:
+    """A student's tab, by default on the class page, where the question card is the class
+    strip's (on Step by step the lecture's instrument draws it, rerun by the server)."""
     return load.Session(url, query_string=f"room={code}&seat={seat}", page=page)
 
 
 def strip(session: load.Session) -> str:
-    """The class strip's fragment: the one the server asked to rerun every second."""
+    """The class strip's fragment: the one the server asked to rerun on a timer."""
     assert len(session.auto_reruns) == 1, session.auto_reruns
     return next(iter(session.auto_reruns))
 
 
 async def poll(session: load.Session) -> load.RunView:
-    """What the browser's timer sends each second (see ``load.Live``), and its answer."""
+    """What the browser's timer sends (see ``load.Live``), and its answer."""
     return await session._run(session.poll_state(strip(session)))
 
 

@@ -51,7 +51,7 @@ HOOKS = session_key("room_hooks")
 POLL_S = 1.0  # the lecturer's strip reads the answers this often (one session per class)
 # A student's strip is rerun when its room changes (kit.push: one store read per room and
 # server every push.WATCH_S); it also runs this often by itself, in case a rerun is lost.
-HEARTBEAT_S = 10.0
+HEARTBEAT_S = 30.0
 ROOM_PAGE = "pages/room.py"
 LECTURE_PAGE = "lecture"  # the page a student follows the lecturer on (its url_path)
 ROOM_URL = "room"  # the class page's url_path
@@ -393,12 +393,17 @@ def follow_here(session: MutableMapping[str, Any]) -> int | None:
     change of data or settings runs the whole page (``follow_now``). The instrument is
     rerun by the server when the lecturer's lecture changes (kit.push)."""
     seat = seat_of(session)
-    if seat is None or seat.lecturer or not seat.following:
+    if seat is None or seat.lecturer:
         return None
     if (where := push.current()) is not None:
         WATCH.here(seat.code, *where, topic="lecture")
-    room = room_now(session)
-    if room is None or room.closed or room.lecture_n == seat.applied or not room.lecture:
+    try:
+        room = cr.load_room(_store(), seat.code)
+    except store_mod.StoreDown:
+        return None  # the page goes on by itself; the strip says why
+    if room is None or room.closed:
+        st.rerun(scope="app")  # the class ended: the strip says so, in a page run
+    if not seat.following or room.lecture_n == seat.applied or not room.lecture:
         return None
     now = lecture_subset(room.lecture_query)
     mine = seat.applied_query
@@ -717,7 +722,7 @@ def _version(code: str) -> dict[str, Hashable]:
     instrument, ``follow_here``); each part is rerun when its value changes."""
     room = cr.load_room(_store(), code, fresh=True)
     if room is None:
-        return {"strip": "gone", "lecture": "gone"}
+        return {"strip": "gone", "end": "gone", "lecture": "gone"}
     q, c = room.question, room.challenge
     return {
         "strip": (
@@ -725,7 +730,8 @@ def _version(code: str) -> dict[str, Hashable]:
             None if q is None else (q.id, q.revealed),
             None if c is None else (c.id, c.open),
         ),
-        "lecture": (room.closed, room.lecture_n),
+        "end": room.closed,  # the strip on Step by step: only the class's end
+        "lecture": (room.closed, room.lecture_n, None if q is None else (q.id, q.revealed)),
     }
 
 
@@ -758,10 +764,25 @@ def live(session: MutableMapping[str, Any], page: str) -> None:
         if page != ROOM_URL:  # the class page is the projector's view of it all
             _lecturer_strip(session, seat, room)
         return
-    if (where := push.current()) is not None:
+    where = push.current()
+    if page == LECTURE_PAGE:
+        # On Step by step the lecture's instrument shows the question and follows the
+        # lecturer (lecture_card, follow_here): kit.push reruns it, not this strip, so a
+        # reveal (the answer and the step) is one fragment run, not a strip and a page run
+        if where is not None:
+            WATCH.drop(seat.code, where[0], "strip")
+            WATCH.here(seat.code, *where, topic="end")
+        if follow_now(session, room):
+            st.rerun(scope="app")  # behind the lecturer (a lost rerun): the page runs
+        _follow_line(session, seat, room)
+        return
+    if where is not None:
         WATCH.here(seat.code, *where)  # rerun this strip when the room changes
-    if page == LECTURE_PAGE and follow_now(session, room):
-        st.rerun(scope="app")
+        WATCH.drop(seat.code, where[0], "end")
+    _card(session, seat, room)
+
+
+def _card(session: MutableMapping[str, Any], seat: Seat, room: cr.Room) -> None:
     q = room.question
     if q is not None and q.id not in seat.dismissed:
         question_card(session, q)
@@ -772,8 +793,17 @@ def live(session: MutableMapping[str, Any], page: str) -> None:
                 on_click=seat.dismissed.add,
                 args=(q.id,),
             )
-    if page == LECTURE_PAGE:
-        _follow_line(session, seat, room)
+
+
+def lecture_card(session: MutableMapping[str, Any]) -> None:
+    """The lecturer's question in the lecture's instrument of a joined student (beside the
+    chart); the instrument is rerun when the question or the lecture changes."""
+    seat = seat_of(session)
+    if seat is None or seat.lecturer:
+        return
+    room = room_now(session)
+    if room is not None and not room.closed:
+        _card(session, seat, room)
 
 
 def _follow_line(session: MutableMapping[str, Any], seat: Seat, room: cr.Room) -> None:

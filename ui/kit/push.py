@@ -24,6 +24,11 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 
 WATCH_S = 0.25  # how often a watched room is read from the store
+# When several parts of a session's page changed at once (the reveal: the answer and the
+# step), only the first of this order is rerun, and it brings the page up to date (the
+# strip runs the whole page when the lecture is behind). Two reruns asked at once of one
+# session left about one follower in five showing the old step (benchmarks/load.py --room).
+TOPICS = ("strip", "end", "lecture")
 FORGET_S = 60.0  # a session not seen in its room's strip this long is no longer told
 MAX_SESSIONS = 5_000  # sessions told per process (a class of 500 on 10 tabs each)
 _LOG = logging.getLogger(__name__)
@@ -66,6 +71,11 @@ class Watch:
                 self._thread = threading.Thread(target=self._run, name="class-watch", daemon=True)
                 self._thread.start()
 
+    def drop(self, code: str, session_id: str, topic: str) -> None:
+        """Fragment ``topic`` of the session is no longer on its page."""
+        with self._lock:
+            self._rooms.get(code, {}).pop((session_id, topic), None)
+
     def gone(self, session_id: str) -> None:
         with self._lock:
             for sessions in self._rooms.values():
@@ -99,12 +109,12 @@ class Watch:
             with self._lock:
                 before = self._last.get(code)
                 self._last[code] = now
-            if before is None or before == now:
-                continue
-            changed = {t for t in now if before.get(t) != now.get(t)}
+            changed = set() if before is None else {t for t in now if before.get(t) != now.get(t)}
+            first: dict[str, tuple[str, _Seen]] = {}  # one rerun per session: its first topic
             for (sid, topic), seen in sessions.items():
-                if topic not in changed:
-                    continue
+                if topic in changed and (sid not in first or _rank(topic) < _rank(first[sid][0])):
+                    first[sid] = (topic, seen)
+            for sid, (_, seen) in first.items():
                 if rerun_fragment(sid, seen.fragment):
                     asked += 1
                 else:
@@ -119,6 +129,10 @@ class Watch:
                 self.check()
             except Exception:  # pragma: no cover - never let the thread die
                 _LOG.exception("the class watch failed a check")
+
+
+def _rank(topic: str) -> int:
+    return TOPICS.index(topic) if topic in TOPICS else len(TOPICS)
 
 
 def current() -> tuple[str, str] | None:

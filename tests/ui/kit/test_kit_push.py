@@ -126,3 +126,15 @@ def test_only_the_fragments_of_the_topic_that_changed_are_rerun(told) -> None:
     assert w.check() == 1 and calls == [("s1", "player-of-s1")]
     room["strip"] = 2  # a question: only the strip
     assert w.check() == 1 and calls[-1] == ("s1", "strip-of-s1")
+
+
+def test_a_session_with_two_parts_changed_is_asked_one_rerun(told) -> None:
+    calls, _ = told
+    room = {"strip": 1, "lecture": 1}
+    w = push.Watch(lambda code: dict(room))
+    w.here("ROOMAAAA", "s1", "player-of-s1", topic="lecture")
+    w.here("ROOMAAAA", "s1", "strip-of-s1")
+    w.check()
+    room.update(strip=2, lecture=2)  # the reveal: the answer and the step at once
+    assert w.check() == 1 and calls == [("s1", "strip-of-s1")]  # the strip runs the page
+    assert w.check() == 0
