@@ -24,7 +24,7 @@ if not presenter:  # presenter mode gives the title's room to the chart
     st.title("The perceptron, step by step")
 
 X, y, data_name = current_dataset()
-if presenter:
+if presenter or classbar.following(ss):  # a follower's settings are the lecturer's
     st.caption(lecture.settings_summary(ss))
 else:
     c = st.columns([1, 1, 2])  # the two settings a lecture changes most, in view

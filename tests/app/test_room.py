@@ -272,7 +272,7 @@ def test_a_flood_of_wrong_codes_stops_code_lookups_for_a_while(monkeypatch) -> N
     monkeypatch.setattr(classbar, "_FLOOD_UNTIL", [0.0])
     _, seat = lecturer()
     said = []
-    for i in range(30):  # 30 tabs, 5 wrong codes each (each tab's own limit allows 5)
+    for _ in range(30):  # 30 tabs, 5 wrong codes each (each tab's own limit allows 5)
         session: dict = {}
         said += [classbar.join(session, f"ZZZZ-ZZZ{'23456'[k]}", "") for k in range(5)]
     assert said.count("Too many attempts: wait a few seconds and try again.") >= 40

@@ -436,6 +436,12 @@ def _step_of(query: dict[str, str]) -> int:
         return 0
 
 
+def following(session: MutableMapping[str, Any]) -> bool:
+    """A student following the lecturer (their lecture's settings are the lecturer's)."""
+    seat = seat_of(session)
+    return seat is not None and not seat.lecturer and seat.following
+
+
 def set_following(session: MutableMapping[str, Any], on: bool) -> None:
     seat = seat_of(session)
     if seat is not None:
