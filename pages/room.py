@@ -85,7 +85,7 @@ def projector(seat: classbar.Seat) -> None:
         st.header("Join this class", anchor=False)
         st.markdown(f"Scan the code, or open **{safe(url.split('?')[0])}** and type")
         st.container(key="room_code").markdown(cr.shown_code(room.code))
-        count = cr.members(links.the_store(), room)
+        count = links.call(cr.members, room)
         st.container(key="room_count").markdown(
             f"**{count}** {'student has' if count == 1 else 'students have'} joined"
             + (" · this class is closed" if room.closed else "")
@@ -105,7 +105,7 @@ def challenge_board(room: cr.Room) -> None:
         f"Challenge {c.id} ({state}): at most **{c.max_points} points**, margin **γ ≥ "
         f"{c.min_gamma:g}**; the most mistakes M in the given order wins."
     )
-    subs = cr.submissions(links.the_store(), room, c.id)
+    subs = links.call(cr.submissions, room, c.id)
     chart, best = st.columns([1, 1])
     chart.plotly_chart(
         figures.challenge_figure(subs), config={**CHART, "displayModeBar": False}, key="room_chart"
@@ -154,7 +154,7 @@ def lecturer_controls(seat: classbar.Seat) -> None:
         st.markdown("**Summary** (answers and challenge results, no names)")
         st.download_button(
             "Download the summary (CSV)",
-            lambda: cr.summary(links.the_store(), room),
+            lambda: links.call(cr.summary, room),
             f"class-{room.code}.csv",
             "text/csv",
             key="room_csv",

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Hashable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import numpy as np
 import plotly.graph_objects as go
@@ -71,15 +72,14 @@ def _is_step(key: str) -> bool:
     return SETTINGS[key].label == "step"
 
 
-def lecture_keys() -> tuple[str, ...]:
-    """What a follower takes from the lecturer: the shared dataset and the lecture's run
-    settings and step (the URL form of ``data_*`` and ``lec_*``), and ``data=<id>``."""
-    return (LINK_PARAM, *(k for k in SETTINGS if k.startswith(("data_", "lec_"))))
+# What a follower takes from the lecturer: the shared dataset and the lecture's run settings
+# and step (the URL form of ``data_*`` and ``lec_*``), and ``data=<id>``; and the step's key.
+LECTURE_KEYS = frozenset((LINK_PARAM, *(k for k in SETTINGS if k.startswith(("data_", "lec_")))))
+STEP_KEY = next(k for k in sorted(LECTURE_KEYS) if k != LINK_PARAM and _is_step(k))
 
 
 def lecture_subset(query: dict[str, str]) -> dict[str, str]:
-    keys = lecture_keys()
-    return {k: v for k, v in query.items() if k in keys}
+    return {k: v for k, v in query.items() if k in LECTURE_KEYS}
 
 
 @dataclass
@@ -141,10 +141,6 @@ def _url(session: MutableMapping[str, Any], seat: Seat | None) -> None:
         session[URL] = {"room": seat.code, "seat": seat.seat or ""}
 
 
-def _store() -> store_mod.Store:
-    return links.the_store()
-
-
 def _limit(session: MutableMapping[str, Any]) -> store_mod.RateLimit:
     lim = session.get(LIMIT)
     if not isinstance(lim, store_mod.RateLimit):
@@ -194,7 +190,7 @@ def _from_cookie(session: MutableMapping[str, Any], cookies: Any) -> None:
     if code is None or not secret:
         return
     try:
-        room = cr.load_room(_store(), code)
+        room = links.call(cr.load_room, code)
     except store_mod.StoreDown:
         return
     if room is not None and not room.closed and cr.holds_secret(room, secret):
@@ -221,7 +217,7 @@ def arrive(session: MutableMapping[str, Any], query: Any, cookies: Any = None) -
         return None
     key, seat_id = query.get("key"), query.get("seat")
     try:
-        room = cr.load_room(_store(), code)
+        room = links.call(cr.load_room, code)
         if room is None:
             _notice(session, f"No class {cr.shown_code(code)} is open: it ended or expired.")
             return None
@@ -234,7 +230,7 @@ def arrive(session: MutableMapping[str, Any], query: Any, cookies: Any = None) -
             _url(session, seat)
             return None
         if seat_id and cr.valid_seat(str(seat_id)):
-            nick = cr.seat_nick(_store(), room, str(seat_id))
+            nick = links.call(cr.seat_nick, room, str(seat_id))
             if nick is not None and not room.closed:
                 seat = Seat(code=code, seat=str(seat_id), nick=nick)
                 session[SEAT] = seat
@@ -252,7 +248,7 @@ def arrive(session: MutableMapping[str, Any], query: Any, cookies: Any = None) -
 def start(session: MutableMapping[str, Any]) -> str | None:
     """Open a new class with this session as its lecturer; an error sentence or None."""
     try:
-        room, secret = cr.create_room(_store())
+        room, secret = links.call(cr.create_room)
     except store_mod.StoreDown:
         return "A class cannot be started right now: the app's store cannot be reached."
     seat = Seat(code=room.code, secret=secret)
@@ -272,14 +268,14 @@ def join(session: MutableMapping[str, Any], text: object, nick: object) -> str |
     if not _limit(session).allow() or time.monotonic() < _FLOOD_UNTIL[0]:
         return "Too many attempts: wait a few seconds and try again."
     try:
-        room = cr.load_room(_store(), code, fresh=True)
+        room = links.call(cr.load_room, code, fresh=True)
         if room is None:
             if not FAILED.allow():  # a flood of wrong codes: stop looking codes up a while
                 _FLOOD_UNTIL[0] = time.monotonic() + FLOOD_S
             return f"No class {cr.shown_code(code)} is open. Check the code on the projector."
         old = seat_of(session)
         keep = old.seat if old is not None and old.code == code else None
-        seat_id = cr.join(_store(), room, cr.clean_nick(nick), keep)
+        seat_id = links.call(cr.join, room, cr.clean_nick(nick), keep)
     except store_mod.StoreDown:
         return "The class cannot be reached right now (the app's store is down); try again."
     except cr.RoomError as exc:
@@ -304,7 +300,7 @@ def lecturer_do(
     if seat is None:
         return "Only the lecturer of a class can do that."
     try:
-        cr.lecturer_update(_store(), seat.code, seat.secret, change)
+        links.call(cr.lecturer_update, seat.code, seat.secret, change)
     except store_mod.StoreDown:
         return "The class cannot be reached right now (the app's store is down); try again."
     except cr.RoomError as exc:
@@ -317,7 +313,7 @@ def room_now(session: MutableMapping[str, Any]) -> cr.Room | None:
     if seat is None:
         return None
     try:
-        return cr.load_room(_store(), seat.code)
+        return links.call(cr.load_room, seat.code)
     except store_mod.StoreDown:
         return None
 
@@ -329,8 +325,8 @@ def apply_lecture(session: MutableMapping[str, Any], query: dict[str, str]) -> N
     """Make the lecturer's lecture (URL form, validated here like a URL) this session's:
     the dataset, the lecture's settings and step. A value that does not parse keeps the
     default, as a tampered URL does."""
-    for key in lecture_keys():
-        if key == LINK_PARAM or _is_step(key):
+    for key in sorted(LECTURE_KEYS):
+        if key in (LINK_PARAM, STEP_KEY):
             continue  # the step is the lecture page's to set (take_step)
         setting = SETTINGS[key]
         value = setting.default
@@ -398,7 +394,7 @@ def follow_here(session: MutableMapping[str, Any]) -> int | None:
     if (where := push.current()) is not None:
         WATCH.here(seat.code, *where, topic="lecture")
     try:
-        room = cr.load_room(_store(), seat.code)
+        room = links.call(cr.load_room, seat.code)
     except store_mod.StoreDown:
         return None  # the page goes on by itself; the strip says why
     if room is None or room.closed:
@@ -413,25 +409,19 @@ def follow_here(session: MutableMapping[str, Any]) -> int | None:
     step = _step_of(now)
     seat.applied, seat.followed = room.lecture_n, now
     # this page's own URL form of the run, at the new step (the default step is not written)
-    key = _step_key()
-    seat.applied_query = {k: v for k, v in mine.items() if k != key}
-    if step != SETTINGS[key].default:
-        seat.applied_query[key] = str(step)
+    seat.applied_query = _unstepped(mine)
+    if step != SETTINGS[STEP_KEY].default:
+        seat.applied_query[STEP_KEY] = str(step)
     return step
 
 
 def _unstepped(query: dict[str, str]) -> dict[str, str]:
-    return {k: v for k, v in query.items() if not (k in SETTINGS and _is_step(k))}
-
-
-def _step_key() -> str:
-    return next(k for k in lecture_keys() if k != LINK_PARAM and _is_step(k))
+    return {k: v for k, v in query.items() if k != STEP_KEY}
 
 
 def _step_of(query: dict[str, str]) -> int:
-    key = _step_key()
     try:
-        return int(SETTINGS[key].parse(str(query.get(key, "0"))[:20]))
+        return int(SETTINGS[STEP_KEY].parse(str(query.get(STEP_KEY, "0"))[:20]))
     except ValueError:
         return 0
 
@@ -598,10 +588,10 @@ def _answer(session: MutableMapping[str, Any], qid: int, key_m: str, key_t: str)
         _say(session, "Many answers at once: your last one was not counted; answer again.")
         return
     try:
-        room = cr.load_room(_store(), seat.code, fresh=True)
+        room = links.call(cr.load_room, seat.code, fresh=True)
         if room is None:
             raise cr.RoomError("This class is no longer open.")
-        cr.answer(_store(), room, seat.seat or "", qid, ANSWERS[said], turn_code)
+        links.call(cr.answer, room, seat.seat or "", qid, ANSWERS[said], turn_code)
     except (cr.RoomError, store_mod.StoreDown) as exc:
         msg = str(exc) if isinstance(exc, cr.RoomError) else "The store is down: not counted."
         _say(session, msg)
@@ -693,8 +683,6 @@ def public_url() -> str:
     if env:
         return env.rstrip("/")
     url = str(getattr(st.context, "url", "") or "")
-    from urllib.parse import urlsplit
-
     parts = urlsplit(url)
     if not parts.scheme or not parts.netloc:
         return "http://localhost:8501"
@@ -726,7 +714,7 @@ def _version(code: str) -> dict[str, Hashable]:
     """What a student's page shows of the room, by part: the strip (the question, the
     challenge) and the lecture (the lecturer's run and step, followed by the lecture's
     instrument, ``follow_here``); each part is rerun when its value changes."""
-    room = cr.load_room(_store(), code, fresh=True)
+    room = links.call(cr.load_room, code, fresh=True)
     if room is None:
         return {"strip": "gone", "end": "gone", "lecture": "gone"}
     q, c = room.question, room.challenge
@@ -752,7 +740,7 @@ def live(session: MutableMapping[str, Any], page: str) -> None:
     if seat is None:
         return
     try:
-        room = cr.load_room(_store(), seat.code)
+        room = links.call(cr.load_room, seat.code)
     except store_mod.StoreDown:
         st.caption("The class cannot be reached right now; this page goes on by itself.")
         return
@@ -841,7 +829,7 @@ def _lecturer_strip(session: MutableMapping[str, Any], seat: Seat, room: cr.Room
     if seat.published is not None and room.lecture_query != seat.published:
         end_of_run(session, lambda text: None)  # a publish the rate limit held back
     try:
-        count = cr.members(_store(), room)
+        count = links.call(cr.members, room)
     except store_mod.StoreDown:
         count = 0
     _strip_style()
@@ -855,23 +843,18 @@ def _lecturer_strip(session: MutableMapping[str, Any], seat: Seat, room: cr.Room
     )
     if hooks is None:
         head[1].caption("Ask questions from *Step by step*.")
-    elif q is None or q.revealed:
-        head[1].button(
-            "Ask the class",
-            key="room_ask",
-            on_click=_ask,
-            args=(session, hooks),
-            icon=":material/help:",
-            type="primary",
-            width="stretch",
+    else:  # Ask with no question open, else Reveal
+        label, key, act, icon = (
+            ("Ask the class", "room_ask", _ask, ":material/help:")
+            if q is None or q.revealed
+            else ("Reveal", "room_reveal", _reveal, ":material/visibility:")
         )
-    else:
         head[1].button(
-            "Reveal",
-            key="room_reveal",
-            on_click=_reveal,
+            label,
+            key=key,
+            on_click=act,
             args=(session, hooks),
-            icon=":material/visibility:",
+            icon=icon,
             type="primary",
             width="stretch",
         )
@@ -896,7 +879,7 @@ def _tally_bars(room: cr.Room, q: cr.Question, count: int) -> None:
     """The answers so far, live: how many answered, and each answer's share as a bar with
     its words and numbers (the colour is never the only cue)."""
     try:
-        t = cr.tally(cr.answers_of(_store(), room, q.id))
+        t = cr.tally(links.call(cr.answers_of, room, q.id))
     except store_mod.StoreDown:
         st.caption("Answers cannot be read right now.")
         return
@@ -935,7 +918,7 @@ def _reveal(session: MutableMapping[str, Any], hooks: LectureHooks) -> None:
     if seat is None or q is None:
         _say(session, "There is no open question to reveal.")
         return
-    after = {**(seat.published or {}), _step_key(): str(q.t + 1)}
+    after = {**(seat.published or {}), STEP_KEY: str(q.t + 1)}
     err = lecturer_do(session, lambda r: cr.publish(cr.reveal(r), after))
     if err:
         _say(session, err)
@@ -980,7 +963,7 @@ def submit_set(
     if not seat.act_limit.allow():
         return False, "Many submissions at once: wait a few seconds and submit again."
     try:
-        room = cr.load_room(_store(), seat.code, fresh=True)
+        room = links.call(cr.load_room, seat.code, fresh=True)
         if room is None or room.challenge is None or room.challenge.id != cid:
             return False, "That challenge is no longer open."
         refusal = cr.judge(
@@ -989,7 +972,7 @@ def submit_set(
         if refusal is not None:
             return False, refusal
         assert gamma is not None and bound is not None
-        data = links._call(store_mod.save_dataset, X, y)
+        data = links.call(store_mod.save_dataset, X, y)
         sub = cr.Submission(
             seat=seat.seat,
             nick=seat.nick,
@@ -1001,8 +984,8 @@ def submit_set(
             R=float(R),
             at=time.time(),
         )
-        cr.submit(_store(), room, sub, cid)
-        ranked = cr.submissions(_store(), room, cid)
+        links.call(cr.submit, room, sub, cid)
+        ranked = links.call(cr.submissions, room, cid)
     except store_mod.StoreDown:
         return False, "The class cannot be reached right now (the app's store is down)."
     except cr.RoomError as exc:

@@ -380,7 +380,7 @@ def close_challenge(room: Room) -> Room:
 def close_room(room: Room) -> Room:
     if room.closed:
         return room
-    return replace(room, closed=True, question=room.question, challenge=room.challenge)
+    return replace(room, closed=True)
 
 
 # ----------------------------------------------------------------------------- the students

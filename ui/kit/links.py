@@ -69,9 +69,10 @@ def the_store() -> store.Store:
         return _STORE[0]
 
 
-def _call(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """A store call; one that failed slowly (a timeout) makes the process skip the store
-    for ``BACK_OFF_S``, so every student's run does not wait on it in turn."""
+def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """``fn(store, *args, **kwargs)`` on the process's store; a call that failed slowly (a
+    timeout) makes the process skip the store for ``BACK_OFF_S``, so every student's run
+    does not wait on it in turn. Every store call of the app goes through here."""
     t0 = time.monotonic()
     try:
         return fn(the_store(), *args, **kwargs)
@@ -142,7 +143,7 @@ def _open(session: MutableMapping[str, Any], data_id: str, *, first: bool) -> No
     state = _state(session)
     state.tried = time.monotonic()
     try:
-        found = _call(store.load_dataset, data_id)
+        found = call(store.load_dataset, data_id)
     except store.StoreDown:
         session[WAITING] = data_id  # stays in the URL: the link is not lost
         if first:
@@ -213,7 +214,7 @@ def keep(session: MutableMapping[str, Any], toast: Any = None) -> None:
             )
         return
     try:
-        _call(store.save_dataset, X, y)
+        call(store.save_dataset, X, y)
     except store.StoreDown:
         if not state.down_said:
             state.down_said = True

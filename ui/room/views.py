@@ -27,7 +27,7 @@ CHALLENGE_LECTURE = {
 def open_submission(session: MutableMapping[str, Any], sub: cr.Submission, rank: int) -> str | None:
     """Make a submission the lecture's run from step 0; an error sentence or None."""
     try:
-        found = links._call(store_mod.load_dataset, sub.data)
+        found = links.call(store_mod.load_dataset, sub.data)
     except (store_mod.StoreDown, ValueError):
         found = None
     if found is None:
