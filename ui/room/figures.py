@@ -20,9 +20,13 @@ def challenge_figure(subs: Sequence[Submission]) -> go.Figure:
     """Every submission as its mistakes M against its bound (R/γ)², on log axes, with the
     line M = (R/γ)²: the theorem says every point is on or under it. Points are named by
     rank (#1 most mistakes): nicknames are listed beside the chart, never drawn in it."""
-    bounds = [s.bound for s in subs]
-    Ms = [max(s.M, 0) for s in subs]
-    top = max([10.0, *bounds, *(m * 1.0 for m in Ms)]) * 1.5
+    # the same set twice (two students, one idea) is one mark named by both ranks: two
+    # labels drawn on one spot read as neither
+    spots: dict[tuple[int, float], list[int]] = {}
+    for rank, sub in enumerate(subs, start=1):
+        spots.setdefault((max(sub.M, 0), round(sub.bound, 9)), []).append(rank)
+    firsts = [subs[ranks[0] - 1] for ranks in spots.values()]
+    top = max([10.0, *(b for _, b in spots), *(float(m) for m, _ in spots)]) * 1.5
     lo = 0.8
     traces: list[dict[str, Any]] = [
         {
@@ -36,19 +40,19 @@ def challenge_figure(subs: Sequence[Submission]) -> go.Figure:
         },
         {
             "type": "scatter",
-            "x": bounds,
-            "y": [max(m, lo) for m in Ms],  # M = 0 is drawn on the axis's floor
+            "x": [b for _, b in spots],
+            "y": [max(m, lo) for m, _ in spots],  # M = 0 is drawn on the axis's floor
             "mode": "markers+text",
             "name": "a submission (M, (R/γ)²)",
-            "text": [f"#{i}" for i in range(1, len(subs) + 1)],
+            "text": [", ".join(f"#{r}" for r in ranks) for ranks in spots.values()],
             "textposition": "top center",
-            "customdata": [[s.M, s.gamma, s.n] for s in subs],
+            "customdata": [[s.M, s.gamma, s.n] for s in firsts],
             "hovertemplate": (
                 "%{text}: M = %{customdata[0]}, (R/γ)² = %{x:" + D3 + "}<br>"
                 "γ = %{customdata[1]:" + D3 + "}, %{customdata[2]} points<extra></extra>"
             ),
             "marker": {
-                "size": 14,
+                "size": [12 + 4 * min(len(r) - 1, 4) for r in spots.values()],
                 "color": PLUS,
                 "symbol": "circle",
                 "line": {"width": 1, "color": "#fff"},
