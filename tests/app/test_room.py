@@ -255,15 +255,16 @@ def test_the_lecturers_cookie_reopens_the_class_after_a_reload() -> None:
 
     _, seat = lecturer()
     session: dict = {}
-    classbar.arrive(session, {}, {classbar.COOKIE: f"{seat.code}.{seat.secret}"})
+    classbar.arrive(session, {}, lambda: {classbar.COOKIE: f"{seat.code}.{seat.secret}"})
     assert session["room_seat"].lecturer and session["room_seat"].code == seat.code
     for forged in (f"{seat.code}.wrong", "nonsense", seat.code, "x" * 1000, f"{seat.code}."):
         session = {}
-        classbar.arrive(session, {}, {classbar.COOKIE: forged})
+        classbar.arrive(session, {}, lambda forged=forged: {classbar.COOKIE: forged})
         assert "room_seat" not in session, forged
+        assert session["room_cookie"] is True  # the browser is told once to drop it
     cr.lecturer_update(links.the_store(), seat.code, seat.secret, cr.close_room)
     session = {}
-    classbar.arrive(session, {}, {classbar.COOKIE: f"{seat.code}.{seat.secret}"})
+    classbar.arrive(session, {}, lambda: {classbar.COOKIE: f"{seat.code}.{seat.secret}"})
     assert "room_seat" not in session  # a closed class is not reopened
 
 

@@ -153,6 +153,7 @@ def _limit(session: MutableMapping[str, Any]) -> store_mod.RateLimit:
 
 
 COOKIE = "perceptron_class"  # the lecturer's browser keeps "<code>.<secret>" (a reload)
+COOKIE_SET = session_key("room_cookie")
 _KEEP_JS = f"""
 export default function (component) {{
   const want = (component.data && component.data.keep) || "";
@@ -173,19 +174,23 @@ _keeper = st.components.v2.component(
 )
 
 
-def keep_lecturer(session: MutableMapping[str, Any], cookies: Any) -> None:
+def keep_lecturer(session: MutableMapping[str, Any]) -> None:
     """The lecturer's browser keeps the room's code and secret in a cookie (SameSite, on
-    this site only), so a reload of the projector's tab keeps the class; any other browser
-    holding one drops it."""
+    this site only), so a reload of the projector's tab keeps the class; a browser that
+    holds one it should not (the class ended, the tab came with a stale one) drops it.
+    The cookies are read once, as the session arrives, not at every run."""
     seat = seat_of(session)
-    want = f"{seat.code}.{seat.secret}" if seat is not None and seat.lecturer else ""
-    have = str((cookies or {}).get(COOKIE, "") or "")
-    if want or have:
-        _keeper(key="app_class_keeper", data={"keep": want})
+    if seat is not None and seat.lecturer:
+        session[COOKIE_SET] = True
+        _keeper(key="app_class_keeper", data={"keep": f"{seat.code}.{seat.secret}"})
+    elif session.pop(COOKIE_SET, False):
+        _keeper(key="app_class_keeper", data={"keep": ""})  # once: it clears it
 
 
 def _from_cookie(session: MutableMapping[str, Any], cookies: Any) -> None:
     raw = str((cookies or {}).get(COOKIE, "") or "")[:200]
+    if raw:
+        session[COOKIE_SET] = True  # kept if it opens the class, else dropped
     code_text, _, secret = raw.partition(".")
     code = cr.normal_code(code_text)
     if code is None or not secret:
@@ -200,7 +205,9 @@ def _from_cookie(session: MutableMapping[str, Any], cookies: Any) -> None:
         _url(session, seat)
 
 
-def arrive(session: MutableMapping[str, Any], query: Any, cookies: Any = None) -> str | None:
+def arrive(
+    session: MutableMapping[str, Any], query: Any, cookies: Callable[[], Any] | None = None
+) -> str | None:
     """On a session's first run: the URL's ``room=`` (a join link: returns the code for the
     join form), ``room=`` + ``seat=`` (a student's reload: the seat is taken again) or
     ``room=`` + ``key=`` (the lecturer link); without ``room=``, the lecturer's cookie (a
@@ -210,7 +217,7 @@ def arrive(session: MutableMapping[str, Any], query: Any, cookies: Any = None) -
     session[URL] = {}
     raw = query.get("room") if hasattr(query, "get") else None
     if not raw:
-        _from_cookie(session, cookies)
+        _from_cookie(session, cookies() if cookies is not None else None)
         return None
     code = cr.normal_code(str(raw)[:40])
     if code is None:

@@ -152,7 +152,7 @@ def _run_app() -> None:
     state.init(st.session_state, st.query_params)
     links.arrive(st.session_state, st.query_params)  # a link's data=<id>: its points
     # a class's room=, seat=, key=, or the lecturer's cookie
-    joining = classbar.arrive(st.session_state, st.query_params, st.context.cookies)
+    joining = classbar.arrive(st.session_state, st.query_params, lambda: st.context.cookies)
     if joining:  # a join link: the class page's code box holds its code
         st.session_state["room_join_code"] = classbar.cr.shown_code(joining)
     classbar.before_run(st.session_state)  # a followed lecturer's change, before the widgets
@@ -169,7 +169,7 @@ def _run_app() -> None:
         st.warning(notice, icon=":material/warning:")
     upload_refusal(spec.url_path)  # a refused upload, said above the page's data
     reconnect.watch()  # a tab that reconnects to a new session runs the whole page again
-    classbar.keep_lecturer(st.session_state, st.context.cookies)  # a reload keeps the class
+    classbar.keep_lecturer(st.session_state)  # a reload of the lecturer's tab keeps the class
     # the class strip, above the page, drawn after it (the lecture page lends it its hooks
     # as it runs); only in a session in a class (one that joins now has it from its next run)
     strip = st.container() if classbar.seat_of(st.session_state) is not None else None
