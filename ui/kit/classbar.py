@@ -54,7 +54,7 @@ POLL_S = 1.0  # the lecturer's strip reads the answers this often (one session p
 # server every push.WATCH_S); it also runs this often by itself, in case a rerun is lost.
 HEARTBEAT_S = 30.0
 ROOM_PAGE = "pages/room.py"
-CLASS_BOX = "app_class_box"  # the sidebar's Class mode expander (open: True)
+GO_ROOM = session_key("room_go")
 LECTURE_PAGE = "lecture"  # the page a student follows the lecturer on (its url_path)
 ROOM_URL = "room"  # the class page's url_path
 JOIN_RATE, JOIN_BURST = 0.2, 5  # a session's join attempts: 5 at once, then one every 5 s
@@ -263,6 +263,23 @@ def start(session: MutableMapping[str, Any]) -> str | None:
     session[SEAT] = seat
     _url(session, seat)
     return None
+
+
+def _start(session: MutableMapping[str, Any]) -> None:
+    """The sidebar's Start button: the class, then its page once the sidebar is drawn
+    (:func:`to_class_page`; leaving in the middle of the sidebar lost its dataset widgets,
+    which the browser then sent back at their minimum)."""
+    err = start(session)
+    if err:
+        _notice(session, err)
+    else:
+        session[GO_ROOM] = True
+
+
+def to_class_page(session: MutableMapping[str, Any]) -> None:
+    """After the sidebar: a class just started shows its page."""
+    if session.pop(GO_ROOM, False):
+        st.switch_page(ROOM_PAGE)
 
 
 def join(session: MutableMapping[str, Any], text: object, nick: object) -> str | None:
@@ -658,30 +675,31 @@ def question_card(session: MutableMapping[str, Any], q: cr.Question) -> None:
 
 
 def sidebar_box(session: MutableMapping[str, Any]) -> None:
-    """The sidebar's class box on every page: start or join a class, or the class in."""
-    sb = st.sidebar
+    """The sidebar's class box on every page: start or join a class, or the class in.
+
+    One block in the sidebar whatever it holds: when its contents change (a class started,
+    the box opened), the dataset's widgets under it keep their places (shifted one place,
+    the browser drew the number-of-points and margin sliders at their minimum and sent
+    those values, so a lecturer who started a class had 4 points)."""
+    sb = st.sidebar.container(key="app_class")
     seat = seat_of(session)
     if seat is None:
-        # on_change="rerun" makes it lazy: its contents are sent only while it is open (a
-        # closed box's caption, button and link cost every page run of every student ~15%)
-        box = sb.expander("Class mode", icon=":material/school:", key=CLASS_BOX, on_change="rerun")
-        if not box.open:
-            return
-        with box:
+        # A stateful (lazy, on_change="rerun") expander here made the browser send the
+        # dataset's sliders back at their minimum after "Start a class" (a lecturer had 4
+        # points; tests/browser/test_room.py): this one is sent whole, closed
+        with sb.expander("Class mode", icon=":material/school:"):
             st.caption("A lecturer starts a class; students join it with its code or QR code.")
-            if st.button("Start a class", key="room_start", icon=":material/co_present:"):
-                err = start(session)
-                if err:
-                    st.error(err)
-                else:
-                    st.switch_page(ROOM_PAGE)
+            st.button(
+                "Start a class",
+                key="room_start",
+                icon=":material/co_present:",
+                on_click=_start,
+                args=(session,),
+            )
             st.page_link(ROOM_PAGE, label="Join a class", icon=":material/login:")
         return
-    who = (
-        "you are its lecturer"
-        if seat.lecturer
-        else f"you joined as {safe(seat.nick) or 'a student'}"
-    )
+    nick = safe(seat.nick) or "a student"
+    who = "you are its lecturer" if seat.lecturer else f"you joined as {nick}"
     sb.info(f"Class **{cr.shown_code(seat.code)}**: {who}.", icon=":material/school:")
     sb.page_link(ROOM_PAGE, label="The class page", icon=":material/school:")
 

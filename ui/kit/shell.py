@@ -165,6 +165,7 @@ def _run_app() -> None:
     )
     classbar.sidebar_box(st.session_state)
     dataset_sidebar(used_here=spec.shared_data)
+    classbar.to_class_page(st.session_state)  # a class just started: its page
     for notice in st.session_state.pop(state.NOTICES, []):  # shown once, on arrival
         st.warning(notice, icon=":material/warning:")
     upload_refusal(spec.url_path)  # a refused upload, said above the page's data

@@ -222,6 +222,7 @@ SESSION_KEYS: dict[str, str] = {
     "room_seat": "kit.classbar.Seat: the class this session is in, as lecturer or student",
     "room_limit": "kit.classbar: the session's join attempts (a rate limit)",
     "room_url": "kit.classbar: the URL's class parameters (room=, seat=) for to_query",
+    "room_go": "kit.classbar: a class was just started; its page comes after the sidebar",
     "room_cookie": "kit.classbar: this browser holds the class cookie (kept, or dropped once)",
     "room_hooks": "kit.classbar.LectureHooks the lecture page lends the lecturer's strip",
     "lec_window": "lecture: (start, stop) of the steps the chart on the page holds",
