@@ -468,6 +468,34 @@ class Session:
         self._took(view)
         return view
 
+    async def settle(self, *, runs: int = 0, quiet: float = 0.5) -> RunView | None:
+        """Read the runs the server started without being asked (a rerun pushed when the
+        room changed, ``ui.kit.push``): at least ``runs`` of them, then until nothing has
+        come for ``quiet`` seconds. The last run's view (None if none came).
+
+        Without this, a pushed run's ``script_finished`` is read as the answer to the
+        next message this client sends, and that message's own answer as the one after."""
+        assert self.ws is not None
+        view, last, done = RunView(), None, 0
+        async with asyncio.timeout(RUN_TIMEOUT):
+            while True:
+                try:
+                    async with asyncio.timeout(None if done < runs else quiet):
+                        data = await self.ws.recv()  # cancelling recv() loses no message
+                except TimeoutError:
+                    if done < runs:
+                        raise
+                    return last
+                fwd = ForwardMsg()
+                fwd.ParseFromString(data)
+                self._read(fwd, view)
+                if view.status is None or view.status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    if view.status is not None:
+                        view.status = None
+                    continue
+                self._took(view)
+                last, view, done = view, RunView(), done + 1
+
     def _took(self, view: RunView) -> None:
         """Keep what a finished run sent that later messages build on."""
         self.keyed.update(view.keyed)

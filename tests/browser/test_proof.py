@@ -73,7 +73,11 @@ def test_on_a_phone_every_formula_fits_its_column_and_nothing_is_wider_than_the_
 ):
     context, page = open_on(browser, "phone", app_url + "/proof" + query, 2)
     try:
-        for label in page.get_by_text("Why is").all():  # the formulas inside the expanders
+        # open every "Why is ...?" expander: the formulas inside them must fit too (only the
+        # expanders' own labels; a closed expander's text also says "why is")
+        labels = page.locator('[data-testid="stExpander"] summary').filter(has_text="Why is")
+        expect(labels.first).to_be_visible(timeout=30_000)
+        for label in labels.all():
             label.tap()
         expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
         page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')

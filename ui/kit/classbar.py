@@ -416,12 +416,15 @@ def follow_here(session: MutableMapping[str, Any]) -> int | None:
     seat = seat_of(session)
     if seat is None or seat.lecturer:
         return None
-    if (where := push.current()) is not None:
-        WATCH.here(seat.code, *where, topic="lecture")
+    where = push.current()
     try:
         room = links.call(cr.load_room, seat.code)
     except store_mod.StoreDown:
+        if where is not None:  # rerun as soon as the room can be read again
+            WATCH.here(seat.code, *where, shown=None, topic="lecture")
         return None  # the page goes on by itself; the strip says why
+    if where is not None:
+        WATCH.here(seat.code, *where, shown=parts_shown(room)["lecture"], topic="lecture")
     if room is None or room.closed:
         st.rerun(scope="app")  # the class ended: the strip says so, in a page run
     if not seat.following or room.lecture_n == seat.applied or not room.lecture:
@@ -741,11 +744,10 @@ def lend(session: MutableMapping[str, Any], hooks: LectureHooks | None) -> None:
         session[HOOKS] = hooks
 
 
-def _version(code: str) -> dict[str, Hashable]:
-    """What a student's page shows of the room, by part: the strip (the question, the
-    challenge) and the lecture (the lecturer's run and step, followed by the lecture's
-    instrument, ``follow_here``); each part is rerun when its value changes."""
-    room = links.call(cr.load_room, code, fresh=True)
+def parts_shown(room: cr.Room | None) -> dict[str, Hashable]:
+    """What a student's page shows of ``room``, by part (kit.push's topics): the strip (the
+    question, the challenge) and the lecture (the lecturer's run and step, followed by the
+    lecture's instrument, ``follow_here``); each part is rerun when its value changes."""
     if room is None:
         return {"strip": "gone", "end": "gone", "lecture": "gone"}
     q, c = room.question, room.challenge
@@ -758,6 +760,10 @@ def _version(code: str) -> dict[str, Hashable]:
         "end": room.closed,  # the strip on Step by step: only the class's end
         "lecture": (room.closed, room.lecture_n, None if q is None else (q.id, q.revealed)),
     }
+
+
+def _version(code: str) -> dict[str, Hashable]:
+    return parts_shown(links.call(cr.load_room, code, fresh=True))
 
 
 WATCH = push.Watch(_version)
@@ -796,13 +802,13 @@ def live(session: MutableMapping[str, Any], page: str) -> None:
         # reveal (the answer and the step) is one fragment run, not a strip and a page run
         if where is not None:
             WATCH.drop(seat.code, where[0], "strip")
-            WATCH.here(seat.code, *where, topic="end")
+            WATCH.here(seat.code, *where, shown=parts_shown(room)["end"], topic="end")
         if follow_now(session, room):
             st.rerun(scope="app")  # behind the lecturer (a lost rerun): the page runs
         _follow_line(session, seat, room)
         return
     if where is not None:
-        WATCH.here(seat.code, *where)  # rerun this strip when the room changes
+        WATCH.here(seat.code, *where, shown=parts_shown(room)["strip"])  # rerun it on a change
         WATCH.drop(seat.code, where[0], "end")
     _card(session, seat, room)
 

@@ -29,6 +29,7 @@ WATCH_S = 0.25  # how often a watched room is read from the store
 # strip runs the whole page when the lecture is behind). Two reruns asked at once of one
 # session left about one follower in five showing the old step (benchmarks/load.py --room).
 TOPICS = ("strip", "end", "lecture")
+RETRY_S = 3.0  # a rerun asked for and not run (its fragment did not draw again) is asked again
 FORGET_S = 60.0  # a session not seen in its room's strip this long is no longer told
 MAX_SESSIONS = 5_000  # sessions told per process (a class of 500 on 10 tabs each)
 _LOG = logging.getLogger(__name__)
@@ -37,27 +38,32 @@ _LOG = logging.getLogger(__name__)
 @dataclass
 class _Seen:
     fragment: str
-    at: float
+    shown: Hashable  # what the fragment drew of its topic (None: it could not read the room)
+    at: float  # when it drew it
+    asked: float | None = None  # when a rerun was last asked for (None: not since it drew)
 
 
 class Watch:
     """Which fragments of which sessions of this process show which room, and the thread
     that reruns them when the room changes. ``version(code)`` reads the room (the store)
     and returns, for each topic (a part of a page: "strip", "lecture"), what the fragments
-    of that topic show of it (None: the room cannot be read now); a fragment is rerun
-    when its topic's value changes."""
+    of that topic show of it (None: the room cannot be read now). A fragment is rerun when
+    what it drew (``here(..., shown=)``) is not what the room holds now: a change made
+    while it was drawing, or before the watch first read the room, is not missed. A rerun
+    that was lost (the session was busy, reconnecting) is asked again after ``RETRY_S``."""
 
     def __init__(self, version: Callable[[str], Mapping[str, Hashable] | None]) -> None:
         self.version = version
         self._lock = threading.Lock()
         self._rooms: dict[str, dict[tuple[str, str], _Seen]] = {}  # code -> (sid, topic)
-        self._last: dict[str, Mapping[str, Hashable]] = {}
         self._thread: threading.Thread | None = None
         self.told = 0  # reruns asked for (benchmarks and tests read it)
 
-    def here(self, code: str, session_id: str, fragment_id: str, topic: str = "strip") -> None:
-        """Fragment ``fragment_id`` of session ``session_id`` shows ``topic`` of room
-        ``code``."""
+    def here(
+        self, code: str, session_id: str, fragment_id: str, shown: Hashable, topic: str = "strip"
+    ) -> None:
+        """Fragment ``fragment_id`` of session ``session_id`` drew ``shown``, the value of
+        ``topic`` of room ``code`` as it read it (None: it could not read it)."""
         now = time.monotonic()
         slot = (session_id, topic)
         with self._lock:
@@ -66,7 +72,7 @@ class Watch:
             for other, sessions in self._rooms.items():
                 if other != code:
                     sessions.pop(slot, None)  # a session shows one room
-            self._rooms.setdefault(code, {})[slot] = _Seen(fragment_id, now)
+            self._rooms.setdefault(code, {})[slot] = _Seen(fragment_id, shown, now)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="class-watch", daemon=True)
                 self._thread.start()
@@ -89,11 +95,10 @@ class Watch:
                 del sessions[sid]
             if not sessions:
                 del self._rooms[code]
-                self._last.pop(code, None)
 
     def check(self) -> int:
-        """Read every watched room once; rerun the strips of those that changed. Returns
-        how many reruns were asked for."""
+        """Read every watched room once; rerun the fragments that drew something else than
+        the room holds now. Returns how many reruns were asked for."""
         with self._lock:
             self._prune(time.monotonic(), FORGET_S)
             rooms = {code: dict(sessions) for code, sessions in self._rooms.items()}
@@ -106,17 +111,22 @@ class Watch:
                 continue
             if now is None:
                 continue
+            t = time.monotonic()
+            behind: dict[str, list[tuple[str, _Seen]]] = {}  # sid -> its fragments behind
             with self._lock:
-                before = self._last.get(code)
-                self._last[code] = now
-            changed = set() if before is None else {t for t in now if before.get(t) != now.get(t)}
-            first: dict[str, tuple[str, _Seen]] = {}  # one rerun per session: its first topic
-            for (sid, topic), seen in sessions.items():
-                if topic in changed and (sid not in first or _rank(topic) < _rank(first[sid][0])):
-                    first[sid] = (topic, seen)
-            for sid, (_, seen) in first.items():
+                for (sid, topic), seen in sessions.items():
+                    if topic in now and seen.shown != now[topic]:
+                        behind.setdefault(sid, []).append((topic, seen))
+            for sid, parts in behind.items():
+                if any(seen.asked is not None and t - seen.asked < RETRY_S for _, seen in parts):
+                    continue  # asked already: its rerun is on its way
+                # one rerun per session, its first topic: that run brings the page up to date
+                topic, seen = min(parts, key=lambda part: _rank(part[0]))
                 if rerun_fragment(sid, seen.fragment):
                     asked += 1
+                    with self._lock:
+                        for _, part in parts:
+                            part.asked = t
                 else:
                     self.gone(sid)
         self.told += asked
