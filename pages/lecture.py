@@ -100,6 +100,7 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
         window_now=(start, stop),
         run_id=ss[RUN],
         presenter=bool(ss["app_presenter"]),
+        asked=classbar.asked_here(ss),  # the lecturer's chart marks the class's question
     )
     k = run.trace.mistakes_before(t)
     # on_change="rerun" makes the expander lazy: the log is built only while it is open

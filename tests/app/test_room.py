@@ -180,12 +180,16 @@ def test_ask_answer_reveal() -> None:
     lec.switch_page("pages/lecture.py").run()
     a = student(seat.code, page="pages/lecture.py")
     b = student(seat.code, "Bo", page="pages/lecture.py")
+    assert lecture_scene(lec)["asked"] is None
     lec.button(key="room_ask").click().run()
     q = room_of(seat.code).question
     assert q is not None and q.t == lec.session_state["lec_t"]
+    # the projector's chart marks the example asked about, at the step it was asked at
+    assert lecture_scene(lec)["asked"] == [q.t, q.point]
     a.run()
     b.run()
     assert "Will it be a mistake?" in texts(a)
+    assert lecture_scene(a)["asked"] is None  # a student's chart does not give it away
     a.button_group(key=f"room_q{q.id}_said").set_value("mistake").run()
     b.button_group(key=f"room_q{q.id}_said").set_value("mistake").run()
     b.button_group(key=f"room_q{q.id}_said").set_value("no mistake").run()  # changed
@@ -197,6 +201,7 @@ def test_ask_answer_reveal() -> None:
     lec.button(key="room_reveal").click().run()
     lec.run()
     assert lec.session_state["lec_t"] == t0 + 1  # the reveal steps the lecture
+    assert lecture_scene(lec)["asked"] is None  # revealed: the ring of the example shown
     a.run()
     a.run()
     b.run()

@@ -407,11 +407,19 @@ def test_the_class_answers_the_lecturers_question_and_sees_the_reveal(klass):
     for page in (lecturer, k.a, k.b):
         on_lecture(page)
     t, qid = ask(k)
+    # the projector's chart marks the example asked about (a dotted ring and "?"), and its
+    # status line names it; the students' charts do not
+    point = re.search(r"will point (\d+),", key(lecturer, "room_strip").inner_text()).group(1)
+    asked = lecturer.locator(".lec svg circle.asked")
+    expect(asked).to_have_count(1, timeout=10_000)
+    expect(status(lecturer)).to_contain_text(f"? class question: point {point}")
+    ring = (asked.get_attribute("cx"), asked.get_attribute("cy"))
     for s in (k.a, k.b):  # the next example, on each student's page
         expect(card(s, qid)).to_contain_text(
             f"At step t = {t + 1} the perceptron is shown point", timeout=FOLLOW_MS
         )
         expect(card(s, qid)).to_contain_text("Will it be a mistake?")
+        expect(s.locator(".lec svg circle.asked")).to_have_count(0)
     for option in card(k.a, qid).get_by_role("radio").all():  # every answer on the phone
         option.scroll_into_view_if_needed()
         fits(k.a, option)
@@ -438,6 +446,9 @@ def test_the_class_answers_the_lecturers_question_and_sees_the_reveal(klass):
     expect(card(k.a, qid)).to_contain_text("It was a mistake" if right[0] else "No mistake")
     # the reveal stepped the lecture: t + 1 on all three pages
     expect(status(lecturer)).to_contain_text(f"step t = {t + 1:,} of", timeout=10_000)
+    expect(asked).to_have_count(0)  # the example asked about is now the one just shown
+    shown = lecturer.locator(".lec svg circle.shown")
+    assert (shown.get_attribute("cx"), shown.get_attribute("cy")) == ring
     for s in (k.a, k.b):
         same_step(s, lecturer, t + 1)
     expect(key(lecturer, "room_ask")).to_be_visible()  # the next question can be asked

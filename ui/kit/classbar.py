@@ -343,6 +343,15 @@ def room_now(session: MutableMapping[str, Any]) -> cr.Room | None:
         return None
 
 
+def asked_here(session: MutableMapping[str, Any]) -> tuple[int, int] | None:
+    """The lecturer's open question, as (step, point), for the projector's chart to mark;
+    None for anyone else, or with no question open."""
+    seat = seat_of(session)
+    room = room_now(session) if seat is not None and seat.lecturer else None
+    q = room.question if room is not None and not room.closed else None
+    return None if q is None or q.revealed else (q.t, q.point)
+
+
 # ----------------------------------------------------------------------------- following
 
 
@@ -944,6 +953,10 @@ def _ask(session: MutableMapping[str, Any], hooks: LectureHooks) -> None:
     err = lecturer_do(session, lambda room: cr.ask(room, made))
     if err:
         _say(session, err)
+        return
+    seat = seat_of(session)
+    if seat is not None:
+        seat.redraw = True  # the page runs: the projector's chart marks the example asked
 
 
 def _reveal(session: MutableMapping[str, Any], hooks: LectureHooks) -> None:

@@ -17,3 +17,4 @@ VOTED = "#56B4E9"  # sky blue
 
 # lines and text drawn in these keep at least 3:1 contrast on white (WCAG 1.4.11)
 CURRENT_LINE = "#B86E00"  # CURRENT darkened: 4.0:1 (CURRENT itself is 2.3:1)
+ASKED = "#000000"  # the example the class is asked about: a dotted ring and a "?"

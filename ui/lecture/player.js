@@ -317,6 +317,9 @@ function series(Q, ks, vs, k, now, cls, shape, font) {
   }
 }
 
+// the class was asked about the next example, and the player is at the step it was asked at
+const asking = (d) => Array.isArray(d.asked) && S.t === d.asked[0] && d.asked[1] < d.points.x.length;
+
 function drawStep(P, d, v, L) {
   const data = P.data;
   P.dyn.replaceChildren();
@@ -338,6 +341,11 @@ function drawStep(P, d, v, L) {
   if (v.shown !== null) {
     const cx = data.px(d.points.x[v.shown]), cy = data.py(d.points.y[v.shown]);
     s("circle", { cx, cy, r: L.font * 1.05, class: v.mistake ? "shown mistake" : "shown right" }, P.top);
+  }
+  if (asking(d)) { // the class's open question: "will this point be a mistake?"
+    const i = d.asked[1], cx = data.px(d.points.x[i]), cy = data.py(d.points.y[i]), r = L.font * 1.5;
+    s("circle", { cx, cy, r, class: "asked" }, P.top);
+    s("text", { x: cx + r * 0.8, y: cy - r * 0.8, class: "askedtxt label" }, P.top, "?");
   }
   // the stamp: in the corner of the panel, on a white box, so no line crosses it
   const stamp = s("g", { class: "stamp" }, P.top);
@@ -437,6 +445,8 @@ function paint() {
   for (const part of v.status) chip(S.status, part);
   for (const part of d.facts) chip(S.status, part, "fact");
   if (v.end) chip(S.status, v.end, "end");
+  const asked = asking(d) ? ` The class is asked: will point ${d.asked[1] + 1}, shown next, be a mistake?` : "";
+  if (asked) chip(S.status, `? class question: point ${d.asked[1] + 1}`, "chip asked");
   writeMaths(S.maths, v, d);
   S.range.value = String(S.t);
   S.rangeText.textContent = `step t = ${S.t} of ${d.T}`;
@@ -447,9 +457,9 @@ function paint() {
   S.buttons.play.disabled = S.pending || (!S.playing && S.t === d.T);
   const L = S.layout;
   if (S.P) drawStep(S.P, d, v, L);
-  S.svg.setAttribute("aria-label", v.say);
+  S.svg.setAttribute("aria-label", v.say + asked);
   S.svg.dataset.t = String(S.t);
-  S.say.textContent = v.say;
+  S.say.textContent = v.say + asked;
   S.wrap.dataset.t = String(S.t);
 }
 

@@ -23,7 +23,7 @@ from typing import Any
 import streamlit as st
 
 from ui.kit import guard
-from ui.kit.palette import BOUND, CURRENT_LINE, MINUS, PLUS, STAR, W_COLOUR
+from ui.kit.palette import ASKED, BOUND, CURRENT_LINE, MINUS, PLUS, STAR, W_COLOUR
 from ui.kit.state import session_key, widget_key
 from ui.lecture.restart import go_to
 
@@ -107,6 +107,9 @@ _CSS = f"""
 .fig .shown {{ fill: none; stroke-width: 3; }}
 .fig .shown.right {{ stroke: {CURRENT_LINE}; }}
 .fig .shown.mistake {{ stroke: {MINUS}; stroke-dasharray: 5 3; }}
+.fig .asked {{ fill: none; stroke: {ASKED}; stroke-width: 3; stroke-dasharray: 2 4; }}
+.fig .askedtxt {{ fill: {ASKED}; font-weight: 700; }}
+.lec .status .asked {{ font-weight: 700; }}
 .fig .stampbg {{ fill: #fff; fill-opacity: 0.92; }}
 .fig .stamptxt {{ font-weight: 700; }}
 .fig .said.mistake {{ fill: {MINUS}; font-weight: 600; }}
@@ -217,9 +220,11 @@ def player(
     window_now: tuple[int, int],
     run_id: str,
     presenter: bool,
+    asked: tuple[int, int] | None = None,
 ) -> None:
     """Mount the instrument at step ``t`` of the scene ``carry`` sent (run ``run_id``,
-    window ``window_now``)."""
+    window ``window_now``); ``asked`` (step, point): the class's open question, marked on
+    the chart at that step."""
 
     def handle(event: str, value: Any) -> None:
         if event == "at":
@@ -238,6 +243,7 @@ def player(
             "stop": stop,
             "presenter": presenter,
             "play": int(session.get(PLAY, 0)),
+            "asked": None if asked is None else [int(asked[0]), int(asked[1])],
         },
         # the first event of a message is read, and only if it is the size of a report
         **guard.component_callbacks(session, "lec_player", ("at", "presenter"), handle),
