@@ -90,8 +90,8 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
     run = lecture_run(X, y, settings)
     T = run.trace.n_steps
     t = min(int(ss["lec_t"]), T)
-    start, stop = ss[WINDOW_KEY]
-    if ss.pop(PRESENTER_FLIP, False) or not start <= t <= stop:
+    sent, start, stop = ss[WINDOW_KEY]
+    if ss.pop(PRESENTER_FLIP, False) or sent != ss[RUN] or not start <= t <= stop:
         st.rerun(scope="app")  # a new layout, or a step the scene on the page does not hold
     player(
         ss,
@@ -133,8 +133,11 @@ T = run.trace.n_steps
 if int(ss["lec_t"]) > T:
     st.info(f"This run ends after {T} steps, so step {ss['lec_t']} shows its end.")
     go_to(ss, T)
-ss[WINDOW_KEY] = start, stop = window(int(ss["lec_t"]), T)
+start, stop = window(int(ss["lec_t"]), T)
 carry(scene(X, y, settings, start, stop, data_name, ss[RUN]))
+# only once it is sent: a run stopped by the next report before that (a fast clicker, a
+# flood) leaves the player on the scene the browser holds, not on one that never came
+ss[WINDOW_KEY] = ss[RUN], start, stop
 with st.container(
     key=PRESENTER_KEY if presenter else "lec_instrument"
 ):  # the page's CSS keys on it

@@ -107,6 +107,10 @@ def klass(browser, app_url):
     contexts[2].add_init_script(KEEP_SOCKETS)
     k = Klass(*(c.new_page() for c in contexts), url=app_url)
     k.lecturer.on("websocket", k.record_sent(k.lecturer_sent))
+    # the lecturer's browser console, shown with a failure (a page once drew nothing after
+    # "Open it": only the strip and the glossary; see the issue 16 notes)
+    k.lecturer.on("console", lambda m: print(f"lecturer console {m.type}: {m.text}"))
+    k.lecturer.on("pageerror", lambda e: print(f"lecturer page error: {e}"))
     k.b.on("websocket", k.record_sent(k.b_sent))
     k.b.on("websocket", k.b_received)
     yield k
@@ -242,8 +246,8 @@ def answer(page: Page, qid: int, said: str) -> None:
 
 def ask(k: Klass) -> tuple[int, int]:
     """The lecturer asks about the next example: (the step it was asked at, the
-    question's number, as the lecturer's strip says it)."""
-    t = status_t(k.lecturer)
+    question's number, as the lecturer's strip says it; the lecturer's player is at that
+    step)."""
     key(k.lecturer, "room_ask").get_by_role("button", name="Ask the class").click()
     strip = key(k.lecturer, "room_strip")
     expect(strip).to_contain_text(
@@ -253,7 +257,10 @@ def ask(k: Klass) -> tuple[int, int]:
         timeout=10_000,
     )
     expect(key(k.lecturer, "room_reveal")).to_be_visible()
-    return t, int(re.search(r"Question (\d+): will point", strip.inner_text()).group(1))
+    said = re.search(r"Question (\d+): will point .* at step t = (\d+)\?", strip.inner_text())
+    t = int(said.group(2)) - 1  # asked at step t about the example shown at step t + 1
+    expect(status(k.lecturer)).to_contain_text(f"step t = {t:,} of")
+    return t, int(said.group(1))
 
 
 def fits(page: Page, part: Locator) -> None:
@@ -523,6 +530,8 @@ def test_a_students_forged_control_events_are_refused_and_change_nothing(klass):
     lecturer = k.lecturer
     for page in (lecturer, k.a, k.b):
         on_lecture(page)
+    either = key(lecturer, "room_reveal").or_(key(lecturer, "room_ask"))
+    expect(either.get_by_role("button")).to_be_visible(timeout=30_000)  # the strip is drawn
     if key(lecturer, "room_reveal").count():
         key(lecturer, "room_reveal").get_by_role("button").click()
     t, qid = ask(k)
@@ -584,6 +593,9 @@ def test_the_lecturers_challenge_button_says_what_it_does_next(klass):
     lecturer = k.lecturer
     on_class_page(lecturer)
     for _ in range(2):  # open -> closed -> open, or closed -> open -> closed
+        # the controls are drawn (the page may still be running): then read which it offers
+        either = key(lecturer, "room_ch_close").or_(key(lecturer, "room_ch_open"))
+        expect(either.get_by_role("button")).to_be_visible(timeout=30_000)
         if key(lecturer, "room_ch_close").count():
             key(lecturer, "room_ch_close").get_by_role("button").click()
             expect(main(lecturer)).to_contain_text(re.compile(r"Challenge \d+ \(closed\)"))

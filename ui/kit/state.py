@@ -225,7 +225,7 @@ SESSION_KEYS: dict[str, str] = {
     "room_go": "kit.classbar: a class was just started; its page comes after the sidebar",
     "room_cookie": "kit.classbar: this browser holds the class cookie (kept, or dropped once)",
     "room_hooks": "kit.classbar.LectureHooks the lecture page lends the lecturer's strip",
-    "lec_window": "lecture: (start, stop) of the steps the chart on the page holds",
+    "lec_window": "lecture: (run, start, stop) of the scene sent to the browser last",
     "lec_seq": "lecture: the number of the browser's last step report acted on",
     "lec_play": "lecture: a new value asks the browser to play on into the next window",
     "lec_presenter_flip": "lecture: the player's presenter switch was pressed (redraw all)",
