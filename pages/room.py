@@ -6,6 +6,7 @@ from ui.kit import classbar, guard, links
 from ui.kit import classroom as cr
 from ui.kit.plots import CHART
 from ui.kit.shell import require_router
+from ui.kit.state import session_key
 from ui.kit.style import page_style
 from ui.kit.text import asset, safe
 from ui.room import figures
@@ -14,6 +15,9 @@ from ui.room.views import open_submission
 
 require_router()
 ss = st.session_state
+TO_LECTURE = session_key("room_to_lecture")
+if ss.pop(TO_LECTURE, False):
+    st.switch_page("pages/lecture.py")  # a submission opened on the board
 seat = classbar.seat_of(ss)
 style = page_style(
     "room_page",
@@ -124,7 +128,10 @@ def challenge_board(room: cr.Room) -> None:
             if err:
                 best.error(err)
             else:
-                st.switch_page("pages/lecture.py")
+                # the page is left from a whole run, not from this timed fragment (its
+                # timer can fire while the next page draws)
+                ss[TO_LECTURE] = True
+                st.rerun(scope="app")
 
 
 def lecturer_controls(seat: classbar.Seat) -> None:

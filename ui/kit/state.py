@@ -223,6 +223,7 @@ SESSION_KEYS: dict[str, str] = {
     "room_limit": "kit.classbar: the session's join attempts (a rate limit)",
     "room_url": "kit.classbar: the URL's class parameters (room=, seat=) for to_query",
     "room_go": "kit.classbar: a class was just started; its page comes after the sidebar",
+    "room_to_lecture": "class page: a submission was opened; Step by step comes next",
     "room_cookie": "kit.classbar: this browser holds the class cookie (kept, or dropped once)",
     "room_hooks": "kit.classbar.LectureHooks the lecture page lends the lecturer's strip",
     "lec_window": "lecture: (run, start, stop) of the scene sent to the browser last",
