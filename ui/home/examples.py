@@ -11,7 +11,7 @@ No Streamlit: the functions take the session mapping.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -20,7 +20,7 @@ import numpy as np
 
 from perceptron_core import DATASETS, make_dataset
 from ui.kit.model import Run, RunSettings, record_run
-from ui.kit.state import SETTINGS, assign, param_key, session_key
+from ui.kit.state import SETTINGS, Session, assign, param_key, session_key
 from ui.kit.style import page_style
 
 CUSTOM = session_key("data_custom")  # an uploaded or drawn dataset would hide the example's
@@ -100,7 +100,7 @@ def settings(example: WorkedExample) -> dict[str, Any]:
     return out
 
 
-def open_on_lecture(session: MutableMapping[str, Any], example: WorkedExample) -> None:
+def open_on_lecture(session: Session, example: WorkedExample) -> None:
     """Make the example the lecture's run: its settings (widgets kept in step), and the
     generated dataset instead of an uploaded or drawn one. The caller restarts the step."""
     for key, value in settings(example).items():

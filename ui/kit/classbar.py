@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable, Hashable, MutableMapping
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -38,6 +38,7 @@ from ui.kit.state import (
     LINK_PARAM,
     NOTICES,
     SETTINGS,
+    Session,
     assign,
     session_key,
     to_query,
@@ -116,23 +117,23 @@ class Seat:
         return self.secret is not None
 
 
-def seat_of(session: MutableMapping[str, Any]) -> Seat | None:
+def seat_of(session: Session) -> Seat | None:
     s = session.get(SEAT)
     return s if isinstance(s, Seat) else None
 
 
-def _say(session: MutableMapping[str, Any], text: str) -> None:
+def _say(session: Session, text: str) -> None:
     """A sentence for the class strip's next run (an action of the strip was refused)."""
     seat = seat_of(session)
     if seat is not None:
         seat.said = text
 
 
-def _notice(session: MutableMapping[str, Any], text: str) -> None:
+def _notice(session: Session, text: str) -> None:
     session.setdefault(NOTICES, []).append(text)
 
 
-def _url(session: MutableMapping[str, Any], seat: Seat | None) -> None:
+def _url(session: Session, seat: Seat | None) -> None:
     """The URL's room parameters (``state.to_query`` writes them)."""
     if seat is None:
         session[URL] = {}
@@ -142,7 +143,7 @@ def _url(session: MutableMapping[str, Any], seat: Seat | None) -> None:
         session[URL] = {"room": seat.code, "seat": seat.seat or ""}
 
 
-def _limit(session: MutableMapping[str, Any]) -> store_mod.RateLimit:
+def _limit(session: Session) -> store_mod.RateLimit:
     lim = session.get(LIMIT)
     if not isinstance(lim, store_mod.RateLimit):
         lim = session[LIMIT] = store_mod.RateLimit(JOIN_RATE, JOIN_BURST)
@@ -174,7 +175,7 @@ _keeper = st.components.v2.component(
 )
 
 
-def keep_lecturer(session: MutableMapping[str, Any]) -> None:
+def keep_lecturer(session: Session) -> None:
     """The lecturer's browser keeps the room's code and secret in a cookie (SameSite, on
     this site only), so a reload of the projector's tab keeps the class; a browser that
     holds one it should not (the class ended, the tab came with a stale one) drops it.
@@ -187,7 +188,7 @@ def keep_lecturer(session: MutableMapping[str, Any]) -> None:
         _keeper(key="app_class_keeper", data={"keep": ""})  # once: it clears it
 
 
-def _from_cookie(session: MutableMapping[str, Any], cookies: Any) -> None:
+def _from_cookie(session: Session, cookies: Any) -> None:
     raw = str((cookies or {}).get(COOKIE, "") or "")[:200]
     if raw:
         session[COOKIE_SET] = True  # kept if it opens the class, else dropped
@@ -205,9 +206,7 @@ def _from_cookie(session: MutableMapping[str, Any], cookies: Any) -> None:
         _url(session, seat)
 
 
-def arrive(
-    session: MutableMapping[str, Any], query: Any, cookies: Callable[[], Any] | None = None
-) -> str | None:
+def arrive(session: Session, query: Any, cookies: Callable[[], Any] | None = None) -> str | None:
     """On a session's first run: the URL's ``room=`` (a join link: returns the code for the
     join form), ``room=`` + ``seat=`` (a student's reload: the seat is taken again) or
     ``room=`` + ``key=`` (the lecturer link); without ``room=``, the lecturer's cookie (a
@@ -253,7 +252,7 @@ def arrive(
 # ----------------------------------------------------------------------------- actions
 
 
-def start(session: MutableMapping[str, Any]) -> str | None:
+def start(session: Session) -> str | None:
     """Open a new class with this session as its lecturer; an error sentence or None."""
     try:
         room, secret = links.call(cr.create_room)
@@ -265,7 +264,7 @@ def start(session: MutableMapping[str, Any]) -> str | None:
     return None
 
 
-def _start(session: MutableMapping[str, Any]) -> None:
+def _start(session: Session) -> None:
     """The sidebar's Start button: the class, then its page once the sidebar is drawn
     (:func:`to_class_page`; leaving in the middle of the sidebar lost its dataset widgets,
     which the browser then sent back at their minimum)."""
@@ -276,13 +275,13 @@ def _start(session: MutableMapping[str, Any]) -> None:
         session[GO_ROOM] = True
 
 
-def to_class_page(session: MutableMapping[str, Any]) -> None:
+def to_class_page(session: Session) -> None:
     """After the sidebar: a class just started shows its page."""
     if session.pop(GO_ROOM, False):
         st.switch_page(ROOM_PAGE)
 
 
-def join(session: MutableMapping[str, Any], text: object, nick: object) -> str | None:
+def join(session: Session, text: object, nick: object) -> str | None:
     """Join the class whose code is ``text``; an error sentence or None."""
     code = cr.normal_code(text)
     if code is None:
@@ -311,14 +310,12 @@ def join(session: MutableMapping[str, Any], text: object, nick: object) -> str |
     return None
 
 
-def leave(session: MutableMapping[str, Any]) -> None:
+def leave(session: Session) -> None:
     session.pop(SEAT, None)
     _url(session, None)
 
 
-def lecturer_do(
-    session: MutableMapping[str, Any], change: Callable[[cr.Room], cr.Room]
-) -> str | None:
+def lecturer_do(session: Session, change: Callable[[cr.Room], cr.Room]) -> str | None:
     """A lecturer's action on the room: refused unless this session holds its secret.
     Returns an error sentence or None."""
     seat = seat_of(session)
@@ -333,7 +330,7 @@ def lecturer_do(
     return None
 
 
-def room_now(session: MutableMapping[str, Any]) -> cr.Room | None:
+def room_now(session: Session) -> cr.Room | None:
     seat = seat_of(session)
     if seat is None:
         return None
@@ -343,7 +340,7 @@ def room_now(session: MutableMapping[str, Any]) -> cr.Room | None:
         return None
 
 
-def asked_here(session: MutableMapping[str, Any]) -> tuple[int, int] | None:
+def asked_here(session: Session) -> tuple[int, int] | None:
     """The lecturer's open question, as (step, point), for the projector's chart to mark;
     None for anyone else, or with no question open."""
     seat = seat_of(session)
@@ -355,7 +352,7 @@ def asked_here(session: MutableMapping[str, Any]) -> tuple[int, int] | None:
 # ----------------------------------------------------------------------------- following
 
 
-def apply_lecture(session: MutableMapping[str, Any], query: dict[str, str]) -> None:
+def apply_lecture(session: Session, query: dict[str, str]) -> None:
     """Make the lecturer's lecture (URL form, validated here like a URL) this session's:
     the dataset, the lecture's settings and step. A value that does not parse keeps the
     default, as a tampered URL does."""
@@ -383,7 +380,7 @@ def apply_lecture(session: MutableMapping[str, Any], query: dict[str, str]) -> N
         seat.step = _step_of(query)
 
 
-def take_step(session: MutableMapping[str, Any]) -> int | None:
+def take_step(session: Session) -> int | None:
     """The followed lecturer's step, once (the lecture page goes to it after it has
     restarted a run whose data or settings changed)."""
     seat = seat_of(session)
@@ -393,7 +390,7 @@ def take_step(session: MutableMapping[str, Any]) -> int | None:
     return int(step)
 
 
-def follow_now(session: MutableMapping[str, Any], room: cr.Room) -> bool:
+def follow_now(session: Session, room: cr.Room) -> bool:
     """A following student whose lecture is behind the lecturer's: catch up as the next
     run starts (:func:`before_run`, before any widget). True if the page must run again."""
     seat = seat_of(session)
@@ -406,7 +403,7 @@ def follow_now(session: MutableMapping[str, Any], room: cr.Room) -> bool:
     return True
 
 
-def before_run(session: MutableMapping[str, Any]) -> None:
+def before_run(session: Session) -> None:
     """As a run starts (before any widget): apply the lecturer's lecture the strip found."""
     seat = seat_of(session)
     if seat is None or seat.pending is None:
@@ -417,7 +414,7 @@ def before_run(session: MutableMapping[str, Any]) -> None:
     seat.fresh = True
 
 
-def follow_here(session: MutableMapping[str, Any]) -> int | None:
+def follow_here(session: Session) -> int | None:
     """In the lecture's instrument (a fragment) of a following student: the lecturer's
     step, when only the step changed (the instrument moves to it without a page run); a
     change of data or settings runs the whole page (``follow_now``). The instrument is
@@ -463,13 +460,13 @@ def _step_of(query: dict[str, str]) -> int:
         return 0
 
 
-def following(session: MutableMapping[str, Any]) -> bool:
+def following(session: Session) -> bool:
     """A student following the lecturer (their lecture's settings are the lecturer's)."""
     seat = seat_of(session)
     return seat is not None and not seat.lecturer and seat.following
 
 
-def set_following(session: MutableMapping[str, Any], on: bool) -> None:
+def set_following(session: Session, on: bool) -> None:
     seat = seat_of(session)
     if seat is not None:
         seat.following = on
@@ -477,7 +474,7 @@ def set_following(session: MutableMapping[str, Any], on: bool) -> None:
         seat.applied_query = None  # and the run before it is not "a change of the student's"
 
 
-def end_of_run(session: MutableMapping[str, Any], toast: Callable[[str], None]) -> None:
+def end_of_run(session: Session, toast: Callable[[str], None]) -> None:
     """At the end of a run: a following student who changed the lecture stops following;
     the lecturer's lecture is published to the room when it changed."""
     seat = seat_of(session)
@@ -614,7 +611,7 @@ def truth_text(q: cr.Question) -> str:
 ANSWERS = {"mistake": True, "no mistake": False}
 
 
-def _answer(session: MutableMapping[str, Any], qid: int, key_m: str, key_t: str) -> None:
+def _answer(session: Session, qid: int, key_m: str, key_t: str) -> None:
     seat = seat_of(session)
     said = session.get(key_m)
     turn = session.get(key_t)
@@ -636,7 +633,7 @@ def _answer(session: MutableMapping[str, Any], qid: int, key_m: str, key_t: str)
     seat.answers[qid] = (ANSWERS[said], turn_code)
 
 
-def question_card(session: MutableMapping[str, Any], q: cr.Question) -> None:
+def question_card(session: Session, q: cr.Question) -> None:
     """A student's card: the next example, and the answer, then the truth with theirs."""
     seat = seat_of(session)
     mine = seat.answers.get(q.id) if seat is not None else None
@@ -686,7 +683,7 @@ def question_card(session: MutableMapping[str, Any], q: cr.Question) -> None:
 # ----------------------------------------------------------------------------- the sidebar
 
 
-def sidebar_box(session: MutableMapping[str, Any]) -> None:
+def sidebar_box(session: Session) -> None:
     """The sidebar's class box on every page: start or join a class, or the class in.
 
     One block in the sidebar whatever it holds: when its contents change (a class started,
@@ -745,7 +742,7 @@ class LectureHooks:
     step_to: Callable[[int], None]
 
 
-def lend(session: MutableMapping[str, Any], hooks: LectureHooks | None) -> None:
+def lend(session: Session, hooks: LectureHooks | None) -> None:
     """The page on show lends its hooks (the lecture page), or none (every other page)."""
     if hooks is None:
         session.pop(HOOKS, None)
@@ -778,7 +775,7 @@ def _version(code: str) -> dict[str, Hashable]:
 WATCH = push.Watch(_version)
 
 
-def live(session: MutableMapping[str, Any], page: str) -> None:
+def live(session: Session, page: str) -> None:
     """The class strip at the top of every page of a joined session (a fragment that runs
     every POLL_S): the lecturer's code, count, question and tally; a student's question
     card and following."""
@@ -822,7 +819,7 @@ def live(session: MutableMapping[str, Any], page: str) -> None:
     _card(session, seat, room)
 
 
-def _card(session: MutableMapping[str, Any], seat: Seat, room: cr.Room) -> None:
+def _card(session: Session, seat: Seat, room: cr.Room) -> None:
     q = room.question
     if q is not None and q.id not in seat.dismissed:
         question_card(session, q)
@@ -835,7 +832,7 @@ def _card(session: MutableMapping[str, Any], seat: Seat, room: cr.Room) -> None:
             )
 
 
-def lecture_card(session: MutableMapping[str, Any]) -> None:
+def lecture_card(session: Session) -> None:
     """The lecturer's question in the lecture's instrument of a joined student (beside the
     chart); the instrument is rerun when the question or the lecture changes."""
     seat = seat_of(session)
@@ -846,7 +843,7 @@ def lecture_card(session: MutableMapping[str, Any]) -> None:
         _card(session, seat, room)
 
 
-def _follow_line(session: MutableMapping[str, Any], seat: Seat, room: cr.Room) -> None:
+def _follow_line(session: Session, seat: Seat, room: cr.Room) -> None:
     c1, c2 = st.columns([3, 1], vertical_alignment="center")
     if seat.following:
         c1.caption(
@@ -871,7 +868,7 @@ def _follow_line(session: MutableMapping[str, Any], seat: Seat, room: cr.Room) -
         )
 
 
-def _lecturer_strip(session: MutableMapping[str, Any], seat: Seat, room: cr.Room) -> None:
+def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
     if seat.published is not None and room.lecture_query != seat.published:
         end_of_run(session, lambda text: None)  # a publish the rate limit held back
     try:
@@ -945,7 +942,7 @@ def _tally_bars(room: cr.Room, q: cr.Question, count: int) -> None:
         st.caption(f"Which way the line turns: {turns}.")
 
 
-def _ask(session: MutableMapping[str, Any], hooks: LectureHooks) -> None:
+def _ask(session: Session, hooks: LectureHooks) -> None:
     made = hooks.question()
     if isinstance(made, str):
         _say(session, made)
@@ -959,7 +956,7 @@ def _ask(session: MutableMapping[str, Any], hooks: LectureHooks) -> None:
         seat.redraw = True  # the page runs: the projector's chart marks the example asked
 
 
-def _reveal(session: MutableMapping[str, Any], hooks: LectureHooks) -> None:
+def _reveal(session: Session, hooks: LectureHooks) -> None:
     """Reveal the answer and step the lecture past the example, in one write of the room
     (the students' strips run once for both)."""
     seat = seat_of(session)
@@ -981,7 +978,7 @@ def _reveal(session: MutableMapping[str, Any], hooks: LectureHooks) -> None:
 # ----------------------------------------------------------------------------- the challenge
 
 
-def open_challenge(session: MutableMapping[str, Any]) -> tuple[Seat, cr.Challenge] | None:
+def open_challenge(session: Session) -> tuple[Seat, cr.Challenge] | None:
     """A student's seat and their class's open challenge, if there is one."""
     seat = seat_of(session)
     if seat is None or seat.lecturer:
@@ -993,7 +990,7 @@ def open_challenge(session: MutableMapping[str, Any]) -> tuple[Seat, cr.Challeng
 
 
 def submit_set(
-    session: MutableMapping[str, Any],
+    session: Session,
     X: np.ndarray,
     y: np.ndarray,
     *,

@@ -22,14 +22,14 @@ import re
 import secrets
 import threading
 import types
-from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ParamSpec, TypeVar
 
 import streamlit as st
 
 from ui.kit import fair, memory
 from ui.kit.cache import Busy
-from ui.kit.state import session_key
+from ui.kit.state import Session, session_key
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -178,13 +178,13 @@ def _bound_trigger_lists() -> bool:
 BOUNDED = _bound_trigger_lists()
 
 
-def new_run(session: MutableMapping[str, Any]) -> int:
+def new_run(session: Session) -> int:
     """Start counting a new message's events; returns how many the last one carried."""
     return int(session.pop(SEEN, 0))
 
 
 def component_callbacks(
-    session: MutableMapping[str, Any],
+    session: Session,
     key: str,
     events: Iterable[str],
     handle: Callable[[str, Any], None],

@@ -20,12 +20,11 @@ import logging
 import os
 import threading
 import time
-from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ui.kit import store
-from ui.kit.state import LINK_PARAM, NOTICES, session_key
+from ui.kit.state import LINK_PARAM, NOTICES, Session, session_key
 from ui.kit.text import safe
 
 CUSTOM = session_key("data_custom")
@@ -104,18 +103,18 @@ class _State:
     tried: float = 0.0  # when a waiting link was last asked for
 
 
-def _state(session: MutableMapping[str, Any]) -> _State:
+def _state(session: Session) -> _State:
     st_ = session.get(STATE)
     if not isinstance(st_, _State):
         st_ = session[STATE] = _State()
     return st_
 
 
-def _notice(session: MutableMapping[str, Any], text: str) -> None:
+def _notice(session: Session, text: str) -> None:
     session.setdefault(NOTICES, []).append(text)
 
 
-def arrive(session: MutableMapping[str, Any], query: Any) -> None:
+def arrive(session: Session, query: Any) -> None:
     """On a session's first run: open the data of the URL's ``data=<id>``, if any.
 
     An unknown, expired or malformed id says so and leaves the default dataset; a store
@@ -139,7 +138,7 @@ def arrive(session: MutableMapping[str, Any], query: Any) -> None:
     _open(session, raw, first=True)
 
 
-def _open(session: MutableMapping[str, Any], data_id: str, *, first: bool) -> None:
+def _open(session: Session, data_id: str, *, first: bool) -> None:
     state = _state(session)
     state.tried = time.monotonic()
     try:
@@ -171,12 +170,12 @@ def _open(session: MutableMapping[str, Any], data_id: str, *, first: bool) -> No
     state.kept = session[CUSTOM]
 
 
-def open_link(session: MutableMapping[str, Any], data_id: str) -> None:
+def open_link(session: Session, data_id: str) -> None:
     """Open the data stored under ``data_id`` now (a followed lecturer's link)."""
     _open(session, data_id, first=False)
 
 
-def keep(session: MutableMapping[str, Any], toast: Any = None) -> None:
+def keep(session: Session, toast: Any = None) -> None:
     """Put the data in use in the store if they are custom and not there yet, and name them
     in the URL (``state.to_query`` reads ``LINKED``). ``toast(text)`` tells the student
     once that links do not keep the data (the store is down, or the data too big), and

@@ -33,6 +33,10 @@ from perceptron_core import (
 )
 from ui.kit.text import safe
 
+# A session's state as the functions here take it: ``st.session_state`` (a mapping whose
+# keys Streamlit types as str or int) or, in the tests, a plain dict.
+Session = MutableMapping[Any, Any]
+
 MAX_SEED = 2**31 - 1
 MAX_EPOCHS = 500
 MAX_STEPS = 200_000  # epochs x n cap: a run never pins the CPU
@@ -264,7 +268,7 @@ def _notice(text: str) -> str:
     return "“" + safe(text, limit=40) + "”"
 
 
-def init(session: MutableMapping[str, Any], query: Mapping[str, Any]) -> None:
+def init(session: Session, query: Mapping[str, Any]) -> None:
     """Fill ``session`` with every setting, from the URL on the session's first run.
 
     Unknown URL parameters and bad values are ignored with a notice, never an
@@ -368,7 +372,7 @@ def accepts(key: str, value: Any) -> bool:
 
 
 def bind(
-    session: MutableMapping[str, Any],
+    session: Session,
     key: str,
     then: Callable[[], None] | None = None,
     *,
@@ -398,7 +402,7 @@ def bind(
     return {"key": wkey, "on_change": copy}
 
 
-def assign(session: MutableMapping[str, Any], key: str, value: Any) -> None:
+def assign(session: Session, key: str, value: Any) -> None:
     """Set a setting from a callback, keeping its widget (if drawn) in step."""
     session[key] = value
     session[widget_key(key)] = value

@@ -16,7 +16,6 @@ component events).
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ import streamlit as st
 
 from ui.kit import guard
 from ui.kit.palette import ASKED, BOUND, CURRENT_LINE, MINUS, PLUS, STAR, W_COLOUR
-from ui.kit.state import session_key, widget_key
+from ui.kit.state import Session, session_key, widget_key
 from ui.lecture.restart import go_to
 
 _JS = Path(__file__).with_name("player.js").read_text(encoding="utf-8")
@@ -181,7 +180,7 @@ def _int(value: Any, lo: int, hi: int) -> int | None:
     return int(min(max(value, lo), hi))
 
 
-def on_event(session: MutableMapping[str, Any], value: Any, *, n_steps: int) -> None:
+def on_event(session: Session, value: Any, *, n_steps: int) -> None:
     """The browser shows step ``value["t"]``: make it the step. Malformed values change
     nothing. ``value["seq"]`` numbers the report (the browser keeps steps the server
     has not heard of yet); ``value["play"]`` asks the next window to play on."""
@@ -197,7 +196,7 @@ def on_event(session: MutableMapping[str, Any], value: Any, *, n_steps: int) -> 
         session[PLAY] = int(session.get(PLAY, 0)) + 1
 
 
-def on_presenter(session: MutableMapping[str, Any], value: Any) -> None:
+def on_presenter(session: Session, value: Any) -> None:
     """The presenter switch in the player (or the P key): turn presenter mode on/off."""
     if isinstance(value, dict) and isinstance(value.get("on"), bool):
         session["app_presenter"] = value["on"]
@@ -213,7 +212,7 @@ def carry(scene: bytes) -> None:
 
 
 def player(
-    session: MutableMapping[str, Any],
+    session: Session,
     *,
     t: int,
     n_steps: int,

@@ -14,12 +14,10 @@ the URL (a shared link ``?lec_t=12``) and belongs to the run the link describes.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import MutableMapping
-from typing import Any
 
 import numpy as np
 
-from ui.kit.state import SETTINGS, session_key
+from ui.kit.state import SETTINGS, Session, session_key
 
 STEP = "lec_t"  # the setting (ui.kit.state.SETTINGS): in the URL, so a link opens at its step
 RUN = session_key("lec_t_run")  # the fingerprint of the run the step belongs to
@@ -28,7 +26,7 @@ _INPUTS = tuple(
 )  # the dataset's settings and the lecture's run settings
 
 
-def fingerprint(session: MutableMapping[str, Any], X: np.ndarray, y: np.ndarray) -> str:
+def fingerprint(session: Session, X: np.ndarray, y: np.ndarray) -> str:
     """A digest of the run's inputs: the data (X, y) and every data_* and lec_* setting
     but the step (the dataset's settings too: a new seed is a new run, as before)."""
     h = hashlib.blake2b(digest_size=16)
@@ -40,17 +38,17 @@ def fingerprint(session: MutableMapping[str, Any], X: np.ndarray, y: np.ndarray)
     return h.hexdigest()
 
 
-def restart(session: MutableMapping[str, Any]) -> None:
+def restart(session: Session) -> None:
     """Restart the lecture's run: back to step 0, before the first example (w = w0)."""
     session[STEP] = 0
 
 
-def go_to(session: MutableMapping[str, Any], t: int) -> None:
+def go_to(session: Session, t: int) -> None:
     """Make step ``t`` of the current run the lecture's step."""
     session[STEP] = int(t)
 
 
-def follow(session: MutableMapping[str, Any], X: np.ndarray, y: np.ndarray) -> bool:
+def follow(session: Session, X: np.ndarray, y: np.ndarray) -> bool:
     """Restart the run if its data or settings changed since the step was set; True if so.
 
     Every page that shows or changes the lecture's run calls this with the shared

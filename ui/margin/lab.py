@@ -12,7 +12,7 @@ those of the space the algorithm actually runs in.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +23,7 @@ from perceptron_core import MaxMargin, NotSeparableError, Trace, max_margin, tra
 from ui.kit.cache import cached
 from ui.kit.geometry import Box, view_box
 from ui.kit.numbers import number, signed
-from ui.kit.state import MAR_MODES, session_key
+from ui.kit.state import MAR_MODES, Session, session_key
 from ui.kit.text import lesson_text
 from ui.margin import edits
 
@@ -199,9 +199,7 @@ def steady_box(X: np.ndarray, previous: Box | None) -> Box:
     return fresh
 
 
-def sync(
-    session: MutableMapping[str, Any], X: np.ndarray, y: np.ndarray, name: str, custom: bool
-) -> edits.History:
+def sync(session: Session, X: np.ndarray, y: np.ndarray, name: str, custom: bool) -> edits.History:
     """The history of the shared dataset (X, y): kept if it still is its present, else
     started afresh (another dataset was chosen or uploaded), which also becomes the preset."""
     old = session.get(HISTORY)
@@ -214,7 +212,7 @@ def sync(
     return new
 
 
-def sidebar_says(session: MutableMapping[str, Any], history: edits.History) -> tuple:
+def sidebar_says(session: Session, history: edits.History) -> tuple:
     """What the shared sidebar shows about the data: whether they are custom, their name and
     size. A drop that changes it needs a full rerun; one that does not (a move, a flip of
     drawn points) reruns only the page's fragment."""
@@ -222,7 +220,7 @@ def sidebar_says(session: MutableMapping[str, Any], history: edits.History) -> t
     return (custom is not None, custom[2] if custom is not None else None, len(history.present))
 
 
-def publish(session: MutableMapping[str, Any], history: edits.History) -> None:
+def publish(session: Session, history: edits.History) -> None:
     """Make the present points the shared dataset, so the lecture page steps through them.
 
     Back at the preset, the preset itself is shared again (the generated data, with
@@ -251,7 +249,7 @@ def numbers(an: Analysis) -> Numbers:
 
 
 def before_last_edit(
-    session: MutableMapping[str, Any], settings: tuple[Any, ...], version: int, now: Numbers
+    session: Session, settings: tuple[Any, ...], version: int, now: Numbers
 ) -> Numbers | None:
     """The numbers shown before the last edit under the same settings (for the deltas)."""
     shown = session.get(SHOWN)
@@ -300,14 +298,14 @@ def readouts(now: Numbers, prev: Numbers | None) -> list[dict[str, Any]]:
     return out
 
 
-def set_mode(session: MutableMapping[str, Any], payload: Any) -> None:
+def set_mode(session: Session, payload: Any) -> None:
     """The surface's mode buttons: what a tap does (one of ``MAR_MODES``), or nothing."""
     mode = payload.get("mode") if isinstance(payload, Mapping) else None
     if isinstance(mode, str) and mode in MAR_MODES:
         session["mar_mode"] = mode
 
 
-def on_surface(session: MutableMapping[str, Any], event: str, payload: Any) -> None:
+def on_surface(session: Session, event: str, payload: Any) -> None:
     """One event from the drawing surface: a mode button, or an edit."""
     if event == "mode":
         set_mode(session, payload)
@@ -316,7 +314,7 @@ def on_surface(session: MutableMapping[str, Any], event: str, payload: Any) -> N
 
 
 def log_edit(
-    session: MutableMapping[str, Any], settings: tuple[Any, ...], version: int, an: Analysis
+    session: Session, settings: tuple[Any, ...], version: int, an: Analysis
 ) -> list[tuple[int, float, float, int]]:
     """Record (version, γ, bound, M) once per version for the chart of the edits so far."""
     kept = session.get(LOG)
@@ -335,7 +333,7 @@ def explain(title: str) -> str:
     return lesson_text("margin")[title]
 
 
-def apply_event(session: MutableMapping[str, Any], event: str, payload: Any) -> edits.Result:
+def apply_event(session: Session, event: str, payload: Any) -> edits.Result:
     """Apply one edit to the session: the reducer, then the shared dataset if it changed."""
     history = session.get(HISTORY)
     if history is None:  # pragma: no cover - the page sets it before drawing any control
@@ -349,19 +347,19 @@ def apply_event(session: MutableMapping[str, Any], event: str, payload: Any) -> 
     return result
 
 
-def refuse(session: MutableMapping[str, Any], sentence: str) -> None:
+def refuse(session: Session, sentence: str) -> None:
     """A browser message the lab did not read: say so, and redraw the surface as it was."""
     session[TICK] = int(session.get(TICK, 0)) + 1
     session[NOTICE] = (sentence, None)
 
 
-def table_key(session: MutableMapping[str, Any], version: int) -> str:
+def table_key(session: Session, version: int) -> str:
     """The table editor's key: new for every version of the data and after every table
     event, so an edit the lab refused is not sent back (and re-applied) on every rerun."""
     return f"mar_table_{version}_{int(session.get(TABLE, 0))}"
 
 
-def table_event(session: MutableMapping[str, Any], key: str) -> edits.Result:
+def table_event(session: Session, key: str) -> edits.Result:
     """Apply the table editor's delta, then give the next table a fresh key."""
     session[TABLE] = int(session.get(TABLE, 0)) + 1
     return apply_event(session, "table", session.get(key))

@@ -3,13 +3,10 @@ does, and the challenge's lecture settings."""
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
-from typing import Any
-
 from ui.kit import classroom as cr
 from ui.kit import links
 from ui.kit import store as store_mod
-from ui.kit.state import assign
+from ui.kit.state import Session, assign
 
 # the challenge's run, which the lecture shows the same way: w = 0, η = 1, the given order,
 # the bias feature 1 last, mistake iff y·w·x ≤ 0 (the margin lab's settings, c = 1)
@@ -24,7 +21,7 @@ CHALLENGE_LECTURE = {
 }
 
 
-def open_submission(session: MutableMapping[str, Any], sub: cr.Submission, rank: int) -> str | None:
+def open_submission(session: Session, sub: cr.Submission, rank: int) -> str | None:
     """Make a submission the lecture's run from step 0; an error sentence or None."""
     try:
         found = links.call(store_mod.load_dataset, sub.data)
