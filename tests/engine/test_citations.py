@@ -1,10 +1,12 @@
 """Every "seed NNN" citation of a rule or a convention against what that handout states.
 
-``HANDOUTS`` is a table of what each lecture handout in ``../shared/seeds/`` says about the
-conventions the app cites it for (the mistake rule, where the bias goes), every entry with a
-short quote that must occur in the handout's text. The tests then check
+``HANDOUTS`` is a table of what each lecture handout says about the conventions the app cites
+it for (the mistake rule, where the bias goes), every entry with a short quote from the
+handout's text. The table lives here, so the project stands alone; the tests then check
 
-* that each quote really is in the handout (so the table cannot drift from the seeds);
+* that each quote really is in the handout (so the table cannot drift from the seeds): the
+  handouts sit beside the project, in ``../shared/seeds/``, in the workplace and in CI; a
+  clone of the project alone has no such folder, and these two tests say so as they skip;
 * that every ``RULES[...].source`` line cites exactly the handouts that state that rule,
   each under its own name;
 * that no sentence of ``perceptron_core/``, ``README.md`` or ``assets/`` credits a rule,
@@ -26,6 +28,10 @@ from perceptron_core import RULES
 
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
+NO_HANDOUTS = (
+    f"the lecture handouts are not beside the project (no {SEEDS}): a clone of the project "
+    "alone checks its citation table against itself only"
+)
 
 
 @dataclass(frozen=True)
@@ -133,7 +139,8 @@ def _squash(text: str) -> str:
 
 @pytest.fixture(scope="module")
 def seed_texts() -> dict[str, str]:
-    assert SEEDS.is_dir(), f"the handouts are part of the workplace and must be at {SEEDS}"
+    if not SEEDS.is_dir():
+        pytest.skip(NO_HANDOUTS)
     texts = {}
     for number in HANDOUTS:
         files = sorted(SEEDS.glob(f"{number}_*.txt"))
@@ -146,7 +153,8 @@ def seed_texts() -> dict[str, str]:
 
 
 def test_the_table_covers_every_handout():
-    assert SEEDS.is_dir(), f"the handouts are part of the workplace and must be at {SEEDS}"
+    if not SEEDS.is_dir():
+        pytest.skip(NO_HANDOUTS)
     on_disk = {p.name[:3] for p in SEEDS.glob("[0-9][0-9][0-9]_*.txt")}
     assert on_disk == set(HANDOUTS)
     for handout in HANDOUTS.values():
