@@ -37,6 +37,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, ParamSpec, TypeVar
 
+from ui.kit.internals import session_id
+
 P = ParamSpec("P")
 R = TypeVar("R")
 _LOG = logging.getLogger(__name__)
@@ -62,13 +64,6 @@ _HOLDER = threading.local()
 _SPENT: OrderedDict[str, deque[tuple[float, float]]] = OrderedDict()  # session -> (end, seconds)
 _SPENT_LOCK = threading.Lock()
 _SPENT_SESSIONS = 2000  # sessions remembered (a few dozen bytes each)
-
-
-def session_id() -> str | None:
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx(suppress_warning=True)
-    return None if ctx is None else ctx.session_id
 
 
 def _check_budget(session: str | None, now: float) -> None:

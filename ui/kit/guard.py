@@ -27,7 +27,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import streamlit as st
 
-from ui.kit import fair, memory
+from ui.kit import fair, internals, memory
 from ui.kit.cache import Busy
 from ui.kit.state import Session, session_key
 
@@ -83,7 +83,7 @@ def bounded_dispatch(original: Callable[..., None]) -> Callable[..., None]:
     @functools.wraps(original)
     def dispatch(self: Any, votes: Any, wid: str, *args: Any, **kwargs: Any) -> None:
         try:
-            value = self._new_widget_state[wid]
+            value = internals.pending_trigger(self, wid)
         except Exception:  # not deserialisable: Streamlit's own code decides
             value = None
         if isinstance(value, list) and len(value) > MAX_EVENTS:
@@ -134,12 +134,12 @@ def bounded_store(original: Callable[..., None]) -> Callable[..., None]:
         # Streamlit would keep it, and its deserializer would raise at the start of this
         # and every later run of the session, before any of our code (tests/load/test_room)
         try:
-            meta = self.widget_metadata.get(widget_state.id)
+            expected = internals.widget_value_type(self, widget_state.id)
             kind = widget_state.WhichOneof("value")
         except Exception:  # not what Streamlit's own code expects: it decides
-            meta = kind = None
-        if meta is not None and kind is not None and not _same_kind(kind, meta.value_type):
-            _LOG.warning("dropped a widget value of kind %s for a %s widget", kind, meta.value_type)
+            expected = kind = None
+        if expected is not None and kind is not None and not _same_kind(kind, expected):
+            _LOG.warning("dropped a widget value of kind %s for a %s widget", kind, expected)
             return
         original(self, widget_state)
 
@@ -147,35 +147,14 @@ def bounded_store(original: Callable[..., None]) -> Callable[..., None]:
     return store
 
 
-def _bound_trigger_lists() -> bool:
-    """Make Streamlit drop a component message that lists more than ``MAX_EVENTS``
-    events, or whose event text is longer than ``MAX_TRIGGER_CHARS``.
-
-    Streamlit calls a component's callback once per entry of the list, in its own
-    loop, before any of our code can refuse: 8,000 entries cost the server about
-    0.8 s even with callbacks that return at once. Then it parses the JSON and,
-    when the component mounts, deep-copies the whole value: a 0.4 MB event cost
-    about 150 ms of the interpreter per message. This wraps the method that loops
-    (``SessionState._dispatch_trigger_callbacks``) so such a message runs no
-    callback, and the method that stores a browser's value
-    (``WStates.set_widget_from_proto``) so an oversized event is never parsed.
-    ``tests/ui/kit/test_kit_guard.py`` fails if a Streamlit upgrade removes either
-    method, so the bound is never lost silently.
-    """
-    from streamlit.runtime.state.session_state import SessionState, WStates
-
-    original = getattr(SessionState, "_dispatch_trigger_callbacks", None)
-    setter = getattr(WStates, "set_widget_from_proto", None)
-    if original is None or setter is None:
-        return False
-    if not getattr(original, "_bounded", False):
-        SessionState._dispatch_trigger_callbacks = bounded_dispatch(original)  # type: ignore[method-assign]
-    if not getattr(setter, "_bounded", False):
-        WStates.set_widget_from_proto = bounded_store(setter)  # type: ignore[method-assign]
-    return True
-
-
-BOUNDED = _bound_trigger_lists()
+# Streamlit calls a component's callback once per entry of a message's list, in its own
+# loop, before any of our code can refuse: 8,000 entries cost the server about 0.8 s even
+# with callbacks that return at once. Then it parses the JSON and, when the component
+# mounts, deep-copies the whole value: a 0.4 MB event cost about 150 ms of the interpreter
+# per message. So the method that loops drops a message of more than MAX_EVENTS events,
+# and the method that stores a browser's value never keeps an oversized event (both are
+# Streamlit internals: kit.internals checks them at start and says if one is gone).
+BOUNDED = internals.wrap_message_methods(bounded_dispatch, bounded_store)
 
 
 def new_run(session: Session) -> int:

@@ -1,4 +1,4 @@
-"""Sessions told of a change, not polling for it (issue 16).
+"""Sessions told of a change, not polling for it.
 
 A class of 100 students polling their room every second cost the server about 3 ms a poll
 (0.3 of a core for a room where nothing happens): each poll is a fragment run. Here one
@@ -9,10 +9,10 @@ timer would: a ``rerun_script`` of the strip's fragment, with no widget change, 
 the session on Streamlit's event loop. A room where nothing changes costs its students
 nothing.
 
-This uses two pieces of Streamlit that are not its public API (the runtime's session
-manager, and ``AppSession.request_rerun`` with the session's last client state);
-``tests/ui/kit/test_kit_push.py`` fails if an upgrade moves them, and the strip still
-runs by itself every ``classbar.HEARTBEAT_S`` if a rerun cannot be asked for.
+Asking another session for a rerun, and knowing which fragment runs now, are Streamlit
+internals (``kit.internals.rerun_fragment`` and ``running_fragment``, checked at start);
+the strip still runs by itself every ``classbar.HEARTBEAT_S`` if a rerun cannot be asked
+for.
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ import threading
 import time
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+
+from ui.kit.internals import rerun_fragment
+from ui.kit.internals import running_fragment as current  # noqa: F401  (classbar asks push)
 
 WATCH_S = 0.25  # how often a watched room is read from the store
 # When several parts of a session's page changed at once (the reveal: the answer and the
@@ -143,50 +146,3 @@ class Watch:
 
 def _rank(topic: str) -> int:
     return TOPICS.index(topic) if topic in TOPICS else len(TOPICS)
-
-
-def current() -> tuple[str, str] | None:
-    """(session id, fragment id) of the fragment running now, or None (no Streamlit
-    server: AppTest, a bare script)."""
-    from streamlit.runtime import Runtime
-    from streamlit.runtime.scriptrunner_utils.script_run_context import (
-        ThreadState,
-        get_script_run_ctx,
-    )
-
-    if not Runtime.exists():
-        return None
-    ctx = get_script_run_ctx()
-    try:
-        fragment = ThreadState.get().fragment_id  # the fragment this thread is running
-    except RuntimeError:
-        return None
-    if ctx is None or not fragment:
-        return None
-    return ctx.session_id, fragment
-
-
-def rerun_fragment(session_id: str, fragment_id: str) -> bool:
-    """Ask session ``session_id`` to run fragment ``fragment_id`` again, as its browser's
-    timer would (no widget change). False if the session is gone."""
-    from streamlit.proto.ClientState_pb2 import ClientState
-    from streamlit.runtime import Runtime
-
-    if not Runtime.exists():
-        return False
-    runtime = Runtime.instance()
-    info = runtime._session_mgr.get_active_session_info(session_id)
-    if info is None:
-        return False
-    session = info.session
-
-    def ask() -> None:
-        state = ClientState()
-        state.CopyFrom(session._client_state)  # the page and URL the browser is on
-        state.ClearField("widget_states")  # no widget changed (no button fires again)
-        state.fragment_id = fragment_id
-        state.is_auto_rerun = True
-        session.request_rerun(state)
-
-    runtime._get_async_objs().eventloop.call_soon_threadsafe(ask)
-    return True

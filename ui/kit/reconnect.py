@@ -1,4 +1,4 @@
-"""After a reconnection, run the whole page again (issue 15).
+"""After a reconnection, run the whole page again.
 
 When a tab's server restarts, or nginx moves the tab to another app server, Streamlit's
 browser code reconnects to a new, empty session. It asks that session for a run only if
@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.kit.internals import testid
+
 KEY = "app_reconnect"
+# Streamlit's root element and its connection state (kit.internals.TESTIDS, ATTRIBUTES)
 _JS = """export default function (component) {
-  const app = document.querySelector('[data-testid="stApp"]');
+  const app = document.querySelector('APP');
   if (!app) return;
   app.__perceptronBack = component.setTriggerValue;  // the latest instance's
   if (app.__perceptronWatching) return;  // one watcher per page
@@ -31,7 +34,7 @@ _JS = """export default function (component) {
     if (state !== "CONNECTED") lost = true;
     else if (lost) { lost = false; app.__perceptronBack("back", true); }
   }).observe(app, { attributes: true, attributeFilter: ["data-test-connection-state"] });
-}"""
+}""".replace("APP", testid("stApp"))
 _component = st.components.v2.component(
     "perceptron_reconnect",
     html="",

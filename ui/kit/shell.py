@@ -11,10 +11,9 @@ from typing import Any
 import pandas  # noqa: F401  (heavy imports first, then freeze: see below)
 import plotly.graph_objects  # noqa: F401
 import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 
 import perceptron_core
-from ui.kit import classbar, fair, guard, links, reconnect, state
+from ui.kit import classbar, fair, guard, internals, links, reconnect, state
 from ui.kit.sidebar import dataset_sidebar, upload_refusal
 from ui.kit.text import asset
 
@@ -25,7 +24,11 @@ perceptron_core.train([[1.0, 0.0]], [1], max_epochs=1)  # compile or load the ke
 gc.collect()
 gc.freeze()
 
-# No flash of file names (issue 18). A ``pages/`` folder beside app.py starts every
+# Streamlit's internals that the app uses: one line in the terminal for each that this
+# Streamlit lacks (the protection or feature that is then off), at the process's first run.
+internals.report()
+
+# No flash of file names. A ``pages/`` folder beside app.py starts every
 # server in Streamlit's old multipage mode: the first run after a start goes through
 # ``_mpa_v1``, which sends a navigation of the raw file names ("app", "experts", ...)
 # before this app's ``st.navigation`` sends the titles. .streamlit/config.toml has
@@ -33,7 +36,7 @@ gc.freeze()
 # from here on (this module is imported before the first ``st.navigation``) it is on
 # again, or ``st.navigation`` would hide the titles too. The old mode is switched off
 # first, as ``st.navigation`` does, so that no session starting now reads "on" in it.
-PagesManager.uses_pages_directory = False
+internals.stop_pages_directory_mode()
 st.set_option("client.showSidebarNavigation", True)
 
 

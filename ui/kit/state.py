@@ -14,12 +14,9 @@ for that key alone (:class:`OneKeyState`).
 
 from __future__ import annotations
 
-import importlib
 import math
 import re
-import sys
-import types
-from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Collection, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +28,7 @@ from perceptron_core import (
     RULES,
     SPAM_VOCABULARIES,
 )
+from ui.kit import internals
 from ui.kit.text import safe
 
 # A session's state as the functions here take it: ``st.session_state`` (a mapping whose
@@ -410,97 +408,5 @@ def assign(session: Session, key: str, value: Any) -> None:
 
 # ---------------------------------------------------------------------------- widgets' reads
 
-# Streamlit's widget functions that read ``get_session_state().filtered_state`` only
-# to ask it about their own key (``key in state``, ``state[key]``);
-# tests/ui/kit/test_kit_state.py reads their source to check it.
-WIDGET_READS = (
-    ("streamlit.elements.widgets.selectbox", "SelectboxMixin", "_selectbox"),
-    ("streamlit.elements.widgets.slider", "SliderMixin", "_slider"),
-    ("streamlit.elements.widgets.number_input", "NumberInputMixin", "_number_input"),
-    ("streamlit.elements.widgets.radio", "RadioMixin", "_radio"),
-    ("streamlit.elements.widgets.text_widgets", "TextWidgetsMixin", "_text_input"),
-    ("streamlit.elements.widgets.text_widgets", "TextWidgetsMixin", "_text_area"),
-)
-
-
-class OneKeyState(Mapping[str, Any]):
-    """``filtered_state`` as the widget functions read it: a key at a time.
-
-    ``SessionState.filtered_state`` is a new dict of every key of the session, each
-    read through its presenter (a component's builds a class each time). Every
-    selectbox, slider without a value and number input asks for it, only to look up
-    its own key: on the lecture page with the sidebar, ten times a run over about 90
-    keys, 17 % of the server's time in full reruns with 50 sessions (issue 17). A
-    user key is in that dict, with the value ``state[key]``, exactly when
-    ``state[key]`` does not raise ``KeyError`` (the dict's entries are those reads,
-    under each widget's key), so this asks the session for that one key, under the
-    same lock. Anything else (an element id, an internal key, iteration) gets the
-    whole dict, as before.
-    """
-
-    def __init__(
-        self, safe: Any, whole: Callable[[Any], dict[str, Any]], odd: tuple[str, ...]
-    ) -> None:
-        self._safe = safe  # a SafeSessionState
-        self._whole = whole  # Streamlit's own filtered_state
-        self._odd = odd  # prefixes of element ids and internal keys
-
-    def __getitem__(self, key: str) -> Any:
-        if not isinstance(key, str) or key.startswith(self._odd):
-            return self._whole(self._safe)[key]
-        with self._safe._lock:
-            return self._safe._state[key]
-
-    def __contains__(self, key: object) -> bool:
-        try:
-            self[key]  # type: ignore[index]
-        except KeyError:
-            return False
-        return True
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._whole(self._safe))
-
-    def __len__(self) -> int:
-        return len(self._whole(self._safe))
-
-
-def _widget_codes() -> frozenset[types.CodeType]:
-    codes = set()
-    for module, cls, name in WIDGET_READS:
-        try:
-            codes.add(getattr(getattr(importlib.import_module(module), cls), name).__code__)
-        except (ImportError, AttributeError):  # an upgrade renamed it: the slow way for it
-            continue
-    return frozenset(codes)
-
-
-def _one_key_reads() -> bool:
-    """Make ``SafeSessionState.filtered_state`` an :class:`OneKeyState` for the functions
-    of ``WIDGET_READS`` (the caller's code, one frame up), Streamlit's dict for
-    everybody else. False if Streamlit no longer has that property."""
-    from streamlit.runtime.state.common import GENERATED_ELEMENT_ID_PREFIX
-    from streamlit.runtime.state.safe_session_state import SafeSessionState
-    from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
-
-    odd = (GENERATED_ELEMENT_ID_PREFIX, STREAMLIT_INTERNAL_KEY_PREFIX)
-    prop = SafeSessionState.__dict__.get("filtered_state")
-    if not isinstance(prop, property) or prop.fget is None:
-        return False
-    if hasattr(prop.fget, "whole"):  # done already
-        return True
-    whole = prop.fget
-    callers = _widget_codes()
-
-    def filtered_state(self: Any) -> Any:
-        if sys._getframe(1).f_code in callers:
-            return OneKeyState(self, whole, odd)
-        return whole(self)
-
-    filtered_state.whole = whole  # type: ignore[attr-defined]
-    filtered_state.odd = odd  # type: ignore[attr-defined]
-    SafeSessionState.filtered_state = property(filtered_state, doc=prop.__doc__)  # type: ignore[method-assign,assignment]
-    return True
-
-
-ONE_KEY_READS = _one_key_reads()
+# A widget reads its own key of the session, not a copy of all of it (kit.internals).
+ONE_KEY_READS = internals.read_one_key_for_widgets()

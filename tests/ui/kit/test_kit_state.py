@@ -1,5 +1,5 @@
-"""kit.state.OneKeyState: Streamlit's widget functions read their own key of the session
-state, not a dict of all of it (issue 17), and get the same answer.
+"""kit.internals.OneKeyState: Streamlit's widget functions read their own key of the session
+state, not a dict of all of it, and get the same answer.
 
 The first test reads Streamlit's source: it fails if an upgrade makes one of those
 functions use ``filtered_state`` for anything but ``key in state`` and ``state[key]``.
@@ -17,15 +17,15 @@ import pytest
 from streamlit.runtime.state.safe_session_state import SafeSessionState
 from streamlit.testing.v1 import AppTest
 
-from ui.kit import fair, guard, state
+from ui.kit import fair, guard, internals, state
 
 APP = str(Path(__file__).resolve().parents[3] / "app.py")
 
 
 def test_the_widget_functions_ask_the_session_only_about_their_own_key():
     assert state.ONE_KEY_READS, "Streamlit's SafeSessionState has no filtered_state property"
-    assert len(state._widget_codes()) == len(state.WIDGET_READS), "a widget function is gone"
-    for module, cls, name in state.WIDGET_READS:
+    assert len(internals.widget_codes()) == len(internals.WIDGET_READS), "a widget function is gone"
+    for module, cls, name in internals.WIDGET_READS:
         source = inspect.getsource(getattr(getattr(importlib.import_module(module), cls), name))
         names = re.findall(r"(\w+) = get_session_state\(\)\.filtered_state\b", source)
         assert len(names) == 1, (name, "reads filtered_state otherwise")
@@ -64,7 +64,7 @@ def test_one_key_at_a_time_agrees_with_the_whole_dict(app_run):
     whole = safe.filtered_state  # asked from here: Streamlit's own dict
     assert isinstance(whole, dict) and len(whole) > 50
     patched = type(safe).filtered_state.fget
-    view = state.OneKeyState(safe, patched.whole, patched.odd)
+    view = internals.OneKeyState(safe, patched.whole, patched.odd)
     ids = [k for k in safe._state._keys() if k.startswith("$$")]  # widget and element ids
     absent = ["nope", "lec_nope_w", "", "$$ID-nope", "$$STREAMLIT_INTERNAL_KEY_nope"]
     assert ids
@@ -77,13 +77,13 @@ def test_one_key_at_a_time_agrees_with_the_whole_dict(app_run):
 
 def test_the_pages_widgets_read_one_key(monkeypatch, app_run):
     asked: list[str] = []
-    read = state.OneKeyState.__getitem__
+    read = internals.OneKeyState.__getitem__
 
     def recording(self, key):
         asked.append(key)
         return read(self, key)
 
-    monkeypatch.setattr(state.OneKeyState, "__getitem__", recording)
+    monkeypatch.setattr(internals.OneKeyState, "__getitem__", recording)
     app_run.run()  # a full rerun of the lecture page
     assert not app_run.exception
     # the sidebar's dataset selectbox, size slider and seed; the lecture's rule and eta
