@@ -7,10 +7,24 @@ from hypothesis import HealthCheck, settings
 
 # The tests' own store (ui.kit.links): a throwaway SQLite file, never the app's default one;
 # the servers the browser tests start inherit it. A test may open another (links.use_store).
-if "PERCEPTRON_STORE" not in os.environ:
-    _STORE_DIR = tempfile.mkdtemp(prefix="perceptron-store-")
+# Each pytest-xdist worker has its own (a worker inherits the environment of the process
+# that started it, whose store it must not share: that process removes it at exit).
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+if os.environ.get("PERCEPTRON_STORE_OF_TESTS", _WORKER) != _WORKER or (
+    "PERCEPTRON_STORE" not in os.environ
+):
+    _STORE_DIR = tempfile.mkdtemp(prefix=f"perceptron-store-{_WORKER}-")
     atexit.register(shutil.rmtree, _STORE_DIR, ignore_errors=True)
     os.environ["PERCEPTRON_STORE"] = os.path.join(_STORE_DIR, "s.sqlite3")
+    os.environ["PERCEPTRON_STORE_OF_TESTS"] = _WORKER
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "serial: times the server under load; runs alone, after the parallel tests",
+    )
+
 
 # Property tests: no per-example deadline (the first call may compile the numba kernel);
 # in CI the examples are derandomized so a run is reproducible.

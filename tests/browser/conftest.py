@@ -1,5 +1,6 @@
 """A live `streamlit run app.py` on localhost, driven by Debian's chromium through Playwright."""
 
+import os
 import shutil
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from benchmarks import streamlit_server
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+_WORKER = "-" + os.environ["PYTEST_XDIST_WORKER"] if "PYTEST_XDIST_WORKER" in os.environ else ""
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Chromium as root in a sandbox with no network beyond localhost.
 CHROMIUM_ARGS = [
@@ -25,7 +27,7 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="session")
 def app_url():
     with (
-        open(ROOT / "tests" / "browser" / "streamlit.log", "wb") as log,
+        open(ROOT / "tests" / "browser" / f"streamlit{_WORKER}.log", "wb") as log,
         streamlit_server.serve("app.py", log=log) as (_, url),
     ):
         yield url
