@@ -61,6 +61,8 @@ def assert_matches(cycle, want, trace):
     assert isinstance(cycle, Cycle)
     assert (cycle.start, cycle.period, cycle.mistakes_per_period) == (start, period, m)
     assert cycle.period % trace.n_examples == 0
+    # exact: the brute force repeats the engine's float operations in its order (as
+    # reference.perceptron does), and a cycle is an exact recurrence of w
     np.testing.assert_array_equal(cycle.weights, np.array(made))
     for t in range(cycle.start, trace.n_steps - cycle.period + 1):  # the weights really repeat
         np.testing.assert_array_equal(trace.w_before(t), trace.w_before(t + cycle.period))

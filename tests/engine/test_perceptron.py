@@ -41,6 +41,9 @@ def test_same_weights_and_mistakes_as_the_reference_loop(kernel, kind, seed, bia
     ws, where, converged = reference.perceptron(
         X, y, bias=bias, epochs=25, w0=w0, eta=eta, rule=rule
     )
+    # Exact on purpose: the engine's loop (compiled or not) and the reference do the same
+    # float operations in the same order (w.x summed left to right, w + (eta y) x; numba
+    # fuses no FMA without fastmath), so the weights agree to the bit on any CPU.
     np.testing.assert_array_equal(trace.weights, np.array(ws))
     assert trace.mistake_steps.tolist() == [list(p) for p in where]
     assert trace.converged == converged
@@ -54,7 +57,7 @@ def test_reshuffled_order_matches_reference_with_the_same_permutations(kernel, s
     rng = np.random.default_rng(seed)
     orders = [rng.permutation(len(y)) for _ in range(6)]
     ws, where, _ = reference.perceptron(X, y, epochs=6, orders=orders)
-    np.testing.assert_array_equal(trace.weights, np.array(ws))
+    np.testing.assert_array_equal(trace.weights, np.array(ws))  # the same operations: exact
     assert trace.mistake_steps.tolist() == [list(p) for p in where]
     per_epoch = trace.steps.index.reshape(trace.n_epochs, len(y))
     for order in per_epoch:  # every pass shows every example exactly once

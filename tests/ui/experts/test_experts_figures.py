@@ -43,6 +43,7 @@ def test_the_days_table_writes_w_dot_x_as_text_with_the_minus_sign():
     values = table["w·x"]
     assert all(isinstance(v, str) for v in values)
     a = np.einsum("ij,ij->i", run.weights[:30], run.predictions[:30])
+    # as text, exactly: w and x hold small integers, so every way of summing gives the same w·x
     assert values == [f"{v:g}".replace("-", "−") for v in a]
     assert any(v.startswith("−") for v in values)
 

@@ -26,7 +26,7 @@ def test_a_step_is_written_with_the_minus_sign():
 def test_the_table_writes_w_dot_x_as_text():
     X, y, t = trace()
     table = spam.training_table(X, y, t.w, spam.VOCABULARIES["two"])
-    a = X @ t.w[:-1] + t.w[-1]
+    a = X @ t.w[:-1] + t.w[-1]  # word counts and weights are integers: exact on any CPU
     assert table["w·x"] == [f"{v:g}".replace("-", "−") for v in a]
 
 
