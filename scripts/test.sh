@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Installs everything the tests need on a fresh machine, then runs the whole suite:
-# ruff (lint + format), mypy on perceptron_core, ui/kit/store.py and ui/kit/classroom.py,
-# and pytest (engine, AppTest, browser, the store on SQLite and on a real redis-server).
-# Extra arguments go to pytest, e.g. `bash scripts/test.sh tests/engine -x`.
+# ruff (lint + format), mypy over all the code, the check of Streamlit's internals, the
+# TypeScript check of the JavaScript components, and pytest (engine, AppTest, browser, the
+# store on SQLite and on a real redis-server, two app servers behind nginx, simulated
+# students). The independent tests run in parallel (pytest-xdist, PYTEST_WORKERS of them);
+# those that time the server under load (marked `serial`) run after them, alone.
+# Extra arguments go to one plain pytest instead, e.g. `bash scripts/test.sh tests/engine -x`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages the tests start for real: chromium (browser tests), redis-server (the
-# store's Redis backend, issue 15) and nginx (the multi-server deployment). Each is
-# installed only if missing; apt-get update runs once, non-interactively.
+# store's Redis backend) and nginx (the multi-server deployment). Each is installed only if
+# missing; apt-get update runs once, non-interactively.
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ "${#missing[@]}" -gt 0 ]; then
   sudo=""
   if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
@@ -21,14 +25,26 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-echo "== installing Python packages"
+# The lock: exact versions, every file checked against its hash (scripts/lock.sh makes it).
+echo "== installing the locked Python packages (requirements-dev.txt)"
 python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore \
-  -r requirements-dev.txt
+  --require-hashes -r requirements-dev.txt
+echo "== installing the locked TypeScript (package-lock.json)"
+npm ci --no-audit --no-fund --loglevel=error >/dev/null
 
 echo "== ruff"
 python3 -m ruff check .
 python3 -m ruff format --check .
-echo "== mypy perceptron_core ui/kit/store.py ui/kit/classroom.py"
-python3 -m mypy perceptron_core ui/kit/store.py ui/kit/classroom.py
+echo "== mypy (all the code: pyproject.toml's files)"
+python3 -m mypy
+echo "== Streamlit's internals (ui/kit/internals.py)"
+python3 -m ui.kit.internals
+echo "== tsc --checkJs (ui/lecture/player.js, ui/margin/canvas.js)"
+npx --no-install tsc -p tsconfig.json
+
 echo "== pytest"
-python3 -m pytest "$@"
+if [ "$#" -gt 0 ]; then
+  exec python3 -m pytest "$@"
+fi
+python3 -m pytest -n "${PYTEST_WORKERS:-3}" --dist loadgroup -m "not serial"
+python3 -m pytest -p no:xdist -m serial

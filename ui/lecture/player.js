@@ -15,16 +15,236 @@
 // cleanup until unmount, so everything here is idempotent: one key listener per
 // window, one DOM per mount.
 
+// --- what Python sends (JSDoc types: tsc --checkJs in the tests, nothing at run time) ------
+
+/** @typedef {[number, number]} XY a point [x, y] */
+/** @typedef {number[][]} Path points [x, y] in data units (or k and a value on a proof panel) */
+/** @typedef {"claim1" | "claim2" | "squeeze"} ProofId the three proof panels */
+/** @typedef {"data" | ProofId} PanelId */
+/** @typedef {"claim1_dyn" | "claim2_dyn" | "squeeze_dyn"} SeriesId */
+
+/**
+ * One panel's fixed part (figures._panels).
+ * @typedef {object} PanelSpec
+ * @property {string} title
+ * @property {XY} x the range shown across
+ * @property {XY} y the range shown up
+ * @property {string} xlabel
+ * @property {string} [ylabel] the data panel's only
+ * @property {string} [note] why a proof panel stays empty (not separable)
+ */
+/** @typedef {PanelSpec & {key: [string, string, string]}} ClaimPanelSpec key: name, relation, the bound's name */
+/** @typedef {PanelSpec & {key: [string, string, string, string] | null}} SqueezePanelSpec key: w·w*, ‖w‖, the lower and upper curves; null when not separable */
+
+/**
+ * A claim's curve up to the window's last mistake (figures._curves).
+ * @typedef {object} Claim
+ * @property {number[]} k mistakes k (thinned)
+ * @property {number[]} v the value at each k
+ * @property {Path} bound the bound as a line: [[0, b0], [k, bk]]
+ */
+
+/**
+ * The squeeze panel's curves (figures._curves), null when not separable.
+ * @typedef {object} Squeeze
+ * @property {number[]} k
+ * @property {number[]} dot w·w* (per η) at each k
+ * @property {number[]} norm ‖w‖ (per η) at each k
+ * @property {[number[], number[]]} lower k and the lower bounding curve
+ * @property {[number[], number[]]} upper k and the upper bounding curve
+ * @property {number} bound where they meet
+ * @property {string} bound_text
+ * @property {[string, string]} names
+ * @property {boolean} per_eta
+ */
+
+/**
+ * The data's points (figures._points): one list per column.
+ * @typedef {object} Points
+ * @property {number[]} x
+ * @property {number[]} y
+ * @property {number[]} label +1 or −1
+ * @property {string[]} [tip] a tooltip per point (at most 500 points)
+ */
+
+/**
+ * The maths at t = 0 (figures._math): w₀, written.
+ * @typedef {object} MathAtStart
+ * @property {string[]} w0
+ */
+/**
+ * The maths of the step just done (figures._math): every number already written.
+ * @typedef {object} MathBase
+ * @property {number} i the example's point, from 1
+ * @property {string} y its label, "+1" or "−1"
+ * @property {string[]} w w before the step
+ * @property {string[]} x the example (with its 1 for the bias)
+ * @property {string} m the margin y·w·x
+ */
+/** @typedef {MathBase & ({mistake: false} | {mistake: true, wa: string[]})} MathOfStep wa: w after the update */
+
+/**
+ * What moves at step t (figures.step_view).
+ * @typedef {object} StepView
+ * @property {number} t
+ * @property {number} k mistakes before step t
+ * @property {string[]} status
+ * @property {string} end how the run ended, at its last step; else ""
+ * @property {Path | null} line w·x = 0 inside the view
+ * @property {Path} plus the half-plane predicted +1 (empty when w draws no line)
+ * @property {Path} minus
+ * @property {number | null} dot w·w* (null without w*)
+ * @property {number} nsq ‖w‖²
+ * @property {XY | null} arrow w's tip (null for w = 0)
+ * @property {string} arrow_label
+ * @property {number | null} shown the row of the example just shown (null at t = 0)
+ * @property {boolean} mistake
+ * @property {string} said
+ * @property {MathAtStart | MathOfStep} math MathAtStart at t = 0, else MathOfStep
+ * @property {string} say one sentence for a screen reader
+ */
+
+/**
+ * One window of steps of a run (figures.lecture_scene, with its run's id: runs.scene).
+ * @typedef {object} LectureScene
+ * @property {string} run
+ * @property {string} name the dataset's name: plain text (textContent only)
+ * @property {number} T steps in the run
+ * @property {number} n examples per epoch
+ * @property {number} start the window's first step
+ * @property {number} stop its last
+ * @property {number} after the step of the next mistake after the window (or T)
+ * @property {string} eta η as written
+ * @property {number} eta_value η to divide by
+ * @property {boolean} bias
+ * @property {string[]} facts
+ * @property {{data: PanelSpec, claim1: ClaimPanelSpec, claim2: ClaimPanelSpec, squeeze: SqueezePanelSpec}} panels
+ * @property {Points} points
+ * @property {Path | null} wstar
+ * @property {Path[]} band
+ * @property {{r: number, name: string}} ring
+ * @property {Claim | null} claim1 null when not separable
+ * @property {Claim} claim2
+ * @property {Squeeze | null} squeeze
+ * @property {StepView[]} steps one per t in start..stop
+ */
+
+/**
+ * The player's data (player.player): the server's step and the window it is in.
+ * @typedef {object} PlayerStep
+ * @property {number} t
+ * @property {number} seq the last report the server acted on
+ * @property {string} run
+ * @property {number} start
+ * @property {number} stop
+ * @property {boolean} presenter
+ * @property {number} play a new value: a replay plays on into this window
+ * @property {[number, number] | null} asked the class's open question: [step, point]
+ */
+
+/** @typedef {LectureScene & PlayerStep} PlayerData the scene and the step, as drawn */
+/** @typedef {PlayerData & {asked: [number, number]}} AskedData */
+
+/** @typedef {{x: number, y: number, w: number, h: number}} Box a panel's place in CSS px */
+/** @typedef {{width: number, height: number, font: number, panels: Record<PanelId, Box>}} Layout */
+
+/**
+ * A panel as drawn (panel()): its groups and its scales, data units to CSS px.
+ * @typedef {object} Panel
+ * @property {SVGGElement} g
+ * @property {SVGGElement} inner clipped to the frame
+ * @property {(v: number) => number} px
+ * @property {(v: number) => number} py
+ * @property {number} x
+ * @property {number} y
+ * @property {number} w
+ * @property {number} h
+ * @property {(el: Element) => void} fit
+ */
+/** @typedef {SVGGElement & {P: Panel}} SeriesG a group a proof panel's curve is drawn in, and its panel */
+
+/**
+ * What drawStatic() drew, and where drawStep() draws.
+ * @typedef {object} Drawn
+ * @property {Panel} data
+ * @property {SVGGElement} dyn the half-planes
+ * @property {SVGGElement} line the line w·x = 0
+ * @property {SVGGElement} top w, the ring of the example just shown, the stamp
+ * @property {Panel} claim1
+ * @property {Panel} claim2
+ * @property {Panel} squeeze
+ * @property {SeriesG} claim1_dyn
+ * @property {SeriesG} claim2_dyn
+ * @property {SeriesG} squeeze_dyn
+ */
+
+/**
+ * The page's state (window.__perceptronLecture, see ui/components.d.ts): the scene carrier
+ * in player.py leaves `scene` (and `sceneRaw`) and calls `onScene`. The elements are made
+ * by build() before anything reads them (paint() waits for `wrap`, redraw() for
+ * `chartBox`), `layout` and `svg` by redraw(), `setTrigger` and `component` by the
+ * first mount.
+ * @typedef {object} Lecture
+ * @property {number} chartTop the chart's top in the page, CSS px
+ * @property {number} below room under the chart (the legend)
+ * @property {number} t the step on screen
+ * @property {number} seq the number of the last report sent (or heard of)
+ * @property {boolean} dirty a step the server has not heard of yet
+ * @property {string | null} key the run and window on screen
+ * @property {PlayerData | null} data
+ * @property {boolean} playing
+ * @property {boolean} pending the server was asked for another window
+ * @property {number} speed steps a second
+ * @property {number | null} timer the report's timer
+ * @property {number} raf
+ * @property {Element | null} root
+ * @property {boolean} listening
+ * @property {LectureScene | null} scene
+ * @property {unknown} [sceneRaw] the carrier's data, as it came
+ * @property {() => void} [onScene]
+ * @property {StreamlitComponent<PlayerStep>} component
+ * @property {(name: string, value: unknown) => void} setTrigger
+ * @property {Record<string, HTMLButtonElement>} buttons
+ * @property {HTMLSelectElement} speedSel
+ * @property {HTMLButtonElement} presBtn
+ * @property {HTMLInputElement} range
+ * @property {HTMLSpanElement} rangeText
+ * @property {HTMLParagraphElement} status
+ * @property {HTMLParagraphElement} note
+ * @property {HTMLDivElement} maths
+ * @property {HTMLDivElement} chartBox
+ * @property {HTMLParagraphElement} say
+ * @property {HTMLDivElement} legend
+ * @property {HTMLDivElement} wrap
+ * @property {Layout} layout
+ * @property {SVGSVGElement} svg
+ * @property {Drawn} [P]
+ * @property {number} [shrink] CSS px the presenter's chart gave up to fit the screen
+ * @property {boolean} [refitting]
+ * @property {number} [noteTimer]
+ * @property {number} [resize]
+ * @property {string | null} [drawn] the scene and mode the chart was drawn for
+ * @property {number} [played] the replay counter already played
+ */
+
 const SVG = "http://www.w3.org/2000/svg";
 const MML = "http://www.w3.org/1998/Math/MathML";
 const REPORT_AFTER = 350; // ms of quiet after a burst of steps before the server hears it
-const S = (window.__perceptronLecture = Object.assign({
+const S = (window.__perceptronLecture = /** @type {Lecture} */ (Object.assign({
   chartTop: 0, below: 40, t: 0, seq: 0, dirty: false, key: null, data: null, playing: false, pending: false,
   speed: 8, timer: null, raf: 0, root: null, listening: false, scene: null,
-}, window.__perceptronLecture || {})); // the scene component (player.py) may have been first
+}, window.__perceptronLecture || {}))); // the scene component (player.py) may have been first
 
 // --- small helpers -------------------------------------------------------------------
 
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, string | number> | null} [attrs]
+ * @param {Node | null} [parent]
+ * @param {string} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function h(tag, attrs, parent, text) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
@@ -33,6 +253,14 @@ function h(tag, attrs, parent, text) {
   return node;
 }
 
+/**
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, string | number> | null} [attrs]
+ * @param {Node | null} [parent]
+ * @param {string} [text]
+ * @returns {SVGElementTagNameMap[K]}
+ */
 function s(tag, attrs, parent, text) {
   const node = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
@@ -41,6 +269,12 @@ function s(tag, attrs, parent, text) {
   return node;
 }
 
+/**
+ * @param {keyof MathMLElementTagNameMap} tag
+ * @param {Node | null} [parent]
+ * @param {string} [text]
+ * @returns {MathMLElement}
+ */
 function m(tag, parent, text) {
   const node = document.createElementNS(MML, tag);
   if (text !== undefined) node.textContent = text;
@@ -57,6 +291,7 @@ function view() {
 
 // --- maths (MathML: native in every current browser, no CDN) ----------------------------
 
+/** @param {Node} parent @param {string[]} values */
 function vec(parent, values) {
   const row = m("mrow", parent);
   m("mo", row, "(");
@@ -67,6 +302,7 @@ function vec(parent, values) {
   m("mo", row, ")");
 }
 
+/** @param {Node} parent @param {string} base @param {number} index @param {boolean} [tilde] */
 function sub(parent, base, index, tilde) {
   const node = m("msub", parent);
   if (tilde) {
@@ -81,6 +317,7 @@ function sub(parent, base, index, tilde) {
   return node;
 }
 
+/** @param {Node} parent */
 function mathLine(parent) {
   // no aria-label: a screen reader reads the MathML itself (a label would replace it)
   const math = m("math", parent);
@@ -89,6 +326,7 @@ function mathLine(parent) {
 }
 
 // a run of MathML tokens: "(" and the like are operators, "#..." a number, else a name
+/** @param {Node} row @param {...string} tokens */
 function put(row, ...tokens) {
   for (const tok of tokens) {
     if (tok.startsWith("#")) m("mn", row, tok.slice(1));
@@ -97,16 +335,17 @@ function put(row, ...tokens) {
   }
 }
 
+/** @param {HTMLElement} box @param {StepView} v @param {PlayerData} d */
 function writeMaths(box, v, d) {
   box.replaceChildren();
-  const q = v.math;
+  const q = /** @type {MathOfStep} */ (v.math); // t > 0 (t = 0 returns first, with MathAtStart)
   if (!v.t) {
     h("p", { class: "hint" }, box, "Press Step ▶ (or →) to show the first example to the perceptron.");
     const row = mathLine(box);
     put(row, "w", "=");
     sub(row, "w", 0);
     put(row, "=");
-    vec(row, q.w0);
+    vec(row, /** @type {MathAtStart} */ (v.math).w0);
     return;
   }
   const x = d.bias ? "x\u0303" : "x";
@@ -140,6 +379,7 @@ function writeMaths(box, v, d) {
 
 // --- the chart (an SVG laid out in CSS pixels, so fonts are real sizes) -----------------
 
+/** @param {number} width @param {boolean} presenter @returns {Layout} */
 function layout(width, presenter) {
   const font = presenter ? 17 : 13;
   const narrow = width < 720;
@@ -153,9 +393,9 @@ function layout(width, presenter) {
   const foot = font * 1.5; // the tick labels under a proof panel
   if (narrow) {
     const side = width - 56;
-    const panels = { data: { x: 48, y: head, w: side, h: side } };
+    const panels = /** @type {Record<PanelId, Box>} */ ({ data: { x: 48, y: head, w: side, h: side } });
     let top = side + head + 2.6 * font;
-    for (const id of ["claim1", "claim2", "squeeze"]) {
+    for (const id of /** @type {ProofId[]} */ (["claim1", "claim2", "squeeze"])) {
       panels[id] = { x: 48, y: top + head, w: side, h: 200 - head - foot - font };
       top += 200;
     }
@@ -166,13 +406,14 @@ function layout(width, presenter) {
   const rightX = left + dataSide + 5.2 * font;
   const rightW = width - rightX - 12;
   const slot = height / 3;
-  const panels = { data: { x: left, y: head, w: dataSide, h: dataSide } };
-  ["claim1", "claim2", "squeeze"].forEach((id, j) => {
+  const panels = /** @type {Record<PanelId, Box>} */ ({ data: { x: left, y: head, w: dataSide, h: dataSide } });
+  /** @type {ProofId[]} */ (["claim1", "claim2", "squeeze"]).forEach((id, j) => {
     panels[id] = { x: rightX, y: j * slot + head, w: rightW, h: slot - head - foot - (j === 2 ? font : 0) };
   });
   return { width, height, font, panels };
 }
 
+/** @param {number} lo @param {number} hi @param {number} count @returns {number[]} */
 function ticks(lo, hi, count) {
   const span = hi - lo;
   if (!(span > 0)) return [lo];
@@ -184,12 +425,21 @@ function ticks(lo, hi, count) {
   return out;
 }
 
+/** @param {number} v */
 function tickText(v) {
   const a = Math.abs(v);
   const text = a >= 1000 ? Math.round(v).toLocaleString("en") : a === 0 ? "0" : String(+v.toPrecision(3));
   return text.replace("-", "−");
 }
 
+/**
+ * @param {SVGSVGElement} svg
+ * @param {Box} box
+ * @param {PanelSpec} spec
+ * @param {number} font
+ * @param {boolean} equal
+ * @returns {Panel}
+ */
 function panel(svg, box, spec, font, equal) {
   const [x0, x1] = spec.x;
   const [y0, y1] = spec.y;
@@ -198,8 +448,8 @@ function panel(svg, box, spec, font, equal) {
     const side = Math.min(w, ht);
     w = side; ht = side;
   }
-  const px = (v) => x + ((v - x0) / (x1 - x0)) * w;
-  const py = (v) => y + (1 - (v - y0) / (y1 - y0)) * ht;
+  const px = (/** @type {number} */ v) => x + ((v - x0) / (x1 - x0)) * w;
+  const py = (/** @type {number} */ v) => y + (1 - (v - y0) / (y1 - y0)) * ht;
   const g = s("g", { class: "panel" }, svg);
   s("text", { x: x + w / 2, y: y - 1.75 * font, class: "title", "text-anchor": "middle" }, g, spec.title);
   s("rect", { x, y, width: w, height: ht, class: "frame" }, g);
@@ -220,7 +470,7 @@ function panel(svg, box, spec, font, equal) {
   const inner = s("g", { "clip-path": `url(#${id})` }, g);
   // a title never cut: squeeze one longer than the panel to fit it (its width is
   // estimated, not measured: a measurement here forced a layout of the whole page)
-  const fit = (el) => {
+  const fit = (/** @type {Element} */ el) => {
     const room = w + 3 * font;
     if (el.textContent.length * font * 0.56 > room) {
       el.setAttribute("textLength", String(room));
@@ -230,10 +480,12 @@ function panel(svg, box, spec, font, equal) {
   return { g, inner, px, py, x, y, w, h: ht, fit };
 }
 
+/** @param {Path} points @param {{px: (v: number) => number, py: (v: number) => number}} P */
 function poly(points, P) {
   return points.map(([a, b]) => `${P.px(a).toFixed(1)},${P.py(b).toFixed(1)}`).join(" ");
 }
 
+/** @param {Panel} P @param {Array<[string, string?]>} parts @param {number} font */
 function key(P, parts, font) {
   // the panel's legend, on its own line under the title: never on a curve
   const text = s("text", { x: P.x + P.w / 2, y: P.y - 0.45 * font, "text-anchor": "middle", class: "key" }, P.g);
@@ -241,8 +493,9 @@ function key(P, parts, font) {
   return text;
 }
 
+/** @param {SVGSVGElement} svg @param {PlayerData} d @param {Layout} L @returns {Drawn} */
 function drawStatic(svg, d, L) {
-  const P = {};
+  const P = /** @type {Drawn} */ ({}); // every field is set below
   const data = panel(svg, L.panels.data, d.panels.data, L.font, true);
   P.data = data;
   P.dyn = s("g", {}, data.inner); // half-planes: under everything
@@ -266,16 +519,17 @@ function drawStatic(svg, d, L) {
     if (d.points.tip) s("title", {}, mark, d.points.tip[i]);
   });
   P.top = s("g", {}, data.inner); // w, the ring of the example just shown, the stamp
-  for (const id of ["claim1", "claim2", "squeeze"]) {
+  for (const id of /** @type {ProofId[]} */ (["claim1", "claim2", "squeeze"])) {
     const spec = d.panels[id];
     const Q = panel(svg, L.panels[id], spec, L.font, false);
     P[id] = Q;
-    P[id + "_dyn"] = s("g", {}, Q.inner);
+    // its P (the panel) is set by drawStep, before series() reads it
+    P[/** @type {SeriesId} */ (id + "_dyn")] = /** @type {SeriesG} */ (s("g", {}, Q.inner));
     if (spec.note) {
       s("text", { x: Q.x + Q.w / 2, y: Q.y + Q.h / 2, "text-anchor": "middle", class: "note" }, Q.g, spec.note);
     }
   }
-  for (const id of ["claim1", "claim2"]) {
+  for (const id of /** @type {const} */ (["claim1", "claim2"])) {
     const c = d[id];
     if (!c) continue;
     const [name, rel, bname] = d.panels[id].key;
@@ -292,17 +546,29 @@ function drawStatic(svg, d, L) {
     const bx = Q.px(q.bound);
     s("line", { x1: bx, x2: bx, y1: Q.y, y2: Q.y + Q.h, class: "boundline" }, Q.inner);
     s("text", { x: bx - 4, y: Q.y + Q.h - 5, "text-anchor": "end", class: "boundtxt label" }, Q.inner, q.bound_text);
-    const [dot, norm, low, up] = d.panels.squeeze.key;
+    // a squeeze only when separable (figures._curves), and then its key too (figures._panels)
+    const [dot, norm, low, up] = /** @type {[string, string, string, string]} */ (d.panels.squeeze.key);
     key(Q, [["● " + dot, "plus"], ["  ◆ " + norm, "minus"], ["  - - " + low, "plus"], ["  - - " + up, "minus"]], L.font);
   }
   for (const t of svg.querySelectorAll("text.title")) {
-    const Pn = Object.values(P).find((p) => p && p.g && p.g.contains(t));
+    const Pn = Object.values(P).find(/** @returns {p is Panel} */ (p) => !!p && "g" in p && p.g.contains(t));
     if (Pn) Pn.fit(t);
   }
   return P;
 }
 
+/**
+ * @param {SeriesG} Q
+ * @param {number[]} ks
+ * @param {number[]} vs
+ * @param {number} k
+ * @param {number | null} now
+ * @param {string} cls
+ * @param {"circle" | "diamond"} shape
+ * @param {number} font
+ */
 function series(Q, ks, vs, k, now, cls, shape, font) {
+  /** @type {Path} */
   const keep = [];
   for (let j = 0; j < ks.length && ks[j] <= k; j++) keep.push([ks[j], vs[j]]);
   if (now !== null && (!keep.length || keep[keep.length - 1][0] !== k)) keep.push([k, now]);
@@ -318,8 +584,10 @@ function series(Q, ks, vs, k, now, cls, shape, font) {
 }
 
 // the class was asked about the next example, and the player is at the step it was asked at
+/** @param {PlayerData} d @returns {d is AskedData} */
 const asking = (d) => Array.isArray(d.asked) && S.t === d.asked[0] && d.asked[1] < d.points.x.length;
 
+/** @param {Drawn} P @param {PlayerData} d @param {StepView} v @param {Layout} L */
 function drawStep(P, d, v, L) {
   const data = P.data;
   P.dyn.replaceChildren();
@@ -356,9 +624,9 @@ function drawStep(P, d, v, L) {
   if (v.said) s("text", { x: sx, y: sy + L.font * 1.2, class: v.mistake ? "said mistake" : "said right" }, stamp, v.said);
   const wide = Math.max(first.length, v.said.length) * L.font * 0.56; // estimated: no forced layout
   bg.setAttribute("width", String(wide + 8));
-  for (const id of ["claim1", "claim2"]) {
+  for (const id of /** @type {const} */ (["claim1", "claim2"])) {
     const c = d[id];
-    const dyn = P[id + "_dyn"];
+    const dyn = P[/** @type {SeriesId} */ (id + "_dyn")];
     dyn.replaceChildren();
     if (!c) continue;
     dyn.P = P[id];
@@ -391,6 +659,7 @@ const BUTTONS = [
   ["play", "▶ Play", "space", "replay the run"],
 ];
 
+/** @param {Element} root @param {PlayerData} data */
 function build(root, data) {
   root.replaceChildren();
   const wrap = h("div", { class: "lec" }, root);
@@ -439,6 +708,7 @@ function paint() {
   const d = S.data;
   const v = view();
   if (!d || !v || !S.wrap) return;
+  /** @param {HTMLElement} parent @param {string} text @param {string} [cls] */
   const chip = (parent, text, cls) => h("span", { class: cls || "chip" }, parent, text);
   S.status.replaceChildren();
   chip(S.status, d.name, "name");
@@ -446,7 +716,7 @@ function paint() {
   for (const part of d.facts) chip(S.status, part, "fact");
   if (v.end) chip(S.status, v.end, "end");
   const asked = asking(d) ? ` The class is asked: will point ${d.asked[1] + 1}, shown next, be a mistake?` : "";
-  if (asked) chip(S.status, `? class question: point ${d.asked[1] + 1}`, "chip asked");
+  if (asked) chip(S.status, `? class question: point ${/** @type {AskedData} */ (d).asked[1] + 1}`, "chip asked");
   writeMaths(S.maths, v, d);
   S.range.value = String(S.t);
   S.rangeText.textContent = `step t = ${S.t} of ${d.T}`;
@@ -490,18 +760,21 @@ function redraw() {
 
 // --- moving ------------------------------------------------------------------------
 
+/** @param {string} text */
 function say(text) {
   S.note.textContent = text;
   clearTimeout(S.noteTimer);
   S.noteTimer = setTimeout(() => { S.note.textContent = ""; }, 4000);
 }
 
+/** @param {number} t @param {{play?: boolean}} [extra] */
 function send(t, extra) {
   S.seq += 1;
   S.dirty = false;
   S.setTrigger("at", { t, seq: S.seq, ...(extra || {}) });
 }
 
+/** @param {number} target @param {{play?: boolean}} [opts] */
 function moveTo(target, opts) {
   const d = S.data;
   if (!d || S.pending) return false;
@@ -529,11 +802,12 @@ function schedule() {
 }
 
 function nextMistake() {
-  const d = S.data;
+  const d = /** @type {PlayerData} */ (S.data); // act() has one
   for (let t = S.t + 1; t <= d.stop; t++) if (d.steps[t - d.start].mistake) return t;
   return d.after;
 }
 
+/** @param {string} id one of BUTTONS' */
 function act(id) {
   const d = S.data;
   if (!d) return;
@@ -566,14 +840,14 @@ function play() {
   if (reduced() && S.speed > 1) say("Reduced motion is on: playing 1 step a second.");
   let last = performance.now();
   let owed = 0;
-  const tick = (now) => {
+  const tick = (/** @type {number} */ now) => {
     if (!S.playing) return;
     owed += ((now - last) * rate) / 1000;
     last = now;
     if (owed >= 1) {
       const steps = Math.floor(owed);
       owed -= steps;
-      const dd = S.data;
+      const dd = /** @type {PlayerData} */ (S.data); // set once, never unset
       const target = Math.min(S.t + steps, dd.T);
       if (target > dd.stop) { // the window ends: fetch the next and play on
         S.playing = false;
@@ -596,8 +870,9 @@ function stop() {
   schedule();
 }
 
+/** @param {number} t @param {boolean} released */
 function scrubTo(t, released) {
-  const d = S.data;
+  const d = /** @type {PlayerData} */ (S.data); // the scrubber is built with it
   if (t >= d.start && t <= d.stop) { if (S.playing) stop(); moveTo(t); return; }
   S.rangeText.textContent = `step t = ${t} of ${d.T} (release to load it)`;
   if (released) moveTo(t);
@@ -630,13 +905,14 @@ function copyLink() {
 }
 
 function togglePresenter() {
-  S.setTrigger("presenter", { on: !S.data.presenter });
+  S.setTrigger("presenter", { on: !(/** @type {PlayerData} */ (S.data)).presenter }); // built with it
 }
 
 // --- keys: wherever the focus is, except where a key types or moves a widget ----------------
 
 const TYPING = /^(text|search|email|url|password|tel|number|date|time|datetime-local|month|week)$/;
 
+/** @param {Partial<HTMLInputElement> | null | undefined} target an event's target: an element, or not */
 function typing(target) {
   if (!target) return false;
   if (target.isContentEditable) return true;
@@ -647,11 +923,13 @@ function typing(target) {
   return /^(slider|combobox|listbox|spinbutton|textbox|menu|menuitem|option|tab)$/.test(role || "");
 }
 
+/** @type {Record<string, string>} */
 const KEYS = {
   ArrowRight: "step", ArrowLeft: "back", n: "next", N: "next", e: "epoch", E: "epoch",
   End: "end", Home: "reset", r: "reset", R: "reset", " ": "play", p: "presenter", P: "presenter",
 };
 
+/** @param {KeyboardEvent} event */
 function onKey(event) {
   if (!S.root || !S.root.isConnected || event.ctrlKey || event.metaKey || event.altKey) return;
   const id = KEYS[event.key];
@@ -665,11 +943,13 @@ function onKey(event) {
   else act(id);
 }
 
+/** @param {KeyboardEvent} event */
 function onKeyUp(event) {
   // a focused button would also "click" on the release of space
   if (event.key === " " && S.root && S.root.isConnected && !typing(event.composedPath()[0])) event.preventDefault();
 }
 
+/** @param {StreamlitComponent<PlayerStep>} component */
 function mount(component) {
   const { parentElement, setTriggerValue } = component;
   const step = component.data;
@@ -721,6 +1001,7 @@ function mount(component) {
 
 // --- Streamlit's entry point -------------------------------------------------------------
 
+/** @param {StreamlitComponent<PlayerStep>} component */
 export default function (component) {
   S.component = component;
   S.onScene = () => mount(S.component);

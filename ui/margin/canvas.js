@@ -11,12 +11,101 @@
 // whichever mark happens to be drawn on top. Streamlit calls this function again on every
 // data change and keeps no cleanup until unmount, so each call rebuilds the SVG from
 // scratch (the old listeners go with it); the toolbar's listeners are added once per host.
+// --- what Python sends (JSDoc types: tsc --checkJs in the tests, nothing at run time) ------
+
+/** @typedef {[number, number]} XY a point [x, y] in data units */
+
+/**
+ * One of the theorem's numbers (lab.readouts), with its change since the last edit.
+ * @typedef {object} Readout
+ * @property {string} key
+ * @property {string} label
+ * @property {string} value as shown
+ * @property {{text: string, up: boolean, good: boolean | null} | null} delta
+ */
+
+/**
+ * A line across the view (figures._line): w*, its γ band or the perceptron's.
+ * @typedef {object} Line
+ * @property {[XY, XY]} d its two ends
+ * @property {string} cls
+ * @property {string} label "" for none
+ * @property {XY} at where the label goes
+ */
+
+/**
+ * A point (figures.canvas_scene): x, y, label (+1/−1), flags (1: support vector,
+ * 2: the perceptron's w gets it wrong) and its tooltip.
+ * @typedef {[number, number, number, number, string]} Point
+ */
+
+/**
+ * What the surface shows (figures.canvas_scene) and the hints (canvas.HINTS).
+ * @typedef {object} MarginScene
+ * @property {number} v the data's version: every gesture names the version it was made on
+ * @property {number} tick a new answer to an edit
+ * @property {string} mode the session's mode (canvas.MODES)
+ * @property {Readout[]} numbers
+ * @property {string | null} note the last edit's sentence
+ * @property {string | null} error why the last edit was refused
+ * @property {[number, number, number, number]} view x0, x1, y0, y1
+ * @property {{x: number[], y: number[]}} ticks
+ * @property {Array<{cls: string, d: XY[]}>} fills
+ * @property {Line[]} lines
+ * @property {{r: number} | null} circle the circle of radius max ‖x‖
+ * @property {Point[]} points
+ * @property {string} banner "" for none
+ * @property {string} alt the picture in words
+ * @property {{touch: Record<string, string>, mouse: Record<string, string>}} hints per mode
+ */
+
+/**
+ * A pointer's press on the surface, until it is released.
+ * @typedef {object} Press
+ * @property {number} i the point it took (within reach), or -1
+ * @property {{i: number, css: number}} near the nearest point and its distance, CSS px
+ * @property {number} id the pointer
+ * @property {number} cx where it went down (client px)
+ * @property {number} cy
+ * @property {boolean} moved a drag
+ * @property {boolean} alt
+ * @property {boolean} shift
+ * @property {string} type the pointer's type
+ * @property {XY} [at] where a drag is now (set with moved)
+ */
+
+/**
+ * The surface's state, kept on its host element across redraws. The functions are set
+ * by every render, before its toolbar can be clicked.
+ * @typedef {object} MlabState
+ * @property {boolean} dragging
+ * @property {StreamlitComponent<MarginScene> | null} pending data that arrived during a drag
+ * @property {string | null} mode what a tap does (the session's, from the first render on)
+ * @property {number | null} picked the point taken in move mode
+ * @property {number} [busyTimer]
+ * @property {string} [sig] the picture drawn
+ * @property {string} [seen] the version and tick whose sentence is shown
+ * @property {() => void} showMode
+ * @property {(text: string, kind?: string) => void} say
+ * @property {() => void} unpick
+ * @property {(mode: string) => void} setMode
+ */
+/** @typedef {HTMLElement & {__mlab?: MlabState}} MlabHost canvas.py's `.mlab` div */
+
 const NS = "http://www.w3.org/2000/svg";
 const SIZE = 640;
 const PAD = { left: 46, right: 14, top: 14, bottom: 40 };
 const SLOP = 6; // CSS px a pointer may wander before a press counts as a drag
+/** @type {Record<string, number>} */
 const REACH = { touch: 24, pen: 24, mouse: 14 }; // CSS px: how far a tap may be from a point
 
+/**
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} name
+ * @param {Record<string, string | number> | null} [attrs]
+ * @param {Node} [parent]
+ * @returns {SVGElementTagNameMap[K]}
+ */
 function el(name, attrs, parent) {
   const node = document.createElementNS(NS, name);
   for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
@@ -28,11 +117,12 @@ function coarse() {
   return window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
 }
 
+/** @param {StreamlitComponent<MarginScene>} component */
 export default function render(component) {
   const { data, setTriggerValue, parentElement } = component;
-  const host = parentElement.querySelector(".mlab");
+  const host = /** @type {MlabHost | null} */ (parentElement.querySelector(".mlab"));
   if (!host || !data) return;
-  const st = host.__mlab || (host.__mlab = { dragging: false, pending: null, mode: null, picked: null });
+  const st = host.__mlab || (host.__mlab = /** @type {MlabState} */ ({ dragging: false, pending: null, mode: null, picked: null }));
   if (st.dragging) { st.pending = component; return; } // redraw when the drag ends
   host.classList.remove("busy");
   clearTimeout(st.busyTimer);
@@ -46,21 +136,22 @@ export default function render(component) {
   st.picked = null; // a pick belongs to the picture it was made on
 
   // One line under the buttons says what just happened, or else what a tap does now
-  const status = host.querySelector(".status");
+  const status = /** @type {HTMLElement} */ (host.querySelector(".status")); // canvas.py's HTML
   const hints = coarse() ? data.hints.touch : data.hints.mouse;
+  /** @param {string} text @param {string} [kind] */
   const say = (text, kind) => {
-    status.textContent = text || hints[st.mode] || "";
+    status.textContent = text || hints[/** @type {string} */ (st.mode)] || "";
     status.className = `status ${text ? kind || "" : "hint"}`;
   };
   const showMode = () => {
-    for (const b of host.querySelectorAll(".tools button")) {
+    for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (host.querySelectorAll(".tools button"))) {
       b.setAttribute("aria-pressed", b.dataset.mode === st.mode ? "true" : "false");
     }
-    host.dataset.mode = st.mode;
+    host.dataset.mode = /** @type {string} */ (st.mode);
   };
 
   // The numbers, rebuilt from this picture's data every time (never left from an earlier one)
-  const nums = host.querySelector(".nums");
+  const nums = /** @type {HTMLElement} */ (host.querySelector(".nums"));
   nums.replaceChildren();
   for (const n of data.numbers) {
     const box = document.createElement("div");
@@ -85,28 +176,28 @@ export default function render(component) {
 
   const [x0, x1, y0, y1] = data.view;
   const W = SIZE - PAD.left - PAD.right, H = SIZE - PAD.top - PAD.bottom;
-  const px = (x) => PAD.left + ((x - x0) / (x1 - x0)) * W;
-  const py = (y) => PAD.top + (1 - (y - y0) / (y1 - y0)) * H;
-  const clampX = (x) => Math.min(Math.max(x, x0), x1);
-  const clampY = (y) => Math.min(Math.max(y, y0), y1);
+  const px = (/** @type {number} */ x) => PAD.left + ((x - x0) / (x1 - x0)) * W;
+  const py = (/** @type {number} */ y) => PAD.top + (1 - (y - y0) / (y1 - y0)) * H;
+  const clampX = (/** @type {number} */ x) => Math.min(Math.max(x, x0), x1);
+  const clampY = (/** @type {number} */ y) => Math.min(Math.max(y, y0), y1);
   // marks at least 6.5 CSS px in radius on a narrow screen
   const shown = Math.min(host.clientWidth || SIZE, 760) / SIZE;
   const R = Math.max(8, 6.5 / Math.max(shown, 0.1));
 
   const svg = el("svg", { viewBox: `0 0 ${SIZE} ${SIZE}`, role: "img", "aria-label": data.alt });
-  svg.dataset.version = data.v;
-  svg.dataset.tick = data.tick;
+  svg.dataset.version = String(data.v);
+  svg.dataset.tick = String(data.tick);
   el("rect", { class: "bg", x: PAD.left, y: PAD.top, width: W, height: H }, svg);
   const clip = el("clipPath", { id: "mlab-clip" }, el("defs", {}, svg));
   el("rect", { x: PAD.left, y: PAD.top, width: W, height: H }, clip);
   const grid = el("g", { class: "grid" }, svg);
   for (const t of data.ticks.x) {
     el("line", { x1: px(t), x2: px(t), y1: PAD.top, y2: PAD.top + H, class: t === 0 ? "axis" : "" }, grid);
-    el("text", { x: px(t), y: PAD.top + H + 16, "text-anchor": "middle" }, grid).textContent = t;
+    el("text", { x: px(t), y: PAD.top + H + 16, "text-anchor": "middle" }, grid).textContent = String(t);
   }
   for (const t of data.ticks.y) {
     el("line", { y1: py(t), y2: py(t), x1: PAD.left, x2: PAD.left + W, class: t === 0 ? "axis" : "" }, grid);
-    el("text", { x: PAD.left - 6, y: py(t) + 4, "text-anchor": "end" }, grid).textContent = t;
+    el("text", { x: PAD.left - 6, y: py(t) + 4, "text-anchor": "end" }, grid).textContent = String(t);
   }
   el("text", { x: PAD.left + W, y: SIZE - 6, "text-anchor": "end", class: "axlabel" }, grid).textContent = "x₁";
   el("text", { x: 12, y: PAD.top + 10, class: "axlabel" }, grid).textContent = "x₂";
@@ -130,7 +221,7 @@ export default function render(component) {
   const points = el("g", { class: "points" }, svg);
   const marks = data.points.map(([x, y, label, flags, tip], i) => {
     const g = el("g", { class: `pt ${label > 0 ? "plus" : "minus"}`, transform: `translate(${px(x)},${py(y)})` }, points);
-    g.dataset.i = i;
+    g.dataset.i = String(i);
     el("title", {}, g).textContent = tip; // a mouse's tooltip; the margins table has them all
     if (flags & 1) el("circle", { class: "support", r: R + 5 }, g);
     if (flags & 2) el("circle", { class: "wrong", r: R + 8 }, g);
@@ -143,14 +234,17 @@ export default function render(component) {
     el("text", { class: "banner", x: PAD.left + W / 2, y: PAD.top + 22, "text-anchor": "middle" }, svg).textContent = data.banner;
   }
 
+  // getScreenCTM() is null only for an svg not drawn, and one not drawn gets no pointer event
+  /** @param {{clientX: number, clientY: number}} ev @returns {XY} */
   const toData = (ev) => {
-    const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(svg.getScreenCTM().inverse());
+    const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(/** @type {DOMMatrix} */ (svg.getScreenCTM()).inverse());
     return [x0 + ((p.x - PAD.left) / W) * (x1 - x0), y0 + (1 - (p.y - PAD.top) / H) * (y1 - y0)];
   };
   const scale = () => svg.getBoundingClientRect().width / SIZE; // CSS px per SVG unit
   // the nearest point to a pointer, and its distance in CSS px
+  /** @param {{clientX: number, clientY: number}} ev a pointer or a touch */
   const nearest = (ev) => {
-    const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(svg.getScreenCTM().inverse());
+    const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(/** @type {DOMMatrix} */ (svg.getScreenCTM()).inverse());
     let best = -1, dist = Infinity;
     data.points.forEach(([x, y], i) => {
       const d = Math.hypot(px(x) - p.x, py(y) - p.y);
@@ -158,13 +252,15 @@ export default function render(component) {
     });
     return { i: best, css: dist * scale() };
   };
-  const name = (i) => `point ${i + 1}`; // a student counts points from 1
+  const name = (/** @type {number} */ i) => `point ${i + 1}`; // a student counts points from 1
+  /** @param {string} event @param {object} value */
   const send = (event, value) => {
     host.classList.add("busy"); // until Python answers with a redraw
     st.busyTimer = setTimeout(() => host.classList.remove("busy"), 4000);
     setTriggerValue(event, { ...value, v: data.v });
   };
 
+  /** @type {Press | null} */
   let press = null;
   svg.addEventListener("pointerdown", (ev) => {
     if ((ev.pointerType === "mouse" && ev.button !== 0) || host.classList.contains("busy")) return;
@@ -195,6 +291,7 @@ export default function render(component) {
     g.classList.add("dragging");
     say(`Moving ${name(press.i)} to (${press.at[0].toFixed(2)}, ${press.at[1].toFixed(2)})`);
   });
+  /** @param {PointerEvent} ev @param {boolean} cancelled */
   const release = (ev, cancelled) => {
     if (!press || ev.pointerId !== press.id) return;
     const p = press;
@@ -208,11 +305,13 @@ export default function render(component) {
     }
     st.pending = null;
     if (p.moved) {
-      send("moved", { i: p.i, x: p.at[0], y: p.at[1] });
+      // p.at is set with p.moved
+      send("moved", { i: p.i, x: /** @type {XY} */ (p.at)[0], y: /** @type {XY} */ (p.at)[1] });
       return;
     }
     tap(ev, p);
   };
+  /** @param {PointerEvent} ev @param {Press} p */
   const tap = (ev, p) => {
     const [x, y] = toData(ev);
     const inside = x >= x0 && x <= x1 && y >= y0 && y <= y1;
@@ -249,14 +348,14 @@ export default function render(component) {
 
   if (!host.dataset.wired) { // the toolbar outlives every redraw: wire it once
     host.dataset.wired = "1";
-    for (const b of host.querySelectorAll(".tools button")) {
+    for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (host.querySelectorAll(".tools button"))) {
       b.addEventListener("click", () => {
-        const now = host.__mlab;
-        now.mode = b.dataset.mode;
+        const now = /** @type {MlabState} */ (host.__mlab); // set above, never unset
+        now.mode = /** @type {string} */ (b.dataset.mode); // every button has one (canvas.MODES)
         now.showMode();
         now.unpick();
         now.say("");
-        now.setMode(b.dataset.mode);
+        now.setMode(/** @type {string} */ (b.dataset.mode));
       });
     }
   }
@@ -276,5 +375,5 @@ export default function render(component) {
   }
   st.seen = seen;
 
-  host.querySelector(".surface").replaceChildren(svg);
+  /** @type {HTMLElement} */ (host.querySelector(".surface")).replaceChildren(svg);
 }
