@@ -71,7 +71,7 @@ import threading
 import time
 import tomllib
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -869,7 +869,7 @@ class Row:
 class Attack:
     name: str
     group: str
-    run: Callable[[int, Phase, AttackerStats], Awaitable[None]]
+    run: Callable[[int, Phase, AttackerStats], Coroutine[Any, Any, None]]
     duration: float
     tail: float
     rss_interval: float = 0.5
@@ -939,7 +939,13 @@ def build_attacks(args: argparse.Namespace, limit: int, keys: list[str]) -> list
     wanted = set(args.attacks.split(","))
     attacks: list[Attack] = []
 
-    def add(name: str, group: str, run: Any, duration: float = dur, t: float = tail) -> None:
+    def add(
+        name: str,
+        group: str,
+        run: Callable[[int, Phase, AttackerStats], Coroutine[Any, Any, None]],
+        duration: float = dur,
+        t: float = tail,
+    ) -> None:
         if group in wanted:
             attacks.append(Attack(name, group, run, duration, t))
 
@@ -949,7 +955,9 @@ def build_attacks(args: argparse.Namespace, limit: int, keys: list[str]) -> list
         controls = [(1, c) for c in sorted({c for _, c in cases})]
         for n, conns in [*controls, *cases]:  # one event a message: a real gesture, as often
 
-            async def run(p: int, ph: Phase, st: AttackerStats, k=kind, n=n, c=conns) -> None:
+            async def run(
+                p: int, ph: Phase, st: AttackerStats, k: str = kind, n: int = n, c: int = conns
+            ) -> None:
                 await component_attack(p, ph, st, kind=k, n=n, conns=c)
 
             label = (
@@ -960,7 +968,7 @@ def build_attacks(args: argparse.Namespace, limit: int, keys: list[str]) -> list
     run_timeout = 40.0 if quick else 120.0
     for empty in (False, True):
 
-        async def table(p: int, ph: Phase, st: AttackerStats, e=empty) -> None:
+        async def table(p: int, ph: Phase, st: AttackerStats, e: bool = empty) -> None:
             await table_attack(
                 p, ph, st, rows=60_000, empty=e, reruns=1 if quick else 3, run_timeout=run_timeout
             )
@@ -1010,7 +1018,9 @@ def build_attacks(args: argparse.Namespace, limit: int, keys: list[str]) -> list
     }
     for name, queries in floods.items():
 
-        async def flood(p: int, ph: Phase, st: AttackerStats, q=queries) -> None:
+        async def flood(
+            p: int, ph: Phase, st: AttackerStats, q: Callable[[int], tuple[str, str]] = queries
+        ) -> None:
             await opens_attack(p, ph, st, queries=q, conns=8, total=10_000)
 
         add(name, "url", flood)

@@ -29,11 +29,15 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.streamlit_server import serve  # noqa: E402
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
@@ -107,12 +111,12 @@ LECTURE_READY = (
 )
 
 
-def open_lecture(page, url: str) -> None:
+def open_lecture(page: Page, url: str) -> None:
     page.goto(url)
     page.wait_for_function(LECTURE_READY, timeout=60_000)
 
 
-def open_bare(page, url: str) -> None:
+def open_bare(page: Page, url: str) -> None:
     page.goto(url)
     page.wait_for_function(
         r"""() => [...document.querySelectorAll('.js-plotly-plot text')]
@@ -121,7 +125,7 @@ def open_bare(page, url: str) -> None:
     )
 
 
-def lecture_steps(page, url: str, n: int, how: tuple[str, str]) -> list[float]:
+def lecture_steps(page: Page, url: str, n: int, how: tuple[str, str]) -> list[float]:
     """n forward moves then n back moves (``how``: a button or a key for each)."""
     open_lecture(page, url)
     forward, back = how
@@ -130,14 +134,14 @@ def lecture_steps(page, url: str, n: int, how: tuple[str, str]) -> list[float]:
     return out
 
 
-def bare_clicks(page, url: str, n: int) -> list[float]:
+def bare_clicks(page: Page, url: str, n: int) -> list[float]:
     open_bare(page, url)
     for t in (1, 2):  # warm-up: caches, first paint of every element
         page.evaluate(BARE_STEP, [".st-key-step button", t])
     return [page.evaluate(BARE_STEP, [".st-key-step button", t]) for t in range(3, 3 + n)]
 
 
-def load(page, url: str, n: int, lecture: bool) -> list[float]:
+def load(page: Page, url: str, n: int, lecture: bool) -> list[float]:
     times = []
     for _ in range(n):
         t0 = time.perf_counter()
@@ -146,7 +150,7 @@ def load(page, url: str, n: int, lecture: bool) -> list[float]:
     return times
 
 
-def burst_messages(page, url: str, steps: int = 8) -> tuple[int, int]:
+def burst_messages(page: Page, url: str, steps: int = 8) -> tuple[int, int]:
     """Messages the browser sends during a burst of → presses, and in the 1.5 s after."""
     sent: list[float] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda _: sent.append(time.monotonic())))
@@ -160,7 +164,7 @@ def burst_messages(page, url: str, steps: int = 8) -> tuple[int, int]:
     return during, len(sent) - before - during
 
 
-def playback(page, url: str) -> float:
+def playback(page: Page, url: str) -> float:
     """Steps drawn per second while the lecture plays at 30 steps/s."""
     open_lecture(page, url)
     page.evaluate(

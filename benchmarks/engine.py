@@ -14,13 +14,16 @@ Run:  python benchmarks/engine.py [--n 1000000] [--repeats 7]
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import subprocess
 import sys
 import time
 import tracemalloc
 import warnings
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +40,7 @@ def make_data(n: int, noise: float, seed: int = 0) -> tuple[np.ndarray, np.ndarr
     return X, np.where(flip, -y, y)
 
 
-def median_time(fn, repeats: int) -> float:
+def median_time(fn: Callable[[], object], repeats: int) -> float:
     times = []
     for _ in range(repeats):
         t = time.perf_counter()
@@ -46,7 +49,7 @@ def median_time(fn, repeats: int) -> float:
     return statistics.median(times)
 
 
-def sklearn_fit(X: np.ndarray, y: np.ndarray):
+def sklearn_fit(X: np.ndarray, y: np.ndarray) -> Any:  # a fitted Perceptron (no types)
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import Perceptron
 
@@ -89,8 +92,8 @@ def main() -> None:
         X, y = make_data(args.n, noise)
         train(X[:100], y[:100], max_epochs=1)  # load the compiled kernel
         sklearn_fit(X[:100], y[:100])
-        t_engine = median_time(lambda X=X, y=y: train(X, y, max_epochs=1), args.repeats)
-        t_sk = median_time(lambda X=X, y=y: sklearn_fit(X, y), args.repeats)
+        t_engine = median_time(functools.partial(train, X, y, max_epochs=1), args.repeats)
+        t_sk = median_time(functools.partial(sklearn_fit, X, y), args.repeats)
         tracemalloc.start()
         trace = train(X, y, max_epochs=1)
         peak = tracemalloc.get_traced_memory()[1]

@@ -19,11 +19,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "app")]
+sys.path[:0] = [str(ROOT)]
 
-from apptest_helpers import open_app  # noqa: E402
-from extremes import CASES, PAGES  # noqa: E402
-
+from tests.app.apptest_helpers import open_app  # noqa: E402
+from tests.app.extremes import CASES, PAGES  # noqa: E402
 from ui.kit.cache import clear_all  # noqa: E402
 
 GOAL = 0.5  # CPU seconds one session may cost

@@ -82,11 +82,12 @@ class CountingSession(Session):
         recv = self.ws.recv
 
         async def counted(*args: Any, **kwargs: Any) -> bytes | str:
-            data = await recv(*args, **kwargs)
+            data: bytes | str = await recv(*args, **kwargs)
             self.received += len(data)
             return data
 
-        self.ws.recv = counted  # type: ignore[method-assign]
+        # recv is overloaded on ``decode`` (str or bytes): one counting wrapper for both
+        self.ws.recv = counted  # type: ignore[method-assign, assignment]
         return self
 
     async def _run(self, state: ClientState, timeout: float = RUN_TIMEOUT) -> RunView:

@@ -157,7 +157,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import websockets
 from streamlit.proto.Alert_pb2 import Alert
@@ -170,6 +170,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import streamlit_server  # noqa: E402
+
+if TYPE_CHECKING:
+    from ui.kit.classroom import Room
 
 PLAYER_KEY = "lec_player"
 LECTURE_SCENE_KEY = "lec_scene"  # the scene rides on its own component, sent on full runs
@@ -221,7 +224,8 @@ def message(state: ClientState) -> bytes:
     """The websocket frame of a ``BackMsg.rerun_script`` with this client state."""
     msg = BackMsg()
     msg.rerun_script.CopyFrom(state)
-    return msg.SerializeToString()
+    frame: bytes = msg.SerializeToString()  # protobuf's Message is untyped
+    return frame
 
 
 @dataclass
@@ -459,12 +463,14 @@ class Session:
         assert self.ws is not None
         view = RunView()
         async with asyncio.timeout(timeout):
-            while view.status is None:
+            while True:  # until the run ends (not ``while view.status is None``: _read sets it)
                 fwd = ForwardMsg()
                 fwd.ParseFromString(await self.ws.recv())
                 self._read(fwd, view)
                 if view.status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     view.status = None  # st.rerun: the run that follows answers the message
+                if view.status is not None:
+                    break
         self._took(view)
         return view
 
@@ -1271,7 +1277,9 @@ async def until(ready: Callable[[], bool], deadline: float, every: float = 0.02)
     return True
 
 
-def watch_room(store: Any, code: str, ready: Callable[[Any], bool], timeout: float) -> Any:
+def watch_room(
+    store: Any, code: str, ready: Callable[[Room], bool], timeout: float
+) -> tuple[float, Room]:
     """(when, room): the first read of the room's document (``load_room(fresh=True)``,
     every 2 ms, in a thread) that is ``ready``; RunError after ``timeout`` s."""
     from ui.kit import classroom
@@ -1288,8 +1296,8 @@ def watch_room(store: Any, code: str, ready: Callable[[Any], bool], timeout: flo
 
 
 async def written(
-    store: Any, code: str, ready: Callable[[Any], bool], act: Awaitable[None]
-) -> tuple[float, Any]:
+    store: Any, code: str, ready: Callable[[Room], bool], act: Awaitable[None]
+) -> tuple[float, Room]:
     """Do ``act`` (a lecturer's message) and return (when, room) of the room's document
     once it is ``ready``: the time a change was written, within a few ms."""
     watch = asyncio.create_task(asyncio.to_thread(watch_room, store, code, ready, ROOM_WAIT_S))
@@ -1465,7 +1473,9 @@ async def run_room(
         async def follow(t: int, lec: Live, act: Awaitable[None], into: list[float]) -> float:
             """Do ``act`` (a lecturer's message that steps to ``t``); every follower's
             time to show t from the write, into ``into``; returns the write's time."""
-            before = classroom.load_room(store, code, fresh=True).lecture_n
+            current = classroom.load_room(store, code, fresh=True)
+            assert current is not None, "the class is open"
+            before = current.lecture_n
             at, doc = await written(store, code, lambda r: r.lecture_n > before, act)
             if doc.lecture_query.get("lec_t") != str(t):
                 out.errors.append(f"the room holds lec_t={doc.lecture_query.get('lec_t')}, not {t}")
@@ -1510,6 +1520,7 @@ async def run_room(
             asker.send(asker.session.press("room_ask")),
         )
         q = room.question
+        assert q is not None  # the room was read once its question was open
         card = f"room_card_{q.id}"
         await until(lambda: all(card in f.keys for _, f in followers), at + ROOM_WAIT_S)
         out.card_s = [f.keys[card] - at for _, f in followers if card in f.keys]

@@ -33,7 +33,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -45,6 +47,9 @@ from perceptron_core import make_dataset, max_margin  # noqa: E402
 from ui.kit.geometry import view_box  # noqa: E402
 from ui.margin import figures as mf  # noqa: E402
 from ui.margin import lab  # noqa: E402
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
@@ -103,11 +108,18 @@ ARM = """(kind) => {
 }"""
 
 
-def settle(page) -> None:
+def data_version(surface: Locator) -> int:
+    """The version of the points the surface shows (its ``data-version``)."""
+    version = surface.get_attribute("data-version")
+    assert version is not None, "the surface carries no data-version"
+    return int(version)
+
+
+def settle(page: Page) -> None:
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
 
 
-def measure(page, kind: str, gesture) -> tuple[float, float] | None:
+def measure(page: Page, kind: str, gesture: Callable[[], object]) -> tuple[float, float] | None:
     """(ms until the answer first shows, ms until the whole page is updated), or None."""
     page.evaluate(ARM, kind)
     gesture()
@@ -115,7 +127,9 @@ def measure(page, kind: str, gesture) -> tuple[float, float] | None:
     return None if ms is None else (float(ms[0]), float(ms[1]))
 
 
-def margin_drops(page, url: str, n: int, drops: int, warmup: int) -> tuple[list, int]:
+def margin_drops(
+    page: Page, url: str, n: int, drops: int, warmup: int
+) -> tuple[list[tuple[float, float]], int]:
     page.goto(f"{url}/margin?data_n={n}")
     page.wait_for_selector(".pt", timeout=60_000)
     settle(page)
@@ -125,9 +139,10 @@ def margin_drops(page, url: str, n: int, drops: int, warmup: int) -> tuple[list,
     rng = np.random.default_rng(0)
     times, refused = [], 0
     for k in range(warmup + drops):
-        version = int(surface.get_attribute("data-version"))
+        version = data_version(surface)
         i = int(rng.integers(n))
         b = page.locator(".pt").nth(i).bounding_box()
+        assert b is not None, "a point of the surface is not shown"
         x, y = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
         ends = page.locator(".mlab .surface > svg line.wstar").evaluate(
             """el => { const m = el.getScreenCTM();
@@ -141,7 +156,7 @@ def margin_drops(page, url: str, n: int, drops: int, warmup: int) -> tuple[list,
         s = np.sign((x - ax) * nx + (y - ay) * ny) or 1.0
         nx, ny = s * nx / np.hypot(nx, ny), s * ny / np.hypot(nx, ny)
 
-        def drop(x=x, y=y, nx=nx, ny=ny):
+        def drop(x: float = x, y: float = y, nx: float = nx, ny: float = ny) -> None:
             page.mouse.move(x, y)
             page.mouse.down()
             for f in (0.3, 0.6, 1.0):
@@ -150,14 +165,14 @@ def margin_drops(page, url: str, n: int, drops: int, warmup: int) -> tuple[list,
 
         ms = measure(page, "margin", drop)
         settle(page)
-        if ms is None or int(surface.get_attribute("data-version")) != version + 1:
+        if ms is None or data_version(surface) != version + 1:
             refused += 1  # not a measured edit
         elif k >= warmup:
             times.append(ms)
     return times, refused
 
 
-def bare_clicks(page, url: str, clicks: int, warmup: int) -> list:
+def bare_clicks(page: Page, url: str, clicks: int, warmup: int) -> list[tuple[float, float]]:
     page.goto(url)
     page.get_by_role("button", name="move").wait_for(timeout=60_000)
     page.wait_for_function(
@@ -178,7 +193,7 @@ def server_side(n: int, repeats: int = 30) -> dict[str, float]:
     X, y = make_dataset("separable", n=n, seed=0)
     out = {}
 
-    def med(fn) -> float:
+    def med(fn: Callable[[], object]) -> float:
         fn()
         ts = []
         for _ in range(repeats):
@@ -254,8 +269,8 @@ def main() -> None:
     print(f"updated, ratio of medians margin lab / bare page: {ratio:.2f}")
     print(f"goal median <= 100 ms: {goal}; drops not answered as an edit: {refused}")
     print(f"server side at {args.n} points (median of 30, this process):")
-    for name, ms in server_side(args.n).items():
-        print(f"  {name:40} {ms:7.2f} ms")
+    for name, took in server_side(args.n).items():
+        print(f"  {name:40} {took:7.2f} ms")
 
 
 if __name__ == "__main__":

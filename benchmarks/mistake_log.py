@@ -18,11 +18,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "app")]
-
-from apptest_helpers import open_app  # noqa: E402
+sys.path[:0] = [str(ROOT)]
 
 from perceptron_core import make_dataset  # noqa: E402
+from tests.app.apptest_helpers import open_app  # noqa: E402
 from ui.kit.cache import clear_all  # noqa: E402
 from ui.kit.model import RunSettings, record_run  # noqa: E402
 from ui.lecture import steps as lecture  # noqa: E402

@@ -32,6 +32,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ui.kit.store import (
+    MAX_MAP_FIELDS,
+    MapFull,
     Store,
     StoreDown,
     encode_dataset,
@@ -42,12 +44,14 @@ from ui.kit.store import (
 
 
 class DictStore:
-    """The floor: a dict behind the same interface (expiry kept, never checked)."""
+    """The floor: a dict behind the same interface (expiry kept, never checked). Only
+    plain entries are measured; its maps are there so it is a whole ``Store``."""
 
     name = "dict"
 
     def __init__(self) -> None:
         self.data: dict[str, tuple[bytes, float]] = {}
+        self.maps: dict[str, dict[str, bytes]] = {}
 
     def put(self, key: str, value: bytes, *, ttl: float) -> None:
         self.data[key] = (bytes(value), time.time() + ttl)
@@ -63,8 +67,35 @@ class DictStore:
         self.data[key] = (entry[0], time.time() + ttl)
         return True
 
+    def put_field(
+        self, key: str, field: str, value: bytes, *, ttl: float, max_fields: int | None = None
+    ) -> int:
+        fields = self.maps.setdefault(key, {})
+        limit = MAX_MAP_FIELDS if max_fields is None else min(max_fields, MAX_MAP_FIELDS)
+        if field not in fields and len(fields) >= limit:
+            raise MapFull(f"the map {key!r} already holds {len(fields)} fields")
+        fields[field] = bytes(value)
+        return len(fields)
+
+    def fields(self, key: str) -> dict[str, bytes]:
+        return dict(self.maps.get(key, {}))
+
+    def count_fields(self, key: str) -> int:
+        return len(self.maps.get(key, {}))
+
+    def delete_field(self, key: str, field: str) -> bool:
+        fields = self.maps.get(key, {})
+        found = fields.pop(field, None) is not None
+        if not fields:
+            self.maps.pop(key, None)
+        return found
+
+    def delete(self, key: str) -> bool:
+        return (self.data.pop(key, None) is not None) | (self.maps.pop(key, None) is not None)
+
     def close(self) -> None:
         self.data.clear()
+        self.maps.clear()
 
 
 def free_port() -> int:
@@ -107,8 +138,15 @@ def measure(store: Store, ops: int, blobs: dict[str, bytes]) -> dict[str, float]
     out: dict[str, float] = {}
     for label, blob in blobs.items():
         keys = [f"{label.replace(' ', '-')}:{i}" for i in range(ops)]
-        out[f"put {label}"] = per_op(lambda i, b=blob, k=keys: store.put(k[i], b, ttl=600), ops)
-        out[f"get {label}"] = per_op(lambda i, k=keys: store.get(k[i]), ops)
+
+        def put(i: int, b: bytes = blob, k: list[str] = keys) -> None:
+            store.put(k[i], b, ttl=600)
+
+        def get(i: int, k: list[str] = keys) -> bytes | None:
+            return store.get(k[i])
+
+        out[f"put {label}"] = per_op(put, ops)
+        out[f"get {label}"] = per_op(get, ops)
     rng = np.random.default_rng(0)
     sets = [rng.uniform(-3, 3, (40, 2)) for _ in range(ops)]
     labels = np.where(sets[0][:, 0] > 0, 1.0, -1.0)

@@ -233,6 +233,11 @@ class App:
         return f"127.0.0.1:{self.port}"
 
 
+def _terminate_app(app: App) -> None:
+    """Stop ``app``'s process as it is then (:meth:`Class.restart` replaces it)."""
+    terminate(app.proc)
+
+
 @dataclass
 class Class:
     """A running class: the front door ``url`` (nginx), the app servers, Redis."""
@@ -373,7 +378,7 @@ def serve_class(
                     "app.py", log=log, env=store_env, app_dir=app_dir
                 )
             apps.append(App(proc, int(url.rsplit(":", 1)[1])))
-            stack.callback(lambda a=apps[-1]: terminate(a.proc))
+            stack.callback(_terminate_app, apps[-1])
         for i, app in enumerate(apps):
             streamlit_server.wait_ready(app.proc, app.url, what=f"app server {i} ({app.url})")
         listen = f"{host}:{port}" if host else str(port)

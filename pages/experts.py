@@ -42,7 +42,7 @@ c[3].segmented_control(
     "the other analysts",
     list(EXPERT_BEHAVIOURS),
     required=True,
-    format_func={"random": "flip coins", "adversarial": "are adversarial"}.get,
+    format_func={"random": "flip coins", "adversarial": "are adversarial"}.__getitem__,
     **bind(ss, "exp_behaviour"),
 )
 c[4].number_input("seed", 0, MAX_SEED, **bind(ss, "exp_seed"))

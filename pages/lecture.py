@@ -1,7 +1,10 @@
 """Lecture: step through the online perceptron with the proof's quantities live."""
 
+from collections.abc import Sequence
+
 import numpy as np
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from perceptron_core import RULES
 from ui.kit import classbar, guard
@@ -27,7 +30,8 @@ X, y, data_name = current_dataset()
 if presenter or classbar.following(ss):  # a follower's settings are the lecturer's
     st.caption(lecture.settings_summary(ss))
 else:
-    c = st.columns([1, 1, 2])  # the two settings a lecture changes most, in view
+    # the two settings a lecture changes most, in view
+    c: Sequence[DeltaGenerator] = st.columns([1, 1, 2])
     c[0].toggle("bias (x ← (x, 1))", **bind(ss, "lec_bias"))
     c[1].toggle(
         "‖x‖ = 1 (normalize)",

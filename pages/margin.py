@@ -1,7 +1,10 @@
 """Margin lab: drag the points and watch γ, R, the bound (R/γ)² and the mistakes M move."""
 
+from typing import Any
+
 import numpy as np
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from ui.kit import classbar, guard
 from ui.kit import classroom as cr
@@ -33,7 +36,7 @@ def refuse(sentence: str) -> None:
     lab.refuse(ss, sentence)
 
 
-def challenge_numbers(X: np.ndarray, y: np.ndarray, c: cr.Challenge) -> dict | str:
+def challenge_numbers(X: np.ndarray, y: np.ndarray, c: cr.Challenge) -> dict[str, Any] | str:
     """The set measured with the challenge's settings (the server's numbers, never the
     browser's), or why it does not meet the challenge."""
     if len(y) > c.max_points:
@@ -41,7 +44,7 @@ def challenge_numbers(X: np.ndarray, y: np.ndarray, c: cr.Challenge) -> dict | s
     an = lab.cached_analysis(X, y, bias=True, c=1.0, max_epochs=cr.CHALLENGE_EPOCHS)
     gamma, R, bound, M = lab.numbers(an)
     converged = an.trace.converged
-    said = {"gamma": gamma, "R": R, "bound": bound, "M": M, "converged": converged}
+    said: dict[str, Any] = {"gamma": gamma, "R": R, "bound": bound, "M": M, "converged": converged}
     said["reason"] = an.reason
     refusal = cr.judge(c, n=len(y), gamma=gamma, converged=converged, reason=an.reason)
     return refusal or said
@@ -113,7 +116,8 @@ def challenge_box(X: np.ndarray, y: np.ndarray) -> None:
         box.caption(ss[CHALLENGE_SAID])
 
 
-def lazy(label: str, key: str):  # an expander whose contents run only while it is open
+# an expander whose contents run only while it is open
+def lazy(label: str, key: str) -> DeltaGenerator | None:
     e = st.expander(label, key=key, on_change="rerun")
     return e if e.open else None
 
@@ -191,7 +195,7 @@ def lab_core() -> None:
             )
         else:
             st.markdown(
-                f"M = **{an.M}** ≤ (R/γ)² = **{number(nums[2])}**. In {lab.ORDERS} shuffled "
+                f"M = **{an.M}** ≤ (R/γ)² = **{number(an.mm.bound)}**. In {lab.ORDERS} shuffled "
                 f"orders M was {an.orders[0]} to {an.orders[1]}: the bound holds for every order."
             )
         if np.unique(y).size == 1:
@@ -237,8 +241,8 @@ def lab_core() -> None:
     if e := lazy("Scaling the data", "mar_open_scale"):
         e.markdown(lab.explain("Scaling the data"))
         unit = (1.0 / nums[1],) if nums[1] > 0 else ()  # the scale that makes R = 1
-        rows = lab.cached_scaling(an.Z, y, (*unit, 0.1, 1.0, 10.0), settings[2])
-        e.dataframe(mf.scaling_frame(rows), hide_index=True, key="mar_scaling")
+        scaled = lab.cached_scaling(an.Z, y, (*unit, 0.1, 1.0, 10.0), settings[2])
+        e.dataframe(mf.scaling_frame(scaled), hide_index=True, key="mar_scaling")
     finish_run()  # the edited points (data=<id>), the mode and the settings belong in the link
 
 

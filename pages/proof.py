@@ -118,6 +118,8 @@ with st.container(border=True):
         st.warning(proof.no_mistakes_reason(run.y * (Xa @ w0), settings.rule, not w0.any()))
 
 if K and run.mm is not None:
+    # the run has w*, so proof_check filled the lines that need it
+    assert check.claim1 is not None and check.lemma1 is not None
     with st.container(border=True):
         general, live, lemma = proof.claim1_latex(check, k)
         card("1. Claim 1: w·w* grows by at least γ", text["claim1"], general, live, lemma)
@@ -147,6 +149,8 @@ if K:
         with st.expander(f"Every mistake ({K})"):
             st.dataframe(proof.claim2_table(check), hide_index=True)
 if K and run.mm is not None:
+    # the run has w*, so proof_check filled the lines that need it
+    assert check.cauchy is not None and check.conclusion is not None
     with st.container(border=True):
         card("3. Cauchy–Schwarz", text["cauchy"], proof.cauchy_latex(check, k))
         st.markdown(proof.verdict(check.cauchy, "Cauchy–Schwarz"))
@@ -174,6 +178,7 @@ else:
     n_orders = st.slider("random orders", 10, 200, **bind(ss, "prf_orders"))
     counts = proof_runs.orders(X, y, settings, n_orders)
     adv = proof_runs.adversary(X, y, settings)
+    assert adv is not None  # the run has w*: there is an adversary to hold to the bound
     n = len(y)
     rows = [
         (f"{len(counts['shuffled'])} random orders (n = {n})", counts["shuffled"]),
@@ -205,7 +210,7 @@ else:
     )
     if not adv.trace.converged:
         st.info(f"The adversary stopped after {proof_runs.ADVERSARY_STEPS:,} steps.")
-    _, adv_line, _ = proof.run_bound(adv.check)
+    adv_line = proof.run_bound(adv.check)[1]
     assert adv_line is not None  # the adversary runs only with w*
     st.markdown(proof.verdict(adv_line, f"The adversary's k ≤ {bound_name}"))
     st.subheader("A set that gets close")

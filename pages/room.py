@@ -4,6 +4,7 @@ import streamlit as st
 
 from ui.kit import classbar, guard, links
 from ui.kit import classroom as cr
+from ui.kit.internals import testid
 from ui.kit.plots import CHART
 from ui.kit.shell import require_router
 from ui.kit.state import session_key
@@ -25,8 +26,8 @@ style = page_style(
 .st-key-room_code p { font-size: clamp(2rem, 5vw, 5rem); font-weight: 800; white-space: nowrap;
   letter-spacing: 0.06em; line-height: 1.1; margin: 0; font-variant-numeric: tabular-nums; }
 .st-key-room_count p { font-size: 1.6rem; }
-.st-key-room_board [data-testid="stMarkdownContainer"] p { font-size: 1.15rem; }
-""",
+.st-key-room_board MARKDOWN p { font-size: 1.15rem; }
+""".replace("MARKDOWN", testid("stMarkdownContainer")),
 )
 style()
 

@@ -1,10 +1,13 @@
 """The perceptron as SGD: E_p over the (w1, w2) plane, losses of the margin, the learning
 rate, and online / mini-batch / batch (seeds 000 and 002)."""
 
+from collections.abc import Sequence
+
 import numpy as np
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
-from perceptron_core import LOSSES, RULES
+from perceptron_core import LOSSES, RULES, Trace
 from ui.kit.numbers import number, vector_text
 from ui.kit.palette import BOUND, CURRENT, PLUS, W_COLOUR
 from ui.kit.plots import CHART, as_figure
@@ -33,11 +36,11 @@ st.latex(
 st.markdown(text["intro2"])
 X, y, raw_name = current_dataset()
 name = safe(raw_name)  # for markdown
-c = st.columns([2, 3])
+c: Sequence[DeltaGenerator] = st.columns([2, 3])
 c[0].segmented_control(
     "data",
     list(SGD_DATA),
-    format_func={"given": "as given", "centred": "centred: x − mean"}.get,
+    format_func={"given": "as given", "centred": "centred: x − mean"}.__getitem__,
     **bind(ss, "sgd_data"),
 )
 c[1].slider("max epochs per run", 1, 100, **bind(ss, "sgd_epochs"))
@@ -120,7 +123,7 @@ st.header("3. The learning rate η")
 st.markdown(text["eta"])
 
 
-def eta_panels(w0: tuple[float, float] | None, key: str) -> list:
+def eta_panels(w0: tuple[float, float] | None, key: str) -> list[Trace]:
     """One landscape per η, side by side. From w0 = 0 they are one surface, rescaled."""
     traces = [sgd_runs.online(X, y, epochs, eta, w0) for eta in ETAS]
     cols = st.columns(len(ETAS))
@@ -193,7 +196,7 @@ c[0].slider("mini-batch size b", 1, b_max, **bind(ss, "sgd_batch"))
 c[1].segmented_control(
     "order of the examples",
     ["given", "shuffle"],
-    format_func={"given": "given", "shuffle": "reshuffled every pass"}.get,
+    format_func={"given": "given", "shuffle": "reshuffled every pass"}.__getitem__,
     **bind(ss, "sgd_order"),
 )
 b = min(int(ss["sgd_batch"]), n)

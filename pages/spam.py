@@ -29,14 +29,14 @@ c[0].segmented_control(
     format_func={
         "two": "free, money (seed 003)",
         "more": f"{len(spam.VOCABULARIES['more'])} words",
-    }.get,
+    }.__getitem__,
     **bind(ss, "spam_vocab"),
 )
 c[1].segmented_control(
     "mistake rule",
     list(SPAM_RULES),
     required=True,
-    format_func=RULE_NAMES.get,
+    format_func=RULE_NAMES.__getitem__,
     help="; ".join(f"{RULES[k].text} ({RULES[k].source})" for k in RULE_NAMES),
     **bind(ss, "spam_rule"),
 )

@@ -1,8 +1,12 @@
 """Which perceptron to deploy? The last, voted and averaged perceptron (seed 003) on one
 stream, on handwritten digits, over many orders and starts (seed 002), and their cost."""
 
-import streamlit as st
+from collections.abc import Sequence
 
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from perceptron_core import METHODS
 from ui.kit.numbers import number, percent
 from ui.kit.plots import CHART, as_figure
 from ui.kit.shell import require_router
@@ -20,11 +24,11 @@ PCT = percent  # 0.123 -> "12.3%"
 st.title("Which perceptron to deploy?")
 st.markdown(text["intro"])
 st.markdown(text["readouts"])
-c = st.columns([2.6, 2, 2, 1.6])  # the data switch whole at 1280 px
+c: Sequence[DeltaGenerator] = st.columns([2.6, 2, 2, 1.6])  # the data switch whole at 1280 px
 c[0].segmented_control(
     "2-D data",
     list(VAR_DATA),
-    format_func={"own": "this page's set", "shared": "the sidebar's"}.get,
+    format_func={"own": "this page's set", "shared": "the sidebar's"}.__getitem__,
     **bind(ss, "var_data"),
 )
 c[1].slider("points (this page's set)", 20, 500, step=10, **bind(ss, "var_n"))
@@ -57,14 +61,14 @@ right.plotly_chart(
     key="var_curves",
 )
 sw = var.swing(exp.errors)
-final = {m: float(exp.errors.test[m][-1]) for m in var.METHODS}
+final = {m: float(exp.errors.test[m][-1]) for m in METHODS}
 st.markdown(
     f"After epoch {epochs} ({len(exp.y_train)} training points, {len(exp.flipped)} labels "
     f"flipped, {number(exp.n_mistakes)} mistakes): test error "
-    + ", ".join(f"**{var.NAMES[m]} {PCT(final[m])}**" for m in var.METHODS)
+    + ", ".join(f"**{var.NAMES[m]} {PCT(final[m])}**" for m in METHODS)
     + (f", w\\* {PCT(exp.star_test)}" if exp.star_test is not None else "")
     + ". Over the second half of the epochs the test error swung (max − min) by "
-    + ", ".join(f"{PCT(sw[m])} ({var.NAMES[m]})" for m in var.METHODS)
+    + ", ".join(f"{PCT(sw[m])} ({var.NAMES[m]})" for m in METHODS)
     + "."
 )
 
@@ -87,12 +91,12 @@ st.plotly_chart(
     config=CHART,
     key="var_digits",
 )
-final_dg = {m: float(dg.errors.test[m][-1]) for m in var.METHODS}
+final_dg = {m: float(dg.errors.test[m][-1]) for m in METHODS}
 ref = f"w\\* (clean labels) {PCT(dg.star_test)}" if dg.star_test is not None else dg.star_reason
 st.markdown(
     f"{len(dg.y_train)} training images ({len(dg.flipped)} labels flipped), "
     f"{len(dg.y_test)} test images, after epoch {epochs}: test error "
-    + ", ".join(f"**{var.NAMES[m]} {PCT(final_dg[m])}**" for m in var.METHODS)
+    + ", ".join(f"**{var.NAMES[m]} {PCT(final_dg[m])}**" for m in METHODS)
     + f"; {ref}."
 )
 
@@ -134,7 +138,7 @@ for (title, s), cap in zip(panels, (e2, ed), strict=True):
         + ", ".join(
             f"{var.NAMES[m]} {PCT(e[m].mean())} ± {PCT(e[m].std())} "
             f"(from {PCT(e[m].min())} to {PCT(e[m].max())})"
-            for m in var.METHODS
+            for m in METHODS
         )
         + "."
     )
@@ -160,7 +164,7 @@ st.markdown(text["deploy"])
 evidence = {
     "2-D, after the last epoch": final,
     f"{label_d}, after the last epoch": final_dg,
-    "2-D, mean over runs": {m: float(s2.runs.test_error[m].mean()) for m in var.METHODS},
-    f"{label_d}, mean over runs": {m: float(sd.runs.test_error[m].mean()) for m in var.METHODS},
+    "2-D, mean over runs": {m: float(s2.runs.test_error[m].mean()) for m in METHODS},
+    f"{label_d}, mean over runs": {m: float(sd.runs.test_error[m].mean()) for m in METHODS},
 }
 st.markdown(var.verdict(evidence, max(v for _, v, _ in vectors), sw))

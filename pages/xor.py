@@ -23,7 +23,10 @@ c = st.columns([3, 2])
 c[0].segmented_control(
     "data",
     list(XOR_DATA),
-    format_func={"corners": "XOR, 4 integer corners", "shared": "the sidebar's dataset"}.get,
+    format_func={
+        "corners": "XOR, 4 integer corners",
+        "shared": "the sidebar's dataset",
+    }.__getitem__,
     **bind(ss, "xor_data"),
 )
 c[1].slider("epochs to run", 5, 200, **bind(ss, "xor_epochs"))

@@ -35,7 +35,7 @@ def open_app(
 def lecture_scene(at: AppTest) -> dict[str, Any]:
     """What the lecture page sent its player: the scene (a window of steps, sent by a
     component of its own) and the step ``t`` (sent to the player), as the browser joins them."""
-    sent = {
+    sent: dict[str, dict[str, Any]] = {
         e.proto.component_name: json.loads(e.proto.json or e.proto.bytes)  # the scene: bytes
         for e in at.get("bidi_component")
         if e.proto.json or e.proto.bytes  # not the components that carry no data
@@ -63,7 +63,7 @@ def has_instrument(at: AppTest) -> bool:
 def margin_scene(at: AppTest) -> dict[str, Any]:
     """What the margin lab sent its instrument: the surface, the numbers, the last sentence."""
     sent = [e.proto for e in at.get("bidi_component")]
-    found = [
+    found: list[dict[str, Any]] = [
         json.loads(p.json or p.bytes)
         for p in sent
         if p.component_name.endswith("margin_canvas") and (p.json or p.bytes)
@@ -80,7 +80,8 @@ def margin_numbers(at: AppTest) -> dict[str, str]:
 def lecture_view(at: AppTest) -> dict[str, Any]:
     """The lecture page's step view at the server's step t (what the browser draws)."""
     scene = lecture_scene(at)
-    return scene["steps"][scene["t"] - scene["start"]]
+    view: dict[str, Any] = scene["steps"][scene["t"] - scene["start"]]
+    return view
 
 
 def lecture_status(at: AppTest) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ui.kit import shell
-from ui.kit.state import SETTINGS
+from ui.kit.state import SETTINGS, Setting
 
 PAGES = tuple(Path(p.path).stem for p in shell.PAGES)  # every page of the router
 _CANDIDATES = (
@@ -25,7 +25,9 @@ def _accepts(parse: Callable[[str], object], text: str) -> bool:
     return True
 
 
-def extreme_query(largest: bool, *, last_choices: bool = True, data_name: str = "xor") -> dict:
+def extreme_query(
+    largest: bool, *, last_choices: bool = True, data_name: str = "xor"
+) -> dict[str, str]:
     """URL parameters: every number at its largest (or smallest) accepted value, every
     choice at its last option (mostly the heavier one: shuffled, adversarial, the shared
     data...) or, with ``last_choices=False``, at its default."""
@@ -46,7 +48,7 @@ def extreme_query(largest: bool, *, last_choices: bool = True, data_name: str = 
     return query
 
 
-def _options(setting) -> list[str]:
+def _options(setting: Setting) -> list[str]:
     """The options of a choice setting, read back from its parser's error message."""
     try:
         setting.parse("\0")

@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from perceptron_core import ExpertsRun
 from ui.kit.numbers import AXIS, number, percent, tex
@@ -73,11 +74,12 @@ def mistakes_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
     }
 
 
-def _thin(idx: np.ndarray) -> np.ndarray:
+def _thin(idx: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
     if idx.shape[0] <= MAX_POINTS:
         return idx
     pick = np.linspace(0, idx.shape[0] - 1, MAX_POINTS).round().astype(int)
-    return idx[np.unique(pick)]
+    thinned: npt.NDArray[np.intp] = idx[np.unique(pick)]  # numpy types fancy indexing Any
+    return thinned
 
 
 def _weight_range(run: ExpertsRun) -> list[float]:
@@ -98,7 +100,7 @@ def weights_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
     changes = np.flatnonzero(run.mistakes) + 1  # w changes only after a mistake
     keep = _thin(np.unique(np.concatenate([[0], changes, [run.days]])))
     in_committee = _in_committee(run)
-    data: list[dict] = []
+    data: list[dict[str, Any]] = []
     for i in np.argsort(in_committee, kind="stable"):  # the others first: blue on top
         member = bool(in_committee[i])
         first = i == int(run.committee[0]) if member else i == int(np.argmin(in_committee))

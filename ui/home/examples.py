@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from perceptron_core import DATASETS, make_dataset
+from ui.kit.internals import testid
 from ui.kit.model import Run, RunSettings, record_run
 from ui.kit.state import SETTINGS, Session, assign, param_key, session_key
 from ui.kit.style import page_style
@@ -140,5 +141,5 @@ def worked(example: WorkedExample) -> Run:
 LINKS = "home_links"  # the container of the links to the other pages
 # a link's sentence wraps on a narrow screen (Streamlit cuts a page link to one line)
 wrap_links = page_style(
-    LINKS, f".st-key-{LINKS} [data-testid=stPageLink-NavLink] * {{ white-space: normal; }}"
+    LINKS, f".st-key-{LINKS} {testid('stPageLink-NavLink')} * {{ white-space: normal; }}"
 )

@@ -25,6 +25,7 @@ caller gets its own copy, as with ``st.cache_data``.
 
 from __future__ import annotations
 
+import builtins
 import functools
 import hashlib
 import logging
@@ -140,7 +141,7 @@ class BoundedCache(Generic[P, R]):
         functools.update_wrapper(self, fn)
 
     @property
-    def bytes(self) -> int:
+    def bytes(self) -> int:  # (the class's own ``bytes``: annotations below say builtins.bytes)
         """Bytes held now (the pickles of the entries)."""
         return self._bytes
 
@@ -152,7 +153,7 @@ class BoundedCache(Generic[P, R]):
             self._entries.clear()
             self._bytes = 0
 
-    def _lookup(self, key: bytes, now: float) -> bytes | None:
+    def _lookup(self, key: builtins.bytes, now: float) -> builtins.bytes | None:
         with self._lock:
             entry = self._entries.get(key)
             if entry is None:
@@ -163,11 +164,11 @@ class BoundedCache(Generic[P, R]):
             self._entries.move_to_end(key)
             return entry.blob
 
-    def _drop(self, key: bytes) -> None:
+    def _drop(self, key: builtins.bytes) -> None:
         entry = self._entries.pop(key)
         self._bytes -= len(entry.blob)
 
-    def _store(self, key: bytes, blob: bytes, now: float) -> None:
+    def _store(self, key: builtins.bytes, blob: builtins.bytes, now: float) -> None:
         if len(blob) > self.max_bytes // 4:
             return  # too big to keep: the next caller recomputes it
         with self._lock:

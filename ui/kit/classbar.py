@@ -31,6 +31,7 @@ import streamlit as st
 from ui.kit import classroom as cr
 from ui.kit import links, push
 from ui.kit import store as store_mod
+from ui.kit.internals import running_fragment, testid
 from ui.kit.numbers import AXIS, signed, vector_text
 from ui.kit.palette import MINUS, PLUS, W_COLOUR
 from ui.kit.plots import CHART, as_figure
@@ -422,7 +423,7 @@ def follow_here(session: Session) -> int | None:
     seat = seat_of(session)
     if seat is None or seat.lecturer:
         return None
-    where = push.current()
+    where = running_fragment()
     try:
         room = links.call(cr.load_room, seat.code)
     except store_mod.StoreDown:
@@ -801,7 +802,7 @@ def live(session: Session, page: str) -> None:
         if page != ROOM_URL:  # the class page is the projector's view of it all
             _lecturer_strip(session, seat, room)
         return
-    where = push.current()
+    where = running_fragment()
     if page == LECTURE_PAGE:
         # On Step by step the lecture's instrument shows the question and follows the
         # lecturer (lecture_card, follow_here): kit.push reruns it, not this strip, so a
@@ -912,9 +913,9 @@ def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
 _strip_style = page_style(
     "room_strip",
     """
-.st-key-room_strip [data-testid="stMarkdownContainer"] p,
-.st-key-room_strip [data-testid="stProgress"] p { font-size: 1.2rem; }
-""",
+.st-key-room_strip MARKDOWN p,
+.st-key-room_strip PROGRESS p { font-size: 1.2rem; }
+""".replace("MARKDOWN", testid("stMarkdownContainer")).replace("PROGRESS", testid("stProgress")),
 )
 
 

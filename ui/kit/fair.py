@@ -34,7 +34,7 @@ from collections import OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ui.kit.cache import session_id
+from ui.kit.internals import session_id
 
 WINDOW = 3.0  # seconds of history that count
 MAX_RATE = 6.0  # a session that started more runs a second than this is busy ...

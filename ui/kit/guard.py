@@ -23,7 +23,7 @@ import secrets
 import threading
 import types
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, overload
 
 import streamlit as st
 
@@ -270,6 +270,16 @@ def page(run: Callable[[], Any]) -> None:
         if found is not None:
             release(*found)
         memory.trim_now_and_then()  # what was freed goes back to the system
+
+
+@overload
+def fragment(fn: Callable[P, None], *, run_every: float | None = None) -> Callable[P, None]: ...
+
+
+@overload
+def fragment(
+    fn: None = None, *, run_every: float | None = None
+) -> Callable[[Callable[P, None]], Callable[P, None]]: ...
 
 
 def fragment(fn: Callable[P, None] | None = None, *, run_every: float | None = None) -> Any:

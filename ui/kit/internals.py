@@ -52,6 +52,7 @@ TESTIDS = {
 ATTRIBUTES = {
     "data-test-connection-state": "lost or CONNECTED: a reconnection reruns the page",
 }
+CONNECTION_STATE = "data-test-connection-state"
 
 
 def testid(name: str) -> str:

@@ -20,12 +20,16 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from ui.kit import store
 from ui.kit.state import LINK_PARAM, NOTICES, Session, session_key
 from ui.kit.text import safe
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 CUSTOM = session_key("data_custom")
 LINKED = session_key("data_link")
@@ -68,7 +72,7 @@ def the_store() -> store.Store:
         return _STORE[0]
 
 
-def call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+def call(fn: Callable[Concatenate[store.Store, P], R], *args: P.args, **kwargs: P.kwargs) -> R:
     """``fn(store, *args, **kwargs)`` on the process's store; a call that failed slowly (a
     timeout) makes the process skip the store for ``BACK_OFF_S``, so every student's run
     does not wait on it in turn. Every store call of the app goes through here."""

@@ -32,7 +32,9 @@ class Run:
 def unit_rows(X: np.ndarray) -> np.ndarray:
     """Each x scaled to length 1 (seed 000's assumption); points at the origin stay there."""
     norms = np.linalg.norm(X, axis=1, keepdims=True)
-    return np.divide(X, norms, out=np.zeros_like(X), where=norms > 0)
+    out = np.zeros_like(X)
+    np.divide(X, norms, out=out, where=norms > 0)
+    return out
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from ui.kit.palette import MINUS, PLUS
 CHART: dict[str, Any] = {"displaylogo": False, "scrollZoom": False}
 
 
-class _Prebuilt(go.Figure):
+class _Prebuilt(go.Figure):  # type: ignore[misc]  # plotly ships no types: go.Figure is Any
     """A figure that hands over its dict as built.
 
     Streamlit 1.67's ``st.plotly_chart`` turns a ``go.Figure`` into JSON through

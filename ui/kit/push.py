@@ -24,7 +24,6 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 
 from ui.kit.internals import rerun_fragment
-from ui.kit.internals import running_fragment as current  # noqa: F401  (classbar asks push)
 
 WATCH_S = 0.25  # how often a watched room is read from the store
 # When several parts of a session's page changed at once (the reveal: the answer and the

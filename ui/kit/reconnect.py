@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.kit.internals import testid
+from ui.kit.internals import CONNECTION_STATE, testid
 
 KEY = "app_reconnect"
 # Streamlit's root element and its connection state (kit.internals.TESTIDS, ATTRIBUTES)
@@ -30,11 +30,11 @@ _JS = """export default function (component) {
   app.__perceptronWatching = true;
   let lost = false;
   new MutationObserver(() => {
-    const state = app.getAttribute("data-test-connection-state");
+    const state = app.getAttribute("STATE");
     if (state !== "CONNECTED") lost = true;
     else if (lost) { lost = false; app.__perceptronBack("back", true); }
-  }).observe(app, { attributes: true, attributeFilter: ["data-test-connection-state"] });
-}""".replace("APP", testid("stApp"))
+  }).observe(app, { attributes: true, attributeFilter: ["STATE"] });
+}""".replace("APP", testid("stApp")).replace("STATE", CONNECTION_STATE)
 _component = st.components.v2.component(
     "perceptron_reconnect",
     html="",

@@ -8,6 +8,7 @@ mutable shared state.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from perceptron_core import make_dataset
 from ui.kit.cache import cached
@@ -15,7 +16,9 @@ from ui.kit.model import Run, RunSettings, record_run
 
 
 @cached(max_mb=8)
-def dataset(name: str, n: int, seed: int, params: tuple[tuple[str, float], ...]) -> tuple:
+def dataset(
+    name: str, n: int, seed: int, params: tuple[tuple[str, float], ...]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """A registry dataset, by value (X (n, 2), y (n,))."""
     return make_dataset(name, n=n, seed=seed, **dict(params))
 

@@ -14,6 +14,7 @@ import streamlit as st
 
 import perceptron_core
 from ui.kit import classbar, fair, guard, internals, links, reconnect, state
+from ui.kit import classroom as cr
 from ui.kit.sidebar import dataset_sidebar, upload_refusal
 from ui.kit.text import asset
 
@@ -157,7 +158,7 @@ def _run_app() -> None:
     # a class's room=, seat=, key=, or the lecturer's cookie
     joining = classbar.arrive(st.session_state, st.query_params, lambda: st.context.cookies)
     if joining:  # a join link: the class page's code box holds its code
-        st.session_state["room_join_code"] = classbar.cr.shown_code(joining)
+        st.session_state["room_join_code"] = cr.shown_code(joining)
     classbar.before_run(st.session_state)  # a followed lecturer's change, before the widgets
     page = st.navigation(_pages(st.session_state))
     spec = next(p for p in PAGES if p.url_path == page.url_path)

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import streamlit as st
 
 from perceptron_core import DATASETS, CSVError, load_csv, to_csv
 from ui.kit import runs
-from ui.kit.state import MAX_SEED, assign, bind, param_key, session_key
+from ui.kit.internals import testid
+from ui.kit.state import MAX_SEED, Session, assign, bind, param_key, session_key
 from ui.kit.text import safe, shorten
 
 CUSTOM = session_key("data_custom")
@@ -113,11 +114,11 @@ _in_view = st.components.v2.component(
   requestAnimationFrame(() => {
     const box = document.querySelector(`.st-key-${data.box}`);
     if (!box) return;
-    const sidebar = document.querySelector('[data-testid="stSidebar"]');
+    const sidebar = document.querySelector('SIDEBAR');
     const s = sidebar && sidebar.getBoundingClientRect();
     const m = box.getBoundingClientRect();
     if (s && s.width > 0 && s.right > m.left + 1) {  // the sidebar covers the message
-      const close = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+      const close = document.querySelector('CLOSE button');
       if (close) close.click();
       const dismiss = [...box.querySelectorAll("button")].find((b) => b.getClientRects().length);
       let frames = 60;  // the page takes focus again once the sidebar has closed
@@ -128,11 +129,13 @@ _in_view = st.components.v2.component(
       };
       focus();
     }
-    const header = document.querySelector('[data-testid="stHeader"]');  // fixed over the page
+    const header = document.querySelector('HEADER');  // fixed over the page
     box.style.scrollMarginTop = `${(header ? header.getBoundingClientRect().height : 0) + 8}px`;
     box.scrollIntoView({ block: "nearest" });
   });
-}""",
+}""".replace("SIDEBAR", testid("stSidebar"))
+    .replace("CLOSE", testid("stSidebarCollapseButton"))
+    .replace("HEADER", testid("stHeader")),
 )
 
 
@@ -176,7 +179,7 @@ def current_dataset() -> tuple[np.ndarray, np.ndarray, str]:
     The name may be a file's name: outside text, for ``kit.text.safe`` at every sink.
     """
     if CUSTOM in st.session_state:
-        return st.session_state[CUSTOM]
+        return cast("tuple[np.ndarray, np.ndarray, str]", st.session_state[CUSTOM])
     name = st.session_state["data_name"]
     spec = DATASETS[name]
     params = tuple((p.name, float(st.session_state[param_key(name, p.name)])) for p in spec.params)
@@ -192,7 +195,7 @@ def dataset_sidebar(*, used_here: bool = True) -> None:
     ``used_here=False``: the page on show has data of its own, and says so here.
     """
     sb = st.sidebar
-    ss = st.session_state
+    ss: Session = st.session_state
     sb.header("Dataset")
     if not used_here:
         sb.caption("This page has data of its own; this dataset is for the other pages.")

@@ -334,7 +334,7 @@ def to_query(session: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-def sync_query(session: Mapping[str, Any], query: Any) -> None:
+def sync_query(session: Session, query: Any) -> None:
     """Write the settings to ``st.query_params`` if they changed."""
     wanted = to_query(session)
     if {k: str(v) for k, v in query.to_dict().items()} != wanted:

@@ -221,6 +221,7 @@ def _math(run: Run, t: int) -> dict[str, Any]:
     if t == 0:
         return {"w0": [number(v) for v in trace.weights[0]]}
     s = t - 1
+    assert trace.steps is not None  # a Run is recorded with record_steps=True
     i = int(trace.steps.index[s])
     x = np.append(run.X[i], 1.0) if trace.bias else run.X[i]
     mistake = bool(trace.steps.mistake[s])

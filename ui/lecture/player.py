@@ -22,6 +22,7 @@ from typing import Any
 import streamlit as st
 
 from ui.kit import guard
+from ui.kit.internals import testid
 from ui.kit.palette import ASKED, BOUND, CURRENT_LINE, MINUS, PLUS, STAR, W_COLOUR
 from ui.kit.state import Session, session_key, widget_key
 from ui.lecture.restart import go_to
@@ -154,12 +155,12 @@ PRESENTER_KEY = "lec_presenter_on"  # the container the page draws in presenter 
 _PAGE_CSS = f"""
 .st-key-lec_scene {{ display: none; }}
 html:has(.st-key-{PRESENTER_KEY}) {{ font-size: 18px; }}
-html:has(.st-key-{PRESENTER_KEY}) section[data-testid="stSidebar"],
-html:has(.st-key-{PRESENTER_KEY}) [data-testid="stSidebarCollapsedControl"],
-html:has(.st-key-{PRESENTER_KEY}) header[data-testid="stHeader"] {{ display: none !important; }}
-html:has(.st-key-{PRESENTER_KEY}) [data-testid="stMainBlockContainer"] {{
+html:has(.st-key-{PRESENTER_KEY}) section{testid("stSidebar")},
+html:has(.st-key-{PRESENTER_KEY}) {testid("stExpandSidebarButton")},
+html:has(.st-key-{PRESENTER_KEY}) header{testid("stHeader")} {{ display: none !important; }}
+html:has(.st-key-{PRESENTER_KEY}) {testid("stMainBlockContainer")} {{
   padding: 0.6rem 1.2rem 1rem !important; max-width: 100% !important; }}
-html:has(.st-key-{PRESENTER_KEY}) [data-testid="stCaptionContainer"] {{ font-size: 0.95rem; }}
+html:has(.st-key-{PRESENTER_KEY}) {testid("stCaptionContainer")} {{ font-size: 0.95rem; }}
 """
 _scene = st.components.v2.component(
     "perceptron_lecture_scene", js=_SCENE_JS, css=_PAGE_CSS, isolate_styles=False
@@ -232,6 +233,8 @@ def player(
             on_presenter(session, value)
 
     start, stop = window_now
+    # the first event of a message is read, and only if it is the size of a report
+    callbacks = guard.component_callbacks(session, "lec_player", ("at", "presenter"), handle)
     _player(
         key="lec_player",
         data={
@@ -244,6 +247,7 @@ def player(
             "play": int(session.get(PLAY, 0)),
             "asked": None if asked is None else [int(asked[0]), int(asked[1])],
         },
-        # the first event of a message is read, and only if it is the size of a report
-        **guard.component_callbacks(session, "lec_player", ("at", "presenter"), handle),
+        # mypy matches a **dict against every keyword parameter of the renderer (default,
+        # width, height), not only its **on_callbacks: these are all on_<event>_change
+        **callbacks,  # type: ignore[arg-type]
     )

@@ -12,7 +12,7 @@ import pandas as pd
 from perceptron_core import RULES
 from ui.kit.model import Run, RunSettings
 from ui.kit.numbers import number
-from ui.kit.state import MAX_STEPS
+from ui.kit.state import MAX_STEPS, Session
 
 LOG_ROWS = 1_000  # mistakes shown in the page's table; the CSV download holds them all
 
@@ -84,7 +84,7 @@ def mistake_log_csv(run: Run, upto_k: int) -> bytes:
     return (header + "".join(map(line, *values.values()))).encode("utf-8")
 
 
-def start_weights(session, d: int) -> tuple[tuple[float, ...] | None, str | None]:
+def start_weights(session: Session, d: int) -> tuple[tuple[float, ...] | None, str | None]:
     """w0 from the settings: None for zero, a seeded normal draw, or the typed numbers.
 
     Returns (w0, a message if the typed text could not be used).
@@ -108,7 +108,7 @@ def start_weights(session, d: int) -> tuple[tuple[float, ...] | None, str | None
     return tuple(values), None
 
 
-def run_settings(session, X: np.ndarray) -> tuple[RunSettings, list[tuple[str, str]]]:
+def run_settings(session: Session, X: np.ndarray) -> tuple[RunSettings, list[tuple[str, str]]]:
     """The lecture's run settings (``lec_*``) for dataset X, with what to tell the user.
 
     Returns (settings, notes): each note is ("warning" or "info", text): a typed w0
@@ -141,7 +141,7 @@ def run_settings(session, X: np.ndarray) -> tuple[RunSettings, list[tuple[str, s
     return settings, notes
 
 
-def settings_summary(session) -> str:
+def settings_summary(session: Session) -> str:
     """The run's settings in one line (presenter mode shows this instead of the widgets)."""
     rule = RULES[session["lec_rule"]]
     w0 = {"zero": "w₀ = 0", "random": "random w₀ (seed)", "typed": "w₀ as typed"}.get(

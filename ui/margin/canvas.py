@@ -177,7 +177,9 @@ def canvas(
     a gesture (``kit.guard``); ``on_refuse(sentence)`` runs for one that is not.
     """
     callbacks = guard.component_callbacks(st.session_state, key, EVENTS, on_edit, on_refuse)
-    _component(key=key, data={**scene, "hints": HINTS}, **callbacks)
+    # mypy matches a **dict against every keyword parameter of the renderer (default,
+    # width, height), not only its **on_callbacks: these are all on_<event>_change
+    _component(key=key, data={**scene, "hints": HINTS}, **callbacks)  # type: ignore[arg-type]
 
 
 _panel = st.components.v2.component(

@@ -256,9 +256,9 @@ def _edit(points: Points, event: str, payload: Mapping[str, Any], box: Box | Non
         return Points.of(np.vstack([points.X, [(x, y)]]), np.append(points.y, label))
     if event == "flipped":
         i = _index(payload, n)
-        y = points.y.copy()
-        y[i] = -y[i]
-        return Points.of(points.X, y)
+        labels = points.y.copy()
+        labels[i] = -labels[i]
+        return Points.of(points.X, labels)
     if event == "deleted":
         i = _index(payload, n)
         if n <= 1:

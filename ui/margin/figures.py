@@ -230,8 +230,8 @@ def edits_svg(
         f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#c9c9c9"/>'
     )
     if radius is not None and gammas:
-        g = np.geomspace(radius / math.sqrt(10**y_hi), g_max, 50)
-        pts = " ".join(f"{sx(v):.1f},{sy((radius / v) ** 2):.1f}" for v in g)
+        along = np.geomspace(radius / math.sqrt(10**y_hi), g_max, 50)
+        pts = " ".join(f"{sx(v):.1f},{sy((radius / v) ** 2):.1f}" for v in along)
         out.append(
             f'<polyline points="{pts}" fill="none" stroke="{BOUND}" stroke-dasharray="2 3"/>'
         )

@@ -133,6 +133,8 @@ def constant_sweep(
         norm = float(np.hypot(np.hypot(line[0], line[1]), line[2] / c))
         gamma = float(score.min()) / norm
         Z = features(X, True, c)
+        g_best: float | None
+        b_best: float | None
         try:
             mm = max_margin(Z, y, bias=False)
             g_best, b_best = mm.gamma, mm.bound
@@ -161,6 +163,8 @@ def scaling_rows(
     rows = []
     for s in scales:
         Zs = Z * s
+        gamma: float | None
+        bound: float | None
         try:
             mm = max_margin(Zs, y, bias=False)
             gamma, bound = mm.gamma, mm.bound
@@ -212,7 +216,7 @@ def sync(session: Session, X: np.ndarray, y: np.ndarray, name: str, custom: bool
     return new
 
 
-def sidebar_says(session: Session, history: edits.History) -> tuple:
+def sidebar_says(session: Session, history: edits.History) -> tuple[bool, str | None, int]:
     """What the shared sidebar shows about the data: whether they are custom, their name and
     size. A drop that changes it needs a full rerun; one that does not (a move, a flip of
     drawn points) reruns only the page's fragment."""
@@ -359,10 +363,10 @@ def table_key(session: Session, version: int) -> str:
     return f"mar_table_{version}_{int(session.get(TABLE, 0))}"
 
 
-def table_event(session: Session, key: str) -> edits.Result:
+def table_event(session: Session, key: str) -> None:
     """Apply the table editor's delta, then give the next table a fresh key."""
     session[TABLE] = int(session.get(TABLE, 0)) + 1
-    return apply_event(session, "table", session.get(key))
+    apply_event(session, "table", session.get(key))
 
 
 POINTS_COLUMNS = {

@@ -514,7 +514,7 @@ def orders_figure(
     for r, (label, counts) in enumerate(rows):
         m = np.asarray(counts, dtype=np.float64)
         top = max(top, float(m.max(initial=1.0)))
-        jitter = rng.uniform(-0.18, 0.18, m.shape[0]) if m.shape[0] > 1 else np.zeros(1)
+        jitter = rng.uniform(-0.18, 0.18, int(m.shape[0])) if m.shape[0] > 1 else np.zeros(1)
         data.append(
             {
                 "type": "scatter",

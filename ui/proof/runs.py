@@ -6,8 +6,10 @@ The run is the lecture's (``runs.lecture_run``), so both pages show the same mis
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 import numpy as np
+import numpy.typing as npt
 
 from perceptron_core import (
     AdversarialTrace,
@@ -28,6 +30,22 @@ ADVERSARY_BUDGET = 100_000  # and this many over all its runs (restarts stop bef
 RESTARTS = 20  # runs of the random tie-break, seeds 0, 1, ...
 ORDER_STEPS = 4_000_000  # all the random-order runs together: at most this many steps
 REPEAT = 3  # "n does not matter": the same points, each shown this many times per pass
+
+
+class _Start(TypedDict):
+    """The run's settings, as keyword arguments of ``train`` and ``adversarial_order``."""
+
+    bias: bool
+    w0: tuple[float, ...] | None
+    eta: float
+    rule: str
+
+
+class _Greedy(_Start):
+    """The keyword arguments every adversary of one run shares."""
+
+    w_star: npt.NDArray[np.float64]
+    max_steps: int
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,7 +73,7 @@ def adversary(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> Adversary 
     run = runs.lecture_run(X, y, settings)
     if run.mm is None:
         return None
-    common = {
+    common: _Greedy = {
         "bias": settings.bias,
         "w0": settings.w0,
         "eta": settings.eta,
@@ -102,7 +120,12 @@ def orders(
     run = runs.lecture_run(X, y, settings)
     n = run.X.shape[0]
     n_orders, rep_epochs = orders_plan(n, n_orders, settings.max_epochs)
-    common = {"bias": settings.bias, "eta": settings.eta, "w0": settings.w0, "rule": settings.rule}
+    common: _Start = {
+        "bias": settings.bias,
+        "eta": settings.eta,
+        "w0": settings.w0,
+        "rule": settings.rule,
+    }
     Xr, yr = np.tile(run.X, (REPEAT, 1)), np.tile(run.y, REPEAT)
     shuffled = [
         train(run.X, run.y, seed=s, max_epochs=settings.max_epochs, **common)

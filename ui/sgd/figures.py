@@ -101,8 +101,9 @@ def zero_cone(X: np.ndarray, y: np.ndarray) -> tuple[float, float] | None:
     return b - np.pi / 2, a + np.pi / 2
 
 
-def _round(a: np.ndarray) -> list:
-    return (np.round(np.asarray(a, dtype=float), 4) + 0.0).tolist()  # + 0.0: no -0.0
+def _round(a: np.ndarray) -> list[Any]:
+    rounded: list[Any] = (np.round(np.asarray(a, dtype=float), 4) + 0.0).tolist()  # + 0.0: no -0
+    return rounded
 
 
 def _w(x: str = "x", y: str = "y") -> str:
@@ -121,7 +122,7 @@ def landscape_figure(
 ) -> Fig:
     """E_p over the (w1, w2) plane, its zero cone shaded, and each path with its start and end."""
     axis = _round(s.axis)
-    data: list[dict] = [
+    data: list[dict[str, Any]] = [
         {
             "type": "contour",
             "x": axis,
@@ -276,7 +277,7 @@ def losses_figure(
     gives (``panel="step"``), with mistakes (z <= 0) shaded."""
     title, values_of = LOSS_PANELS[panel]
     z = np.linspace(lo, hi, 601)
-    data: list[dict] = []
+    data: list[dict[str, Any]] = []
     for key, loss in LOSSES.items():
         colour = LOSS_COLOURS[key]
         dash = "dot" if key == "zero_one" else "solid"
@@ -327,7 +328,7 @@ def schedule_figure(
     """Mistakes (``panel="mistakes"``) or updates (changes of w) in each epoch, for a few
     runs; where two runs coincide (a mini-batch of 1 is online) the dashes tell them apart."""
     field = SCHEDULE_PANELS[panel]
-    data: list[dict] = []
+    data: list[dict[str, Any]] = []
     for i, (label, run, colour) in enumerate(runs):
         dash = RUN_DASHES[i % len(RUN_DASHES)]
         data.append(

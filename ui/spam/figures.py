@@ -47,7 +47,7 @@ def weights_figure(trace: Trace, feature_names: list[str], t: int, *, height: in
     grey), a mark on each mistake and a line at step t."""
     W = weights_by_step(trace)
     steps = list(range(trace.n_steps + 1))
-    data: list[dict] = []
+    data: list[dict[str, Any]] = []
     for j, name in enumerate(feature_names):
         colour = FOLLOWED.get(name, STAR)
         followed = name in FOLLOWED
@@ -118,7 +118,9 @@ def weights_figure(trace: Trace, feature_names: list[str], t: int, *, height: in
     }
 
 
-def training_table(X: np.ndarray, y: np.ndarray, w: np.ndarray, words: tuple[str, ...]) -> dict:
+def training_table(
+    X: np.ndarray, y: np.ndarray, w: np.ndarray, words: tuple[str, ...]
+) -> dict[str, Any]:
     """The labelled e-mails: text, label, word counts, w·x and the verdict with this w."""
     a = X @ w[:-1] + w[-1]  # the BIAS feature is 1, its weight is last
     table: dict[str, list[Any]] = {

@@ -131,7 +131,7 @@ def experiment(
     )
 
 
-def voted_grid(trace: Any, X: np.ndarray, steps: int) -> dict[str, list]:
+def voted_grid(trace: Any, X: np.ndarray, steps: int) -> dict[str, list[Any]]:
     """The voted perceptron's vote on a GRID x GRID grid over the view box of X."""
     box = view_box(X)
     gx = np.linspace(box.x0, box.x1, GRID)
@@ -187,7 +187,9 @@ def starts(
 # --- figures ------------------------------------------------------------------------------
 
 
-def _points(X: np.ndarray, y: np.ndarray, *, test: bool, flipped: np.ndarray | None = None) -> list:
+def _points(
+    X: np.ndarray, y: np.ndarray, *, test: bool, flipped: np.ndarray | None = None
+) -> list[dict[str, Any]]:
     split = "test" if test else "train"
     out = labelled_points(
         X,
@@ -217,7 +219,9 @@ def _points(X: np.ndarray, y: np.ndarray, *, test: bool, flipped: np.ndarray | N
     return out
 
 
-def _line(w: np.ndarray, box: Any, name: str, colour: str, dash: str, width: float = 3) -> dict:
+def _line(
+    w: np.ndarray, box: Any, name: str, colour: str, dash: str, width: float = 3
+) -> dict[str, Any]:
     seg = boundary_segment(np.asarray(w), True, box)
     xs, ys = ([seg[0][0], seg[1][0]], [seg[0][1], seg[1][1]]) if seg else ([], [])
     return {
@@ -243,7 +247,7 @@ def _plane_layout(box: Any, height: int) -> dict[str, Any]:
     }
 
 
-def boundaries_figure(exp: Experiment, grid: dict[str, list], *, height: int = 520) -> Fig:
+def boundaries_figure(exp: Experiment, grid: dict[str, list[Any]], *, height: int = 520) -> Fig:
     """The 2-D data (training filled, test open, flipped labels ringed) with the last,
     averaged and voted boundaries after the last epoch, and w* of the clean labels."""
     X_all = np.vstack([exp.X_train, exp.X_test])
@@ -281,7 +285,7 @@ def errors_figure(
     sits between the chart's tool bar and the plot (``automargin``), so on a touch screen,
     where the tool bar always shows, the bar does not cover it."""
     x = errors.epochs.tolist()
-    data: list[dict] = []
+    data: list[dict[str, Any]] = []
     for m in METHODS:
         for split, values, width, dash in (
             ("test", errors.test[m], 3, DASH[m]),
@@ -350,7 +354,7 @@ def mistakes_figure(s: Starts, *, height: int = 320) -> Fig:
     """Histogram of the mistakes M of every run on one dataset, with the bound (a line, or
     a note where it is off the chart). One figure per dataset, so a phone stacks them."""
     M = s.runs.n_mistakes
-    data: list[dict] = [
+    data: list[dict[str, Any]] = [
         {
             "type": "histogram",
             "x": M.tolist(),
@@ -403,7 +407,7 @@ def mistakes_figure(s: Starts, *, height: int = 320) -> Fig:
     return {"data": data, "layout": layout}
 
 
-def _many_lines(W: np.ndarray, box: Any) -> tuple[list, list]:
+def _many_lines(W: np.ndarray, box: Any) -> tuple[list[float | None], list[float | None]]:
     xs: list[float | None] = []
     ys: list[float | None] = []
     for w in W:
@@ -422,7 +426,7 @@ def hyperplanes_figure(s: Starts, key: str = "last", *, height: int = 400) -> Fi
     X, y = s.X_train, s.y_train
     box = view_box(X)
     W = s.runs.w if key == "last" else s.runs.w_avg
-    data: list[dict] = _points(X, y, test=False)
+    data: list[dict[str, Any]] = _points(X, y, test=False)
     xs, ys = _many_lines(W, box)
     data.append(
         {

@@ -6,6 +6,7 @@ Numbers in, plain Plotly figure dicts out (wrap with ``ui.kit.plots.as_figure``)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,7 @@ Fig = dict[str, Any]
 GRID = 120  # points per side of the grid the induced boundary is drawn on
 
 
-def _points(X: np.ndarray, y: np.ndarray) -> list[dict]:
+def _points(X: np.ndarray, y: np.ndarray) -> list[dict[str, Any]]:
     return labelled_points(
         X,
         y,
@@ -71,7 +72,7 @@ def curves_figures(runs: list[tuple[str, Trace, str]], *, height: int = 330) -> 
     titles into each other at 390 px). The first run is solid, the others dashed, so the
     runs differ by more than colour. Their titles (``CURVES``) are the page's to write:
     in the chart the touch screen's tool bar covered them."""
-    series: list[list[tuple[list, list]]] = [[], [], []]
+    series: list[list[tuple[Sequence[float], Sequence[float]]]] = [[], [], []]
     for _, trace, _ in runs:
         n = trace.n_examples
         per_epoch = np.bincount(trace.mistake_steps[:, 0] // n, minlength=trace.n_epochs)
@@ -111,13 +112,13 @@ def curves_figures(runs: list[tuple[str, Trace, str]], *, height: int = 330) -> 
 def witness_figure(X: np.ndarray, y: np.ndarray, witness: Witness, *, height: int = 420) -> Fig:
     """The data with a point z that is a convex combination of positives and of negatives."""
     z = witness.point
-    data: list[dict] = []
+    data: list[dict[str, Any]] = []
     for idx, colour, name in (
         (witness.positives, PLUS, "z from +1 points"),
         (witness.negatives, MINUS, "z from −1 points"),
     ):
-        xs: list = []
-        ys: list = []
+        xs: list[float | None] = []
+        ys: list[float | None] = []
         for i in idx:
             xs += [float(z[0]), float(X[i, 0]), None]
             ys += [float(z[1]), float(X[i, 1]), None]
@@ -327,7 +328,7 @@ def lifted_figure(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Fig:
 
 # (legend name, colour, line, marker) of each remedy; drawn in this order, so the thin
 # dotted averaged line lies on top of the pocket's wide band where their errors are equal
-REMEDIES = {
+REMEDIES: dict[str, tuple[str, str, dict[str, Any], dict[str, Any]]] = {
     "pocket": (
         "pocket (best w so far): wide band",
         PLUS,

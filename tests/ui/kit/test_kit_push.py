@@ -8,7 +8,7 @@ import inspect
 
 import pytest
 
-from ui.kit import push
+from ui.kit import internals, push
 
 
 @pytest.fixture
@@ -94,7 +94,7 @@ def test_sessions_not_seen_for_a_while_are_forgotten(told, monkeypatch) -> None:
 
 
 def test_without_a_streamlit_server_nothing_is_asked() -> None:
-    assert push.current() is None
+    assert internals.running_fragment() is None
     assert push.rerun_fragment("no-such-session", "f") is False
 
 
