@@ -33,7 +33,9 @@ from browser.devices import DEVICES, MAIN, SCREENSHOTS
 from browser.test_lecture import button, status, status_t
 from ui.kit.classroom import SUMMARY_COLUMNS
 
-pytestmark = pytest.mark.browser
+# One class (a lecturer and two students) for the module, its tests in order on one
+# pytest-xdist worker.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("room")]
 
 NICK = "<b>**Ana**</b>"  # student A's nickname: HTML and markdown, to be shown as typed
 FOLLOW_MS = 3_000  # a follower shows the lecturer's change within this (the goal: 2 s)

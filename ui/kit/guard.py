@@ -1,12 +1,15 @@
 """Bounded work per browser message, and no traceback ever.
 
-**One event per message.** A component's trigger may carry a list of events, and
-Streamlit runs the component's callback once per entry. A forged message with
-100,000 entries used to run the margin lab's edit 100,000 times, each reading the
-whole list again. :func:`component_callbacks` reads the first event of a message
-and returns at once for the rest (a counter, reset at the start of every script
-run by :func:`new_run`), and refuses a payload larger than a gesture can make
-(:func:`within`) before anything loops over it.
+**One event of each kind per message.** A component's trigger may carry a list of
+events, and Streamlit runs the component's callback once per entry. A forged message
+with 100,000 entries would run the margin lab's edit 100,000 times, each reading the
+whole list again. :func:`component_callbacks` reads the first event of each kind
+(component and event name) of a message and returns at once for the rest (counters,
+reset at the start of every script run by :func:`new_run`), and refuses a payload
+larger than a gesture can make (:func:`within`) before anything loops over it. Events
+of different kinds are all read: Streamlit merges the triggers of messages that arrive
+while a run is pending into one, so the lecture's step report and the presenter key
+pressed right after it reach the same run, and each must count.
 
 **No traceback.** :func:`page` and :func:`fragment` run page code so that an
 unexpected exception shows a short sentence (with a reference to the server's
@@ -159,7 +162,8 @@ BOUNDED = internals.wrap_message_methods(bounded_dispatch, bounded_store)
 
 def new_run(session: Session) -> int:
     """Start counting a new message's events; returns how many the last one carried."""
-    return int(session.pop(SEEN, 0))
+    seen = session.pop(SEEN, None)
+    return sum(seen.values()) if isinstance(seen, dict) else 0
 
 
 def component_callbacks(
@@ -169,19 +173,24 @@ def component_callbacks(
     handle: Callable[[str, Any], None],
     refuse: Callable[[str], None] | None = None,
 ) -> dict[str, Callable[[], None]]:
-    """``on_<event>_change`` callbacks for a component that read one event per message.
+    """``on_<event>_change`` callbacks for a component that read one event of each
+    kind per message.
 
-    ``handle(event, payload)`` runs for the first event of a message whose payload
-    passes :func:`within`; ``refuse(sentence)`` runs for one that does not. The
-    other events of the same message are counted and not read.
+    ``handle(event, payload)`` runs for the first ``event`` of a message whose payload
+    passes :func:`within`; ``refuse(sentence)`` runs for one that does not. Further
+    events of the same kind in the same message are counted and not read.
     """
 
     def make(event: str) -> Callable[[], None]:
+        kind = f"{key}:{event}"
+
         def callback() -> None:
-            seen = int(session.get(SEEN, 0))
-            session[SEEN] = seen + 1
-            if seen:
-                return  # a second event in the same message: not read
+            seen = session.get(SEEN)
+            if not isinstance(seen, dict):
+                seen = session[SEEN] = {}
+            n = seen[kind] = seen.get(kind, 0) + 1
+            if n > 1:
+                return  # a second event of this kind in the same message: not read
             state = session.get(key)
             payload = state.get(event) if isinstance(state, Mapping) else None
             if not within(payload):

@@ -60,7 +60,26 @@ def test_without_a_new_run_a_second_message_is_not_read_twice():
     cbs = component_callbacks(session, "s", ("moved",), lambda e, p: handled.append(p))
     message(session, "s", [("moved", MOVE)], cbs)
     message(session, "s", [("moved", MOVE)], cbs)
-    assert len(handled) == 1 and session[SEEN] == 2
+    assert len(handled) == 1 and session[SEEN] == {"s:moved": 2}
+
+
+def test_events_of_different_kinds_in_one_message_are_each_read_once():
+    """Streamlit merges the triggers of messages that arrive while a run is pending: the
+    lecture's step report and the presenter key pressed right after it reach one run."""
+    session, handled = {}, []
+    player = component_callbacks(
+        session, "lec_player", ("at", "presenter"), lambda e, p: handled.append(e)
+    )
+    other = component_callbacks(session, "app_reconnect", ("back",), lambda e, p: handled.append(e))
+    session["app_reconnect"] = {"back": True}
+    message(session, "lec_player", [("at", {"t": 5}), ("presenter", {"on": False})], player)
+    other["on_back_change"]()
+    assert handled == ["at", "presenter", "back"]
+    message(session, "lec_player", [("at", {"t": 6})] * 1000 + [("presenter", {"on": 1})], player)
+    assert handled == ["at", "presenter", "back"]  # no new run: nothing read twice
+    assert new_run(session) == 3 + 1001  # every entry counted, for the page to say so
+    message(session, "lec_player", [("at", {"t": 6})] * 1000, player)
+    assert handled[-1] == "at" and handled.count("at") == 2  # 1,000 entries, one read
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,7 @@ SWINGS = {  # swing of the test error over the second half of the epochs
 }
 
 
-@pytest.mark.parametrize(("pick", "case"), itertools.product(PICKS, SWINGS))
+@pytest.mark.parametrize(("pick", "case"), list(itertools.product(PICKS, SWINGS)))
 def test_the_steadiness_sentence_never_praises_the_less_steady_one(pick, case):
     text = var.verdict(evidence(*PICKS[pick]), 100, SWINGS[case])
     assert f"**Deploy the {pick} perceptron**" in text
