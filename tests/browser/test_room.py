@@ -33,9 +33,9 @@ from browser.devices import DEVICES, MAIN, SCREENSHOTS
 from browser.test_lecture import button, status, status_t
 from ui.kit.classroom import SUMMARY_COLUMNS
 
-# One class (a lecturer and two students) for the module, its tests in order on one
-# pytest-xdist worker.
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("room")]
+# One class (a lecturer and two students) for the module, its tests in order; they time
+# how soon a follower sees the lecturer (FOLLOW_MS), so they run alone (serial).
+pytestmark = [pytest.mark.browser, pytest.mark.serial]
 
 NICK = "<b>**Ana**</b>"  # student A's nickname: HTML and markdown, to be shown as typed
 FOLLOW_MS = 3_000  # a follower shows the lecturer's change within this (the goal: 2 s)
