@@ -12,6 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 _WORKER = "-" + os.environ["PYTEST_XDIST_WORKER"] if "PYTEST_XDIST_WORKER" in os.environ else ""
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# What a person waits for a page to show, when the two cores also run the other parallel
+# tests: 15 s, not Playwright's 5 s (a test that times the app says its own timeout).
+EXPECT_TIMEOUT_MS = 15_000
 # Chromium as root in a sandbox with no network beyond localhost.
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -35,7 +38,9 @@ def app_url():
 
 @pytest.fixture(scope="session")
 def browser():
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)

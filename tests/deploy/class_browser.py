@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, EXPECT_TIMEOUT_MS
 
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "browser" / "screenshots"
 T = TypeVar("T")
@@ -24,8 +24,9 @@ def in_browser(body: Callable[[Any], T], timeout: float = 240) -> T:
     out: dict[str, Any] = {}
 
     def run() -> None:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
 
+        expect.set_options(timeout=EXPECT_TIMEOUT_MS)
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(
