@@ -3,8 +3,8 @@
 # ruff (lint + format), mypy over all the code, the check of Streamlit's internals, the
 # TypeScript check of the JavaScript components, and pytest (engine, AppTest, browser, the
 # store on SQLite and on a real redis-server, two app servers behind nginx, simulated
-# students). The independent tests run in parallel (pytest-xdist, PYTEST_WORKERS of them);
-# those that time the server under load (marked `serial`) run after them, alone.
+# students). The tests run in parallel (pytest-xdist, PYTEST_WORKERS of them, each file on one
+# worker); those that time the app against the clock (marked `serial`) run after them, alone.
 # Extra arguments go to one plain pytest instead, e.g. `bash scripts/test.sh tests/engine -x`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,5 +46,5 @@ echo "== pytest"
 if [ "$#" -gt 0 ]; then
   exec python3 -m pytest "$@"
 fi
-python3 -m pytest -n "${PYTEST_WORKERS:-4}" --dist loadgroup -m "not serial"
+python3 -m pytest -n "${PYTEST_WORKERS:-3}" --dist loadfile -m "not serial"
 python3 -m pytest -p no:xdist -m serial
