@@ -228,6 +228,7 @@ def drag_point_one(page: Any) -> str:
     the URL carries the new data=<id>."""
     before = page.url
     mark = page.locator('.pt[data-i="0"] .mark')
+    expect(mark).to_be_visible()  # drawn (after a reconnection the surface is drawn anew)
     x, y = centre(mark)
     ticks = tick(page)
     page.mouse.move(x, y)
