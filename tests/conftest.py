@@ -22,7 +22,7 @@ if os.environ.get("PERCEPTRON_STORE_OF_TESTS", _WORKER) != _WORKER or (
 def pytest_configure(config):
     config.addinivalue_line(
         "markers",
-        "serial: times the server under load; runs alone, after the parallel tests",
+        "serial: times the app against the clock; runs alone, after the parallel tests",
     )
 
 
