@@ -3,7 +3,7 @@
 import streamlit as st
 
 # The tab's title before the imports below (about a second on a server's first run,
-# which Streamlit starts by naming the tab after this file, "app": issue 18).
+# which Streamlit starts by naming the tab after this file, "app").
 # ui.kit.shell sets the whole page config again on every run.
 st.set_page_config(page_title="Perceptron Lab")
 

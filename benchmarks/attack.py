@@ -46,7 +46,7 @@ Attacks (``--attacks``, comma-separated groups):
   alerts, captions, labels, help) holds a live link, image, autolink or HTML tag made
   from them, or if more than a handful of warnings are shown.
 
-Goals (the security issue): each attack leaves the victim's step median within 2x its
+Goals: each attack leaves the victim's step median within 2x its
 quiet figure (``ratio <= 2``), and the server's RSS stays below the ceiling (1 GB);
 under sustained cold requests it levels off there. Everything is bounded in count and
 time; traffic goes only to 127.0.0.1.
@@ -736,7 +736,7 @@ def hostile_query(keys: list[str], fields: int = 0) -> str:
     hostile values up to ``fields`` parameters in all."""
     params = {key: HOSTILE[i % len(HOSTILE)] for i, key in enumerate(keys)}
     if keys:
-        params |= {"data_n": HOSTILE[0], "lec_eta": HOSTILE[1]}  # the issue's two links
+        params |= {"data_n": HOSTILE[0], "lec_eta": HOSTILE[1]}  # the docstring's links
     params |= {HOSTILE[0]: "1", HOSTILE[2]: "1"}
     params |= {f"p{k:04d}": HOSTILE[k % len(HOSTILE)] for k in range(fields - len(params))}
     return urlencode(list(params.items()))

@@ -5,7 +5,7 @@ Starts two ``streamlit run`` servers on free ports: the app, and a bare page
 "t = <clicks>" when its button is clicked (the floor any Streamlit rerun pays).
 Debian's chromium, through Playwright, then measures in the page:
 
-- Step and Back (issue 17): from the click on the lecture's Step / Back button, or
+- Step and Back: from the click on the lecture's Step / Back button, or
   the → / ← key, to the chart drawing the new step (the SVG's ``data-t``) and two
   animation frames later (painted); median and p95, on the lecture page with 500
   points (``?data_n=500``), against the bare page's button;
@@ -14,7 +14,7 @@ Debian's chromium, through Playwright, then measures in the page:
 - Play: distinct steps drawn per second while the lecture plays at 30 steps/s;
 - page load: from navigation to the chart drawn, median of ``--loads`` loads.
 
-Goals (issue 17): Step and Back median <= 50 ms and <= 0.5x the bare page;
+Goals: Step and Back median <= 50 ms and <= 0.5x the bare page;
 no message inside a burst and one after it; playback >= 30 frames/s; page load
 <= 1.5x the bare page.
 

@@ -6,8 +6,8 @@ with a fresh seed, and then with each extreme case of ``tests/app/extremes.py``
 (every number at its largest or smallest accepted value, 500 XOR points). Each
 cell is the CPU seconds of this process for the open (what the server would
 spend; wall time on a shared machine also counts the others' work), with the
-ratio to the defaults. Goals: no input pins a CPU for more than a few seconds
-(issue 8), and no page costs one session more than about 0.5 s (issue 19).
+ratio to the defaults. Goals: no input pins a CPU for more than a few seconds, and
+no page costs one session more than about 0.5 s.
 
 Run:  python benchmarks/extremes.py [page ...]
 """

@@ -22,11 +22,11 @@ unchanged scene comes back as a reference (KB/run is what a browser receives).
 
 Each target is measured ``--rounds`` times, the targets interleaved (a busy machine slows
 them alike), and the median of each phase is shown: runs per second, the server's CPU ms
-per run (``/proc``), KB sent per run. The goal of issue 17 is a ratio measured in the same
-run: lecture full reruns/s at least twice what they were with 50 sessions (at ceeb31d,
-before the issue: 48-59 a second here, about 20 ms of the server's CPU each, 0.17x the
-bare page's reruns/s; the "17/s" of ``benchmarks/load.py`` with think time is bound by the
-think time, not the server). ``--baseline DIR`` (repeatable) measures the app in another
+per run (``/proc``), KB sent per run. The goal is a ratio measured in the same run:
+lecture full reruns/s with 50 sessions at least twice those of the baseline checkout
+ceeb31d (48-59 a second here, about 20 ms of the server's CPU each, 0.17x the bare page's
+reruns/s; the "17/s" of ``benchmarks/load.py`` with think time is bound by the think
+time, not the server). ``--baseline DIR`` (repeatable) measures the app in another
 checkout too (``git archive ceeb31d | tar -x -C DIR``) and prints the ratios against it.
 
 Run:  python benchmarks/full_rerun.py [--sessions 50] [--reruns 10] [--rounds 3]

@@ -61,7 +61,7 @@ Three measurements:
 - the default: ``--sessions`` N students each press Step ``--presses`` times
   (a report of t + 1 after a think time of uniform(x, 2x) s), a share of them
   dragging on the margin lab instead; one row per N.
-- ``--class N`` (issue 17): N students (200) step in bursts on one server, as
+- ``--class N``: N students (200) step in bursts on one server, as
   the browser player lets them: one report per burst, a think time of
   uniform(1, 3) s between bursts, each burst t + 1..8 inside the window, and now
   and then (``--leave``, 10%) a step out of it (past its end, sometimes as a
@@ -81,7 +81,7 @@ Three measurements:
   too (``git archive <commit> | tar -x -C DIR``) in the same run, and prints the
   ratio.
 
-Through the front door (issue 15): ``--through-nginx N`` starts N app servers, one
+Through the front door: ``--through-nginx N`` starts N app servers, one
 ``redis-server`` and nginx on this machine with the same code as ``scripts/serve_class.sh``
 (``deploy/class_server.py``: sticky sessions by a cookie hash, so simulated students, who
 carry no cookie, are spread over the servers) and connects the students to nginx's
@@ -92,7 +92,7 @@ got and its CPU. ``--class`` and ``--full-reruns`` run through nginx the same wa
 ``--url http://HOST:PORT`` sends the students to a front door that is already running
 (as ``--port`` does to one server).
 
-A class in a room (issue 16): ``--room N`` makes a room and N seats in the store the
+A class in a room: ``--room N`` makes a room and N seats in the store the
 server uses (``ui.kit.classroom``; the server started here gets a temporary SQLite file as
 its ``PERCEPTRON_STORE``, ``--store`` names the store of a server given by ``--port`` or
 ``--url``). A lecturer's session opens /lecture with the lecturer link (``?room=<code>&key=
@@ -119,15 +119,16 @@ read from nginx's log) and there is a lecturer session on each server (the lectu
 link opens the room on another device), stepping in turn: at every other change a
 student follows a lecturer on the other server, through Redis.
 
-Goals (issue 8): 50 sessions with zero errors and zero wrong answers, median
-<= 300 ms, p95 <= 800 ms; 100 sessions with zero errors. Issue 17: 200
+Goals. The default: 50 sessions with zero errors and zero wrong answers, median
+<= 300 ms, p95 <= 800 ms; 100 sessions with zero errors. ``--class``: 200
 simulated students stepping on one server with no errors, and the server's CPU
-under one core (before the player, 100 students pressing Step saturated it), while
-it keeps up (at least 90% of the reports the students would send);
-full-page reruns of the lecture page with 50 sessions at least twice the
-throughput before it (about 17 a second on this 2-core machine). Issue 15: 100 students
-through nginx over 2 servers on this 2-core machine with a Step median of at most 100 ms
-and no errors; 200 with no errors. Issue 16: 100 students in one room on one server, and
+under one core (a server that reruns the whole page on every Step is saturated by
+100 students), while it keeps up (at least 90% of the reports the students would
+send). ``--full-reruns``: full-page reruns of the lecture page with 50 sessions at
+least twice :data:`BEFORE_PLAYER` (about 17 a second on this 2-core machine, the
+page without the browser player). ``--through-nginx``: 100 students through nginx
+over 2 servers on this 2-core machine with a Step median of at most 100 ms and no
+errors; 200 with no errors. ``--room``: 100 students in one room on one server, and
 through nginx over 2 servers, every follower showing the lecturer's new step within 2 s
 (p95), every answer counted once, no errors; the idle cost of a follower stated.
 
@@ -184,7 +185,7 @@ GUARD_ERROR = "went wrong"  # kit.guard's sentence for an unexpected exception (
 BURST = 8  # steps a burst may take before it pauses
 CLASS_QUERY = "data_name=xor&lec_max_epochs=100"  # 40 points x 100 epochs: 4,000 steps
 CLASS_THINK = (1.0, 3.0)  # s between a student's bursts
-BEFORE_PLAYER = 17.0  # full reruns a second of the lecture page with 50 sessions (issue 17)
+BEFORE_PLAYER = 17.0  # full reruns/s of the lecture page, 50 sessions, no browser player
 
 
 # ---------------------------------------------------------------------------- server
@@ -1056,7 +1057,7 @@ async def run_class(
     ramp: float = 0.0,
     pid: Pids = None,
 ) -> PhaseSummary:
-    """Issue 17's class: ``students`` open the lecture page (over ``ramp`` s), then for
+    """A class stepping: ``students`` open the lecture page (over ``ramp`` s), then for
     ``duration`` s each steps in bursts (:meth:`Session.burst`), one report a burst,
     ``think`` s apart. Measured over the stepping only."""
     url = stream_url(port)
@@ -1124,7 +1125,7 @@ async def run_full_reruns(
 
 ROOM_QUERY = CLASS_QUERY  # the lecturer's lecture (4,000 steps); the followers take it
 ROOM_STEP = 3  # each change of the lecturer's: a burst of 3 steps (inside the window)
-ROOM_GOAL_S = 2.0  # issue 16: a follower shows the lecturer's new step within 2 s (p95)
+ROOM_GOAL_S = 2.0  # a follower shows the lecturer's new step within 2 s (p95)
 ROOM_WAIT_S = 10.0  # a follower that has not shown a change after this missed it
 ROOM_CHANGERS = 0.3  # share of the students who change their answer once
 ROOM_ANSWERS = ("mistake", "no mistake")  # the question card's choices (kit.classbar.ANSWERS)
@@ -1141,7 +1142,7 @@ class Door:
 
 
 class Live:
-    """A session left open as a browser leaves a tab (issue 16's class strip).
+    """A session left open as a browser leaves a tab, its class strip polling.
 
     Every message is read as it comes, the runs this client did not ask for included (a
     poll that finds the lecturer's change reruns the whole page). Every fragment the server
@@ -1407,7 +1408,7 @@ async def run_room(
     seed: int = 0,
     pid: Pids = None,
 ) -> RoomSummary:
-    """Issue 16's class: a room in the store the server(s) use, ``len(students)`` seats
+    """A class in a room: a room in the store the server(s) use, ``len(students)`` seats
     joined in it; the lecturer's sessions (one per door; the lecturer link opens the room
     on another device) and then the students open /lecture (``?room=<code>&key=<secret>``
     for a lecturer, ``?room=<code>&seat=<id>`` for a student: the seat is restored,
@@ -1693,7 +1694,7 @@ def sessions_table(args: argparse.Namespace, port: int | str, pid: Pids) -> bool
 
 
 def class_report(args: argparse.Namespace, port: int | str, pid: Pids) -> bool:
-    """``--class N``: issue 17's class stepping in bursts."""
+    """``--class N``: a class of N students stepping in bursts."""
     n = args.class_size
     ramp = args.ramp if args.ramp else n / 5
     lo, hi = CLASS_THINK
@@ -1732,7 +1733,7 @@ def class_report(args: argparse.Namespace, port: int | str, pid: Pids) -> bool:
         f"{cpu_ms:.1f} ms a report; client CPU {s.client_cores:.2f} cores; "
         f"{os.cpu_count()} cores on this machine, load average {s.load:.1f}\n"
         f"  errors {s.errors}, wrong answers {s.wrong}\n"
-        f"  issue 17 goal, {n} students with no errors and under one core, the server "
+        f"  goal, {n} students with no errors and under one core, the server "
         f"keeping up: {verdict(ok)}",
         flush=True,
     )
@@ -1789,7 +1790,7 @@ def full_rerun_report(args: argparse.Namespace, port: int | str, pid: Pids, log:
         ok = ok and ratio >= 2
         failures += [f"reference: {m}" for m in ref.messages]
     print(
-        f"  issue 17: about {BEFORE_PLAYER:g}/s before the player (not measured in this run); "
+        f"  about {BEFORE_PLAYER:g}/s without the browser player (not measured in this run); "
         f"goal >= {goal:g}/s: plain {plain.per_s / BEFORE_PLAYER:.1f}x that figure: "
         f"{verdict(ok)}"
     )
@@ -1798,7 +1799,7 @@ def full_rerun_report(args: argparse.Namespace, port: int | str, pid: Pids, log:
 
 
 def through_nginx(args: argparse.Namespace) -> bool:
-    """``--through-nginx N`` (issue 15): N app servers, Redis and nginx on this machine
+    """``--through-nginx N``: N app servers, Redis and nginx on this machine
     (``deploy.class_server``, what ``scripts/serve_class.sh`` runs), the simulated
     students sent to nginx; the default measurement beside the same load on one of the
     servers directly, in the same run."""
@@ -1877,7 +1878,7 @@ def nginx_pids(master: int) -> tuple[int, ...]:
 def nginx_sessions(args: argparse.Namespace, cls: Any) -> bool:
     """Each N of ``--sessions`` (100,200): through nginx, then on one server directly.
 
-    Goals (issue 15): 100 students through nginx over 2 servers with a Step median of at
+    Goals: 100 students through nginx over 2 servers with a Step median of at
     most 100 ms and no errors or wrong answers; 200 with no errors or wrong answers."""
     counts = [int(n) for n in args.sessions.split(",") if n.strip()] if args.sessions_given else []
     counts = counts or [100, 200]
@@ -1970,9 +1971,9 @@ def room_report(
     pid: Pids,
     where: str,
 ) -> bool:
-    """``--room N``: issue 16's class in one room (see :func:`run_room`).
+    """``--room N``: a class in one room (see :func:`run_room`).
 
-    Goals (issue 16): every follower shows the lecturer's new step within 2 s (p95 over
+    Goals: every follower shows the lecturer's new step within 2 s (p95 over
     every change every follower saw, none missed), every answer counted once, no errors;
     the idle cost of a follower is stated (the server's CPU per poll)."""
     n = len(students)
@@ -2054,7 +2055,7 @@ def room_report(
         and not s.errors
     )
     print(
-        f"  issue 16 goal, {n} students: every follower shows the lecturer's step within "
+        f"  goal, {n} students: every follower shows the lecturer's step within "
         f"{ROOM_GOAL_S:g} s (p95 {p95 * 1000:.0f} ms over {len(every)} changes seen, "
         f"{s.missed} missed), every answer counted once, no errors ({len(s.errors)}): "
         f"{verdict(ok)}; {os.cpu_count()} cores, load average {s.load:.1f}",
@@ -2102,7 +2103,7 @@ def main() -> None:
         dest="class_size",
         type=int,
         default=0,
-        help="issue 17: N students stepping in bursts (200)",
+        help="N students stepping in bursts (200)",
     )
     parser.add_argument(
         "--leave", type=float, default=0.1, help="--class: share of bursts leaving the window"
@@ -2110,7 +2111,7 @@ def main() -> None:
     parser.add_argument(
         "--full-reruns",
         action="store_true",
-        help="issue 17: full-page reruns a second with --sessions N (50) sessions",
+        help="full-page reruns a second with --sessions N (50) sessions",
     )
     parser.add_argument(
         "--duration", type=float, default=30.0, help="--class, --full-reruns: measured s"
@@ -2126,7 +2127,7 @@ def main() -> None:
         type=int,
         default=0,
         metavar="N",
-        help="issue 16: N students (100) following a lecturer in one room, a question",
+        help="N students (100) following a lecturer in one room, a question",
     )
     parser.add_argument("--changes", type=int, default=10, help="--room: the lecturer's steps")
     parser.add_argument("--gap", type=float, default=4.0, help="--room: s between the steps")
@@ -2147,7 +2148,7 @@ def main() -> None:
         type=int,
         default=0,
         metavar="N",
-        help="issue 15: start N servers + Redis + nginx and send the students through nginx "
+        help="start N servers + Redis + nginx and send the students through nginx "
         "(--sessions: 100,200, beside one server directly)",
     )
     args = parser.parse_args()

@@ -19,7 +19,7 @@ chart below the surface are in too).
 Also prints the server-side pieces at 200 points, measured in this process:
 ``max_margin`` alone, the whole analysis, the scene and the figure.
 
-Goal (issue 4): median <= 100 ms at 200 points.
+Goal: median <= 100 ms at 200 points.
 
 Run:  python benchmarks/margin_lab.py [--drops 30] [--n 200]
 """

@@ -1,4 +1,4 @@
-"""Store speed (issue 15): put/get per second on SQLite and on a real redis-server,
+"""Store speed: put/get per second on SQLite and on a real redis-server,
 beside a plain dict measured in the same run (the floor: no I/O, no copy).
 
 For each backend, on a fresh store: ``--ops`` puts of distinct keys, then as many gets,

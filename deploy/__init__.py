@@ -1,1 +1,1 @@
-"""Deployment of a class past one process: N app servers, Redis and nginx (issue 15)."""
+"""Deployment of a class past one process: N app servers, Redis and nginx."""

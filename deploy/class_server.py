@@ -1,4 +1,4 @@
-"""A class on N app servers behind nginx, with one Redis for the links' data (issue 15).
+"""A class on N app servers behind nginx, with one Redis for the links' data.
 
 One machine (``scripts/serve_class.sh N [--port 8080]`` runs ``serve``): N ``streamlit
 run app.py`` on free loopback ports, one ``redis-server`` on 127.0.0.1 (protected mode, no

@@ -1,4 +1,4 @@
-"""Class: join a class, or the lecturer's projector view of one (issue 16)."""
+"""Class: join a class, or the lecturer's projector view of one."""
 
 import streamlit as st
 

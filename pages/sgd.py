@@ -109,7 +109,7 @@ left.markdown("**The loss of one example** (shaded: a mistake, z ≤ 0)")
 left.plotly_chart(as_figure(sgd.losses_figure("loss")), config=CHART, key="sgd_losses")
 right.markdown("**One SGD step adds η·(−l′(z))·y·x** (same colours)")
 right.plotly_chart(as_figure(sgd.losses_figure("step")), config=CHART, key="sgd_steps")
-# a list, not a table: four columns of formulas were wider than a phone
+# a list, not a table: four columns of formulas are wider than a phone
 st.markdown(
     "\n".join(
         f"- **{loss.title}**: $l(z) = {loss.latex}$, step $-l'(z) = {loss.step_latex}$; "

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A class past one process (issue 15): N app servers behind nginx, with Redis for the links.
+# A class past one process: N app servers behind nginx, with Redis for the links.
 #
 #   bash scripts/serve_class.sh N [--port 8080] [--host 0.0.0.0] [--run-dir DIR]
 #

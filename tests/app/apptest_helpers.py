@@ -127,7 +127,7 @@ def markdown(at: AppTest) -> str:
     return " ".join(m.value for m in at.markdown)
 
 
-# --- plain numbers (issue 18): what a page shows, never "e+", "−0.00" or a hyphen minus
+# --- plain numbers: what a page shows, never "e+", "−0.00" or a hyphen minus
 
 TEXTS = ("title", "header", "subheader", "markdown", "caption", "success", "info", "warning")
 NOT_PLAIN = re.compile(r"e\+|[-−]0(?:\.0+)?(?![\d.])")  # 5.94e+03, −0, −0.00

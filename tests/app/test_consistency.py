@@ -1,6 +1,6 @@
 """Every number a page labels γ, R, the bound (R/γ)² or M is the engine's number.
 
-Issue 14's guard: for each page of the shell's page table, read what the page shows
+The guard: for each page of the shell's page table, read what the page shows
 (its status lines, metrics, captions and formulas, with small regular expressions)
 and compare it with what ``max_margin`` and ``train`` give for the data and the
 settings that page uses, at the defaults, rounded as the page rounds it. Only

@@ -92,7 +92,7 @@ def test_the_adversary_is_called_a_greedy_heuristic_with_the_engines_numbers():
     assert simulate_experts(n=4, k=1, days=500, behaviour="adversarial").n_mistakes == 4
 
 
-# --- plain numbers (issue 18): what the page shows, never "e+", "−0.00" or a hyphen minus
+# --- plain numbers: what the page shows, never "e+", "−0.00" or a hyphen minus
 
 
 def test_the_page_writes_plain_numbers():

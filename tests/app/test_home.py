@@ -51,7 +51,7 @@ def test_the_sidebar_says_when_a_page_does_not_use_its_dataset():
 
 
 def test_every_page_ends_with_the_glossary_of_symbols():
-    """Issue 14: one glossary (assets/glossary.md) under every page, with each handout's
+    """One glossary (assets/glossary.md) under every page, with each handout's
     notation for the app's symbols and the four mistake rules."""
     glossary = asset("glossary")
     for symbol in ("w\\*", "w₀", "w_k", "γ", "R", "M", "η", "c", "(R/γ)²"):
@@ -145,7 +145,7 @@ def test_the_click_replaces_an_uploaded_dataset():
     _lands_on_the_example(at, FOUR_POINTS)
 
 
-# --- plain numbers (issue 18): what the page shows, never "e+", "−0.00" or a hyphen minus
+# --- plain numbers: what the page shows, never "e+", "−0.00" or a hyphen minus
 
 
 @pytest.mark.parametrize("query", [{}, extreme_query(True)], ids=["default", "extremes"])

@@ -1,4 +1,4 @@
-"""Links that carry the data (issue 15), through AppTest: an upload or an edit puts
+"""Links that carry the data, through AppTest: an upload or an edit puts
 ``data=<id>`` in the URL, and a new session opened with that URL shows the same points.
 
 A new ``AppTest`` is a new session, as a reload, a new tab, a friend's browser or a

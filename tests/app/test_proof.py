@@ -197,10 +197,10 @@ def test_the_slack_figure_splits_the_room_into_the_three_gaps():
 
 @pytest.mark.parametrize("pick", ["first", "last"])
 def test_lemma_2_has_one_unit_per_quantity_and_the_card_agrees_with_the_chart(pick):
-    # issue 18: the card gave Lemma 2's slack in ‖w‖² units, the chart beside it in ‖w‖
-    # units, both as "Claim 2 slack". Now the slack kR² − ‖w‖² is in ‖w‖² (the handouts'
-    # ‖w_k‖² ≤ kR²) wherever it is named, and the chart's piece is the gap R√k − ‖w‖ of
-    # its square root, named so in the card too, with the same number.
+    # One name, one unit: the slack kR² − ‖w‖² is in ‖w‖² (the handouts' ‖w_k‖² ≤ kR²)
+    # wherever it is named, and the chart's piece is the gap R√k − ‖w‖ of its square root,
+    # named so in the card too, with the same number (a card in ‖w‖² units beside a chart
+    # in ‖w‖ units under one name would contradict each other).
     X, y = default_data()
     c = proof_check(train(X, y), X, y, max_margin(X, y))
     k = 1 if pick == "first" else c.n_mistakes
@@ -282,7 +282,7 @@ def four_points_from(scale: float) -> tuple[dict[str, str], np.ndarray, np.ndarr
 
 
 def test_from_w0_the_orders_and_the_adversary_are_held_to_the_bound_from_w0():
-    # issue 14, finding 2: the runs start from w0, so (R/γ)² (the bound from w0 = 0) is not
+    # the runs start from w0, so (R/γ)² (the bound from w0 = 0) is not
     # theirs. The bound from w0, by hand: w0·w* + kγ <= ||w_k|| <= sqrt(||w0||² + kR²) (η = 1),
     # squared: γ²k² + (2aγ − R²)k + a² − b <= 0; its larger root.
     query, X, y, w0 = four_points_from(-10.0)
@@ -311,7 +311,7 @@ def test_from_w0_the_orders_and_the_adversary_are_held_to_the_bound_from_w0():
 
 
 def test_no_mistakes_because_w0_separates_names_w0_not_the_strict_rule():
-    # issue 14, finding 10: K = 0 under the default rule (y·(w·x) <= 0 is a mistake)
+    # K = 0 under the default rule (y·(w·x) <= 0 is a mistake)
     query, X, y, w0 = four_points_from(10.0)
     assert train(X, y, w0=w0).n_mistakes == 0
     at = proof_page(query)
@@ -333,7 +333,7 @@ def page_words(at: AppTest) -> str:
 
 @pytest.mark.parametrize("start", ["zero", "typed"])
 def test_the_start_is_w0_and_w_k_counts_mistakes_on_the_whole_page(start):
-    # issue 14, finding 13: one convention, said once how it maps to the handouts' w₁
+    # one convention, said once how it maps to the handouts' w₁
     query = four_points_from(-10.0)[0] if start == "typed" else None
     words = page_words(proof_page(query))
     mapping = "w₀ is the starting weights (the handouts' w₁ in seed 000)"

@@ -1,4 +1,4 @@
-"""The class page and the class strip (issue 16), through AppTest: a lecturer and students
+"""The class page and the class strip, through AppTest: a lecturer and students
 are separate sessions (separate ``AppTest`` objects) sharing one real SQLite store, as
 students' tabs share the store of a class's servers.
 

@@ -131,7 +131,7 @@ def test_strictly_non_separable_data_are_told_there_is_no_cone():
     assert "strictly" not in warning
 
 
-# --- plain numbers (issue 18): what the page shows, never "e+", "−0.00" or a hyphen minus
+# --- plain numbers: what the page shows, never "e+", "−0.00" or a hyphen minus
 
 
 def test_the_page_writes_plain_numbers():

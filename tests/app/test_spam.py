@@ -139,7 +139,7 @@ def test_a_forged_step_never_reaches_the_setting(forged):
     assert 0 <= at.slider(key="spam_t_w").value <= at.slider(key="spam_t_w").max
 
 
-# --- plain numbers (issue 18): what the page shows, never "e+", "−0.00" or a hyphen minus
+# --- plain numbers: what the page shows, never "e+", "−0.00" or a hyphen minus
 
 
 def test_the_page_writes_plain_numbers_and_signed_changes():

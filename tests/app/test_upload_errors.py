@@ -1,4 +1,4 @@
-"""A refused upload is said in place (issue 18, item 3).
+"""A refused upload is said in place.
 
 The message is in the main area, at the top of the page the upload happened on, names the
 data still in use, and goes once it no longer applies: another dataset, a good upload,

@@ -129,7 +129,7 @@ def test_swing_is_the_range_over_the_second_half_of_the_epochs():
         assert got[m] == pytest.approx(np.ptp(exp.errors.test[m][5:]))
 
 
-# --- plain numbers (issue 18): what the page shows, never "e+", "−0.00" or a hyphen minus
+# --- plain numbers: what the page shows, never "e+", "−0.00" or a hyphen minus
 
 
 def test_the_page_writes_plain_numbers():

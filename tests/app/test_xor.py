@@ -157,7 +157,7 @@ def test_pocket_and_averaged_lines_both_show_where_they_coincide():
     np.testing.assert_allclose(pocket["y"], 100 * errors["pocket"], atol=0.01)
     np.testing.assert_allclose(averaged["y"], 100 * errors["averaged"], atol=0.01)
     same = int(np.isclose(errors["pocket"], errors["averaged"], rtol=0, atol=1e-12).sum())
-    assert same > 0  # the case of the issue: the pocket hid under the averaged line
+    assert same > 0  # equal errors: the pocket would hide under the averaged line
     # drawn so both show: the pocket a wide band underneath, the averaged a dotted line on top
     names = [t["hovertemplate"].split("<extra>")[1].split("<")[0] for t in fig["data"]]
     assert names.index("pocket") < names.index("averaged")

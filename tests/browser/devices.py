@@ -1,4 +1,4 @@
-"""A student's own device (issue 18): a 390×844 touch phone and a 1366×768 laptop.
+"""A student's own device: a 390×844 touch phone and a 1366×768 laptop.
 
 What the page-fit browser tests share: the two devices, opening a page on one, whether
 anything sticks out of the screen, screenshots a screen at a time, and whether the wheel or

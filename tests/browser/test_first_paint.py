@@ -1,4 +1,4 @@
-"""No flash of internals on the first load after the server started (issue 18, item 6).
+"""No flash of internals on the first load after the server started.
 
 A ``pages/`` folder beside ``app.py`` makes Streamlit start each server in its old
 multipage mode: the first session's first run lists every file of ``pages/`` in the
@@ -97,7 +97,7 @@ def test_the_first_load_shows_titles_from_the_first_paint(browser, fresh_url):
     assert_only_titles(seen)
     # The tab: the HTML's own title, then ours. Streamlit's old mode names it after the
     # file ("app") in the same burst of messages as app.py's first line replaces it
-    # (2 ms here; it was 0.8 s before app.py set the title before its imports).
+    # (2 ms here, as app.py sets the title before its imports).
     titles = seen["titles"]
     assert titles[-1][0] == "Perceptron Lab", titles
     for (title, start), (_, end) in pairwise(titles):

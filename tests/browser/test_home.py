@@ -36,7 +36,7 @@ def test_home_page_loads_and_shows_the_engine_result(app_url, page, screenshot):
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.key)
 def test_the_worked_example_opens_on_step_by_step_in_one_click(app_url, page, screenshot, example):
-    """Issue 17: seed 001's example reached from home in at most 2 actions (open the app,
+    """Seed 001's example reached from home in at most 2 actions (open the app,
     click), on a projector's 1280×720."""
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(app_url)  # action 1

@@ -1,4 +1,4 @@
-"""Nothing a student makes is lost (issue 15), in a real browser: drag a point, then reload,
+"""Nothing a student makes is lost, in a real browser: drag a point, then reload,
 open the link in a new tab or another browser, or reload after the server restarted: the
 same points, on every page. The server here has a store of its own (SQLite) that outlives
 it; the server is killed and started again on the same port.

@@ -1,7 +1,7 @@
 """The worst malformed CSVs in a real browser: each gets a sentence, never a traceback.
 
-One good upload first, then the malformed files one after another on the SGD page (one of
-the pages a 1e308 cell used to break): every time the top of the page shows a sentence
+One good upload first, then the malformed files one after another on the SGD page (a page
+whose arithmetic a 1e308 cell would overflow): every time the top of the page shows a sentence
 naming what is wrong and the data still in use, nothing on the page looks like a traceback
 or a server path, the dataset in use stays the good upload, and the uploader does not list
 the refused file.

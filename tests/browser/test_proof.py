@@ -81,7 +81,7 @@ def test_on_a_phone_every_formula_fits_its_column_and_nothing_is_wider_than_the_
             label.tap()
         expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
         page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
-        formulas_fit(page)  # was: "≤ ‖w₂", "= 3" cut off
+        formulas_fit(page)  # none cut off, as "≤ ‖w₂" or "= 3" would be
         assert_fits_and_reads_plainly(page)
     finally:
         context.close()

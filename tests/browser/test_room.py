@@ -1,4 +1,4 @@
-"""A class in the room (issue 16) in real browsers: a lecturer at a 1366×768 laptop on the
+"""A class in the room in real browsers: a lecturer at a 1366×768 laptop on the
 projector, student A on a phone, student B on a laptop: three browser contexts on one app
 server and its store.
 
@@ -109,8 +109,8 @@ def klass(browser, app_url):
     contexts[2].add_init_script(KEEP_SOCKETS)
     k = Klass(*(c.new_page() for c in contexts), url=app_url)
     k.lecturer.on("websocket", k.record_sent(k.lecturer_sent))
-    # the lecturer's browser console, shown with a failure (a page once drew nothing after
-    # "Open it": only the strip and the glossary; see the issue 16 notes)
+    # the lecturer's browser console, shown with a failure (it names why a page that draws
+    # only the strip and the glossary after "Open it" drew nothing else)
     k.lecturer.on("console", lambda m: print(f"lecturer console {m.type}: {m.text}"))
     k.lecturer.on("pageerror", lambda e: print(f"lecturer page error: {e}"))
     k.b.on("websocket", k.record_sent(k.b_sent))

@@ -1,4 +1,4 @@
-"""A class on 2 app servers behind nginx (issue 15), for real: Debian's nginx and
+"""A class on 2 app servers behind nginx, for real: Debian's nginx and
 redis-server, two ``streamlit run app.py``, chromium through the front door.
 
 - the lecture page loads through nginx and its Step talks to the server over the

@@ -109,7 +109,7 @@ def test_start_bound_is_the_last_k_the_squeeze_allows(a, extra, gamma, radius, e
 
 
 def test_the_four_points_from_minus_ten_w_star_are_held_to_the_bound_from_w0():
-    # issue 14, finding 2: with bias and w0 = -10 w*, a = w0.w* = -10 and ||w0||^2 = 100 =
+    # with bias and w0 = -10 w*, a = w0.w* = -10 and ||w0||^2 = 100 =
     # a^2, so the squeeze a + k gamma <= sqrt(100 + k R^2) ends at k = (R^2 - 2 a gamma) / gamma^2
     X, y = make_dataset("four_points", n=4, seed=0)
     mm = max_margin(X, y)

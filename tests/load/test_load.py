@@ -5,7 +5,7 @@ times each: the lecture player's report of t + 1, what the browser sends once a 
 of steps pauses (fragment reruns, or full ones); every answer must show the step one
 further, and no run may fail. A sixth drags points on the margin lab: every answer must
 draw the point where it was dropped. A step out of the player's window comes back as a
-full rerun with the window that holds it; issue 17's class (students stepping in bursts)
+full rerun with the window that holds it; ``--class`` (students stepping in bursts)
 and the full-rerun throughput run here in miniature. No timing assertions: the full-N
 figures come from ``python benchmarks/load.py``.
 """
@@ -201,7 +201,7 @@ def test_an_answer_that_does_not_hold_together_is_a_wrong_answer() -> None:
 
 @pytest.mark.timeout(180)
 def test_a_class_stepping_in_bursts_gets_right_answers(port: int) -> None:
-    """Issue 17's class in miniature: 8 students, one report a burst (t + 1..8), a third
+    """``--class`` in miniature: 8 students, one report a burst (t + 1..8), a third
     of the bursts leaving the window; every answer right, and those out of the window
     answered by full reruns."""
     summary = run(

@@ -1,4 +1,4 @@
-"""A class in a room (issue 16) over Streamlit's own protocol: a student's session forges
+"""A class in a room over Streamlit's own protocol: a student's session forges
 the lecturer's controls and its own answers.
 
 A real ``streamlit run`` on a real SQLite store in a temporary folder; the room and its

@@ -1,4 +1,4 @@
-"""A class in the room, on every page (issue 16): the session's seat, the sidebar's class
+"""A class in the room, on every page: the session's seat, the sidebar's class
 box, the live strip at the top of the page (the lecturer's question, following the
 lecturer) and what the end of a run publishes.
 

@@ -1,4 +1,4 @@
-"""A class in the room (issue 16): rooms in the store, without Streamlit.
+"""A class in the room: rooms in the store, without Streamlit.
 
 A room lives in the app's store (:mod:`ui.kit.store`: SQLite on one server, Redis across
 servers), so every app server of a class sees the same room:

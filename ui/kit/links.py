@@ -1,4 +1,4 @@
-"""Links that carry the data: ``?data=<id>`` (issue 15).
+"""Links that carry the data: ``?data=<id>``.
 
 A student's own data (drawn in the margin lab, edited, uploaded) are put in the store
 (:mod:`ui.kit.store`: SQLite on one server, Redis across servers) under their content id,

@@ -11,10 +11,10 @@ both do nothing.
 Python's cyclic garbage collector looks at the youngest objects every
 ``GC_YOUNG`` allocations of containers, not every 700 (its default). A page run
 allocates thousands of lists and dicts that live until the run ends; at 700 they
-were found alive mid-run and moved to the older generations, which made a full
-collection of every session's objects (25-40 ms here) due every 20 runs of the
-lecture page with its Plotly chart, every 70 with its scene (issue 17: 50 sessions
-rerunning it). At ``GC_YOUNG`` most of them are gone before a collection looks,
+are found alive mid-run and moved to the older generations, which makes a full
+collection of every session's objects (25-40 ms here, with 50 sessions rerunning
+it) due every 20 runs of the lecture page with its Plotly chart, every 70 with its
+scene. At ``GC_YOUNG`` most of them are gone before a collection looks,
 and a full one comes every few hundred runs. Garbage in reference cycles waits for
 at most ``GC_YOUNG`` allocations (a run or two) in the youngest generation.
 """

@@ -12,7 +12,7 @@ from ui.kit.geometry import Box
 from ui.kit.palette import MINUS, PLUS
 
 # ``config`` of every chart: no Plotly logo, and the mouse wheel scrolls the page, never
-# zooms a chart (a 3-D scene that ate the wheel trapped a student on the XOR page, issue 18)
+# zooms a chart (a 3-D scene that takes the wheel traps the reader: the page under it stops)
 CHART: dict[str, Any] = {"displaylogo": False, "scrollZoom": False}
 
 
@@ -28,11 +28,11 @@ class _Prebuilt(go.Figure):  # type: ignore[misc]  # plotly ships no types: go.F
 
     The (empty) ``go.Figure`` underneath is built only when something other than
     ``to_dict`` asks for it (``fig.layout``, ``repr``, ...). A ``go.Figure`` is a
-    reference cycle (its layout points back at it), so built on every chart it kept
-    the dict it holds (the lecture's Plotly chart had 3,600 lists and dicts) alive
-    until Python's cyclic collector found it, carried through every generation (with
-    the ``go.Figure`` built for nothing, 10-15 % of the server's time in full reruns
-    of that page, issue 17). Without the cycle the dict goes as soon as the page
+    reference cycle (its layout points back at it), so one built on every chart keeps
+    the dict it holds (the lecture's Plotly chart has 3,600 lists and dicts) alive
+    until Python's cyclic collector finds it, carried through every generation (with
+    the ``go.Figure`` built for nothing: 10-15 % of the server's time in full reruns
+    of that page, measured). Without the cycle the dict goes as soon as the page
     lets go of it.
     """
 
@@ -57,7 +57,7 @@ def as_figure(spec: dict[str, Any]) -> go.Figure:
 
     A drag does not zoom unless the figure asks for it (``layout.dragmode``): on a phone a
     chart in Plotly's default zoom mode takes every swipe that starts on it, so a page of
-    charts could not be scrolled (issue 18). Zoom and pan stay in the chart's tool bar.
+    charts cannot be scrolled. Zoom and pan stay in the chart's tool bar.
     """
     layout = spec.setdefault("layout", {})
     if isinstance(layout, dict):

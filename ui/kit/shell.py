@@ -245,9 +245,9 @@ def require_router() -> None:
     ``AppTest`` run) would get the page without the router, the session state or
     the sidebar. Then run the shell here, which runs this page inside it, and stop.
     Whether the page runs inside ``run_app`` is asked of this script thread, not of
-    Streamlit's server-wide switch: a first visitor's run that started in the old
-    mode while another session's ``st.navigation`` turned it off got the page
-    without the router (a KeyError in ``tests/load``, one run in eight).
+    Streamlit's server-wide switch: a first visitor's run that starts in the old
+    mode while another session's ``st.navigation`` turns it off would otherwise get
+    the page without the router (a KeyError).
 
     It also tells ``kit.guard`` which globals are the page's, so that what the page
     computed is not kept alive by its callbacks after the run (``guard.release``).

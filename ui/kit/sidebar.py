@@ -4,7 +4,7 @@ A change of the dataset writes only the dataset: a lesson whose state belongs to
 the data (the lecture's step) notices the change itself.
 
 A refused upload is said where the student looks, not in the sidebar: the shell
-draws :func:`upload_refusal` at the top of the page on show (issue 18), naming the
+draws :func:`upload_refusal` at the top of the page on show, naming the
 data still in use, until it no longer applies (another dataset, a good upload, the
 student's Dismiss, another page).
 """

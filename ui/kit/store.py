@@ -1,4 +1,4 @@
-"""The store: what a student makes outlives the server process (issue 15).
+"""The store: what a student makes outlives the server process.
 
 One small interface, :class:`Store` (``put``/``get``/``touch`` of bytes under a string key,
 with an expiry, and a *map* of fields under a key, below), and two backends, chosen by one

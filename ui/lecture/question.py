@@ -1,4 +1,4 @@
-"""The lecturer's question at the lecture's step t (issue 16): the next example, and the
+"""The lecturer's question at the lecture's step t: the next example, and the
 truth the reveal shows (from the recorded run, never from a student's browser)."""
 
 from __future__ import annotations

@@ -1,1 +1,1 @@
-"""The class page (issue 16): the projector's view of a class, and joining one."""
+"""The class page: the projector's view of a class, and joining one."""

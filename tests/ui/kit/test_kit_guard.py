@@ -184,8 +184,8 @@ label = (lambda k: fmt[k])
 
 
 def test_a_page_s_results_are_dropped_after_its_run_but_its_callbacks_still_work():
-    """What a page computed does not stay alive through its callbacks (each student's
-    run used to, 10 MB each); what the callbacks and lambdas read stays."""
+    """What a page computed does not stay alive through its callbacks (about 10 MB a
+    student's run); what the callbacks and lambdas read stays."""
     from ui.kit import guard
 
     code = compile(PAGE, "pages/example.py", "exec")

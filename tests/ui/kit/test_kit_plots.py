@@ -86,7 +86,7 @@ def test_as_figure_is_a_figure_that_holds_the_dict_itself():
 
 def test_as_figure_builds_no_reference_cycle_but_is_a_whole_figure_on_demand():
     """The dict goes when the page lets go of the figure, without the cyclic collector
-    (issue 17: a go.Figure is a cycle, and it held a 3,600-list chart through every
+    (a go.Figure is a cycle, and would hold a 3,600-list chart through every
     generation); asked for anything but its dict, it is an ordinary (empty) go.Figure."""
 
     class Marker:

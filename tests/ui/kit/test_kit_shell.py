@@ -35,7 +35,7 @@ def test_inside_the_router_the_page_goes_on(monkeypatch):
 
 
 def test_the_old_modes_navigation_is_hidden_and_the_apps_is_shown():
-    """No flash of file names (issue 18): the config hides the navigation Streamlit's old
+    """No flash of file names: the config hides the navigation Streamlit's old
     multipage mode sends on a server's first run; importing the shell (before the first
     ``st.navigation``) shows navigation again, so that the app's titles are drawn."""
     import tomllib

@@ -1,4 +1,4 @@
-"""The sidebar's generator knobs are named for what they are (issue 14, finding 4).
+"""The sidebar's generator knobs are named for what they are.
 
 The separable generator's band half-width and disc radius are lengths in the plane; the
 theorem's γ and R belong to the vectors the perceptron sees ((x, 1) with a bias) and are

@@ -183,7 +183,7 @@ def test_through_the_origin_the_ring_is_the_r_of_the_squeeze():
 )
 @pytest.mark.parametrize("bias", [True, False], ids=["bias", "origin"])
 def test_the_ring_says_the_r_the_status_line_states(bias, size):
-    """Issue 14, 3: the ring is max ‖x‖ in the plane; with a bias the status line's R is
+    """The ring is max ‖x‖ in the plane; with a bias the status line's R is
     max ‖(x, 1)‖. The ring's name must give the stated R (and the drawn radius, if they
     differ), so no student reads one R in the chart and another beside it."""
     X, y = make_dataset("separable", n=40, seed=0)  # the page's defaults
@@ -263,7 +263,7 @@ def test_a_step_view_alone_is_the_scene_s_step(case):
 
 
 def test_the_status_counts_from_one_like_the_handouts(case):
-    """Issue 17: the 4th example of epoch 1 showed as "epoch 2 · step t = 4"."""
+    """Epochs and examples count from 1: the n-th example of epoch 1 is in epoch 1."""
     run, scene = case
     n, T = run.trace.n_examples, run.trace.n_steps
     for t in sorted({0, 1, 2, n - 1, n, n + 1, 2 * n, T - 1, T} & set(range(T + 1))):
@@ -350,7 +350,7 @@ def test_a_long_run_s_claims_are_thinned_with_both_ends():
 
 @pytest.mark.parametrize("eta", [0.5, 2.0])
 def test_the_claims_titles_and_lines_carry_eta(eta):
-    """Issue 14, 12: with η ≠ 1 a mistake moves w·w* by at least ηγ and ‖w‖² by at most
+    """With η ≠ 1 a mistake moves w·w* by at least ηγ and ‖w‖² by at most
     η²R² (proof_curves' lower and upper); the titles and the lines' names say so."""
     X, y = make_dataset("separable", n=40, seed=0)
     run = record_run(X, y, RunSettings(eta=eta))
@@ -397,7 +397,7 @@ def test_with_eta_one_the_titles_are_the_theorem_s():
 
 @pytest.mark.parametrize("eta", [1.0, 0.5])
 def test_from_a_start_w0_the_squeeze_is_the_proof_redone_from_w0(eta):
-    """Issue 14 (finding 2, on the lecture page): from w₀ ≠ 0 the squeeze's curves start at
+    """On the lecture page, from w₀ ≠ 0 the squeeze's curves start at
     w₀·w*/η and ‖w₀‖/η, meet at the bound from w₀ (not (R/γ)²), and the title says so."""
     X, y = make_dataset("separable", n=40, seed=0)
     mm = max_margin(X, y, bias=True)
@@ -468,7 +468,7 @@ def drawn(ks: list, vs: list, k: int, now: float | None) -> list[tuple[float, fl
 
 @pytest.mark.parametrize("case_", CASES, ids=lambda c: c[0])
 def test_no_point_after_step_t_is_drawn_in_the_proof_panels(case_):
-    """Issue 17: the proof panels showed later mistakes under a white veil. At step t the
+    """The proof panels show no later mistake, not even under a veil. At step t the
     browser draws the claims' and the squeeze's points with k at most the step's k; what it
     draws is the engine's w_j·w* and ‖w_j‖² for j = 0..k, nothing later."""
     run = run_of(*case_)

@@ -1,7 +1,7 @@
 """The lecture page's mistake log, built column by column, against the original row loop;
 the end of a run and the status in words; the run's settings in one line.
 
-The log counts the handouts' way (issue 17): a mistake at the engine's (0-based) step t is
+The log counts the handouts' way: a mistake at the engine's (0-based) step t is
 "step t" = t + 1, in "epoch" t // n + 1, on "point" i + 1.
 """
 
@@ -114,14 +114,14 @@ def test_the_log_counts_from_one():
     np.testing.assert_array_equal(log["epoch"], t // n + 1)
     np.testing.assert_array_equal(log["point"], i + 1)
     assert log["point"].min() >= 1 and log["point"].max() <= n
-    # a mistake on the n-th example shown is in epoch 1 (issue 17: it read "epoch 2")
+    # a mistake on the n-th example shown is in epoch 1, not "epoch 2"
     assert all(e == 1 for s, e in zip(log["step t"], log["epoch"], strict=True) if s <= n)
 
 
 @pytest.mark.parametrize("name", ["separable", "xor"])
 def test_the_end_of_a_run_says_so_in_words_without_an_emoji(name):
-    """Issue 17: "✅ converged" showed as an empty box in Debian's chromium (no colour
-    emoji font, offline). The end of a run and the status are said in words."""
+    """An emoji such as "✅ converged" shows as an empty box in a browser without a colour
+    emoji font (Debian's chromium, offline). The end of a run and the status are said in words."""
     X, y = make_dataset(name, n=20, seed=0)
     run = record_run(X, y, RunSettings(max_epochs=5))
     T = run.trace.n_steps
