@@ -27,6 +27,16 @@ CHROMIUM_ARGS = [
 ]
 
 
+def uploader(page):
+    """The sidebar's file input, once there is one: a refused upload gives the uploader a
+    new key (so it is empty), and while that run draws, the old one is still on the page."""
+    from playwright.sync_api import expect
+
+    inputs = page.get_by_test_id("stFileUploaderDropzoneInput")
+    expect(inputs).to_have_count(1)
+    return inputs
+
+
 @pytest.fixture(scope="session")
 def app_url():
     with (

@@ -10,6 +10,8 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import uploader
+
 pytestmark = pytest.mark.browser
 
 IMG = "<img src=x onerror=alert(1)>"
@@ -38,7 +40,7 @@ def test_hostile_text_shows_as_text_and_never_runs(app_url, page, tmp_path):
     # a hostile file name, and a hostile cell the error message quotes
     path = tmp_path / f"{IMG}.csv"
     path.write_text(f"x1,x2,y\n1,{SCRIPT},1\n", encoding="utf-8")
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+    uploader(page).set_input_files(str(path))
     error = page.get_by_test_id("stAlertContentError")
     expect(error).to_contain_text(f"{IMG}.csv", timeout=15_000)
     expect(error).to_contain_text("'<script>alert(2)</sc…' is not a number")  # shortened

@@ -11,6 +11,8 @@ import pytest
 from hostile_corpus import CORPUS
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import uploader
+
 pytestmark = pytest.mark.browser
 
 # Elements a hostile string would have made, anywhere in the given containers.
@@ -67,14 +69,14 @@ def test_a_hostile_file_name_and_cells_show_as_text_everywhere(app_url, page, tm
     name = "<span style='font-size:80px'>BIG [C](http:evil.invalid) :smile: www.evil.invalid"
     bad = tmp_path / f"{name} bad.csv"
     bad.write_text("x1,x2,y\n1,[x](http://evil.invalid),1\n", encoding="utf-8")
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(bad))
+    uploader(page).set_input_files(str(bad))
     error = page.get_by_test_id("stAlertContentError")
     expect(error).to_contain_text("is not a number", timeout=15_000)
     assert "<span style='font-size:" in error.inner_text()  # the name, as typed
     assert page.evaluate(MADE, "[data-testid=stAlertContentError]") == []
     good = tmp_path / f"{name}.csv"
     good.write_text("x1,x2,y\n1,2,1\n2,1,1\n-1,-1,-1\n-1,1,-1\n", encoding="utf-8")
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(good))
+    uploader(page).set_input_files(str(good))
     expect(status).to_contain_text("BIG", timeout=15_000)
     assert "<span" in status.inner_text()  # the tag shows as typed
     assert page.evaluate(MADE, "[data-testid=stSidebar] [data-testid=stAlertContainer]") == []
@@ -97,7 +99,7 @@ def test_a_hostile_name_in_a_plotly_title_stays_text(app_url, page, tmp_path):
                               for i in range(40)),
         encoding="utf-8",
     )  # fmt: skip
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(good))
+    uploader(page).set_input_files(str(good))
     title = page.locator(".gtitle").filter(has_text="BIG $x$")
     expect(title).to_contain_text("<a href='http:evil.invalid'>link<span", timeout=30_000)
     assert page.locator("svg a").count() == 0

@@ -10,6 +10,8 @@ the refused file.
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import uploader
+
 pytestmark = pytest.mark.browser
 
 GOOD = b"x1,x2,y\n1,2,1\n2,1,1\n-1,-2,-1\n"
@@ -28,7 +30,7 @@ TRACEBACK_SIGNS = ("Traceback", ".py", "/work", "site-packages", "Something went
 def upload(page: Page, tmp_path, name: str, content: bytes) -> None:
     path = tmp_path / name
     path.write_bytes(content)
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+    uploader(page).set_input_files(str(path))
 
 
 def test_malformed_uploads_get_a_sentence_and_keep_the_data(app_url, page, tmp_path):

@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from browser.devices import DEVICES, SCREENSHOTS, STICKING_OUT
 from browser.test_margin import SURFACE, centre, metric, mode, said, settle, tick
+from tests.browser.conftest import uploader
 
 pytestmark = pytest.mark.browser
 
@@ -199,7 +200,7 @@ def test_no_line_names_a_point_from_an_earlier_picture(app_url, laptop, tmp_path
     # upload three points: nothing on the instrument speaks of point 17 or of 39 points
     path = tmp_path / "three.csv"
     path.write_text("x1,x2,y\n1,1,1\n2,2,1\n-1,-1,-1\n", encoding="utf-8")
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+    uploader(page).set_input_files(str(path))
     expect(page.locator(".pt")).to_have_count(3, timeout=15_000)
     settle(page)
     line = said(page).inner_text()

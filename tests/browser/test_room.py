@@ -31,6 +31,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from benchmarks.load import message
 from browser.devices import DEVICES, MAIN, SCREENSHOTS
 from browser.test_lecture import button, status, status_t
+from tests.browser.conftest import uploader
 from ui.kit.classroom import SUMMARY_COLUMNS
 
 # One class (a lecturer and two students) for the module, its tests in order; they time
@@ -486,7 +487,7 @@ def test_a_set_submitted_to_the_challenge_is_on_the_board_and_opens_in_one_click
     expect(box.get_by_role("button", name="Submit this set")).to_be_disabled()
     path = tmp_path / "four.csv"
     path.write_text(CHALLENGE_SET, encoding="utf-8")
-    k.a.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+    uploader(k.a).set_input_files(str(path))
     expect(k.a.locator(".pt")).to_have_count(4, timeout=15_000)
     expect(box).to_contain_text("This set: M = 27, γ = 0.219")
     box.get_by_role("button", name="Submit this set").click()

@@ -9,7 +9,7 @@ laptop, naming the data still in use, with the refused file no longer in the upl
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS, uploader
 from ui.kit.shell import GLOSSARY
 
 pytestmark = pytest.mark.browser
@@ -27,7 +27,7 @@ LAPTOP = {"viewport": {"width": 1366, "height": 768}}
 def upload(page: Page, tmp_path, name: str, text: str) -> None:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+    uploader(page).set_input_files(str(path))
 
 
 def status(page: Page):

@@ -31,6 +31,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from deploy import class_server
 from deploy.class_server import Class
+from tests.browser.conftest import uploader
 from ui.kit import store
 from ui.kit.links import FROM_LINK
 
@@ -320,7 +321,7 @@ def test_an_upload_through_nginx_reaches_its_tabs_server_and_its_link_opens_on_t
     def body(browser: Any) -> tuple[str, dict[int, str], str, set[str]]:
         page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
         open_lecture(page, cls.url + "/lecture")
-        page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(csv))
+        uploader(page).set_input_files(str(csv))
         expect(status(page)).to_contain_text("class points.csv", timeout=30_000)
         expect(page).to_have_url(re.compile(r"[?&]data=[a-z2-7]{12}(&|$)"), timeout=30_000)
         data_id = re.search(r"[?&]data=([a-z2-7]{12})", page.url).group(1)  # type: ignore[union-attr]
