@@ -135,7 +135,7 @@ def bounded_store(original: Callable[..., None]) -> Callable[..., None]:
             return
         # A value of another kind than its widget's (an int for the class strip's pills):
         # Streamlit would keep it, and its deserializer would raise at the start of this
-        # and every later run of the session, before any of our code (tests/load/test_room)
+        # and every later run of the session, before any of our code
         try:
             expected = internals.widget_value_type(self, widget_state.id)
             kind = widget_state.WhichOneof("value")

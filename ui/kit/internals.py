@@ -49,10 +49,8 @@ TESTIDS = {
     "stPageLink-NavLink": "the home page's links: their titles wrap on a phone",
 }
 # Attributes of the app's root element that say what the app is doing.
-ATTRIBUTES = {
-    "data-test-connection-state": "lost or CONNECTED: a reconnection reruns the page",
-}
 CONNECTION_STATE = "data-test-connection-state"
+ATTRIBUTES = {CONNECTION_STATE: "lost or CONNECTED: a reconnection reruns the page"}
 
 
 def testid(name: str) -> str:
@@ -181,14 +179,6 @@ def stop_pages_directory_mode() -> None:
     from streamlit.runtime.pages_manager import PagesManager
 
     PagesManager.uses_pages_directory = False
-
-
-@_or(False)
-def in_pages_directory_mode() -> bool:
-    """Whether Streamlit's old multipage mode is on (before the first ``st.navigation``)."""
-    from streamlit.runtime.pages_manager import PagesManager
-
-    return bool(getattr(PagesManager, "uses_pages_directory", False))
 
 
 # ------------------------------------------------------------------------------- the wraps
