@@ -266,7 +266,7 @@ class PlayerView:
                 view.start,
                 view.stop,
             ):
-                view.problem = "the player's step is not in the scene the browser holds"
+                view.problem = MISSING_SCENE
                 return view
             view.T = int(scene["T"])
             steps = scene.get("steps") or []
@@ -283,6 +283,11 @@ class PlayerView:
         if steps and len(steps) != view.stop - view.start + 1:
             view.problem = f"the scene {view.start}..{view.stop} carries {len(steps)} step views"
         return view
+
+
+# the player's step came without its scene: player.js asks for it after a second (trigger
+# ``scene``), and so do Session.ask_scene and the Driver
+MISSING_SCENE = "the player's step is not in the scene the browser holds"
 
 
 @dataclass
@@ -697,6 +702,14 @@ class Session:
             self._read(fwd, view)
             if view.status is not None:
                 last, view = view, RunView()
+
+    async def ask_scene(self) -> RunView:
+        """Ask for the lecture's scene again, as player.js does when a step has waited a
+        second for its scene: the answer is the page's run, which sends it."""
+        raw = json.dumps([{"event": "scene", "value": {"run": "", "start": 0}}])
+        view = await self._run(self.trigger(PLAYER_KEY, raw))
+        self._check(view)
+        return view
 
     def _canvas_event(self, raw: str) -> ClientState:
         """A rerun carrying the margin lab's trigger with ``json_trigger_value`` = ``raw``."""
@@ -1166,6 +1179,8 @@ class Live:
         self.polled: list[float] = []  # when each poll was sent (perf_counter)
         self.runs = 0
         self.errors: list[str] = []
+        self.asked = 0  # steps that came without their scene (asked for again)
+        self._ask: asyncio.Task[None] | None = None
         self._reader: asyncio.Task[None] | None = None
         self._timers: dict[str, tuple[float, asyncio.Task[None]]] = {}
         self._closing = False
@@ -1176,10 +1191,19 @@ class Live:
             self._timer(fragment_id, interval)
         self._reader = asyncio.create_task(self._read())
 
+    async def _ask_scene(self) -> None:
+        await asyncio.sleep(1.0)
+        self._ask = None
+        last = self.session.last
+        if last is not None and last.player is not None and last.player.problem == MISSING_SCENE:
+            raw = json.dumps([{"event": "scene", "value": {"run": "", "start": 0}}])
+            await self.send(self.session.trigger(PLAYER_KEY, raw))
+
     async def stop(self) -> None:
         self._closing = True
         tasks = [task for _, task in self._timers.values()]
         tasks += [self._reader] if self._reader is not None else []
+        tasks += [self._ask] if self._ask is not None else []
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -1235,7 +1259,10 @@ class Live:
                 had = view.player
                 s._read(fwd, view)
                 if view.player is not None and view.player is not had:
-                    if view.player.problem:
+                    if view.player.problem == MISSING_SCENE:
+                        self.asked += 1  # as the browser does, after a second
+                        self._ask = self._ask or asyncio.create_task(self._ask_scene())
+                    elif view.player.problem:
                         self.errors.append(view.player.problem)
                     else:
                         self.shown.setdefault(view.player.t, now)

@@ -13,15 +13,24 @@ from ui.kit.model import Run, RunSettings
 from ui.kit.runs import lecture_run
 from ui.kit.shell import finish_run, require_router
 from ui.kit.sidebar import current_dataset
-from ui.kit.state import ORDERS, W0_MODES, bind, session_key
+from ui.kit.state import ORDERS, W0_MODES, bind
 from ui.lecture import question
 from ui.lecture import steps as lecture
-from ui.lecture.player import PRESENTER_FLIP, PRESENTER_KEY, carry, player, window
+from ui.lecture.player import (
+    PRESENTER_KEY,
+    carry,
+    forget_scene,
+    player,
+    scene_window,
+    sent_scene,
+    window,
+)
 from ui.lecture.restart import RUN, follow, go_to
 from ui.lecture.runs import scene
 
 require_router()
 ss = st.session_state
+forget_scene(ss)  # this run's start may have dropped the scene the last run sent
 presenter = bool(ss["app_presenter"])
 if not presenter:  # presenter mode gives the title's room to the chart
     st.title("The perceptron, step by step")
@@ -76,9 +85,6 @@ def heavy_csv(run: Run, k: int) -> bytes:
         return lecture.mistake_log_csv(run, k)
 
 
-WINDOW_KEY = session_key("lec_window")  # (start, stop) of the scene on the page
-
-
 @guard.fragment
 def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
     """The player (controls, status, maths, chart: stepped in the browser) and the log.
@@ -94,14 +100,13 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
     run = lecture_run(X, y, settings)
     T = run.trace.n_steps
     t = min(int(ss["lec_t"]), T)
-    sent, start, stop = ss[WINDOW_KEY]
-    if ss.pop(PRESENTER_FLIP, False) or sent != ss[RUN] or not start <= t <= stop:
+    if (window_now := scene_window(ss, ss[RUN], t)) is None:
         st.rerun(scope="app")  # a new layout, or a step the scene on the page does not hold
     player(
         ss,
         t=t,
         n_steps=T,
-        window_now=(start, stop),
+        window_now=window_now,
         run_id=ss[RUN],
         presenter=bool(ss["app_presenter"]),
         asked=classbar.asked_here(ss),  # the lecturer's chart marks the class's question
@@ -139,9 +144,7 @@ if int(ss["lec_t"]) > T:
     go_to(ss, T)
 start, stop = window(int(ss["lec_t"]), T)
 carry(scene(X, y, settings, start, stop, data_name, ss[RUN]))
-# only once it is sent: a run stopped by the next report before that (a fast clicker, a
-# flood) leaves the player on the scene the browser holds, not on one that never came
-ss[WINDOW_KEY] = ss[RUN], start, stop
+sent_scene(ss, ss[RUN], start, stop)  # only once sent: a run stopped before sends none
 with st.container(
     key=PRESENTER_KEY if presenter else "lec_instrument"
 ):  # the page's CSS keys on it

@@ -8,10 +8,14 @@ from ui.kit.state import widget_key
 from ui.lecture.player import (
     PLAY,
     PRESENTER_FLIP,
+    RESEND,
     SEQ,
     WINDOW,
+    forget_scene,
     on_event,
     on_presenter,
+    scene_window,
+    sent_scene,
     window,
 )
 
@@ -98,3 +102,18 @@ def test_the_presenter_switch_turns_presenter_mode_on_and_off_and_only_with_a_bo
         assert session == before
     on_presenter(session, {"on": False})
     assert session["app_presenter"] is False
+
+
+def test_the_player_stays_in_the_fragment_only_while_the_browser_surely_holds_its_scene():
+    session: dict = {}
+    sent_scene(session, "run-a", 100, 200)
+    assert scene_window(session, "run-a", 150) == (100, 200)
+    assert scene_window(session, "run-a", 201) is None  # another window: the page again
+    assert scene_window(session, "run-b", 150) is None  # another run
+    session[RESEND] = True  # the browser asked: its step came without the scene
+    assert scene_window(session, "run-a", 150) is None
+    assert scene_window(session, "run-a", 150) == (100, 200)  # asked once, answered once
+    session[PRESENTER_FLIP] = True
+    assert scene_window(session, "run-a", 150) is None
+    forget_scene(session)  # a full run began: what the last one sent may be dropped
+    assert scene_window(session, "run-a", 150) is None

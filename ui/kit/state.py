@@ -228,7 +228,11 @@ SESSION_KEYS: dict[str, str] = {
     "room_to_lecture": "class page: a submission was opened; Step by step comes next",
     "room_cookie": "kit.classbar: this browser holds the class cookie (kept, or dropped once)",
     "room_hooks": "kit.classbar.LectureHooks the lecture page lends the lecturer's strip",
-    "lec_window": "lecture: (run, start, stop) of the scene sent to the browser last",
+    "lec_window": (
+        "lecture: (run, start, stop) of the scene this full run sent, None from the start of "
+        "the next (whose start may drop it undelivered)"
+    ),
+    "lec_resend": "lecture: the browser holds a step without its scene (send it again)",
     "lec_seq": "lecture: the number of the browser's last step report acted on",
     "lec_play": "lecture: a new value asks the browser to play on into the next window",
     "lec_presenter_flip": "lecture: the player's presenter switch was pressed (redraw all)",

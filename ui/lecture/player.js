@@ -196,6 +196,7 @@
  * @property {boolean} pending the server was asked for another window
  * @property {number} speed steps a second
  * @property {number | null} timer the report's timer
+ * @property {number} [askTimer] the timer of a step that waits for its scene
  * @property {number} raf
  * @property {Element | null} root
  * @property {boolean} listening
@@ -230,6 +231,7 @@
 const SVG = "http://www.w3.org/2000/svg";
 const MML = "http://www.w3.org/1998/Math/MathML";
 const REPORT_AFTER = 350; // ms of quiet after a burst of steps before the server hears it
+const ASK_AFTER = 1000; // ms a step waits for its scene before the browser asks for it again
 const S = (window.__perceptronLecture = /** @type {Lecture} */ (Object.assign({
   chartTop: 0, below: 40, t: 0, seq: 0, dirty: false, key: null, data: null, playing: false, pending: false,
   speed: 8, timer: null, raf: 0, root: null, listening: false, scene: null,
@@ -955,8 +957,12 @@ function mount(component) {
   const step = component.data;
   S.setTrigger = setTriggerValue;
   const scene = S.scene;
+  clearTimeout(S.askTimer);
   if (!step || !scene || scene.run !== step.run || scene.start !== step.start || scene.stop !== step.stop) {
-    return; // the scene of this step has not arrived yet: S.onScene mounts again when it does
+    // the scene of this step comes first, and S.onScene mounts again when it does; one
+    // still missing after ASK_AFTER ms was lost on the way: ask the server for it
+    if (step) S.askTimer = setTimeout(() => setTriggerValue("scene", { run: step.run, start: step.start }), ASK_AFTER);
+    return;
   }
   const data = { ...scene, ...step };
   const root = parentElement.querySelector(".lecroot") || h("div", { class: "lecroot" }, parentElement);

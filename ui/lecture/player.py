@@ -12,6 +12,13 @@ at once for a step outside the window (trigger ``at``: ``{"t", "seq"}``, and
 switch (trigger ``presenter``: ``{"on"}``). What Python does with a report is
 :func:`on_event`, a pure function the tests call directly (``AppTest`` cannot fire
 component events).
+
+A scene sent can still miss the browser: when a full run starts, Streamlit drops the
+messages of the run before that it has not delivered yet. So the page forgets the
+scene it sent at the start of each full run (:func:`forget_scene`) and records it
+once sent (:func:`sent_scene`); and a browser that holds a step without its scene
+asks for it (trigger ``scene``). Either way the player's next run redraws the page,
+which sends the scene again (:func:`scene_window`).
 """
 
 from __future__ import annotations
@@ -33,6 +40,8 @@ WINDOW = 100  # steps per scene: inside a window a step is drawn in the browser
 SEQ = session_key("lec_seq")  # the number of the last report the server acted on
 PLAY = session_key("lec_play")  # a new value: the next window plays on
 PRESENTER_FLIP = session_key("lec_presenter_flip")  # the presenter switch was pressed
+RESEND = session_key("lec_resend")  # the browser holds a step without its scene
+SENT = session_key("lec_window")  # (run, start, stop) of the scene sent in this full run
 MAX_SEQ = 2**31 - 1
 
 _CSS = f"""
@@ -173,6 +182,28 @@ def window(t: int, n_steps: int) -> tuple[int, int]:
     return start, min(start + WINDOW, n_steps)
 
 
+def forget_scene(session: Session) -> None:
+    """A full run starts: the scene of the run before may never reach the browser."""
+    session[SENT] = None
+
+
+def sent_scene(session: Session, run_id: str, start: int, stop: int) -> None:
+    """This full run sent the scene of steps start..stop of run ``run_id``."""
+    session[SENT] = (run_id, start, stop)
+
+
+def scene_window(session: Session, run_id: str, t: int) -> tuple[int, int] | None:
+    """The window (start, stop) of the scene the browser holds, if it shows step ``t`` of
+    run ``run_id``; None when the page must be drawn again: another run or window, a
+    scene that may not have arrived, or the presenter switch (a new layout)."""
+    flip = session.pop(PRESENTER_FLIP, False)
+    resend = session.pop(RESEND, False)
+    sent = session.get(SENT)
+    if flip or resend or sent is None or sent[0] != run_id or not sent[1] <= t <= sent[2]:
+        return None
+    return int(sent[1]), int(sent[2])
+
+
 def _int(value: Any, lo: int, hi: int) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
         return None
@@ -229,12 +260,16 @@ def player(
     def handle(event: str, value: Any) -> None:
         if event == "at":
             on_event(session, value, n_steps=n_steps)
+        elif event == "scene":
+            session[RESEND] = True  # a forged ask costs what a step outside the window does
         else:
             on_presenter(session, value)
 
     start, stop = window_now
-    # the first event of a message is read, and only if it is the size of a report
-    callbacks = guard.component_callbacks(session, "lec_player", ("at", "presenter"), handle)
+    # the first event of each kind in a message is read, and only if it is the size of a report
+    callbacks = guard.component_callbacks(
+        session, "lec_player", ("at", "presenter", "scene"), handle
+    )
     _player(
         key="lec_player",
         data={
