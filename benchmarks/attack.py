@@ -97,9 +97,9 @@ MAX_WARNINGS = 10  # "a handful": warnings one link may put on a page, however l
 
 
 def page_urls(app_dir: Path) -> tuple[str, ...]:
-    """The URL of every page of the app's page table, ``ui/kit/shell.py``'s ``PAGES`` (read
+    """The URL of every page of the app's page table, ``ui/shell/__init__.py``'s ``PAGES`` (read
     as text, not imported; "" for the home page, whose file is ``pages/home.py``)."""
-    text = (app_dir / "ui" / "kit" / "shell.py").read_text(encoding="utf-8")
+    text = (app_dir / "ui" / "app" / "shell.py").read_text(encoding="utf-8")
     stems = re.findall(r'PageSpec\(\s*"pages/(\w+)\.py"', text)
     return tuple("" if stem == "home" else stem for stem in stems)
 
@@ -152,8 +152,8 @@ def widget_state_limit(app_dir: Path) -> int:
 
 
 def setting_keys(app_dir: Path) -> list[str]:
-    """The URL settings the app reads, from ``ui/kit/state.py`` (read as text, not imported)."""
-    text = (app_dir / "ui" / "kit" / "state.py").read_text(encoding="utf-8")
+    """The URL settings the app reads, from ``ui/app/state.py`` (read as text, not imported)."""
+    text = (app_dir / "ui" / "app" / "state.py").read_text(encoding="utf-8")
     keys = list(dict.fromkeys(re.findall(r'Setting\(\s*"(\w+)"', text)))
     return keys or ["data_n", "lec_eta", "data_name", "lec_w0_typed", "data_seed"]
 

@@ -1,7 +1,7 @@
 """How long each page takes with every setting at its extremes, against its defaults.
 
 Every page is opened through ``AppTest`` with every cache emptied first
-(``kit.cache.clear_all``: nothing is cached from before) at its default settings
+(``ui.server.cache.clear_all``: nothing is cached from before) at its default settings
 with a fresh seed, and then with each extreme case of ``tests/app/extremes.py``
 (every number at its largest or smallest accepted value, 500 XOR points). Each
 cell is the CPU seconds of this process for the open (what the server would
@@ -23,7 +23,7 @@ sys.path[:0] = [str(ROOT)]
 
 from tests.app.apptest_helpers import open_app  # noqa: E402
 from tests.app.extremes import CASES, PAGES  # noqa: E402
-from ui.kit.cache import clear_all  # noqa: E402
+from ui.server.cache import clear_all  # noqa: E402
 
 GOAL = 0.5  # CPU seconds one session may cost
 

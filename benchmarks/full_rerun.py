@@ -15,7 +15,7 @@ measured is its throughput:
   (``?data_seed=...``): N runs and N scenes computed, as after a settings change.
 
 An exception, the page's error sentence or a run that does not finish as a full run is
-an error. Opens are also capped by ``ui.kit.fair`` (past 3 new tabs a second they queue
+an error. Opens are also capped by ``ui.server.fair`` (past 3 new tabs a second they queue
 and rest), so for them the server's CPU per run is the number to read, not runs/s. The
 client keeps the large messages as a browser does and names them when it reruns, so an
 unchanged scene comes back as a reference (KB/run is what a browser receives).

@@ -93,7 +93,7 @@ got and its CPU. ``--class`` and ``--full-reruns`` run through nginx the same wa
 (as ``--port`` does to one server).
 
 A class in a room: ``--room N`` makes a room and N seats in the store the
-server uses (``ui.kit.classroom``; the server started here gets a temporary SQLite file as
+server uses (``ui.classmode.classroom``; the server started here gets a temporary SQLite file as
 its ``PERCEPTRON_STORE``, ``--store`` names the store of a server given by ``--port`` or
 ``--url``). A lecturer's session opens /lecture with the lecturer link (``?room=<code>&key=
 <secret>``), then each student with its seat (``?room=<code>&seat=<id>``: the seat is
@@ -103,7 +103,7 @@ restored, following is on). Every session is then left open as a browser leaves 
 tally, ``classbar.HEARTBEAT_S`` for a student's) and the client asks for it at that
 interval as the browser's timer does (a ``rerun_script`` with that ``fragment_id`` and
 ``is_auto_rerun``), reading everything that comes back: the reruns the server starts by
-itself when the room changes (``ui/kit/push.py``: a student's strip, or on Step by step
+itself when the room changes (``ui/classmode/push.py``: a student's strip, or on Step by step
 the lecture's instrument) and the whole-page runs they lead to included. Measured: the
 server's CPU per second and per poll while nothing changes (with and without a question on
 every page) against the same number of sessions on /lecture in no room, in the same run;
@@ -173,7 +173,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import streamlit_server  # noqa: E402
 
 if TYPE_CHECKING:
-    from ui.kit.classroom import Room
+    from ui.classmode.classroom import Room
 
 PLAYER_KEY = "lec_player"
 LECTURE_SCENE_KEY = "lec_scene"  # the scene rides on its own component, sent on full runs
@@ -181,7 +181,7 @@ CANVAS_KEY = "mar_canvas"
 STATUS = re.compile(r"step t = ([\d,]+) of ([\d,]+)")  # in a step view's status line
 OK_FINISH = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 RUN_TIMEOUT = 60.0  # seconds a single run may take before it counts as an error
-GUARD_ERROR = "went wrong"  # kit.guard's sentence for an unexpected exception (st.error)
+GUARD_ERROR = "went wrong"  # ui.server.guard's sentence for an unexpected exception (st.error)
 BURST = 8  # steps a burst may take before it pauses
 CLASS_QUERY = "data_name=xor&lec_max_epochs=100"  # 40 points x 100 epochs: 4,000 steps
 CLASS_THINK = (1.0, 3.0)  # s between a student's bursts
@@ -482,7 +482,7 @@ class Session:
 
     async def settle(self, *, runs: int = 0, quiet: float = 0.5) -> RunView | None:
         """Read the runs the server started without being asked (a rerun pushed when the
-        room changed, ``ui.kit.push``): at least ``runs`` of them, then until nothing has
+        room changed, ``ui.classmode.push``): at least ``runs`` of them, then until nothing has
         come for ``quiet`` seconds. The last run's view (None if none came).
 
         Without this, a pushed run's ``script_finished`` is read as the answer to the
@@ -1141,7 +1141,7 @@ ROOM_STEP = 3  # each change of the lecturer's: a burst of 3 steps (inside the w
 ROOM_GOAL_S = 2.0  # a follower shows the lecturer's new step within 2 s (p95)
 ROOM_WAIT_S = 10.0  # a follower that has not shown a change after this missed it
 ROOM_CHANGERS = 0.3  # share of the students who change their answer once
-ROOM_ANSWERS = ("mistake", "no mistake")  # the question card's choices (kit.classbar.ANSWERS)
+ROOM_ANSWERS = ("mistake", "no mistake")  # the question card's choices (classbar.ANSWERS)
 
 
 @dataclass(frozen=True)
@@ -1310,7 +1310,7 @@ def watch_room(
 ) -> tuple[float, Room]:
     """(when, room): the first read of the room's document (``load_room(fresh=True)``,
     every 2 ms, in a thread) that is ``ready``; RunError after ``timeout`` s."""
-    from ui.kit import classroom
+    from ui.classmode import classroom
 
     deadline = time.perf_counter() + timeout
     while True:
@@ -1457,8 +1457,8 @@ async def run_room(
     5. the reference: as many sessions on /lecture through the same doors, in no room (no
        strip), idle for ``idle`` s, in the same run.
     """
-    from ui.kit import classroom
-    from ui.kit import store as store_mod
+    import perceptron_store as store_mod
+    from ui.classmode import classroom
 
     out = RoomSummary(students=len(students), changes=changes)
     store = store_mod.open_store(store_setting)

@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.streamlit_server import serve  # noqa: E402
 from perceptron_core import make_dataset, max_margin  # noqa: E402
-from ui.kit.geometry import view_box  # noqa: E402
+from ui.look.geometry import view_box  # noqa: E402
 from ui.margin import figures as mf  # noqa: E402
 from ui.margin import lab  # noqa: E402
 

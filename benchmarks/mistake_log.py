@@ -22,9 +22,9 @@ sys.path[:0] = [str(ROOT)]
 
 from perceptron_core import make_dataset  # noqa: E402
 from tests.app.apptest_helpers import open_app  # noqa: E402
-from ui.kit.cache import clear_all  # noqa: E402
-from ui.kit.model import RunSettings, record_run  # noqa: E402
+from ui.compute.model import RunSettings, record_run  # noqa: E402
 from ui.lecture import steps as lecture  # noqa: E402
+from ui.server.cache import clear_all  # noqa: E402
 
 QUERY = {"data_name": "xor", "data_n": "500", "lec_max_epochs": "400", "lec_t": "200000"}
 

@@ -31,7 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ui.kit.store import (
+from perceptron_store import (
     MAX_MAP_FIELDS,
     MapFull,
     Store,

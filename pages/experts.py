@@ -4,13 +4,13 @@ and the perceptron learning whom to follow with at most n·k mistakes."""
 import streamlit as st
 
 from perceptron_core import EXPERT_BEHAVIOURS
+from ui.app.state import MAX_SEED, assign, bind
 from ui.experts import figures as ex
 from ui.experts.runs import experts_run
-from ui.kit.numbers import number
-from ui.kit.plots import CHART, as_figure
-from ui.kit.shell import require_router
-from ui.kit.state import MAX_SEED, assign, bind
-from ui.kit.text import lesson_text
+from ui.look.numbers import number
+from ui.look.plots import CHART, as_figure
+from ui.look.text import lesson_text
+from ui.shell import require_router
 
 require_router()
 ss = st.session_state

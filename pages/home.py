@@ -5,10 +5,10 @@ import streamlit as st
 
 from perceptron_core import RULES
 from ui.home.examples import EXAMPLES, LINKS, WorkedExample, open_on_lecture, worked, wrap_links
-from ui.kit.numbers import number, vector_text
-from ui.kit.shell import PAGES, require_router
-from ui.kit.text import asset
 from ui.lecture.restart import restart
+from ui.look.numbers import number, vector_text
+from ui.look.text import asset
+from ui.shell import PAGES, require_router
 
 require_router()
 st.title("Perceptron Lab")

@@ -7,13 +7,11 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from perceptron_core import RULES
-from ui.kit import classbar, guard
-from ui.kit.cache import heavy_slot
-from ui.kit.model import Run, RunSettings
-from ui.kit.runs import lecture_run
-from ui.kit.shell import finish_run, require_router
-from ui.kit.sidebar import current_dataset
-from ui.kit.state import ORDERS, W0_MODES, bind
+from ui.app.sidebar import current_dataset
+from ui.app.state import ORDERS, W0_MODES, bind
+from ui.classmode import classbar
+from ui.compute.model import Run, RunSettings
+from ui.compute.runs import lecture_run
 from ui.lecture import question
 from ui.lecture import steps as lecture
 from ui.lecture.player import (
@@ -27,6 +25,9 @@ from ui.lecture.player import (
 )
 from ui.lecture.restart import RUN, follow, go_to
 from ui.lecture.runs import scene
+from ui.server import guard
+from ui.server.cache import heavy_slot
+from ui.shell import finish_run, require_router
 
 require_router()
 ss = st.session_state

@@ -6,19 +6,20 @@ import numpy as np
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from ui.kit import classbar, guard
-from ui.kit import classroom as cr
-from ui.kit.numbers import number
-from ui.kit.plots import CHART
-from ui.kit.shell import finish_run, require_router
-from ui.kit.sidebar import CUSTOM, current_dataset
-from ui.kit.state import assign, bind, session_key
-from ui.kit.text import safe
+from ui.app.sidebar import CUSTOM, current_dataset
+from ui.app.state import assign, bind, session_key
+from ui.classmode import classbar
+from ui.classmode import classroom as cr
 from ui.lecture.restart import follow
+from ui.look.numbers import number
+from ui.look.plots import CHART
+from ui.look.text import safe
 from ui.margin import figures as mf
 from ui.margin import lab
 from ui.margin.canvas import canvas, svg_panel
 from ui.margin.edits import MAX_POINTS
+from ui.server import guard
+from ui.shell import finish_run, require_router
 
 require_router()
 ss = st.session_state

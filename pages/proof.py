@@ -4,17 +4,17 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core import RULES, augment
-from ui.kit.numbers import number, percent, signed
-from ui.kit.plots import CHART, as_figure
-from ui.kit.runs import lecture_run
-from ui.kit.shell import require_router
-from ui.kit.sidebar import current_dataset
-from ui.kit.state import W0_MODES, bind, widget_key
-from ui.kit.text import lesson_text, safe
+from ui.app.sidebar import current_dataset
+from ui.app.state import W0_MODES, bind, widget_key
+from ui.compute.runs import lecture_run
 from ui.lecture import steps as lecture
 from ui.lecture.restart import follow
+from ui.look.numbers import number, percent, signed
+from ui.look.plots import CHART, as_figure
+from ui.look.text import lesson_text, safe
 from ui.proof import figures as proof
 from ui.proof import runs as proof_runs
+from ui.shell import require_router
 
 require_router()
 ss = st.session_state

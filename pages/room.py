@@ -2,17 +2,19 @@
 
 import streamlit as st
 
-from ui.kit import classbar, guard, links
-from ui.kit import classroom as cr
-from ui.kit.internals import testid
-from ui.kit.plots import CHART
-from ui.kit.shell import require_router
-from ui.kit.state import session_key
-from ui.kit.style import page_style
-from ui.kit.text import asset, safe
+from ui.app import links
+from ui.app.state import session_key
+from ui.classmode import classbar
+from ui.classmode import classroom as cr
+from ui.look.plots import CHART
+from ui.look.style import page_style
+from ui.look.text import asset, safe
 from ui.room import figures
 from ui.room.qr import qr_svg
 from ui.room.views import open_submission
+from ui.server import guard
+from ui.server.internals import testid
+from ui.shell import require_router
 
 require_router()
 ss = st.session_state

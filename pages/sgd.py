@@ -8,15 +8,15 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from perceptron_core import LOSSES, RULES, Trace
-from ui.kit.numbers import number, vector_text
-from ui.kit.palette import BOUND, CURRENT, PLUS, W_COLOUR
-from ui.kit.plots import CHART, as_figure
-from ui.kit.shell import require_router
-from ui.kit.sidebar import current_dataset
-from ui.kit.state import SGD_DATA, assign, bind
-from ui.kit.text import lesson_text, safe
+from ui.app.sidebar import current_dataset
+from ui.app.state import SGD_DATA, assign, bind
+from ui.look.numbers import number, vector_text
+from ui.look.palette import BOUND, CURRENT, PLUS, W_COLOUR
+from ui.look.plots import CHART, as_figure
+from ui.look.text import lesson_text, safe
 from ui.sgd import figures as sgd
 from ui.sgd import runs as sgd_runs
+from ui.shell import require_router
 
 require_router()
 ss = st.session_state

@@ -5,11 +5,11 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core import RULES, word_counts
-from ui.kit.numbers import number, signed
-from ui.kit.plots import CHART, as_figure
-from ui.kit.shell import require_router
-from ui.kit.state import SETTINGS, SPAM_RULES, assign, bind, widget_key
-from ui.kit.text import lesson_text
+from ui.app.state import SETTINGS, SPAM_RULES, assign, bind, widget_key
+from ui.look.numbers import number, signed
+from ui.look.plots import CHART, as_figure
+from ui.look.text import lesson_text
+from ui.shell import require_router
 from ui.spam import figures as spam
 from ui.spam.runs import spam_run
 

@@ -7,12 +7,12 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from perceptron_core import METHODS
-from ui.kit.numbers import number, percent
-from ui.kit.plots import CHART, as_figure
-from ui.kit.shell import require_router
-from ui.kit.sidebar import current_dataset
-from ui.kit.state import VAR_DATA, bind
-from ui.kit.text import lesson_text, safe
+from ui.app.sidebar import current_dataset
+from ui.app.state import VAR_DATA, bind
+from ui.look.numbers import number, percent
+from ui.look.plots import CHART, as_figure
+from ui.look.text import lesson_text, safe
+from ui.shell import require_router
 from ui.variants import figures as var
 from ui.variants import runs
 

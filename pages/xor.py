@@ -4,13 +4,13 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core import DATASETS, FEATURE_MAPS, make_dataset
-from ui.kit.numbers import number, vector_text
-from ui.kit.palette import MINUS, PLUS
-from ui.kit.plots import CHART, as_figure
-from ui.kit.shell import require_router
-from ui.kit.sidebar import current_dataset
-from ui.kit.state import XOR_DATA, bind
-from ui.kit.text import lesson_text, safe
+from ui.app.sidebar import current_dataset
+from ui.app.state import XOR_DATA, bind
+from ui.look.numbers import number, vector_text
+from ui.look.palette import MINUS, PLUS
+from ui.look.plots import CHART, as_figure
+from ui.look.text import lesson_text, safe
+from ui.shell import require_router
 from ui.xor import figures, runs, view
 
 require_router()

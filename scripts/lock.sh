@@ -8,8 +8,8 @@
 #                                    version its range allows, then the whole test command
 #                                    (which installs the new lock). Commit the two .txt files
 #                                    only if it passes; on a new Streamlit, read what
-#                                    tests/ui/kit/test_kit_internals.py says and mend
-#                                    ui/kit/internals.py (and its TESTED) first.
+#                                    tests/ui/server/test_server_internals.py says and mend
+#                                    ui/server/internals.py (and its TESTED) first.
 #
 # The lock is resolved for Python 3.11 on Linux x86-64 (this project's machines); the hashes
 # cover every file PyPI has for each pinned version.

@@ -37,8 +37,8 @@ python3 -m ruff check .
 python3 -m ruff format --check .
 echo "== mypy (all the code: pyproject.toml's files)"
 python3 -m mypy
-echo "== Streamlit's internals (ui/kit/internals.py)"
-python3 -m ui.kit.internals
+echo "== Streamlit's internals (ui/server/internals.py)"
+python3 -m ui.server.internals
 echo "== tsc --checkJs (ui/lecture/player.js, ui/margin/canvas.js)"
 npx --no-install tsc -p tsconfig.json
 

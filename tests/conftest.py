@@ -5,7 +5,7 @@ import tempfile
 
 from hypothesis import HealthCheck, settings
 
-# The tests' own store (ui.kit.links): a throwaway SQLite file, never the app's default one;
+# The tests' own store (ui.app.links): a throwaway SQLite file, never the app's default one;
 # the servers the browser tests start inherit it. A test may open another (links.use_store).
 # Each pytest-xdist worker has its own (a worker inherits the environment of the process
 # that started it, whose store it must not share: that process removes it at exit).

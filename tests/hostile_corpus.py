@@ -1,6 +1,6 @@
 """Text a mischievous student sends, one string per trick a renderer may fall for.
 
-Shared by the unit tests of ``ui.kit.text``, the AppTest pages and the browser tests:
+Shared by the unit tests of ``ui.look.text``, the AppTest pages and the browser tests:
 each string must show as typed and never become a link, an image, a style, an icon,
 maths or a tag.
 """

@@ -7,7 +7,7 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
-from ui.kit.numbers import AXIS
+from ui.look.numbers import AXIS
 
 PLAYER = "perceptron_lecture"  # the lecture page's components (ui.lecture.player)
 SCENE = "perceptron_lecture_scene"
@@ -133,7 +133,7 @@ TEXTS = ("title", "header", "subheader", "markdown", "caption", "success", "info
 NOT_PLAIN = re.compile(r"e\+|[-−]0(?:\.0+)?(?![\d.])")  # 5.94e+03, −0, −0.00
 HYPHEN_MINUS = re.compile(r"(?<![\w)\]}])-\d")  # "-5" where "−5" is meant (not 2-D, 000-004)
 FORMAT = re.compile(r"%\{[^}:]+:([^}]*)\}")  # the d3 format of a %{...:format} placeholder
-PLAIN_FORMATS = re.compile(r",|,\.\d~r|\.\d+f")  # thousands, kit.numbers.D3 (any digits), fixed
+PLAIN_FORMATS = re.compile(r",|,\.\d~r|\.\d+f")  # thousands, ui.look.numbers.D3 (any digits), fixed
 
 
 def assert_plain_numbers(at: AppTest) -> str:

@@ -7,8 +7,8 @@ Used by ``test_extremes.py`` (no page may fail or hang there) and by
 from collections.abc import Callable
 from pathlib import Path
 
-from ui.kit import shell
-from ui.kit.state import SETTINGS, Setting
+from ui import shell
+from ui.app.state import SETTINGS, Setting
 
 PAGES = tuple(Path(p.path).stem for p in shell.PAGES)  # every page of the router
 _CANDIDATES = (

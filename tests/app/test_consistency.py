@@ -25,14 +25,14 @@ from streamlit.testing.v1 import AppTest
 from perceptron_core import DATASETS, make_dataset, max_margin, simulate_experts, train
 from perceptron_core.experts import TIE_RULE
 from perceptron_core.proof import worst_case_set
-from ui.kit.numbers import number
-from ui.kit.runs import dataset
-from ui.kit.shell import PAGES
-from ui.kit.state import SETTINGS, param_key
-from ui.kit.text import asset
+from ui.app.state import SETTINGS, param_key
+from ui.compute.runs import dataset
+from ui.look.numbers import number
+from ui.look.text import asset
 from ui.sgd.runs import epochs_within_cap
+from ui.shell import PAGES
 
-# a number as the pages write it: "5,940", "−0.5", LaTeX's "5{,}940" (kit.numbers.tex)
+# a number as the pages write it: "5,940", "−0.5", LaTeX's "5{,}940" (ui.look.numbers.tex)
 NUM = r"([-−]?\d(?:[\d,]|\{,\})*(?:\.\d+)?(?:e[-+−]?\d+)?)"
 
 # pages with no number labelled γ, R, (R/γ)² or M, and why

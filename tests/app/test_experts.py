@@ -10,7 +10,7 @@ from extremes import extreme_query
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import simulate_experts
-from ui.kit.numbers import number
+from ui.look.numbers import number
 
 
 def experts(query: dict[str, str] | None = None) -> AppTest:

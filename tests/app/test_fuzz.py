@@ -11,7 +11,7 @@ from apptest_helpers import lecture_status, open_app
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ui.kit.state import SETTINGS
+from ui.app.state import SETTINGS
 
 HOSTILE = [
     "<script>alert(1)</script>",

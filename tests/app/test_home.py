@@ -10,10 +10,10 @@ from apptest_helpers import assert_plain_numbers, open_app
 from extremes import extreme_query
 
 from perceptron_core import RULES
+from ui.app.state import SETTINGS, to_query
 from ui.home.examples import EXAMPLES, settings
-from ui.kit.shell import GLOSSARY, PAGES
-from ui.kit.state import SETTINGS, to_query
-from ui.kit.text import asset
+from ui.look.text import asset
+from ui.shell import GLOSSARY, PAGES
 
 LECTURE_TITLE = "The perceptron, step by step"
 FOUR_POINTS = next(e for e in EXAMPLES if e.key == "four_points")
@@ -26,7 +26,7 @@ def test_home_page_runs_and_shows_the_worked_example():
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["mistakes M"] == "2"
     assert metrics["final w"] == "(2, 1)"
-    assert metrics["bound (R/γ)²"] == "5"  # not "5.00": kit.numbers
+    assert metrics["bound (R/γ)²"] == "5"  # not "5.00": ui.look.numbers
 
 
 def test_home_page_links_every_other_page_with_its_sentence():

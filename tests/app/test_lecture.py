@@ -5,7 +5,7 @@ from apptest_helpers import lecture_scene, lecture_status, lecture_step, lecture
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import make_dataset, train
-from ui.kit.numbers import number
+from ui.look.numbers import number
 
 
 def lecture(query: dict[str, str] | None = None) -> AppTest:

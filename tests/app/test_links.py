@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from apptest_helpers import open_app
 
+import perceptron_store as store
 from perceptron_core import make_dataset
-from ui.kit import links, store
+from ui.app import links
 from ui.margin import lab
 
 X0, Y0 = make_dataset("separable", n=40, seed=0)  # the default dataset

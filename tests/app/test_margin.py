@@ -11,8 +11,8 @@ from apptest_helpers import has_instrument, lecture_step, margin_numbers, margin
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import make_dataset, max_margin, train
-from ui.kit.numbers import number
-from ui.kit.text import visible
+from ui.look.numbers import number
+from ui.look.text import visible
 from ui.margin import lab
 
 X0, Y0 = make_dataset("separable", n=40, seed=0)  # the default dataset

@@ -2,7 +2,7 @@
 caches (as pickles), never in a student's session.
 
 A session lives as long as its tab, and 120 s more after the tab closes; before
-``kit.guard.release`` every page's callbacks and fragments kept its engine results
+``ui.server.guard.release`` every page's callbacks and fragments kept its engine results
 alive in the session (10 MB a student at the largest settings: 1.5 GB after 240
 cold opens of one server).
 """
@@ -14,7 +14,7 @@ from apptest_helpers import lecture_step, open_app
 from extremes import PAGES
 
 import perceptron_core
-from ui.kit.model import Run
+from ui.compute.model import Run
 
 RESULTS = (
     *(

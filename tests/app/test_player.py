@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from ui.kit.state import widget_key
+from ui.app.state import widget_key
 from ui.lecture.player import (
     PLAY,
     PRESENTER_FLIP,

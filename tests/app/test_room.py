@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 from apptest_helpers import lecture_scene, open_app
 
-from ui.kit import classroom as cr
-from ui.kit import links, store
+import perceptron_store as store
+from ui.app import links
+from ui.classmode import classroom as cr
 
 
 @pytest.fixture(autouse=True)
@@ -254,7 +255,7 @@ def test_closing_the_class_ends_it_for_students_and_the_summary_has_no_names() -
 
 
 def test_the_lecturers_cookie_reopens_the_class_after_a_reload() -> None:
-    from ui.kit import classbar
+    from ui.classmode import classbar
 
     _, seat = lecturer()
     session: dict = {}
@@ -272,7 +273,7 @@ def test_the_lecturers_cookie_reopens_the_class_after_a_reload() -> None:
 
 
 def test_a_flood_of_wrong_codes_stops_code_lookups_for_a_while(monkeypatch) -> None:
-    from ui.kit import classbar
+    from ui.classmode import classbar
 
     monkeypatch.setattr(classbar, "FAILED", store.RateLimit(20.0, 100))
     monkeypatch.setattr(classbar, "_FLOOD_UNTIL", [0.0])

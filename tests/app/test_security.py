@@ -5,8 +5,8 @@ import pytest
 from apptest_helpers import open_app
 from hostile_corpus import CORPUS
 
-from ui.kit.state import MAX_NOTICES, NOTICES, accepts, bind
-from ui.kit.text import visible
+from ui.app.state import MAX_NOTICES, NOTICES, accepts, bind
+from ui.look.text import visible
 
 
 def alerts(at) -> list[str]:
@@ -71,15 +71,15 @@ def test_bind_refuses_what_the_setting_does_not_accept():
 
 
 def test_an_error_in_a_page_shows_a_sentence_not_a_traceback(monkeypatch):
-    import ui.kit.runs
-    from ui.kit import guard
+    import ui.compute.runs
+    from ui.server import guard
 
     monkeypatch.setattr(guard, "STRICT", False)  # as in the app
 
     def broken(*args, **kwargs):
         raise RuntimeError("/secret/path/engine.py exploded")
 
-    monkeypatch.setattr(ui.kit.runs, "lecture_run", broken)
+    monkeypatch.setattr(ui.compute.runs, "lecture_run", broken)
     at = open_app("pages/lecture.py")
     assert not at.exception  # no traceback element
     said = " ".join(e.value for e in at.error)

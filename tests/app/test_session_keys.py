@@ -1,11 +1,11 @@
 """Every session key is declared: a URL setting (with its widget's key), a widget with an
-explicit page-prefixed key, or one of ``ui.kit.state.SESSION_KEYS``; nothing else."""
+explicit page-prefixed key, or one of ``ui.app.state.SESSION_KEYS``; nothing else."""
 
 from apptest_helpers import lecture_scene, lecture_step, open_app
 from extremes import PAGES
 from streamlit.testing.v1 import AppTest
 
-from ui.kit.state import SESSION_KEYS, SETTINGS, widget_key
+from ui.app.state import SESSION_KEYS, SETTINGS, widget_key
 
 PREFIXES = (
     "app_",

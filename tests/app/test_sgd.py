@@ -11,7 +11,7 @@ from extremes import extreme_query
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import make_dataset, minibatch_train, train
-from ui.kit.numbers import number, vector_text
+from ui.look.numbers import number, vector_text
 from ui.sgd import figures as sgd
 
 

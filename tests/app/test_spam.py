@@ -12,8 +12,8 @@ from streamlit.testing.v1 import AppTest
 
 from perceptron_core import decision, spam_features, train
 from perceptron_core.datasets import SPAM_MORE_WORDS
-from ui.kit.numbers import number
-from ui.kit.text import visible
+from ui.look.numbers import number
+from ui.look.text import visible
 
 
 def spam_page(query: dict[str, str] | None = None) -> AppTest:

@@ -12,9 +12,9 @@ from apptest_helpers import lecture_status, open_app
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import DATASETS
-from ui.kit.sidebar import CUSTOM, UPLOAD_ERROR
-from ui.kit.state import widget_key
-from ui.kit.text import safe
+from ui.app.sidebar import CUSTOM, UPLOAD_ERROR
+from ui.app.state import widget_key
+from ui.look.text import safe
 
 BAD = b"x1,x2,y\n1,2,1\n-1,-2,-1\n2,2,1\n-2,-1,-1\n1,abc,1\n"  # row 6 (the header is row 1)
 GOOD = b"x1,x2,y\n1,2,1\n2,1,1\n-1,-2,-1\n"

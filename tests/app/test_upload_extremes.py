@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from perceptron_core import load_csv, to_csv
 from perceptron_core.csvio import LIMIT, MAX_ROWS, MIN_SCALE
-from ui.kit import shell
+from ui import shell
 from ui.margin import edits
 
 

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from benchmarks import streamlit_server
-from ui.kit.shell import PAGES
+from ui.shell import PAGES
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ from browser.devices import (
     screens,
 )
 from ui.home.examples import EXAMPLES, settings
-from ui.kit.shell import PAGES
+from ui.shell import PAGES
 
 pytestmark = pytest.mark.browser
 

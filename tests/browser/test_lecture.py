@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from perceptron_core import make_dataset, mistakes, train
-from ui.kit.numbers import number
+from ui.look.numbers import number
 
 pytestmark = pytest.mark.browser
 

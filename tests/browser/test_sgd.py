@@ -12,7 +12,7 @@ from browser.devices import (
     scrolls_past,
 )
 from perceptron_core import make_dataset, train
-from ui.kit.numbers import number, vector_text
+from ui.look.numbers import number, vector_text
 
 pytestmark = pytest.mark.browser
 

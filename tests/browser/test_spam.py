@@ -12,7 +12,7 @@ from browser.devices import (
     scrolls_past,
 )
 from perceptron_core import spam_features, train
-from ui.kit.numbers import number
+from ui.look.numbers import number
 
 pytestmark = pytest.mark.browser
 HOSTILE = "<img src=x onerror=alert(1)> FREE money <script>alert(2)</script>"

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import SCREENSHOTS, uploader
-from ui.kit.shell import GLOSSARY
+from ui.shell import GLOSSARY
 
 pytestmark = pytest.mark.browser
 

@@ -1,7 +1,7 @@
 """Failover without a reload: a tab whose server is killed reconnects through
 nginx to the other server and its next gesture is answered there. Streamlit's frontend
 asks no rerun on reconnect when its last run was a full one, and the new session would
-drop the gesture's fragment rerun (its fragment unknown); ``ui.kit.reconnect`` reruns
+drop the gesture's fragment rerun (its fragment unknown); ``ui.server.reconnect`` reruns
 the whole page when the connection comes back, which these tests need."""
 
 from __future__ import annotations

@@ -29,11 +29,11 @@ from class_browser import in_browser, screenshot
 from playwright.sync_api import expect
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+import perceptron_store as store
 from deploy import class_server
 from deploy.class_server import Class
 from tests.browser.conftest import uploader
-from ui.kit import store
-from ui.kit.links import FROM_LINK
+from ui.app.links import FROM_LINK
 
 pytestmark = pytest.mark.browser
 

@@ -263,7 +263,7 @@ def test_an_attackers_request_is_timed_and_its_failures_counted() -> None:
 
 
 def test_the_attacks_visit_every_page_of_the_page_table() -> None:
-    from ui.kit import shell
+    from ui import shell
 
     urls = tuple(p.url_path for p in shell.PAGES)
     assert urls == attack.PAGES

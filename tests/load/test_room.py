@@ -2,7 +2,7 @@
 the lecturer's controls and its own answers.
 
 A real ``streamlit run`` on a real SQLite store in a temporary folder; the room and its
-seats are made in that store (``ui.kit.classroom``), the lecturer's sessions open with the
+seats are made in that store (``ui.classmode.classroom``), the lecturer's sessions open with the
 lecturer link (``?room=<code>&key=<secret>``) and a student's with its seat
 (``?room=<code>&seat=<id>``), over the websocket the browser uses (the client of
 ``benchmarks/load.py``). The ids of the lecturer's buttons are taken from the lecturer's
@@ -14,7 +14,7 @@ nor error may reach the student's page, and the page must go on working. The stu
 own answer widget gets forged values (not a choice, 10 kB, an old question's widget,
 made-up widget ids): nothing may be counted. Values of another kind than the widget's
 (a number for the pills) count nothing and break no page, not even the forger's own
-(``ui/kit/guard.py`` drops them before Streamlit keeps them). Another seat's id is not part of
+(``ui/server/guard.py`` drops them before Streamlit keeps them). Another seat's id is not part of
 the protocol (a session answers only as its own seat), so it cannot be forged.
 """
 
@@ -29,10 +29,10 @@ import pytest
 from streamlit.proto.Alert_pb2 import Alert
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
+import perceptron_store as store_mod
 from benchmarks import streamlit_server
-from ui.kit import classbar
-from ui.kit import classroom as cr
-from ui.kit import store as store_mod
+from ui.classmode import classbar
+from ui.classmode import classroom as cr
 
 from .test_load import load, run
 
@@ -92,7 +92,7 @@ async def act(session: load.Session, state: Any) -> load.RunView:
 
 
 async def told(*students: load.Session) -> None:
-    """Each student's page got the room's change without asking (``ui.kit.push``): read
+    """Each student's page got the room's change without asking (``ui.classmode.push``): read
     that run, so that the next message's answer is its own."""
     for who in students:
         assert await who.settle(runs=1) is not None
@@ -379,7 +379,7 @@ def test_the_lecturer_buttons_have_the_same_id_in_every_session(room) -> None:
 def test_the_client_reads_the_strips_auto_rerun(room) -> None:
     """The class strip comes with its ``auto_rerun`` in a lecturer's session (every second:
     the live tally) and a student's (every ``classbar.HEARTBEAT_S``: a student's strip is
-    rerun by the server when the room changes, kit.push), and a poll reruns only that
+    rerun by the server when the room changes, ui.classmode.push), and a poll reruns only that
     fragment. (Its fragment id is not the same string in both: the lecturer's page draws
     more before the strip.)"""
     url, s, made, secret = room

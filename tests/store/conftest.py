@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ui.kit.store import Store, open_store
+from perceptron_store import Store, open_store
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 BACKENDS = ["sqlite", "redis"]

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from ui.kit.store import (
+from perceptron_store import (
     ID_ALPHABET,
     ID_LENGTH,
     MAX_BYTES,

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ui.kit.store import (
+from perceptron_store import (
     MAX_VALUE_BYTES,
     Store,
     StoreDown,

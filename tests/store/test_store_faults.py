@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ui.kit.store import (
+from perceptron_store import (
     REDIS_TIMEOUT,
     SQLiteStore,
     Store,

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ui.kit.store import (
+from perceptron_store import (
     MAX_FIELD_BYTES,
     MAX_FIELD_LENGTH,
     MAX_MAP_FIELDS,

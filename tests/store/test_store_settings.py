@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ui.kit import store as store_module
-from ui.kit.store import (
+import perceptron_store as store_module
+from perceptron_store import (
     DEFAULT_PATH,
     MAX_BYTES,
     MAX_COORD,
@@ -153,7 +153,7 @@ def test_rate_limit_refuses_bad_settings(rate: float, burst: int) -> None:
 
 def test_no_streamlit_and_no_redis_until_asked() -> None:
     code = (
-        "import sys; import ui.kit.store as s; "
+        "import sys; import perceptron_store as s; "
         "assert 'streamlit' not in sys.modules, 'streamlit'; "
         "assert 'redis' not in sys.modules, 'redis early'; "
         "s.open_store('redis://127.0.0.1:1/0'); assert 'redis' in sys.modules"

@@ -2,11 +2,17 @@
 
 Read from the source (``ast``), nothing imported but the page table:
 
-- a lesson (``ui/<lesson>/``) imports ``ui.kit``, the engine and libraries, never another
-  lesson; ``ui/kit`` imports no lesson;
-- ``perceptron_core`` imports no Streamlit and nothing of the app (``ui``, ``pages``...);
+- the shared packages of ``ui`` are layered, each importing only those before it in
+  ``SHARED`` (the look, the server, computing, the app's state, class mode, the shell);
+- a lesson (``ui/<lesson>/``) may use every shared package, never another lesson; no
+  shared package imports a lesson (class mode takes hooks from the lecture instead);
+- the engine (``perceptron_core``) and the store (``perceptron_store``) import no
+  Streamlit and nothing of the app;
+- Streamlit's internals (any ``streamlit.*`` module but the public ones in
+  ``PUBLIC_STREAMLIT``) are imported by ``ui.server`` alone, of the app's code;
 - a page imports only ``ui``, ``perceptron_core`` and libraries;
-- every page of ``ui.kit.shell.PAGES`` has its file ``pages/<page>.py``, a lesson package
+- the deployment (``deploy/``) imports no benchmark;
+- every page of ``ui.shell.PAGES`` has its file ``pages/<page>.py``, a lesson package
   ``ui/<page>/`` (not the home page), a page test ``tests/app/test_<page>.py``, and
   ``assets/<page>.md`` if it reads an asset (an asset read by a page or its lesson is
   named after that page).
@@ -23,10 +29,15 @@ from pathlib import Path
 
 import pytest
 
-from ui.kit.shell import PAGES, PageSpec
+from ui.shell import PAGES, PageSpec
 
 ROOT = Path(__file__).resolve().parents[2]
-ASSET_READERS = {"asset", "lesson_text"}  # ui.kit.text's functions that read assets/<page>.md
+ASSET_READERS = {"asset", "lesson_text"}  # ui.look.text's functions that read assets/<page>.md
+# the shared packages of ui, in layers: each may import only those before it
+SHARED = ("look", "server", "compute", "app", "classmode", "shell")
+# the public modules of Streamlit; any other streamlit.* module is an internal
+PUBLIC_STREAMLIT = ("streamlit", "streamlit.delta_generator", "streamlit.components.v2")
+STORES = ("perceptron_core", "perceptron_store")  # no Streamlit, nothing of the app
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -64,7 +75,9 @@ def sources(folder: Path) -> list[Path]:
 
 def lessons(root: Path) -> list[str]:
     ui = root / "ui"
-    return sorted(p.name for p in ui.iterdir() if (p / "__init__.py").is_file() and p.name != "kit")
+    return sorted(
+        p.name for p in ui.iterdir() if (p / "__init__.py").is_file() and p.name not in SHARED
+    )
 
 
 def local_packages(root: Path) -> set[str]:
@@ -94,22 +107,38 @@ def import_violations(root: Path) -> list[str]:
             lambda n, others=others: any(under(n, f"ui.{o}") for o in others),
             "a lesson imports no other lesson",
         )
+    for i, package in enumerate(SHARED):
+        later = SHARED[i + 1 :]
+        check(
+            sources(root / "ui" / package),
+            lambda n, later=later: any(under(n, f"ui.{p}") for p in later)
+            or any(under(n, f"ui.{lesson}") for lesson in all_lessons),
+            f"ui.{package} imports only the shared packages before it, no lesson",
+        )
+    own = local_packages(root)
+    for package in STORES:
+        check(
+            sources(root / package),
+            lambda n, package=package: under(n, "streamlit")
+            or (n.split(".")[0] in own and not under(n, package)),
+            f"{package} imports no Streamlit and nothing of the app",
+        )
+    app_code = [root / "app.py", *sources(root / "pages"), *sources(root / "ui")]
     check(
-        sources(root / "ui" / "kit"),
-        lambda n: any(under(n, f"ui.{lesson}") for lesson in all_lessons),
-        "ui.kit imports no lesson",
-    )
-    own = local_packages(root) - {"perceptron_core"}
-    check(
-        sources(root / "perceptron_core"),
-        lambda n: under(n, "streamlit") or n.split(".")[0] in own,
-        "the engine imports no Streamlit and nothing of the app",
+        (p for p in app_code if p.is_file() and not p.is_relative_to(root / "ui" / "server")),
+        lambda n: under(n, "streamlit") and n not in PUBLIC_STREAMLIT,
+        "only ui.server imports Streamlit's internals",
     )
     not_for_pages = local_packages(root) - {"ui", "perceptron_core"}
     check(
         sources(root / "pages"),
         lambda n: n.split(".")[0] in not_for_pages,
         "a page imports only ui, perceptron_core and libraries",
+    )
+    check(
+        sources(root / "deploy"),
+        lambda n: under(n, "benchmarks"),
+        "the deployment imports no benchmark",
     )
     return out
 
@@ -179,8 +208,10 @@ def test_every_file_in_pages_is_a_page_of_the_table() -> None:
 
 def test_the_checks_read_the_real_tree() -> None:
     """Guard against a check that passes because it reads nothing."""
-    assert {"ui.kit.shell", "perceptron_core"} <= imports(ROOT / "pages" / "home.py", ROOT)
-    assert "ui.kit.text" in imports(ROOT / "pages" / "xor.py", ROOT)
+    assert {"ui.shell", "perceptron_core"} <= imports(ROOT / "pages" / "home.py", ROOT)
+    assert set(SHARED) <= {p.name for p in (ROOT / "ui").iterdir() if (p / "__init__.py").exists()}
+    assert "streamlit.runtime" in imports(ROOT / "ui" / "server" / "internals.py", ROOT)
+    assert "ui.look.text" in imports(ROOT / "pages" / "xor.py", ROOT)
     assert len(sources(ROOT / "ui")) > 30
     assert assets_read([ROOT / "pages" / "home.py"]) == {"home"}
     assert {"ui", "perceptron_core", "pages", "tests", "benchmarks", "app"} <= local_packages(ROOT)
@@ -197,27 +228,38 @@ def write(root: Path, files: dict[str, str]) -> None:
 
 
 GOOD = {
-    "app.py": "from ui.kit import shell\n",
+    "app.py": "from ui import shell\n",
     "perceptron_core/__init__.py": "import numpy\nfrom . import engine\n",
     "perceptron_core/engine.py": "import math\n",
+    "perceptron_store/__init__.py": "import sqlite3\nfrom perceptron_store import codec\n",
+    "perceptron_store/codec.py": "import json\n",
     "ui/__init__.py": "",
-    "ui/kit/__init__.py": "",
-    "ui/kit/text.py": "from . import palette\n",
-    "ui/kit/palette.py": "",
+    "ui/look/__init__.py": "",
+    "ui/look/text.py": "from . import palette\nimport streamlit as st\n",
+    "ui/look/palette.py": "",
+    "ui/server/__init__.py": "",
+    "ui/server/internals.py": "from streamlit.runtime import Runtime\nfrom ui.look import text\n",
+    "ui/app/__init__.py": "",
+    "ui/app/state.py": "from ui.server import internals\nimport perceptron_store\n",
+    "ui/classmode/__init__.py": "",
+    "ui/classmode/seat.py": "from ui.app import state\nfrom ..look import palette\n",
+    "ui/shell/__init__.py": "from ui.classmode import seat\nfrom ui.app.state import x\n",
     "ui/a/__init__.py": "",
-    "ui/a/figures.py": "from ui.kit import text\nfrom .runs import x\nimport perceptron_core\n",
-    "ui/a/runs.py": "x = 1\n",
+    "ui/a/figures.py": "from ui.look import text\nfrom .runs import x\nimport perceptron_core\n",
+    "ui/a/runs.py": "from ui.classmode import seat\nimport streamlit.components.v2\n",
     "ui/b/__init__.py": "",
-    "ui/b/figures.py": "from ..kit.text import palette\n",
+    "ui/b/figures.py": "from ..look.text import palette\n",
     "pages/a.py": "import streamlit\nfrom ui.a import figures\nfrom ui.b import figures\n",
-    "pages/b.py": "from ui.kit.text import lesson_text\nlesson_text('b')\n",
-    "pages/home.py": "from ui.kit.text import asset\nasset('home')\n",
+    "pages/b.py": "from ui.look.text import lesson_text\nlesson_text('b')\n",
+    "pages/home.py": "from ui.look.text import asset\nasset('home')\n",
     "assets/b.md": "",
     "assets/home.md": "",
     "tests/app/test_a.py": "",
     "tests/app/test_b.py": "",
     "tests/app/test_home.py": "",
     "benchmarks/run.py": "",
+    "tools/client.py": "",
+    "deploy/serve.py": "from tools import client\n",
 }
 SPECS = [
     PageSpec("pages/home.py", "Home", ":material/home:", "", False),
@@ -239,14 +281,27 @@ def test_a_tree_that_follows_the_layout_passes(tmp_path: Path) -> None:
         ("ui/a/runs.py", "from ..b import figures\n", "a lesson imports no other"),
         ("ui/a/runs.py", "def f():\n    import ui.b\n", "a lesson imports no other"),
         ("ui/a/runs.py", "from ui import b\n", "a lesson imports no other"),
-        ("ui/kit/palette.py", "from ui.a import runs\n", "ui.kit imports no lesson"),
-        ("ui/kit/palette.py", "from .. import a\n", "ui.kit imports no lesson"),
+        ("ui/look/palette.py", "from ui.a import runs\n", "no lesson"),
+        ("ui/look/palette.py", "from .. import a\n", "no lesson"),
+        ("ui/look/palette.py", "from ui.server import internals\n", "before it"),
+        ("ui/server/internals.py", "from ui.app import state\n", "before it"),
+        ("ui/app/state.py", "from ..classmode import seat\n", "before it"),
+        ("ui/classmode/seat.py", "from ui.a import runs\n", "no lesson"),
+        ("ui/classmode/seat.py", "from ui.shell import PAGES\n", "before it"),
         ("perceptron_core/engine.py", "import streamlit as st\n", "no Streamlit"),
         ("perceptron_core/engine.py", "from streamlit.x import y\n", "no Streamlit"),
-        ("perceptron_core/engine.py", "from ui.kit import text\n", "nothing of the app"),
+        ("perceptron_core/engine.py", "from ui.look import text\n", "nothing of the app"),
+        ("perceptron_store/codec.py", "import streamlit as st\n", "no Streamlit"),
+        ("perceptron_store/codec.py", "from ui.app import state\n", "nothing of the app"),
+        ("perceptron_store/codec.py", "import perceptron_core\n", "nothing of the app"),
+        ("ui/a/runs.py", "from streamlit.runtime import Runtime\n", "internals"),
+        ("ui/classmode/seat.py", "import streamlit.proto.ForwardMsg_pb2\n", "internals"),
+        ("pages/b.py", "from streamlit.runtime.scriptrunner import x\n", "internals"),
+        ("app.py", "from streamlit.web import cli\n", "internals"),
         ("pages/b.py", "from benchmarks import run\n", "a page imports only"),
         ("pages/b.py", "import app\n", "a page imports only"),
         ("pages/b.py", "from . import a\n", "a page imports only"),
+        ("deploy/serve.py", "from benchmarks.run import x\n", "no benchmark"),
     ],
 )
 def test_an_import_against_the_layering_is_found(

@@ -1,8 +1,8 @@
 """Seed 004's experts application (pure): the mistake count against n·k, the weights
 concentrating on the committee, and the bound derived with the instance's numbers.
 
-Numbers in, plain Plotly figure dicts (wrap with ``ui.kit.plots.as_figure``) or markdown
-with LaTeX out; every number written by ``ui.kit.numbers``.
+Numbers in, plain Plotly figure dicts (wrap with ``ui.look.plots.as_figure``) or markdown
+with LaTeX out; every number written by ``ui.look.numbers``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import numpy as np
 import numpy.typing as npt
 
 from perceptron_core import ExpertsRun
-from ui.kit.numbers import AXIS, number, percent, tex
-from ui.kit.palette import BOUND, MINUS, PLUS, STAR
+from ui.look.numbers import AXIS, number, percent, tex
+from ui.look.palette import BOUND, MINUS, PLUS, STAR
 
 Fig = dict[str, Any]
 MAX_POINTS = 400  # a weight curve drawn with more change points is thinned

@@ -19,10 +19,10 @@ from typing import Any
 import numpy as np
 
 from perceptron_core import DATASETS, make_dataset
-from ui.kit.internals import testid
-from ui.kit.model import Run, RunSettings, record_run
-from ui.kit.state import SETTINGS, Session, assign, param_key, session_key
-from ui.kit.style import page_style
+from ui.app.state import SETTINGS, Session, assign, param_key, session_key
+from ui.compute.model import Run, RunSettings, record_run
+from ui.look.style import page_style
+from ui.server.internals import testid
 
 CUSTOM = session_key("data_custom")  # an uploaded or drawn dataset would hide the example's
 

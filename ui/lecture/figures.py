@@ -8,7 +8,7 @@ for each step t of the window what moves (the line, the half-planes, the arrow w
 the example just shown, the status line, the update's numbers and a sentence
 for screen readers). So Step, Back, Play and the scrubber move the chart, the
 status and the math together in the browser, with nothing sent to the server,
-and every number on the screen is written here, by :func:`ui.kit.numbers.number`.
+and every number on the screen is written here, by :func:`ui.look.numbers.number`.
 
 Counting is the handouts': epochs, examples and points from 1; step t is the
 number of examples shown so far (t = 0: none yet, w = w0).
@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 
 from perceptron_core import mistakes, start_bound
-from ui.kit.geometry import Box, boundary_segment, halfplane, view_box
-from ui.kit.model import Run
-from ui.kit.numbers import number, vector_text
+from ui.compute.model import Run
+from ui.look.geometry import Box, boundary_segment, halfplane, view_box
+from ui.look.numbers import number, vector_text
 
 MAX_CURVE_POINTS = 300  # longer per-mistake curves are thinned for drawing
 SQUEEZE_POINTS = 80  # the squeeze's two bounding curves, sampled

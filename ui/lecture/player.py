@@ -28,11 +28,11 @@ from typing import Any
 
 import streamlit as st
 
-from ui.kit import guard
-from ui.kit.internals import testid
-from ui.kit.palette import ASKED, BOUND, CURRENT_LINE, MINUS, PLUS, STAR, W_COLOUR
-from ui.kit.state import Session, session_key, widget_key
+from ui.app.state import Session, session_key, widget_key
 from ui.lecture.restart import go_to
+from ui.look.palette import ASKED, BOUND, CURRENT_LINE, MINUS, PLUS, STAR, W_COLOUR
+from ui.server import guard
+from ui.server.internals import testid
 
 _JS = Path(__file__).with_name("player.js").read_text(encoding="utf-8")
 

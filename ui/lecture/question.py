@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ui.kit.classroom import Question, turn_of
-from ui.kit.model import Run
+from ui.classmode.classroom import Question, turn_of
+from ui.compute.model import Run
 
 
 def at_step(run: Run, t: int) -> Question | str:

@@ -5,7 +5,7 @@ The step belongs to one run: the shared dataset and the lecture's run settings
 step (``lec_t_run``), and :func:`follow` restarts the run (step 0) when they
 changed, wherever they were changed: the sidebar, the margin lab, the proof
 page or the lecture's own settings. So nothing outside this package writes the
-step, and shared code (``ui.kit``) knows nothing of the lecture.
+step, and shared code (``ui.app``, ``ui.compute``...) knows nothing of the lecture.
 
 The first fingerprint of a session is taken as it is: the step then came from
 the URL (a shared link ``?lec_t=12``) and belongs to the run the link describes.
@@ -17,9 +17,9 @@ import hashlib
 
 import numpy as np
 
-from ui.kit.state import SETTINGS, Session, session_key
+from ui.app.state import SETTINGS, Session, session_key
 
-STEP = "lec_t"  # the setting (ui.kit.state.SETTINGS): in the URL, so a link opens at its step
+STEP = "lec_t"  # the setting (ui.app.state.SETTINGS): in the URL, so a link opens at its step
 RUN = session_key("lec_t_run")  # the fingerprint of the run the step belongs to
 _INPUTS = tuple(
     key for key in SETTINGS if key.startswith(("data_", "lec_")) and key != STEP

@@ -1,4 +1,4 @@
-"""The lecture's cached scene (``kit.cache``); its run is ``kit.runs.lecture_run``."""
+"""The lecture's cached scene (``ui.server.cache``); its run is ``ui.compute.runs.lecture_run``."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from ui.kit.cache import cached
-from ui.kit.model import RunSettings
-from ui.kit.runs import lecture_run
+from ui.compute.model import RunSettings
+from ui.compute.runs import lecture_run
 from ui.lecture.figures import lecture_scene
+from ui.server.cache import cached
 
 
 @cached(max_mb=16, heavy=True)

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 
 from perceptron_core import RULES
-from ui.kit.model import Run, RunSettings
-from ui.kit.numbers import number
-from ui.kit.state import MAX_STEPS, Session
+from ui.app.state import MAX_STEPS, Session
+from ui.compute.model import Run, RunSettings
+from ui.look.numbers import number
 
 LOG_ROWS = 1_000  # mistakes shown in the page's table; the CSV download holds them all
 

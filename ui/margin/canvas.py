@@ -14,8 +14,8 @@ from typing import Any
 
 import streamlit as st
 
-from ui.kit import guard
-from ui.kit.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
+from ui.look.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
+from ui.server import guard
 
 EVENTS = ("moved", "added", "flipped", "deleted", "mode")
 
@@ -174,7 +174,7 @@ def canvas(
 
     ``on_edit`` runs as a widget callback, before the page script reruns, for the
     first event of a browser message only, and only if its payload is the size of
-    a gesture (``kit.guard``); ``on_refuse(sentence)`` runs for one that is not.
+    a gesture (``ui.server.guard``); ``on_refuse(sentence)`` runs for one that is not.
     """
     callbacks = guard.component_callbacks(st.session_state, key, EVENTS, on_edit, on_refuse)
     # mypy matches a **dict against every keyword parameter of the renderer (default,

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ui.kit.geometry import Box
-from ui.kit.numbers import number
+from ui.look.geometry import Box
+from ui.look.numbers import number
 
 MAX_POINTS = 500  # a drawing surface, not a data set loader
 MAX_UNDO = 50  # edits kept for undo (about 5 kB each at 200 points, per session)

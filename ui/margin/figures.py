@@ -1,5 +1,5 @@
 """Pure builders for the margin lab: numbers in; the drawing surface's scene, Plotly
-figures (plain dicts, wrapped by ``ui.kit.plots.as_figure``) and tables out. No Streamlit here.
+figures (plain dicts, wrapped by ``ui.look.plots.as_figure``) and tables out. No Streamlit here.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ui.kit.geometry import Box, boundary_segment, clip
-from ui.kit.numbers import number
-from ui.kit.palette import BOUND, STAR, W_COLOUR
-from ui.kit.plots import as_figure
+from ui.look.geometry import Box, boundary_segment, clip
+from ui.look.numbers import number
+from ui.look.palette import BOUND, STAR, W_COLOUR
+from ui.look.plots import as_figure
 from ui.margin.lab import Analysis, ConstantRow, ScaledRow, in_plane
 
 Point = tuple[float, float]

@@ -2,8 +2,8 @@
 drawn points, and how an edit from the drawing surface reaches the shared dataset.
 
 ``analyse`` and friends are pure (numpy + the engine); ``cached_*`` wrap them in
-``kit.cache`` (every session gets its own copy of a result, within a byte budget). ``apply_event``
-works on any mutable mapping, so the event -> dataset path is tested with a dict.
+``ui.server.cache`` (every session gets its own copy of a result, within a byte budget).
+``apply_event`` works on any mutable mapping, so the event -> dataset path is tested with a dict.
 
 With bias the perceptron runs on ``z = (x, c)``: the bias is the constant feature
 ``c`` appended last (seeds 003 and 004 use c = 1), so R, γ and the bound are
@@ -20,12 +20,12 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core import MaxMargin, NotSeparableError, Trace, max_margin, train
-from ui.kit.cache import cached
-from ui.kit.geometry import Box, view_box
-from ui.kit.numbers import number, signed
-from ui.kit.state import MAR_MODES, Session, session_key
-from ui.kit.text import lesson_text
+from ui.app.state import MAR_MODES, Session, session_key
+from ui.look.geometry import Box, view_box
+from ui.look.numbers import number, signed
+from ui.look.text import lesson_text
 from ui.margin import edits
+from ui.server.cache import cached
 
 HISTORY = session_key("mar_history")
 NOTICE = session_key("mar_notice")

@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 
 from perceptron_core import Inequality, ProofCheck
-from ui.kit.numbers import AXIS, D3, number, percent, tex
-from ui.kit.palette import BOUND, CURRENT, MINUS, PLUS, STAR
+from ui.look.numbers import AXIS, D3, number, percent, tex
+from ui.look.palette import BOUND, CURRENT, MINUS, PLUS, STAR
 
 Fig = dict[str, Any]
 SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -29,7 +29,7 @@ BAD = r"\quad\textcolor{#D55E00}{\boldsymbol{\times}\ \text{fails}}"
 
 
 def num(v: float, digits: int = 4) -> str:
-    """A number for LaTeX: 4 significant digits through ``ui.kit.numbers.tex`` (5{,}940,
+    """A number for LaTeX: 4 significant digits through ``ui.look.numbers.tex`` (5{,}940,
     never 5.94e+03 or −0.00)."""
     return r"\text{NaN}" if math.isnan(v) else tex(v, digits)
 
@@ -555,7 +555,7 @@ def orders_figure(
             "ticktext": [label for label, _ in rows],
             "range": [-0.6, n - 0.4],
             "automargin": True,
-            **AXIS,  # rows, labelled in words: the kit's axis settings all the same
+            **AXIS,  # rows, labelled in words: ui.look's axis settings all the same
         },
         "annotations": [
             {  # at the bottom, under the dots: the top is where a touch screen's tool bar is

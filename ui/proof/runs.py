@@ -1,4 +1,4 @@
-"""Cached engine calls of the proof page (``kit.cache``: by value, in a byte budget).
+"""Cached engine calls of the proof page (``ui.server.cache``: by value, in a byte budget).
 
 The run is the lecture's (``runs.lecture_run``), so both pages show the same mistakes.
 """
@@ -20,10 +20,10 @@ from perceptron_core import (
     train,
     worst_case_set,
 )
-from ui.kit import runs
-from ui.kit.cache import cached
-from ui.kit.model import RunSettings
-from ui.kit.state import MAX_STEPS
+from ui.app.state import MAX_STEPS
+from ui.compute import runs
+from ui.compute.model import RunSettings
+from ui.server.cache import cached
 
 ADVERSARY_STEPS = 20_000  # the adversary's steps are all mistakes: at most this many a run
 ADVERSARY_BUDGET = 100_000  # and this many over all its runs (restarts stop before)

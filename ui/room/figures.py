@@ -8,10 +8,10 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from ui.kit.classroom import Submission
-from ui.kit.numbers import AXIS, D3, number
-from ui.kit.palette import BOUND, PLUS
-from ui.kit.plots import as_figure
+from ui.classmode.classroom import Submission
+from ui.look.numbers import AXIS, D3, number
+from ui.look.palette import BOUND, PLUS
+from ui.look.plots import as_figure
 
 BEST = 5  # submissions the projector lists by name
 

@@ -3,10 +3,10 @@ does, and the challenge's lecture settings."""
 
 from __future__ import annotations
 
-from ui.kit import classroom as cr
-from ui.kit import links
-from ui.kit import store as store_mod
-from ui.kit.state import Session, assign
+import perceptron_store as store_mod
+from ui.app import links
+from ui.app.state import Session, assign
+from ui.classmode import classroom as cr
 
 # the challenge's run, which the lecture shows the same way: w = 0, η = 1, the given order,
 # the bias feature 1 last, mistake iff y·w·x ≤ 0 (the margin lab's settings, c = 1)

@@ -1,7 +1,7 @@
 """The perceptron as SGD (pure): the landscape of E_p over (w1, w2) with paths on it, the
 losses of the margin, and mistakes / updates per epoch of online, mini-batch and batch runs.
 
-Numbers in, plain Plotly figure dicts out (wrap with ``ui.kit.plots.as_figure``).
+Numbers in, plain Plotly figure dicts out (wrap with ``ui.look.plots.as_figure``).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from perceptron_core import LOSSES, BatchTrace, loss_step, margin_loss, perceptron_criterion
-from ui.kit.numbers import AXIS, D3
-from ui.kit.palette import BOUND, CURRENT, PLUS, STAR, W_COLOUR
+from ui.look.numbers import AXIS, D3
+from ui.look.palette import BOUND, CURRENT, PLUS, STAR, W_COLOUR
 
 Fig = dict[str, Any]
 GRID = 81  # points per side of the E_p grid (81² w's x n points)

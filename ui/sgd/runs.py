@@ -1,11 +1,11 @@
-"""Cached engine calls of the SGD page (``kit.cache``: by value, within a byte budget)."""
+"""Cached engine calls of the SGD page (``ui.server.cache``: by value, within a byte budget)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from perceptron_core import BatchTrace, Trace, minibatch_train, nonseparability_witness, train
-from ui.kit.cache import cached
+from ui.server.cache import cached
 from ui.sgd import figures as sgd
 
 MAX_STEPS = 20_000  # examples shown per run (epochs x n): the mini-batch loop is plain numpy

@@ -2,8 +2,8 @@
 verdict, and the weights of the words and of BIAS step by step through training.
 
 Numbers in, plain Plotly figure dicts, tables (dicts of columns), markdown or LaTeX out;
-every number written by ``ui.kit.numbers``.
-User text only ever leaves here escaped by ``kit.text.safe``.
+every number written by ``ui.look.numbers``.
+User text only ever leaves here escaped by ``ui.look.text.safe``.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import numpy as np
 
 from perceptron_core import SPAM_VOCABULARIES, Trace
 from perceptron_core.datasets import SPAM_EMAILS
-from ui.kit.numbers import AXIS, D3, number, tex, vector_text
-from ui.kit.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
-from ui.kit.text import safe
+from ui.look.numbers import AXIS, D3, number, tex, vector_text
+from ui.look.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
+from ui.look.text import safe
 
 Fig = dict[str, Any]
 VOCABULARIES = SPAM_VOCABULARIES  # the engine's registry (not a copy): spam_vocab reads it

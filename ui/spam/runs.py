@@ -1,11 +1,11 @@
-"""The spam lesson's cached run (``kit.cache``): 12 e-mails, a few entries."""
+"""The spam lesson's cached run (``ui.server.cache``): 12 e-mails, a few entries."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from perceptron_core import Trace, spam_features, train
-from ui.kit.cache import cached
+from ui.server.cache import cached
 from ui.spam.figures import VOCABULARIES
 
 SPAM_MAX_EPOCHS = 50  # the e-mails are separable: training stops after a few passes

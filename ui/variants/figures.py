@@ -2,7 +2,7 @@
 figures, the price of a vote, and a verdict computed from the numbers.
 
 No Streamlit here: ``ui.variants.runs`` caches these; figures are plain Plotly
-dicts (wrap with ``ui.kit.plots.as_figure``); every number is written by ``ui.kit.numbers``.
+dicts (wrap with ``ui.look.plots.as_figure``); every number is written by ``ui.look.numbers``.
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ from perceptron_core import (
     train,
     voted_score,
 )
-from ui.kit.geometry import boundary_segment, view_box
-from ui.kit.numbers import AXIS, D3, number, percent
-from ui.kit.palette import AVERAGED, LAST, STAR, VOTED
-from ui.kit.plots import labelled_points, plane_axes
+from ui.look.geometry import boundary_segment, view_box
+from ui.look.numbers import AXIS, D3, number, percent
+from ui.look.palette import AVERAGED, LAST, STAR, VOTED
+from ui.look.plots import labelled_points, plane_axes
 
 Fig = dict[str, Any]
 TEST_FRACTION = 0.3
@@ -281,7 +281,7 @@ def errors_figure(
     """Training (dotted, thin) and test (solid) error per epoch of the three read-outs, with
     the max-margin separator's test error as a horizontal reference line.
 
-    ``title`` is Plotly text, already escaped (``kit.text.safe(..., sink="plotly")``); it
+    ``title`` is Plotly text, already escaped (``ui.look.text.safe(..., sink="plotly")``); it
     sits between the chart's tool bar and the plot (``automargin``), so on a touch screen,
     where the tool bar always shows, the bar does not cover it."""
     x = errors.epochs.tolist()

@@ -1,4 +1,4 @@
-"""Cached experiments of the variants page (``kit.cache``: by value, in a byte budget).
+"""Cached experiments of the variants page (``ui.server.cache``: by value, in a byte budget).
 
 Bounded: the 2-D set has at most 500 points (350 for training) and 100 epochs, so at most
 35,000 steps per run; the digit pairs have about 360 images; the many runs of section 3
@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from perceptron_core import make_dataset
-from ui.kit.cache import cached
+from ui.server.cache import cached
 from ui.variants import figures as variants
 
 

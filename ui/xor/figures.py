@@ -1,7 +1,7 @@
 """Beyond linear (pure): learning curves of runs that never stop, the witness that no line
 exists, the lifted space of a feature map, and the pocket / averaged remedies.
 
-Numbers in, plain Plotly figure dicts out (wrap with ``ui.kit.plots.as_figure``).
+Numbers in, plain Plotly figure dicts out (wrap with ``ui.look.plots.as_figure``).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 
 from perceptron_core import FEATURE_MAPS, Trace, Witness, decision
-from ui.kit.geometry import view_box
-from ui.kit.numbers import AXIS, D3, tex, vector_text
-from ui.kit.palette import CURRENT, MINUS, PLUS, W_COLOUR
-from ui.kit.plots import labelled_points, plane_axes
+from ui.look.geometry import view_box
+from ui.look.numbers import AXIS, D3, tex, vector_text
+from ui.look.palette import CURRENT, MINUS, PLUS, W_COLOUR
+from ui.look.plots import labelled_points, plane_axes
 
 Fig = dict[str, Any]
 GRID = 120  # points per side of the grid the induced boundary is drawn on
@@ -307,7 +307,7 @@ def lifted_figure(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Fig:
     }
     scene["aspectmode"] = "cube"
     # a drag turns the view (once the page lets it: ui.xor.view), whatever the figure's
-    # own dragmode (the kit turns drag-to-zoom off for 2-D charts, and a scene inherits it)
+    # own dragmode (ui.look.plots turns drag-to-zoom off for 2-D charts, and a scene inherits it)
     scene["dragmode"] = "turntable"
     # far enough that the whole box fits a phone's narrow panel; the √2·x1x2 axis (the one
     # that separates XOR) runs across the view, so the plane stands between the spots

@@ -1,4 +1,4 @@
-"""Cached engine calls of the XOR lesson (``kit.cache``), and the error per epoch of
+"""Cached engine calls of the XOR lesson (``ui.server.cache``), and the error per epoch of
 the plain, pocket and averaged perceptron."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from perceptron_core import (
     nonseparability_witness,
     train,
 )
-from ui.kit.cache import cached
+from ui.server.cache import cached
 
 
 def error_per_epoch(trace: Trace, X: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:

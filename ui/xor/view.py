@@ -4,7 +4,7 @@ past it. While the view stands still it sits in a container keyed :data:`STILL`,
 passes the wheel and a finger's swipe through to the page; switched to turning, the view
 leaves that container and takes them again, on purpose."""
 
-from ui.kit.style import page_style
+from ui.look.style import page_style
 
 STILL = "xor_still"  # the container of the 3-D view while it stands still
 CSS = (

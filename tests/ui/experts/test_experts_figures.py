@@ -1,5 +1,5 @@
 """The experts page's derivation, summary and tables (pure): the instance's numbers
-written by kit.numbers, and the derivation as inline formulas that wrap on a phone."""
+written by ui.look.numbers, and the derivation as inline formulas that wrap on a phone."""
 
 import re
 
@@ -8,7 +8,7 @@ import pytest
 
 from perceptron_core import simulate_experts
 from ui.experts import figures as ex
-from ui.kit.numbers import AXIS
+from ui.look.numbers import AXIS
 
 
 @pytest.fixture(scope="module")

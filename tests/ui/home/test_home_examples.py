@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from perceptron_core import DATASETS, RULES, make_dataset, max_margin, train
+from ui.app.state import SETTINGS, to_query, widget_key
 from ui.home.examples import (
     EXAMPLES,
     WorkedExample,
@@ -16,7 +17,6 @@ from ui.home.examples import (
     settings,
     worked,
 )
-from ui.kit.state import SETTINGS, to_query, widget_key
 from ui.lecture import steps
 from ui.lecture.restart import follow
 

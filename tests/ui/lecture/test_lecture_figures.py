@@ -18,8 +18,7 @@ import numpy as np
 import pytest
 
 from perceptron_core import make_dataset, max_margin, mistakes, start_bound
-from ui.kit.model import Run, RunSettings, record_run
-from ui.kit.numbers import number, vector_text
+from ui.compute.model import Run, RunSettings, record_run
 from ui.lecture.figures import (
     MAX_CURVE_POINTS,
     end_text,
@@ -29,6 +28,7 @@ from ui.lecture.figures import (
     status,
     step_view,
 )
+from ui.look.numbers import number, vector_text
 
 # (dataset, seed, bias): 7 mistakes with a bias, 5 through the origin, and XOR (no w*)
 CASES = [("blobs", 0, True), ("separable", 1, False), ("xor", 0, True)]

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from perceptron_core import make_dataset
-from ui.kit.state import SESSION_KEYS, SETTINGS
+from ui.app.state import SESSION_KEYS, SETTINGS
 from ui.lecture.restart import RUN, STEP, fingerprint, follow, go_to, restart
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -163,7 +163,7 @@ def test_only_the_lecture_package_writes_the_step():
 def test_the_check_reads_the_real_tree():
     assert step_writes(ROOT / "ui" / "lecture" / "restart.py")  # the one writer is seen
     assert not step_writes(ROOT / "pages" / "lecture.py")  # reads only
-    assert not step_writes(ROOT / "ui" / "kit" / "sidebar.py")
+    assert not step_writes(ROOT / "ui" / "app" / "sidebar.py")
 
 
 @pytest.mark.parametrize(
@@ -184,6 +184,6 @@ def test_a_write_of_the_step_is_found(tmp_path: Path, text: str):
     for rel in ("ui/lecture/x.py", "pages/lecture.py"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text('t = ss["lec_t"]\n' + text, encoding="utf-8")
-    (tmp_path / "ui/kit").mkdir(parents=True)
-    (tmp_path / "ui/kit/reader.py").write_text('t = ss.get("lec_t", 0)\n', encoding="utf-8")
+    (tmp_path / "ui/app").mkdir(parents=True)
+    (tmp_path / "ui/app/reader.py").write_text('t = ss.get("lec_t", 0)\n', encoding="utf-8")
     assert set(writers(tmp_path)) == {"pages/lecture.py"}  # reads and ui/lecture/ pass

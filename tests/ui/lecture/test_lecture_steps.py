@@ -13,9 +13,8 @@ import pandas as pd
 import pytest
 
 from perceptron_core import RULES, make_dataset
-from ui.kit.model import Run, RunSettings, record_run
-from ui.kit.numbers import number
-from ui.kit.state import SETTINGS
+from ui.app.state import SETTINGS
+from ui.compute.model import Run, RunSettings, record_run
 from ui.lecture.figures import end_text, status
 from ui.lecture.steps import (
     LOG_ROWS,
@@ -24,6 +23,7 @@ from ui.lecture.steps import (
     mistake_log_csv,
     settings_summary,
 )
+from ui.look.numbers import number
 
 EMOJI = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf\u2b50\u2b55\u231a-\u23ff\ufe0f]")
 

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ui.kit.geometry import Box
 from ui.lecture.restart import follow
+from ui.look.geometry import Box
 from ui.margin import edits, lab
 
 BOX = Box(-5.0, 5.0, -5.0, 5.0)

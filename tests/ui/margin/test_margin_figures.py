@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 import pytest
 
 from perceptron_core import make_dataset, max_margin, train
-from ui.kit.geometry import Box, view_box
+from ui.look.geometry import Box, view_box
 from ui.margin import figures as mf
 from ui.margin import lab
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ui.kit.classroom import Submission
+from ui.classmode.classroom import Submission
 from ui.room.figures import best_rows, challenge_figure, challenge_text
 
 

@@ -13,7 +13,7 @@ from perceptron_core import (
     perceptron_criterion,
     train,
 )
-from ui.kit.numbers import AXIS, D3
+from ui.look.numbers import AXIS, D3
 from ui.sgd.figures import (
     MAX_PATH,
     RUN_DASHES,
@@ -95,7 +95,7 @@ def test_coinciding_runs_are_drawn_so_both_show():
 
 def test_each_panel_is_a_figure_of_its_own_with_plain_numbers():
     """The losses and the schedule come one panel per figure (a phone stacks them), with
-    hover numbers in kit.numbers.D3 and axes without exponents."""
+    hover numbers in ui.look.numbers.D3 and axes without exponents."""
     X, y = make_dataset("separable", n=40, seed=0)
     run = minibatch_train(X, y, batch_size=5, bias=False, max_epochs=30)
     figures = [losses_figure("loss"), losses_figure("step")]

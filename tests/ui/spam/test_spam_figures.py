@@ -1,10 +1,10 @@
-"""The spam page's step text, table and activation (pure): numbers by kit.numbers, with
+"""The spam page's step text, table and activation (pure): numbers by ui.look.numbers, with
 the minus sign "−" in text and "-" inside LaTeX."""
 
 import numpy as np
 
 from perceptron_core import spam_features, train
-from ui.kit.numbers import AXIS, D3
+from ui.look.numbers import AXIS, D3
 from ui.spam import figures as spam
 
 

@@ -1,5 +1,5 @@
 """The variants page's figures and tables (pure): one figure per panel, numbers written by
-kit.numbers (12,346 not 1.23e+04), the bound on the histogram or a note where it is off."""
+ui.look.numbers (12,346 not 1.23e+04), the bound on the histogram or a note where it is off."""
 
 from types import SimpleNamespace
 
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from perceptron_core import make_dataset
-from ui.kit.numbers import AXIS
+from ui.look.numbers import AXIS
 from ui.variants import figures as var
 
 

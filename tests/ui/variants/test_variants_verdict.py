@@ -8,7 +8,7 @@ import pytest
 
 from perceptron_core import train
 from perceptron_core.variants import survival_counts
-from ui.kit.text import lesson_text
+from ui.look.text import lesson_text
 from ui.variants import figures as var
 
 

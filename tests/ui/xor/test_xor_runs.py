@@ -3,7 +3,7 @@
 import numpy as np
 
 from perceptron_core import make_dataset, mistakes, train
-from ui.kit.text import sections
+from ui.look.text import sections
 from ui.xor.runs import error_per_epoch
 
 

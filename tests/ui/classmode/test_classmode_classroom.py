@@ -1,0 +1,378 @@
+"""Rooms in the store (ui.classmode.classroom): codes, the lecturer's secret, one answer per seat,
+tallies, the challenge's judge and ranking, the summary. A real SQLite store in a temp dir."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import string
+import threading
+import time
+from dataclasses import replace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
+
+import perceptron_store as store_mod
+from ui.classmode import classroom as cr
+
+
+@pytest.fixture
+def s(tmp_path):
+    st_ = store_mod.open_store(str(tmp_path / "s.sqlite3"))
+    cr.forget_recent()
+    yield st_
+    st_.close()
+
+
+def question(**kw) -> cr.Question:
+    base = {
+        "id": 0,
+        "t": 3,
+        "point": 1,
+        "x": (1.0, 2.0),
+        "z": (1.0, 2.0, 1.0),
+        "y": 1,
+        "w": (0.5, -1.0, 0.0),
+        "rule": "nonpositive",
+        "eta": 1.0,
+        "mistake": True,
+        "turn": "ccw",
+    }
+    base.update(kw)
+    return cr.Question(**base)
+
+
+def answer_blob(mistake, turn=None) -> bytes:
+    return json.dumps({"mistake": mistake, "turn": turn}).encode()
+
+
+# ----------------------------------------------------------------------------- codes
+
+
+def test_codes_are_long_random_and_without_look_alikes() -> None:
+    codes = {cr.new_code() for _ in range(2000)}
+    assert len(codes) == 2000  # 31^8 codes: no repeat in 2,000 draws
+    assert all(len(c) == cr.CODE_LENGTH for c in codes)
+    used = set("".join(codes))
+    assert not used & set("01ILO")
+    assert len(cr.CODE_ALPHABET) ** cr.CODE_LENGTH > 8e11
+
+
+@pytest.mark.parametrize(
+    ("typed", "code"),
+    [
+        ("abcd-efgh", "ABCDEFGH"),
+        (" ABCD EFGH ", "ABCDEFGH"),
+        ("abcd2345", "ABCD2345"),
+        ("ABCD-EFG", None),  # too short
+        ("ABCD-EFGHJ", None),  # too long
+        ("ABCD-EFG0", None),  # 0 is not in the alphabet (nor O, 1, I, L)
+        ("ABCD-EFGI", None),
+        ("<script>", None),
+        ("A" * 10_000, None),  # refused before any work on it
+        (None, None),
+        (12345678, None),
+    ],
+)
+def test_a_typed_code_is_normalized_or_refused(typed, code) -> None:
+    assert cr.normal_code(typed) == code
+
+
+def test_the_projector_shows_the_code_in_two_groups() -> None:
+    assert cr.shown_code("ABCDEFGH") == "ABCD-EFGH"
+
+
+@pytest.mark.parametrize(
+    ("typed", "nick"),
+    [
+        ("  Ana   Lopez ", "Ana Lopez"),
+        ("x" * 50, "x" * cr.MAX_NICK),
+        ("a\nb\tc\x00d", "abcd"),
+        (None, ""),
+        ("<b>Ana</b>", "<b>Ana</b>"),  # kept as typed; every page shows it escaped
+    ],
+)
+def test_nicknames_are_printable_and_short(typed, nick) -> None:
+    assert cr.clean_nick(typed) == nick
+
+
+# ----------------------------------------------------------------------------- the secret
+
+
+def test_only_the_secret_changes_the_room(s) -> None:
+    room, secret = cr.create_room(s)
+    assert secret not in room.to_json().decode()  # only its hash is stored
+    before = s.get(cr.room_key(room.code))
+    for forged in (None, "", "x", secret[:-1], secret + "x", room.secret_hash, 7):
+        with pytest.raises(cr.NotLecturer):
+            cr.lecturer_update(s, room.code, forged, cr.close_room)
+    assert s.get(cr.room_key(room.code)) == before
+    closed = cr.lecturer_update(s, room.code, secret, cr.close_room)
+    assert closed.closed
+    assert cr.load_room(s, room.code, fresh=True).closed
+
+
+def test_a_room_expires_on_its_own(s) -> None:
+    room, secret = cr.create_room(s, ttl=0.5)
+    assert cr.load_room(s, room.code, fresh=True) is not None
+    time.sleep(0.7)
+    assert cr.load_room(s, room.code, fresh=True) is None
+    with pytest.raises(cr.RoomError, match="no longer open"):
+        cr.lecturer_update(s, room.code, secret, cr.close_room)
+
+
+def test_a_forged_room_document_is_no_room(s) -> None:
+    s.put(cr.room_key("ABCDEFGH"), b'{"code": "ABCDEFGH"}', ttl=60)
+    assert cr.load_room(s, "ABCDEFGH", fresh=True) is None
+    room, _ = cr.create_room(s)
+    s.put(cr.room_key("ZZZZZZZZ"), room.to_json(), ttl=60)  # another room's document
+    assert cr.load_room(s, "ZZZZZZZZ", fresh=True) is None
+
+
+def test_a_process_reads_a_room_at_most_every_recent_s(s) -> None:
+    room, _secret = cr.create_room(s)
+    reads = []
+    get = s.get
+
+    def counting(key):
+        reads.append(key)
+        return get(key)
+
+    s.get = counting  # type: ignore[method-assign]
+    cr.forget_recent()
+    for _ in range(50):
+        cr.load_room(s, room.code)
+    assert len(reads) == 1
+    time.sleep(cr.RECENT_S + 0.05)
+    cr.load_room(s, room.code)
+    assert len(reads) == 2
+
+
+# ----------------------------------------------------------------------------- students
+
+
+def test_joining_a_full_class_is_refused(s) -> None:
+    room, _ = cr.create_room(s)
+    seats = {cr.join(s, room, f"s{i}") for i in range(cr.MAX_MEMBERS)}
+    assert len(seats) == cr.MAX_MEMBERS == cr.members(s, room)
+    with pytest.raises(cr.RoomError, match="full"):
+        cr.join(s, room, "one more")
+    # a student already in it takes their seat again
+    again = next(iter(seats))
+    assert cr.join(s, room, "back", again) == again
+    assert cr.members(s, room) == cr.MAX_MEMBERS
+
+
+def test_one_answer_per_seat_the_last_one_counts(s) -> None:
+    room, secret = cr.create_room(s)
+    room = cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question()))
+    a, b = cr.join(s, room, "a"), cr.join(s, room, "b")
+    cr.answer(s, room, a, 1, True, None)
+    cr.answer(s, room, a, 1, False, "cw")  # changed their mind
+    cr.answer(s, room, b, 1, True, "ccw")
+    t = cr.tally(cr.answers_of(s, room, 1), room.question)
+    assert (t.answered, t.mistake, t.no_mistake) == (2, 1, 1)
+    assert t.turns == {"ccw": 1, "cw": 1, "none": 0}
+    assert t.right == 1  # the truth is "mistake": b was right
+
+
+@pytest.mark.parametrize(
+    ("qid", "mistake", "turn"),
+    [
+        (2, True, None),  # not the open question
+        ("1", True, None),
+        (1, "yes", None),  # not a choice
+        (1, 1, None),
+        (1, True, "left"),
+        (1, True, "x" * 10_000),
+    ],
+)
+def test_an_answer_that_is_not_a_choice_is_refused(s, qid, mistake, turn) -> None:
+    room, secret = cr.create_room(s)
+    room = cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question()))
+    seat = cr.join(s, room, "a")
+    with pytest.raises(cr.RoomError):
+        cr.answer(s, room, seat, qid, mistake, turn)
+    assert cr.answers_of(s, room, 1) == {}
+
+
+def test_no_answers_after_the_reveal_or_from_outside_the_class(s) -> None:
+    room, secret = cr.create_room(s)
+    room = cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question()))
+    with pytest.raises(cr.RoomError, match="Join"):
+        cr.answer(s, room, "not a seat", 1, True, None)
+    room = cr.lecturer_update(s, room.code, secret, cr.reveal)
+    with pytest.raises(cr.RoomError, match="revealed"):
+        cr.answer(s, room, cr.join(s, room, "late"), 1, True, None)
+
+
+def test_answers_from_many_threads_are_each_counted_once(s) -> None:
+    room, secret = cr.create_room(s)
+    room = cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question()))
+    seats = [cr.join(s, room, f"s{i}") for i in range(120)]
+
+    def answer_all(part):
+        for seat in part:
+            cr.answer(s, room, seat, 1, True, None)
+            cr.answer(s, room, seat, 1, False, "none")  # and once again
+
+    threads = [threading.Thread(target=answer_all, args=(seats[i::8],)) for i in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    t = cr.tally(cr.answers_of(s, room, 1))
+    assert (t.answered, t.no_mistake, t.turns["none"]) == (120, 120, 120)
+
+
+def test_a_tally_skips_what_is_not_an_answer() -> None:
+    answers = {
+        "a": answer_blob(True),
+        "b": answer_blob(False, "cw"),
+        "c": b"not json",
+        "d": json.dumps({"mistake": "yes"}).encode(),
+        "e": json.dumps([1, 2]).encode(),
+        "f": answer_blob(True, "sideways"),  # counted, its turn is not
+    }
+    t = cr.tally(answers)
+    assert (t.answered, t.mistake, t.no_mistake) == (3, 2, 1)
+    assert t.turns == {"ccw": 0, "cw": 1, "none": 0}
+    assert t.share(t.mistake) == pytest.approx(2 / 3)
+    assert cr.Tally().share(0) == 0.0
+
+
+@given(hs.lists(hs.tuples(hs.sampled_from("abcdef"), hs.booleans()), max_size=40))
+def test_a_tally_counts_the_last_answer_of_each_seat(events) -> None:
+    answers: dict[str, bytes] = {}
+    for seat, said in events:
+        answers[seat] = answer_blob(said)
+    last = dict(events)
+    t = cr.tally(answers)
+    assert t.answered == len(last)
+    assert t.mistake == sum(last.values())
+
+
+# ----------------------------------------------------------------------------- questions
+
+
+@pytest.mark.parametrize(
+    ("w", "z", "y", "mistake", "turn"),
+    [
+        ((1.0, 0.0, 0.0), (0.0, 1.0, 1.0), 1, True, "ccw"),  # (1,0) -> (1,1): turns left
+        ((1.0, 0.0, 0.0), (0.0, 1.0, 1.0), -1, True, "cw"),
+        ((1.0, 0.0, 0.0), (2.0, 0.0, 1.0), 1, True, "none"),  # longer, same direction
+        ((0.0, 0.0, 0.0), (1.0, 1.0, 1.0), 1, True, "none"),  # no line before: it appears
+        ((1.0, 0.0, 0.0), (0.0, 1.0, 1.0), 1, False, "none"),  # no mistake: no change
+    ],
+)
+def test_which_way_the_line_turns(w, z, y, mistake, turn) -> None:
+    assert cr.turn_of(w, z, y, 1.0, mistake) == turn
+
+
+def test_questions_are_numbered_and_revealed_once(s) -> None:
+    room, _secret = cr.create_room(s)
+    with pytest.raises(cr.RoomError, match="no open question"):
+        cr.reveal(room)
+    room = cr.ask(room, question())
+    room = cr.ask(cr.reveal(room), question(t=4))
+    assert [q.id for q in room.asked] == [1, 2]
+    assert room.asked[0].revealed and not room.asked[1].revealed
+    assert room.question is not None and room.question.id == 2
+    assert cr.Room.from_json(room.to_json()) == room
+
+
+# ----------------------------------------------------------------------------- the challenge
+
+
+def sub(seat: str, M: int, bound: float, at: float, nick: str = "") -> cr.Submission:
+    return cr.Submission(seat, nick, "a" * 12, 5, M, bound, 0.2, 1.0, at)
+
+
+def test_the_ranking_is_most_mistakes_then_earliest() -> None:
+    subs = [sub("a", 3, 10, 1.0), sub("b", 7, 50, 3.0), sub("c", 7, 49, 2.0), sub("d", 1, 4, 0)]
+    ranked = cr.ranking(x.to_json() for x in subs)
+    assert [x.seat for x in ranked] == ["c", "b", "a", "d"]
+
+
+def test_the_ranking_drops_forged_entries() -> None:
+    good = sub("a", 3, 10, 1.0)
+    forged = [
+        b"{}",
+        b"nonsense",
+        replace(good, data="../../etc").to_json(),
+        json.dumps({**json.loads(good.to_json()), "bound": "inf"}).encode(),
+        json.dumps({**json.loads(good.to_json()), "M": "many"}).encode(),
+    ]
+    assert [x.seat for x in cr.ranking([good.to_json(), *forged])] == ["a"]
+
+
+def test_the_judge_says_why_a_set_does_not_count() -> None:
+    c = cr.Challenge(id=1, max_points=10, min_gamma=0.1)
+    ok = {"n": 6, "gamma": 0.2, "converged": True, "reason": None}
+    assert cr.judge(c, **ok) is None
+    assert "at most 10 points" in cr.judge(c, **{**ok, "n": 11})
+    assert "not linearly separable" in cr.judge(c, **{**ok, "gamma": None, "reason": "XOR"})
+    assert "below" in cr.judge(c, **{**ok, "gamma": 0.05})
+    assert "closed" in cr.judge(replace(c, open=False), **ok)
+
+
+def test_challenges_take_only_bounded_rules_from_the_lecturer() -> None:
+    room = cr.Room(code="ABCDEFGH", secret_hash="x", created=0.0)
+    for bad in (
+        {"max_points": 0, "min_gamma": 0.1},
+        {"max_points": 10**9, "min_gamma": 0.1},
+        {"max_points": True, "min_gamma": 0.1},
+        {"max_points": 10, "min_gamma": float("nan")},
+        {"max_points": 10, "min_gamma": 5.0},
+    ):
+        with pytest.raises(cr.RoomError):
+            cr.open_challenge(room, **bad)
+    room = cr.open_challenge(room, max_points=10, min_gamma=0.1)
+    assert room.challenge == cr.Challenge(id=1)
+    room = cr.open_challenge(cr.close_challenge(room), max_points=5, min_gamma=0.2)
+    assert [c.id for c in room.challenges] == [1, 2] and not room.challenges[0].open
+
+
+def test_a_submission_needs_the_open_challenge_and_replaces_the_seats_last(s) -> None:
+    room, secret = cr.create_room(s)
+    seat = cr.join(s, room, "a")
+    with pytest.raises(cr.RoomError, match="no longer open"):
+        cr.submit(s, room, sub(seat, 3, 10, 1.0), 1)
+    room = cr.lecturer_update(
+        s, room.code, secret, lambda r: cr.open_challenge(r, max_points=10, min_gamma=0.1)
+    )
+    cr.submit(s, room, sub(seat, 3, 10, 1.0), 1)
+    cr.submit(s, room, sub(seat, 5, 12, 2.0), 1)
+    assert [(x.seat, x.M) for x in cr.submissions(s, room, 1)] == [(seat, 5)]
+    room = cr.lecturer_update(s, room.code, secret, cr.close_challenge)
+    with pytest.raises(cr.RoomError):
+        cr.submit(s, room, sub(seat, 9, 12, 3.0), 1)
+
+
+# ----------------------------------------------------------------------------- the summary
+
+
+def test_the_summary_has_the_answers_and_results_and_no_names(s) -> None:
+    room, secret = cr.create_room(s)
+    up = lambda change: cr.lecturer_update(s, room.code, secret, change)  # noqa: E731
+    room = up(lambda r: cr.ask(r, question()))
+    seats = [cr.join(s, room, nick) for nick in ("Ana", "Bo", "Cy")]
+    for seat, said in zip(seats, (True, True, False), strict=True):
+        cr.answer(s, room, seat, 1, said, None)
+    room = up(cr.reveal)
+    room = up(lambda r: cr.open_challenge(r, max_points=10, min_gamma=0.1))
+    cr.submit(s, room, sub(seats[0], 4, 9.5, 1.0, nick="Ana"), 1)
+    cr.submit(s, room, sub(seats[1], 6, 20.0, 2.0, nick="Bo"), 1)
+    text = cr.summary(s, room)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    q = rows[0]
+    assert (q["kind"], q["answered"], q["said mistake"], q["right"]) == ("question", "3", "2", "2")
+    assert q["answer"] == "mistake" and q["step t"] == "4"
+    ranks = [(r["rank"], r["mistakes M"]) for r in rows if r["kind"] == "challenge"]
+    assert ranks == [("1", "6"), ("2", "4")]
+    for private in ("Ana", "Bo", "Cy", *seats, secret):
+        assert private not in text
+    assert set(text) <= set(string.printable) | set("γ²")

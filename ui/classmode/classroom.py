@@ -1,0 +1,655 @@
+"""A class in the room: rooms in the store, without Streamlit.
+
+A room lives in the app's store (:mod:`perceptron_store`: SQLite on one server, Redis across
+servers), so every app server of a class sees the same room:
+
+    room:<code>                the room's document (JSON): written by the lecturer only
+    room:<code>:members        map seat id -> {"nick"}             (at most MAX_MEMBERS)
+    room:<code>:answers:<q>    map seat id -> {"mistake", "turn"}  (one answer per seat)
+    room:<code>:subs:<c>       map seat id -> a submission         (one per seat)
+
+Every student writes only a field of a map under their own seat id (an atomic write in
+the store), so answers from many servers at once are each counted once, and a new answer
+replaces the old. The document is written only by a session that holds the room's
+secret: :func:`lecturer_update` checks it (SHA-256 in the document, compared in constant
+time) before any change, so a student's forged event changes nothing.
+
+The code is 8 characters of an alphabet without look-alikes (no 0/O, 1/I/L): 31⁸ ≈ 8.5·10¹¹
+codes, and the app slows down join attempts (:data:`JOIN_RATE`), so a code is not found by
+guessing. A room expires ``ttl`` (12 h) after the lecturer's last change.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import hmac
+import io
+import json
+import math
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+import perceptron_store as store_mod
+from perceptron_store import Store
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # 31 characters, no look-alikes
+CODE_LENGTH = 8
+SEAT_ALPHABET = store_mod.ID_ALPHABET
+SEAT_LENGTH = 16
+ROOM_TTL_S = 12 * 3600.0  # a room expires this long after the lecturer's last change
+MAX_MEMBERS = 500
+MAX_NICK = 20
+MAX_ASKED = 200  # questions kept for the summary
+MAX_CHALLENGES = 20
+TURNS = ("ccw", "cw", "none")  # which way the line turns at the step: the answers' words
+TURN_WORDS = {"ccw": "counter-clockwise", "cw": "clockwise", "none": "no turn"}
+# the challenge's bounds (the lecturer's form and the document's check)
+CHALLENGE_POINTS = (3, 50)
+CHALLENGE_GAMMA = (0.01, 1.0)
+CHALLENGE_EPOCHS = 500  # the perceptron runs this long on a submission (5,000 steps at most)
+RECENT_S = 0.25  # a room's document is read from the store at most this often per process
+
+
+class RoomError(ValueError):
+    """A room action refused; the message is a sentence for the page."""
+
+
+class NotLecturer(RoomError):
+    """The session does not hold the room's secret."""
+
+
+# ----------------------------------------------------------------------------- codes
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_seat() -> str:
+    return "".join(secrets.choice(SEAT_ALPHABET) for _ in range(SEAT_LENGTH))
+
+
+def normal_code(text: object) -> str | None:
+    """The code typed or scanned ("abcd-efgh", " ABCD EFGH "), or None if it cannot be one.
+    Checked before any lookup."""
+    if not isinstance(text, str) or len(text) > 40:
+        return None
+    code = "".join(c for c in text.upper() if c not in " -")
+    if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+        return None
+    return code
+
+
+def shown_code(code: str) -> str:
+    """The code as the projector shows it: two groups of four."""
+    return f"{code[:4]}-{code[4:]}"
+
+
+def valid_seat(text: object) -> bool:
+    return (
+        isinstance(text, str)
+        and len(text) == SEAT_LENGTH
+        and all(c in store_mod.ID_ALPHABET for c in text)
+    )
+
+
+def clean_nick(text: object) -> str:
+    """A nickname: printable, spaces collapsed, at most MAX_NICK characters ("" if none).
+    It is shown escaped wherever it is shown."""
+    if not isinstance(text, str):
+        return ""
+    text = "".join(c for c in text[:200] if c.isprintable())
+    return " ".join(text.split())[:MAX_NICK]
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+# ----------------------------------------------------------------------------- the document
+
+
+@dataclass(frozen=True)
+class Question:
+    """'Will the next example be a mistake?' at the lecture's step t.
+
+    ``t`` counts the steps already shown (the example asked about is the (t+1)-th shown,
+    point ``point`` counted from 0); ``z`` is what the perceptron sees (x, or (x, 1) with
+    bias, scaled to length 1 if the lecture normalizes); ``w`` is w before the step.
+    ``mistake`` and ``turn`` are the answer, shown once ``revealed``.
+    """
+
+    id: int
+    t: int
+    point: int
+    x: tuple[float, ...]
+    z: tuple[float, ...]
+    y: int
+    w: tuple[float, ...]
+    rule: str
+    eta: float
+    mistake: bool
+    turn: str
+    revealed: bool = False
+
+    @property
+    def margin(self) -> float:
+        """y·w·z, the number the rule looks at."""
+        return self.y * sum(a * b for a, b in zip(self.w, self.z, strict=True))
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """'Make the perceptron make as many mistakes as you can': at most ``max_points``
+    points, a margin γ of at least ``min_gamma`` (with the bias feature c = 1), in the
+    given order from w = 0 with η = 1 (the margin lab's and the lecture's defaults)."""
+
+    id: int
+    max_points: int = 10
+    min_gamma: float = 0.1
+    open: bool = True
+
+
+@dataclass(frozen=True)
+class Room:
+    code: str
+    secret_hash: str
+    created: float
+    ttl: float = ROOM_TTL_S
+    closed: bool = False
+    lecture_n: int = 0  # changes of the lecturer's lecture published so far
+    lecture: tuple[tuple[str, str], ...] = ()  # the lecturer's lecture settings (URL form)
+    question: Question | None = None
+    asked: tuple[Question, ...] = ()  # every question asked, the current one included
+    challenge: Challenge | None = None  # the challenge on show (open or closed)
+    challenges: tuple[Challenge, ...] = ()  # every challenge opened, the current one included
+
+    def to_json(self) -> bytes:
+        return json.dumps(asdict(self), separators=(",", ":")).encode()
+
+    @staticmethod
+    def from_json(blob: bytes) -> Room:
+        """Raises ValueError for anything that is not a room document."""
+        try:
+            d = json.loads(blob)
+            question = _question(d.get("question"))
+            return Room(
+                code=str(d["code"]),
+                secret_hash=str(d["secret_hash"]),
+                created=float(d["created"]),
+                ttl=float(d["ttl"]),
+                closed=bool(d["closed"]),
+                lecture_n=int(d["lecture_n"]),
+                lecture=tuple((str(k), str(v)) for k, v in d["lecture"]),
+                question=question,
+                asked=tuple(q for q in map(_question, d["asked"]) if q is not None),
+                challenge=None if d.get("challenge") is None else Challenge(**d["challenge"]),
+                challenges=tuple(Challenge(**c) for c in d["challenges"]),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError("not a room document") from exc
+
+    @property
+    def lecture_query(self) -> dict[str, str]:
+        return dict(self.lecture)
+
+
+def turn_of(w: Iterable[float], z: Iterable[float], y: int, eta: float, mistake: bool) -> str:
+    """Which way the line turns at the step: the angle of its normal (w₁, w₂) before and
+    after ``w <- w + eta * y * z`` ("none": no mistake, no line before or after, or a
+    change of length only)."""
+    w, z = list(w), list(z)
+    if not mistake:
+        return "none"
+    after = [a + eta * y * b for a, b in zip(w, z, strict=True)]
+    cross = w[0] * after[1] - w[1] * after[0]  # > 0: (w1, w2) turned counter-clockwise
+    size = math.hypot(w[0], w[1]) * math.hypot(after[0], after[1])
+    if size == 0.0 or abs(cross) <= 1e-12 * size:
+        return "none"
+    return "ccw" if cross > 0 else "cw"
+
+
+def _question(d: Any) -> Question | None:
+    if d is None:
+        return None
+    d = dict(d)
+    for key in ("x", "z", "w"):
+        d[key] = tuple(float(v) for v in d[key])
+    return Question(**d)
+
+
+def room_key(code: str) -> str:
+    return f"room:{code}"
+
+
+def members_key(code: str) -> str:
+    return f"room:{code}:members"
+
+
+def answers_key(code: str, qid: int) -> str:
+    return f"room:{code}:answers:{qid}"
+
+
+def subs_key(code: str, cid: int) -> str:
+    return f"room:{code}:subs:{cid}"
+
+
+_LOCK = threading.Lock()
+_RECENT: dict[tuple[int, str], tuple[float, Room | None]] = {}  # (store, code) -> (read at, room)
+_RECENT_MAX = 256
+
+
+def load_room(s: Store, code: str, *, fresh: bool = False) -> Room | None:
+    """The room ``code`` (None if unknown, expired or unreadable). Raises StoreDown.
+
+    A process reads a room's document from the store at most every RECENT_S seconds,
+    however many of its students ask (``fresh=True``: now)."""
+    now = time.monotonic()
+    slot = (id(s), code)
+    with _LOCK:
+        hit = _RECENT.get(slot)
+    if hit is not None and not fresh and now - hit[0] < RECENT_S:
+        return hit[1]
+    blob = s.get(room_key(code))
+    room: Room | None = None
+    if blob is not None:
+        try:
+            room = Room.from_json(blob)
+        except ValueError:
+            room = None
+        if room is not None and room.code != code:
+            room = None
+    _remember(s, code, room, now)
+    return room
+
+
+def _remember(s: Store, code: str, room: Room | None, now: float | None = None) -> None:
+    with _LOCK:
+        if len(_RECENT) >= _RECENT_MAX:
+            _RECENT.clear()
+        _RECENT[(id(s), code)] = (time.monotonic() if now is None else now, room)
+
+
+def forget_recent() -> None:
+    """Drop the process's recent reads (tests)."""
+    with _LOCK:
+        _RECENT.clear()
+
+
+def create_room(s: Store, *, ttl: float = ROOM_TTL_S) -> tuple[Room, str]:
+    """A new room and its secret (the lecturer's session keeps it; only its hash is
+    stored)."""
+    for _ in range(8):  # a code in use is drawn again (31⁸ codes: practically never)
+        code = new_code()
+        if s.get(room_key(code)) is None:
+            break
+    else:  # pragma: no cover - eight collisions in a row
+        raise RoomError("No free class code was found; try again.")
+    secret = secrets.token_urlsafe(32)
+    room = Room(code=code, secret_hash=_hash(secret), created=time.time(), ttl=float(ttl))
+    s.put(room_key(code), room.to_json(), ttl=room.ttl)
+    _remember(s, code, room)
+    return room, secret
+
+
+def holds_secret(room: Room, secret: object) -> bool:
+    return isinstance(secret, str) and hmac.compare_digest(_hash(secret), room.secret_hash)
+
+
+def lecturer_update(s: Store, code: str, secret: object, change: Callable[[Room], Room]) -> Room:
+    """Apply ``change`` to the room, if ``secret`` is its lecturer's. Raises NotLecturer
+    (and changes nothing) otherwise, RoomError if the room is gone, StoreDown."""
+    room = load_room(s, code, fresh=True)
+    if room is None:
+        raise RoomError("This class is no longer open: it was closed or it expired.")
+    if not holds_secret(room, secret):
+        raise NotLecturer("Only the lecturer of this class can do that.")
+    new = change(room)
+    if new is not room:
+        s.put(room_key(code), new.to_json(), ttl=new.ttl)
+        _remember(s, code, new)
+    return new
+
+
+# ----------------------------------------------------------------------------- the lecturer
+
+
+def publish(room: Room, query: Mapping[str, str]) -> Room:
+    """The lecturer's lecture settings (URL form) as the followers' next state."""
+    pairs = tuple(sorted((str(k), str(v)) for k, v in query.items()))
+    if pairs == room.lecture:
+        return room
+    return replace(room, lecture=pairs, lecture_n=room.lecture_n + 1)
+
+
+def ask(room: Room, question: Question) -> Room:
+    if room.closed:
+        raise RoomError("This class is closed.")
+    qid = (room.asked[-1].id + 1) if room.asked else 1
+    q = replace(question, id=qid, revealed=False)
+    return replace(room, question=q, asked=(*room.asked, q)[-MAX_ASKED:])
+
+
+def reveal(room: Room) -> Room:
+    q = room.question
+    if q is None or q.revealed:
+        raise RoomError("There is no open question to reveal.")
+    shown = replace(q, revealed=True)
+    return replace(
+        room,
+        question=shown,
+        asked=tuple(shown if a.id == q.id else a for a in room.asked),
+    )
+
+
+def open_challenge(room: Room, *, max_points: int, min_gamma: float) -> Room:
+    if room.closed:
+        raise RoomError("This class is closed.")
+    lo, hi = CHALLENGE_POINTS
+    if (
+        isinstance(max_points, bool)
+        or not isinstance(max_points, int)
+        or not lo <= max_points <= hi
+    ):
+        raise RoomError(f"The number of points must be a whole number from {lo} to {hi}.")
+    g_lo, g_hi = CHALLENGE_GAMMA
+    if not (isinstance(min_gamma, int | float) and math.isfinite(min_gamma)) or not (
+        g_lo <= min_gamma <= g_hi
+    ):
+        raise RoomError(f"The margin γ must be from {g_lo} to {g_hi}.")
+    cid = (room.challenges[-1].id + 1) if room.challenges else 1
+    c = Challenge(id=cid, max_points=int(max_points), min_gamma=float(min_gamma))
+    return replace(room, challenge=c, challenges=(*room.challenges, c)[-MAX_CHALLENGES:])
+
+
+def close_challenge(room: Room) -> Room:
+    c = room.challenge
+    if c is None or not c.open:
+        raise RoomError("There is no open challenge.")
+    shut = replace(c, open=False)
+    return replace(
+        room, challenge=shut, challenges=tuple(shut if x.id == c.id else x for x in room.challenges)
+    )
+
+
+def close_room(room: Room) -> Room:
+    if room.closed:
+        return room
+    return replace(room, closed=True)
+
+
+# ----------------------------------------------------------------------------- the students
+
+
+def join(s: Store, room: Room, nick: str, seat: str | None = None) -> str:
+    """Take a seat in the room (or keep ``seat``, already in it); returns the seat id.
+    Raises RoomError when the room is closed or full, StoreDown."""
+    if room.closed:
+        raise RoomError("This class is closed.")
+    taken = seat if isinstance(seat, str) and valid_seat(seat) else new_seat()
+    body = json.dumps({"nick": clean_nick(nick)}).encode()
+    try:
+        s.put_field(members_key(room.code), taken, body, ttl=room.ttl, max_fields=MAX_MEMBERS)
+    except store_mod.MapFull as exc:
+        raise RoomError(f"This class is full: it holds at most {MAX_MEMBERS} students.") from exc
+    return taken
+
+
+def seat_nick(s: Store, room: Room, seat: str) -> str | None:
+    """The nickname of a seat in the room, or None if the seat is not in it."""
+    if not valid_seat(seat):
+        return None
+    blob = s.fields(members_key(room.code)).get(seat)
+    if blob is None:
+        return None
+    try:
+        return clean_nick(json.loads(blob).get("nick", ""))
+    except (ValueError, AttributeError):
+        return ""
+
+
+def members(s: Store, room: Room) -> int:
+    return s.count_fields(members_key(room.code))
+
+
+def answer(s: Store, room: Room, seat: str, qid: object, mistake: object, turn: object) -> None:
+    """A student's answer to the open question (a new one replaces the old).
+
+    Raises RoomError when the question is not the open one, is revealed, or the answer
+    is not one a student can give."""
+    q = room.question
+    if room.closed or q is None or q.id != qid:
+        raise RoomError("That question is no longer open.")
+    if q.revealed:
+        raise RoomError("The answer has been revealed: answers are closed.")
+    if not isinstance(mistake, bool) or (turn is not None and turn not in TURNS):
+        raise RoomError("That answer is not one of the choices.")
+    if not valid_seat(seat):
+        raise RoomError("Join the class first.")
+    body = json.dumps({"mistake": mistake, "turn": turn}).encode()
+    try:
+        s.put_field(answers_key(room.code, q.id), seat, body, ttl=room.ttl, max_fields=MAX_MEMBERS)
+    except store_mod.MapFull as exc:
+        raise RoomError("This question has all the answers it can hold.") from exc
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The answers to one question: how many answered, and how many said each thing."""
+
+    answered: int = 0
+    mistake: int = 0
+    no_mistake: int = 0
+    turns: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TURNS, 0))
+    right: int = 0  # answers whose mistake/no mistake was the truth (once revealed)
+
+    def share(self, count: int) -> float:
+        return count / self.answered if self.answered else 0.0
+
+
+def tally(answers: Mapping[str, bytes], question: Question | None = None) -> Tally:
+    """Count the answers (one per seat: a map's field); malformed entries are skipped."""
+    mistake = no_mistake = right = 0
+    turns = dict.fromkeys(TURNS, 0)
+    for blob in answers.values():
+        try:
+            a = json.loads(blob)
+            said = a["mistake"]
+            turn = a.get("turn")
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
+        if not isinstance(said, bool):
+            continue
+        if said:
+            mistake += 1
+        else:
+            no_mistake += 1
+        if turn in turns:
+            turns[turn] += 1
+        if question is not None and said == question.mistake:
+            right += 1
+    return Tally(mistake + no_mistake, mistake, no_mistake, turns, right)
+
+
+def answers_of(s: Store, room: Room, qid: int) -> dict[str, bytes]:
+    return s.fields(answers_key(room.code, qid))
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A student's set for a challenge, as the server measured it (never as the browser
+    said): its points are in the store under ``data`` (a dataset id)."""
+
+    seat: str
+    nick: str
+    data: str
+    n: int
+    M: int  # the perceptron's mistakes, given order, from w = 0
+    bound: float  # (R/γ)²
+    gamma: float
+    R: float
+    at: float
+
+    def to_json(self) -> bytes:
+        return json.dumps(asdict(self), separators=(",", ":")).encode()
+
+
+def judge(
+    challenge: Challenge,
+    *,
+    n: int,
+    gamma: float | None,
+    converged: bool,
+    reason: str | None,
+) -> str | None:
+    """Why a set does not meet the challenge (a sentence), or None if it does."""
+    if not challenge.open:
+        return "This challenge is closed."
+    if n > challenge.max_points:
+        return f"This challenge takes at most {challenge.max_points} points; you have {n}."
+    if gamma is None:
+        return f"Your points are not linearly separable ({reason or 'no separating line'})."
+    if gamma < challenge.min_gamma:
+        return f"Your margin γ = {gamma:.3g} is below the challenge's {challenge.min_gamma:g}."
+    if not converged:  # pragma: no cover - the bound keeps M finite; a cap just in case
+        return f"The perceptron did not converge within {CHALLENGE_EPOCHS} epochs."
+    return None
+
+
+def submit(s: Store, room: Room, sub: Submission, cid: object) -> None:
+    """Keep ``sub`` (already judged) for the open challenge ``cid``, replacing the seat's
+    earlier one. Raises RoomError, StoreDown."""
+    c = room.challenge
+    if room.closed or c is None or c.id != cid or not c.open:
+        raise RoomError("That challenge is no longer open.")
+    if not valid_seat(sub.seat):
+        raise RoomError("Join the class first.")
+    try:
+        s.put_field(
+            subs_key(room.code, c.id), sub.seat, sub.to_json(), ttl=room.ttl, max_fields=MAX_MEMBERS
+        )
+    except store_mod.MapFull as exc:
+        raise RoomError("This challenge has all the submissions it can hold.") from exc
+
+
+def submissions(s: Store, room: Room, cid: int) -> list[Submission]:
+    """The challenge's submissions, best first (see :func:`ranking`)."""
+    return ranking(s.fields(subs_key(room.code, cid)).values())
+
+
+def ranking(blobs: Iterable[bytes]) -> list[Submission]:
+    """Submissions best first: most mistakes M, then the earliest; malformed ones dropped."""
+    subs = []
+    for blob in blobs:
+        try:
+            d = json.loads(blob)
+            sub = Submission(
+                seat=str(d["seat"]),
+                nick=clean_nick(d["nick"]),
+                data=str(d["data"]),
+                n=int(d["n"]),
+                M=int(d["M"]),
+                bound=float(d["bound"]),
+                gamma=float(d["gamma"]),
+                R=float(d["R"]),
+                at=float(d["at"]),
+            )
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
+        if store_mod.valid_id(sub.data) and math.isfinite(sub.bound):
+            subs.append(sub)
+    return sorted(subs, key=lambda x: (-x.M, x.at, x.seat))
+
+
+# ----------------------------------------------------------------------------- the summary
+
+
+def summary_rows(
+    room: Room,
+    tallies: Mapping[int, Tally],
+    results: Mapping[int, list[Submission]],
+) -> list[dict[str, Any]]:
+    """The class's summary, one row per question and one per submission: no nicknames,
+    no seat ids (nothing personal)."""
+    rows: list[dict[str, Any]] = []
+    for q in room.asked:
+        t = tallies.get(q.id, Tally())
+        rows.append(
+            {
+                "kind": "question",
+                "number": q.id,
+                "step t": q.t + 1,  # the example's step, counted from 1 as on the page
+                "point": q.point + 1,
+                "answer": ("mistake" if q.mistake else "no mistake") if q.revealed else "",
+                "turn": TURN_WORDS[q.turn] if q.revealed else "",
+                "answered": t.answered,
+                "said mistake": t.mistake,
+                "said no mistake": t.no_mistake,
+                "said counter-clockwise": t.turns["ccw"],
+                "said clockwise": t.turns["cw"],
+                "said no turn": t.turns["none"],
+                "right": t.right if q.revealed else "",
+            }
+        )
+    for c in room.challenges:
+        for rank, sub in enumerate(results.get(c.id, []), start=1):
+            rows.append(
+                {
+                    "kind": "challenge",
+                    "number": c.id,
+                    "max points": c.max_points,
+                    "min gamma": c.min_gamma,
+                    "rank": rank,
+                    "points": sub.n,
+                    "mistakes M": sub.M,
+                    "bound (R/gamma)^2": round(sub.bound, 6),
+                    "gamma": round(sub.gamma, 6),
+                    "R": round(sub.R, 6),
+                }
+            )
+    return rows
+
+
+SUMMARY_COLUMNS = (
+    "kind",
+    "number",
+    "step t",
+    "point",
+    "answer",
+    "turn",
+    "answered",
+    "said mistake",
+    "said no mistake",
+    "said counter-clockwise",
+    "said clockwise",
+    "said no turn",
+    "right",
+    "max points",
+    "min gamma",
+    "rank",
+    "points",
+    "mistakes M",
+    "bound (R/gamma)^2",
+    "gamma",
+    "R",
+)
+
+
+def summary(s: Store, room: Room) -> str:
+    """The class's summary as CSV (see :func:`summary_rows`), read from the store now."""
+    tallies = {q.id: tally(answers_of(s, room, q.id), q) for q in room.asked}
+    results = {c.id: submissions(s, room, c.id) for c in room.challenges}
+    return summary_csv(summary_rows(room, tallies, results))
+
+
+def summary_csv(rows: list[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    w = csv.DictWriter(out, fieldnames=SUMMARY_COLUMNS, restval="", lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    return out.getvalue()

@@ -1,0 +1,126 @@
+"""Plot primitives every lesson shares: handing Plotly a prebuilt figure, the chart config,
+and the scatter of labelled (±1) points."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ui.look.geometry import Box
+from ui.look.palette import MINUS, PLUS
+
+# ``config`` of every chart: no Plotly logo, and the mouse wheel scrolls the page, never
+# zooms a chart (a 3-D scene that takes the wheel traps the reader: the page under it stops)
+CHART: dict[str, Any] = {"displaylogo": False, "scrollZoom": False}
+
+
+class _Prebuilt(go.Figure):  # type: ignore[misc]  # plotly ships no types: go.Figure is Any
+    """A figure that hands over its dict as built.
+
+    Streamlit 1.67's ``st.plotly_chart`` turns a ``go.Figure`` into JSON through
+    ``to_dict()`` and counts it as validated; a plain dict it would first validate by
+    building a ``go.Figure`` from it (~0.8 s for a figure with 200 animation frames).
+    ``go.Figure(spec, _validate=False)`` is no substitute: it still builds every trace
+    and frame as Plotly objects, and ``to_dict`` copies them back (~10x this path).
+    ``tests/ui/look/test_look_plots.py`` fails if a Streamlit upgrade takes another path.
+
+    The (empty) ``go.Figure`` underneath is built only when something other than
+    ``to_dict`` asks for it (``fig.layout``, ``repr``, ...). A ``go.Figure`` is a
+    reference cycle (its layout points back at it), so one built on every chart keeps
+    the dict it holds (the lecture's Plotly chart has 3,600 lists and dicts) alive
+    until Python's cyclic collector finds it, carried through every generation (with
+    the ``go.Figure`` built for nothing: 10-15 % of the server's time in full reruns
+    of that page, measured). Without the cycle the dict goes as soon as the page
+    lets go of it.
+    """
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.__dict__["_spec"] = spec  # not BaseFigure.__setattr__: nothing built yet
+
+    def to_dict(self) -> dict[str, Any]:
+        return self._spec  # type: ignore[no-any-return]
+
+    def __getattr__(self, name: str) -> Any:
+        """Any other attribute of a ``go.Figure``: build the empty figure, once, first."""
+        state = self.__dict__
+        if "_built" in state:  # built, or being built: a missing attribute is missing
+            raise AttributeError(name)
+        state["_built"] = True
+        go.Figure.__init__(self)
+        return getattr(self, name)
+
+
+def as_figure(spec: dict[str, Any]) -> go.Figure:
+    """Wrap a figure dict for ``st.plotly_chart`` without Plotly's slow validation.
+
+    A drag does not zoom unless the figure asks for it (``layout.dragmode``): on a phone a
+    chart in Plotly's default zoom mode takes every swipe that starts on it, so a page of
+    charts cannot be scrolled. Zoom and pan stay in the chart's tool bar.
+    """
+    layout = spec.setdefault("layout", {})
+    if isinstance(layout, dict):
+        layout.setdefault("dragmode", False)
+    return _Prebuilt(spec)
+
+
+# (label, colour, its name in legends and hover texts), +1 first
+LABELS = ((1, PLUS, "+1"), (-1, MINUS, "−1"))
+
+
+def labelled_points(
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    symbols: tuple[str, str] = ("circle", "x"),
+    marker: dict[str, Any] | None = None,
+    name: str = "y = {label}",
+    hover: str | None = None,
+    index: bool = False,
+    digits: int | None = None,
+    kind: str = "scatter",
+    **extra: Any,
+) -> list[dict[str, Any]]:
+    """One marker trace per label (+1, then −1) of the points X with labels y.
+
+    The labels differ by colour *and* by marker shape (``symbols``: +1's, −1's), so colour
+    is never the only cue. ``{label}`` in ``name`` and ``hover`` (a hovertemplate) becomes
+    "+1" or "−1"; ``index`` puts each point's row in ``customdata``; ``digits`` rounds the
+    coordinates; ``kind="scatter3d"`` draws the third column as z; ``marker`` and ``extra``
+    are merged into the marker and the trace.
+    """
+    coords = np.asarray(X, dtype=float)
+    if digits is not None:
+        coords = np.round(coords, digits)
+    axes = ("x", "y", "z") if kind == "scatter3d" else ("x", "y")
+    out = []
+    for (label, colour, text), symbol in zip(LABELS, symbols, strict=True):
+        sel = y == label
+        trace: dict[str, Any] = {"type": kind}
+        trace |= {axis: coords[sel, j].tolist() for j, axis in enumerate(axes)}
+        trace |= {
+            "mode": "markers",
+            "marker": {"color": colour, "symbol": symbol, **(marker or {})},
+            "name": name.replace("{label}", text),
+        }
+        if index:
+            trace["customdata"] = np.flatnonzero(sel).tolist()
+        if hover is not None:
+            trace["hovertemplate"] = hover.replace("{label}", text)
+        out.append(trace | extra)
+    return out
+
+
+def plane_axes(box: Box) -> dict[str, Any]:
+    """The x1 and x2 axes of a data panel over ``box``, at one
+    scale: the panel shrinks rather than stretch either axis."""
+    return {
+        "xaxis": {"range": [box.x0, box.x1], "title": {"text": "x1"}, "constrain": "domain"},
+        "yaxis": {
+            "range": [box.y0, box.y1],
+            "title": {"text": "x2"},
+            "scaleanchor": "x",
+            "constrain": "domain",
+        },
+    }

@@ -1,0 +1,476 @@
+"""Every piece of Streamlit that is not public API and that the app relies on, in one place.
+
+Streamlit's public API has no way to bound the work of a browser message before it is
+parsed, to rerun another session's fragment, or to read a widget's own key without a
+copy of the whole session; the app reaches into Streamlit for those, and only here.
+Each use below says what it is for, and ``CHECKS`` lists them all with the protection
+or feature that is off without it. The lock (``requirements.txt``) pins the Streamlit
+they were checked on, ``TESTED``; on an upgrade this is the one module to read and mend.
+
+At a server's first run of the app, :func:`report` checks each one and prints one line
+per protection or feature that is off, with the tested version, to the terminal where
+``streamlit run`` was typed (never to a student's page); ``python3 -m ui.server.internals``
+prints the same without a server. ``tests/ui/server/test_server_internals.py`` fails if any
+check fails on the pinned version.
+
+May import: Streamlit (its private modules too), the standard library. Nothing of the app.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import sys
+import types
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import streamlit as st
+
+TESTED = "1.67.0"  # the Streamlit every internal below was checked on (the lock's)
+
+
+# ------------------------------------------------------------------------ the browser's DOM
+
+# ``data-testid`` values of Streamlit's frontend that the app's CSS and scripts select;
+# each is checked against the frontend Streamlit ships (its static JavaScript).
+TESTIDS = {
+    "stApp": "the app's root: its connection state (reconnect.py) and script state",
+    "stSidebar": "the sidebar: hidden in presenter mode, closed on a phone after a link",
+    "stSidebarCollapseButton": "the sidebar's close button, pressed on a phone",
+    "stExpandSidebarButton": "the button that reopens the sidebar, hidden in presenter mode",
+    "stHeader": "the fixed header: hidden in presenter mode, measured on a phone",
+    "stMainBlockContainer": "the page's column: its padding in presenter mode",
+    "stCaptionContainer": "captions: their size in presenter mode",
+    "stMarkdownContainer": "markdown text: larger type on the class page and strip",
+    "stProgress": "the class strip's tally bars: their labels' size",
+    "stPageLink-NavLink": "the home page's links: their titles wrap on a phone",
+}
+# Attributes of the app's root element that say what the app is doing.
+CONNECTION_STATE = "data-test-connection-state"
+ATTRIBUTES = {CONNECTION_STATE: "lost or CONNECTED: a reconnection reruns the page"}
+
+
+def testid(name: str) -> str:
+    """The CSS selector of Streamlit's element ``name`` (one of ``TESTIDS``)."""
+    if name not in TESTIDS:
+        raise ValueError(f"testid: {name!r} is not one of internals.TESTIDS")
+    return f'[data-testid="{name}"]'
+
+
+def _frontend_text() -> Iterator[str]:
+    static = Path(st.__file__).parent / "static" / "static" / "js"
+    for path in sorted(static.glob("*.js")):
+        yield path.read_text(encoding="utf-8", errors="ignore")
+
+
+def _missing_from_frontend(names: list[str]) -> list[str]:
+    left = set(names)
+    for text in _frontend_text():
+        left = {n for n in left if n not in text}
+        if not left:
+            break
+    return sorted(left)
+
+
+# --------------------------------------------------------------------------- the server side
+
+T = TypeVar("T")
+
+
+def _or(default: Any) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """A use of an internal that this Streamlit lacks (an import or an attribute gone)
+    returns ``default``, so the feature is off and the page still runs; ``report``
+    has said so in the terminal."""
+
+    def wrap(fn: Callable[..., T]) -> Callable[..., T]:
+        @functools.wraps(fn)
+        def safe(*args: Any, **kwargs: Any) -> T:
+            try:
+                return fn(*args, **kwargs)
+            except (ImportError, AttributeError):
+                return cast(T, default)
+
+        return safe
+
+    return wrap
+
+
+@_or(None)
+def session_id() -> str | None:
+    """The id of the session whose script runs on this thread; None outside a run.
+    For the fair share and the cache's quotas (per student)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return None if ctx is None else ctx.session_id
+
+
+@_or(None)
+def running_fragment() -> tuple[str, str] | None:
+    """(session id, fragment id) of the fragment running on this thread, or None (no
+    Streamlit server: AppTest, a bare script). For the class push."""
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.scriptrunner_utils.script_run_context import (
+        ThreadState,
+        get_script_run_ctx,
+    )
+
+    if not Runtime.exists():
+        return None
+    ctx = get_script_run_ctx()
+    try:
+        fragment = ThreadState.get().fragment_id  # the fragment this thread is running
+    except RuntimeError:
+        return None
+    if ctx is None or not fragment:
+        return None
+    return ctx.session_id, fragment
+
+
+@_or(False)
+def rerun_fragment(session_id: str, fragment_id: str) -> bool:
+    """Ask session ``session_id`` to run fragment ``fragment_id`` again, as its browser's
+    timer would (no widget change). False if the session is gone. For the class push."""
+    from streamlit.proto.ClientState_pb2 import ClientState
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return False
+    runtime = Runtime.instance()
+    info = runtime._session_mgr.get_active_session_info(session_id)
+    if info is None:
+        return False
+    session = info.session
+
+    def ask() -> None:
+        state = ClientState()
+        state.CopyFrom(session._client_state)  # the page and URL the browser is on
+        state.ClearField("widget_states")  # no widget changed (no button fires again)
+        state.fragment_id = fragment_id
+        state.is_auto_rerun = True
+        session.request_rerun(state)
+
+    runtime._get_async_objs().eventloop.call_soon_threadsafe(ask)
+    return True
+
+
+def pending_trigger(session_state: Any, widget_id: str) -> Any:
+    """The value a browser message just brought for ``widget_id``, before Streamlit
+    dispatches its callbacks (``SessionState._new_widget_state``). For the flood guard."""
+    return session_state._new_widget_state[widget_id]
+
+
+def widget_value_type(widget_states: Any, widget_id: str) -> str | None:
+    """The kind of value (``int_value``, ``json_trigger_value`` ...) the widget drawn
+    as ``widget_id`` takes, from its metadata (``WStates.widget_metadata``); None if
+    Streamlit does not know the widget. For the flood guard."""
+    meta = widget_states.widget_metadata.get(widget_id)
+    return None if meta is None else str(meta.value_type)
+
+
+@_or(None)
+def stop_pages_directory_mode() -> None:
+    """Switch off Streamlit's old multipage mode (which a ``pages/`` folder beside
+    app.py turns on at start), as ``st.navigation`` does: no session starting now
+    reads "on" and draws the raw file names. For the first paint's navigation."""
+    from streamlit.runtime.pages_manager import PagesManager
+
+    PagesManager.uses_pages_directory = False
+
+
+# ------------------------------------------------------------------------------- the wraps
+
+
+@_or(False)
+def wrap_message_methods(
+    dispatch: Callable[[Callable[..., None]], Callable[..., None]],
+    store: Callable[[Callable[..., None]], Callable[..., None]],
+) -> bool:
+    """Wrap the method that runs a component message's callbacks once per listed event
+    (``SessionState._dispatch_trigger_callbacks``) with ``dispatch``, and the one that
+    keeps a browser's widget value (``WStates.set_widget_from_proto``) with ``store``,
+    once per process. False (and nothing wrapped) if either method is gone."""
+    from streamlit.runtime.state.session_state import SessionState, WStates
+
+    original = getattr(SessionState, "_dispatch_trigger_callbacks", None)
+    setter = getattr(WStates, "set_widget_from_proto", None)
+    if original is None or setter is None:
+        return False
+    if not getattr(original, "_bounded", False):
+        SessionState._dispatch_trigger_callbacks = dispatch(original)  # type: ignore[method-assign]
+    if not getattr(setter, "_bounded", False):
+        WStates.set_widget_from_proto = store(setter)  # type: ignore[method-assign]
+    return True
+
+
+# Streamlit's widget functions that read ``get_session_state().filtered_state`` only to
+# ask it about their own key (``key in state``, ``state[key]``);
+# tests/ui/app/test_app_state.py reads their source to check it.
+WIDGET_READS = (
+    ("streamlit.elements.widgets.selectbox", "SelectboxMixin", "_selectbox"),
+    ("streamlit.elements.widgets.slider", "SliderMixin", "_slider"),
+    ("streamlit.elements.widgets.number_input", "NumberInputMixin", "_number_input"),
+    ("streamlit.elements.widgets.radio", "RadioMixin", "_radio"),
+    ("streamlit.elements.widgets.text_widgets", "TextWidgetsMixin", "_text_input"),
+    ("streamlit.elements.widgets.text_widgets", "TextWidgetsMixin", "_text_area"),
+)
+
+
+class OneKeyState(Mapping[str, Any]):
+    """``filtered_state`` as the widget functions read it: a key at a time.
+
+    ``SessionState.filtered_state`` is a new dict of every key of the session, each
+    read through its presenter (a component's builds a class each time). Every
+    selectbox, slider without a value and number input asks for it, only to look up
+    its own key: on the lecture page with the sidebar, ten times a run over about 90
+    keys, 17 % of the server's time in full reruns with 50 sessions. A user key is in
+    that dict, with the value ``state[key]``, exactly when ``state[key]`` does not raise
+    ``KeyError`` (the dict's entries are those reads, under each widget's key), so this
+    asks the session for that one key, under the same lock. Anything else (an element
+    id, an internal key, iteration) gets the whole dict.
+    """
+
+    def __init__(
+        self, safe: Any, whole: Callable[[Any], dict[str, Any]], odd: tuple[str, ...]
+    ) -> None:
+        self._safe = safe  # a SafeSessionState
+        self._whole = whole  # Streamlit's own filtered_state
+        self._odd = odd  # prefixes of element ids and internal keys
+
+    def __getitem__(self, key: str) -> Any:
+        if not isinstance(key, str) or key.startswith(self._odd):
+            return self._whole(self._safe)[key]
+        with self._safe._lock:
+            return self._safe._state[key]
+
+    def __contains__(self, key: object) -> bool:
+        try:
+            self[key]  # type: ignore[index]
+        except KeyError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._whole(self._safe))
+
+    def __len__(self) -> int:
+        return len(self._whole(self._safe))
+
+
+def widget_codes() -> frozenset[types.CodeType]:
+    """The code objects of the functions in ``WIDGET_READS`` this Streamlit has."""
+    codes = set()
+    for module, cls, name in WIDGET_READS:
+        try:
+            codes.add(getattr(getattr(importlib.import_module(module), cls), name).__code__)
+        except (ImportError, AttributeError):  # renamed by an upgrade: the slow way for it
+            continue
+    return frozenset(codes)
+
+
+@_or(False)
+def read_one_key_for_widgets() -> bool:
+    """Make ``SafeSessionState.filtered_state`` a :class:`OneKeyState` for the functions
+    of ``WIDGET_READS`` (the caller's code, one frame up), Streamlit's dict for
+    everybody else, once per process. False if Streamlit no longer has that property."""
+    from streamlit.runtime.state.common import GENERATED_ELEMENT_ID_PREFIX
+    from streamlit.runtime.state.safe_session_state import SafeSessionState
+    from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
+
+    odd = (GENERATED_ELEMENT_ID_PREFIX, STREAMLIT_INTERNAL_KEY_PREFIX)
+    prop = SafeSessionState.__dict__.get("filtered_state")
+    if not isinstance(prop, property) or prop.fget is None:
+        return False
+    if hasattr(prop.fget, "whole"):  # done already
+        return True
+    whole = prop.fget
+    callers = widget_codes()
+
+    def filtered_state(self: Any) -> Any:
+        if sys._getframe(1).f_code in callers:
+            return OneKeyState(self, whole, odd)
+        return whole(self)
+
+    filtered_state.whole = whole  # type: ignore[attr-defined]
+    filtered_state.odd = odd  # type: ignore[attr-defined]
+    SafeSessionState.filtered_state = property(filtered_state, doc=prop.__doc__)  # type: ignore[method-assign,assignment]
+    return True
+
+
+# ------------------------------------------------------------------------------ the checks
+
+
+@dataclass(frozen=True)
+class Check:
+    """One internal: what is off without it, what it is, and a probe that is True when
+    this Streamlit has it as the app uses it."""
+
+    feature: str  # the protection or feature that is off without it
+    internal: str  # where it lives in Streamlit
+    probe: Callable[[], bool]
+
+
+def _has(module: str, *path: str) -> Callable[[], bool]:
+    def probe() -> bool:
+        try:
+            obj: Any = importlib.import_module(module)
+        except ImportError:
+            return False
+        for name in path:
+            if not hasattr(obj, name):
+                return False
+            obj = getattr(obj, name)
+        return True
+
+    return probe
+
+
+def _widget_functions() -> bool:
+    return (
+        len(widget_codes()) == len(WIDGET_READS)
+        and _has(
+            "streamlit.runtime.state.safe_session_state", "SafeSessionState", "filtered_state"
+        )()
+    )
+
+
+def _safe_state_fields() -> bool:
+    from streamlit.runtime.state.safe_session_state import SafeSessionState
+
+    return {"_lock", "_state"} <= set(getattr(SafeSessionState, "__annotations__", {}))
+
+
+def _session_fields() -> bool:
+    from streamlit.runtime.app_session import AppSession
+    from streamlit.runtime.state.session_state import SessionState, WStates
+
+    return (
+        "_client_state" in AppSession.__init__.__code__.co_names
+        and hasattr(AppSession, "request_rerun")
+        and "_new_widget_state" in getattr(SessionState, "__dataclass_fields__", {})
+        and "widget_metadata" in getattr(WStates, "__dataclass_fields__", {})
+    )
+
+
+def _runtime_fields() -> bool:
+    from streamlit.runtime import Runtime
+
+    init = Runtime.__init__.__code__
+    return (
+        "_session_mgr" in init.co_names
+        and hasattr(Runtime, "_get_async_objs")
+        and hasattr(Runtime, "exists")
+    )
+
+
+def _frontend_testids() -> bool:
+    return not _missing_from_frontend(list(TESTIDS))
+
+
+def _frontend_attributes() -> bool:
+    return not _missing_from_frontend(list(ATTRIBUTES))
+
+
+FLOOD_GUARD = "the flood guard (a component message's events and size bounded before parsing)"
+CLASS_PUSH = "the class push (followers' pages told of the lecturer's step)"
+CHECKS: tuple[Check, ...] = (
+    Check(
+        FLOOD_GUARD,
+        "SessionState._dispatch_trigger_callbacks, ._new_widget_state",
+        _has(
+            "streamlit.runtime.state.session_state", "SessionState", "_dispatch_trigger_callbacks"
+        ),
+    ),
+    Check(
+        FLOOD_GUARD,
+        "WStates.set_widget_from_proto, .widget_metadata",
+        _has("streamlit.runtime.state.session_state", "WStates", "set_widget_from_proto"),
+    ),
+    Check(FLOOD_GUARD + " and " + CLASS_PUSH, "the session objects' fields", _session_fields),
+    Check(
+        "the fair share and the cache's quotas per student",
+        "streamlit.runtime.scriptrunner.get_script_run_ctx",
+        _has("streamlit.runtime.scriptrunner", "get_script_run_ctx"),
+    ),
+    Check(
+        CLASS_PUSH,
+        "script_run_context.ThreadState (the running fragment)",
+        _has("streamlit.runtime.scriptrunner_utils.script_run_context", "ThreadState"),
+    ),
+    Check(CLASS_PUSH, "Runtime._session_mgr, Runtime._get_async_objs", _runtime_fields),
+    Check(
+        "fast widget reads (a widget reads its own key, not the whole session)",
+        "SafeSessionState.filtered_state and the widget functions in WIDGET_READS",
+        _widget_functions,
+    ),
+    Check(
+        "fast widget reads (a widget reads its own key, not the whole session)",
+        "SafeSessionState._lock, ._state",
+        _safe_state_fields,
+    ),
+    Check(
+        "the first paint's navigation (titles, not file names)",
+        "PagesManager.uses_pages_directory",
+        _has("streamlit.runtime.pages_manager", "PagesManager", "uses_pages_directory"),
+    ),
+    Check(
+        "the layout of presenter mode, the phone and the class strip",
+        "the frontend's data-testid values in TESTIDS",
+        _frontend_testids,
+    ),
+    Check(
+        "the rerun after a reconnection (reconnect.py)",
+        "the frontend's data-test-connection-state attribute",
+        _frontend_attributes,
+    ),
+)
+
+
+def problems() -> list[str]:
+    """One line per failed check: the feature that is off and the internal it needs."""
+    out = []
+    for check in CHECKS:
+        try:
+            ok = check.probe()
+        except Exception:  # a probe that cannot even look counts as a failed check
+            ok = False
+        if not ok:
+            out.append(f"{check.feature} is off: this Streamlit has no {check.internal}")
+    return out
+
+
+def message(found: list[str]) -> str:
+    """What the terminal is told: nothing when every check passed."""
+    if not found:
+        return ""
+    head = (
+        f"Perceptron Lab: Streamlit {st.__version__} is not the version this app was tested "
+        f"on ({TESTED}; `python3 -m pip install -r requirements.txt` installs it)."
+    )
+    return "\n".join([head, *(f"  - {line}" for line in found)])
+
+
+_REPORTED = False
+
+
+def report() -> list[str]:
+    """Check every internal once per process and print what is off to stderr (the
+    terminal of ``streamlit run``, and the server's log where stderr is redirected);
+    returns the lines."""
+    global _REPORTED
+    if _REPORTED:
+        return []
+    _REPORTED = True
+    found = problems()
+    if found:
+        print(message(found), file=sys.stderr, flush=True)
+    return found
+
+
+if __name__ == "__main__":  # python3 -m ui.server.internals
+    found = problems()
+    print(message(found) or f"Streamlit {st.__version__}: every internal the app uses is here.")
+    raise SystemExit(1 if found else 0)

@@ -1,0 +1,266 @@
+"""The app shell: the page table, and what every run of every page does (page config,
+session state from the URL, the router, the shared sidebar, the class strip).
+
+The top of the shared packages: imports ``ui.look``, ``ui.server``, ``ui.compute``,
+``ui.app`` and ``ui.classmode``, never a lesson. A new page is a row of ``PAGES``.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import pandas  # noqa: F401  (heavy imports first, then freeze: see below)
+import plotly.graph_objects  # noqa: F401
+import streamlit as st
+
+import perceptron_core
+from ui.app import links, state
+from ui.app.sidebar import dataset_sidebar, upload_refusal
+from ui.classmode import classbar
+from ui.classmode import classroom as cr
+from ui.look.text import asset
+from ui.server import fair, guard, internals, reconnect
+
+# Streamlit runs gc.collect(2) after every script run. Moving everything alive
+# after the imports (modules, numba's compiled kernel) into the permanent
+# generation, once per process, keeps those collections from walking it all.
+perceptron_core.train([[1.0, 0.0]], [1], max_epochs=1)  # compile or load the kernel
+gc.collect()
+gc.freeze()
+
+# Streamlit's internals that the app uses: one line in the terminal for each that this
+# Streamlit lacks (the protection or feature that is then off), at the process's first run.
+internals.report()
+
+# No flash of file names. A ``pages/`` folder beside app.py starts every
+# server in Streamlit's old multipage mode: the first run after a start goes through
+# ``_mpa_v1``, which sends a navigation of the raw file names ("app", "experts", ...)
+# before this app's ``st.navigation`` sends the titles. .streamlit/config.toml has
+# ``client.showSidebarNavigation = false``, so that first navigation is sent hidden;
+# from here on (this module is imported before the first ``st.navigation``) it is on
+# again, or ``st.navigation`` would hide the titles too. The old mode is switched off
+# first, as ``st.navigation`` does, so that no session starting now reads "on" in it.
+internals.stop_pages_directory_mode()
+st.set_option("client.showSidebarNavigation", True)
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """One page of the app: its file, its name in the navigation, whether it works on
+    the sidebar's shared dataset (else the sidebar says the page has its own data), and
+    the sentence that links to it from the home page.
+
+    A new page is one row of ``PAGES``, a file ``pages/<url_path>.py`` and a lesson
+    package ``ui/<url_path>/`` (see CONTRIBUTING.md)."""
+
+    path: str
+    title: str
+    icon: str
+    url_path: str  # "" for the home page
+    shared_data: bool
+    blurb: str = ""  # the home page's link to this page ("" for the home page itself)
+
+
+PAGES = (
+    PageSpec("pages/home.py", "What is a perceptron?", ":material/home:", "", False),
+    PageSpec(
+        "pages/lecture.py",
+        "Step by step",
+        ":material/play_circle:",
+        "lecture",
+        True,
+        "Step by step: watch every update and the two claims of the proof",
+    ),
+    PageSpec(
+        "pages/proof.py",
+        "The proof, line by line",
+        ":material/functions:",
+        "proof",
+        True,
+        "The proof, line by line: every inequality with this run's numbers, and an adversary",
+    ),
+    PageSpec(
+        "pages/xor.py",
+        "Beyond linear: XOR",
+        ":material/blur_on:",
+        "xor",
+        True,
+        "Beyond linear: why XOR never converges, and the feature map that fixes it",
+    ),
+    PageSpec(
+        "pages/sgd.py",
+        "The perceptron as SGD",
+        ":material/trending_down:",
+        "sgd",
+        True,
+        "The perceptron as SGD: the error E_p over the plane of w, losses, η and mini-batches",
+    ),
+    PageSpec(
+        "pages/experts.py",
+        "Application: following experts",
+        ":material/groups:",
+        "experts",
+        False,
+        "Application: learn whom to follow among n analysts, with at most n·k mistakes",
+    ),
+    PageSpec(
+        "pages/spam.py",
+        "Example: a spam filter",
+        ":material/mail:",
+        "spam",
+        False,
+        "Example: a spam filter on word counts; type an e-mail and see w·x and the verdict",
+    ),
+    PageSpec(
+        "pages/variants.py",
+        "Which perceptron to deploy?",
+        ":material/compare:",
+        "variants",
+        True,
+        "Which perceptron to deploy? Last, voted and averaged on noisy 2-D data and digits",
+    ),
+    PageSpec(
+        "pages/margin.py",
+        "Margin lab",
+        ":material/open_with:",
+        "margin",
+        True,
+        "Margin lab: drag points and watch γ, R, the bound and the mistakes move",
+    ),
+    PageSpec(
+        "pages/room.py",
+        "Class",
+        ":material/school:",
+        "room",
+        False,
+        "Class: join your lecturer's class, predict the next step, and the margin challenge",
+    ),
+)
+
+
+GLOSSARY = "Symbols and notation"  # the expander under every page (assets/glossary.md)
+
+_ROUTED = threading.local()  # depth of run_app in this script thread
+
+
+def run_app() -> None:
+    """What ``app.py`` does on every run."""
+    _ROUTED.depth = getattr(_ROUTED, "depth", 0) + 1
+    try:
+        with fair.turn():  # a session that keeps the server busy waits its turn
+            _run_app()
+    finally:
+        _ROUTED.depth -= 1
+
+
+def _run_app() -> None:
+    st.set_page_config(page_title="Perceptron Lab", page_icon="➕", layout="wide")
+    guard.new_run(st.session_state)  # a new browser message: its first event is read
+    state.init(st.session_state, st.query_params)
+    links.arrive(st.session_state, st.query_params)  # a link's data=<id>: its points
+    # a class's room=, seat=, key=, or the lecturer's cookie
+    joining = classbar.arrive(st.session_state, st.query_params, lambda: st.context.cookies)
+    if joining:  # a join link: the class page's code box holds its code
+        st.session_state["room_join_code"] = cr.shown_code(joining)
+    classbar.before_run(st.session_state)  # a followed lecturer's change, before the widgets
+    page = st.navigation(_pages(st.session_state))
+    spec = next(p for p in PAGES if p.url_path == page.url_path)
+    st.sidebar.toggle(
+        "Presenter mode",
+        help="hide the settings and enlarge the fonts for a projector",
+        **state.bind(st.session_state, "app_presenter"),
+    )
+    classbar.sidebar_box(st.session_state)
+    dataset_sidebar(used_here=spec.shared_data)
+    classbar.to_class_page(st.session_state)  # a class just started: its page
+    for notice in st.session_state.pop(state.NOTICES, []):  # shown once, on arrival
+        st.warning(notice, icon=":material/warning:")
+    upload_refusal(spec.url_path)  # a refused upload, said above the page's data
+    reconnect.watch()  # a tab that reconnects to a new session runs the whole page again
+    classbar.keep_lecturer(st.session_state)  # a reload of the lecturer's tab keeps the class
+    # the class strip, above the page, drawn after it (the lecture page lends it its hooks
+    # as it runs); only in a session in a class (one that joins now has it from its next run)
+    strip = st.container() if classbar.seat_of(st.session_state) is not None else None
+    classbar.lend(st.session_state, None)
+    guard.page(page.run)  # an exception shows a sentence, never a traceback
+    seat = classbar.seat_of(st.session_state)
+    if strip is not None and seat is not None:
+        with strip:
+            (lecturer_strip if seat.lecturer else student_strip)(page.url_path)
+    st.divider()  # one glossary under every page: the app's symbols and the handouts'
+    # on_change="rerun" makes it lazy: its table is sent and drawn only while it is open
+    # (a closed expander's markdown cost every page load about 70 ms of the browser's time)
+    glossary = st.expander(
+        GLOSSARY, icon=":material/menu_book:", key="app_glossary", on_change="rerun"
+    )
+    if glossary.open:
+        with glossary:
+            st.markdown(asset("glossary"))  # our own text, read once per process
+    finish_run()
+
+
+def finish_run() -> None:
+    """The end of a run that may have changed the data: keep custom data in the store and
+    write the settings and ``data=<id>`` to the URL (the app's run, and a page's fragment)."""
+    links.keep(st.session_state, toast=_toast)
+    classbar.end_of_run(st.session_state, _toast)  # follow or publish the lecture
+    state.sync_query(st.session_state, st.query_params)
+
+
+@guard.fragment(run_every=classbar.POLL_S)
+def lecturer_strip(page: str) -> None:
+    """The class on the lecturer's page (ui.classmode.classbar.live): the answers, every second."""
+    classbar.live(st.session_state, page)
+
+
+@guard.fragment(run_every=classbar.HEARTBEAT_S)
+def student_strip(page: str) -> None:
+    """The class on a student's page (ui.classmode.classbar.live): rerun when the room changes
+    (ui.classmode.push), and now and then by itself."""
+    classbar.live(st.session_state, page)
+
+
+def _toast(text: str) -> None:
+    st.toast(text, icon=":material/link:")
+
+
+_PAGE_OBJECTS = state.session_key("_pages")
+
+
+def _pages(session: Any) -> list[Any]:
+    """This session's ``st.Page`` objects, made once per session (about 1 ms a run), not
+    shared: ``st.navigation`` marks the page it runs on its object."""
+    pages = session.get(_PAGE_OBJECTS)
+    if pages is None:
+        pages = session[_PAGE_OBJECTS] = [
+            st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path or None, default=i == 0)
+            for i, p in enumerate(PAGES)
+        ]
+    return list(pages)
+
+
+def require_router() -> None:
+    """Call first in every page: make sure it runs inside ``run_app``.
+
+    From the mere presence of a ``pages/`` folder Streamlit starts in its old
+    multipage mode and runs a page file on its own until the first
+    ``st.navigation`` call, so a first visitor arriving at ``/lecture`` (and every
+    ``AppTest`` run) would get the page without the router, the session state or
+    the sidebar. Then run the shell here, which runs this page inside it, and stop.
+    Whether the page runs inside ``run_app`` is asked of this script thread, not of
+    Streamlit's server-wide switch: a first visitor's run that starts in the old
+    mode while another session's ``st.navigation`` turns it off would otherwise get
+    the page without the router (a KeyError).
+
+    It also tells ``ui.server.guard`` which globals are the page's, so that what the page
+    computed is not kept alive by its callbacks after the run (``guard.release``).
+    """
+    if not getattr(_ROUTED, "depth", 0):
+        run_app()  # its st.navigation switches the old mode off for the whole server
+        st.stop()
+    caller = sys._getframe(1)  # the page's module: its results are dropped after the run
+    guard.this_page(caller.f_globals, caller.f_code)
