@@ -111,16 +111,19 @@ def import_violations(root: Path) -> list[str]:
         later = SHARED[i + 1 :]
         check(
             sources(root / "ui" / package),
-            lambda n, later=later: any(under(n, f"ui.{p}") for p in later)
-            or any(under(n, f"ui.{lesson}") for lesson in all_lessons),
+            lambda n, later=later: (
+                any(under(n, f"ui.{p}") for p in later)
+                or any(under(n, f"ui.{lesson}") for lesson in all_lessons)
+            ),
             f"ui.{package} imports only the shared packages before it, no lesson",
         )
     own = local_packages(root)
     for package in STORES:
         check(
             sources(root / package),
-            lambda n, package=package: under(n, "streamlit")
-            or (n.split(".")[0] in own and not under(n, package)),
+            lambda n, package=package: (
+                under(n, "streamlit") or (n.split(".")[0] in own and not under(n, package))
+            ),
             f"{package} imports no Streamlit and nothing of the app",
         )
     app_code = [root / "app.py", *sources(root / "pages"), *sources(root / "ui")]
