@@ -9,7 +9,9 @@ from streamlit.delta_generator import DeltaGenerator
 from perceptron_core import RULES
 from ui.app.sidebar import current_dataset
 from ui.app.state import ORDERS, W0_MODES, bind
-from ui.classmode import classbar
+from ui.classmode import arrive, strip
+from ui.classmode import follow as class_follow
+from ui.classmode import seat as seats
 from ui.compute.model import Run, RunSettings
 from ui.compute.runs import lecture_run
 from ui.lecture import question
@@ -37,7 +39,7 @@ if not presenter:  # presenter mode gives the title's room to the chart
     st.title("The perceptron, step by step")
 
 X, y, data_name = current_dataset()
-if presenter or classbar.following(ss):  # a follower's settings are the lecturer's
+if presenter or class_follow.following(ss):  # a follower's settings are the lecturer's
     st.caption(lecture.settings_summary(ss))
 else:
     # the two settings a lecture changes most, in view
@@ -72,7 +74,7 @@ else:
         )
 
 follow(ss, X, y)  # new data or settings, here or on another page: a new run, from w0
-if (followed := classbar.take_step(ss)) is not None:
+if (followed := class_follow.take_step(ss)) is not None:
     go_to(ss, followed)  # a student following the lecturer: the lecturer's step
 settings, notes = lecture.run_settings(ss, X)
 for kind, note in notes:
@@ -95,9 +97,9 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
     presenter switch, redraws the page. The run comes from the cache on every
     rerun: a fragment's arguments live as long as the session.
     """
-    if (followed := classbar.follow_here(ss)) is not None:
+    if (followed := class_follow.follow_here(ss)) is not None:
         go_to(ss, followed)  # the lecturer stepped: this fragment moves, the page stays
-    classbar.lecture_card(ss)  # a joined student: the lecturer's question, above the player
+    strip.lecture_card(ss)  # a joined student: the lecturer's question, above the player
     run = lecture_run(X, y, settings)
     T = run.trace.n_steps
     t = min(int(ss["lec_t"]), T)
@@ -110,7 +112,7 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
         window_now=window_now,
         run_id=ss[RUN],
         presenter=bool(ss["app_presenter"]),
-        asked=classbar.asked_here(ss),  # the lecturer's chart marks the class's question
+        asked=arrive.asked_here(ss),  # the lecturer's chart marks the class's question
     )
     k = run.trace.mistakes_before(t)
     # on_change="rerun" makes the expander lazy: the log is built only while it is open
@@ -152,11 +154,11 @@ with st.container(
     instrument(X, y, settings)
 if run.reason:
     st.warning(run.reason)
-seat = classbar.seat_of(ss)
+seat = seats.seat_of(ss)
 if seat is not None and seat.lecturer:  # the class strip asks about this run's next example
-    classbar.lend(
+    strip.lend(
         ss,
-        classbar.LectureHooks(
+        strip.LectureHooks(
             question=lambda: question.at_step(lecture_run(X, y, settings), int(ss["lec_t"])),
             step_to=lambda t: go_to(ss, t),
         ),

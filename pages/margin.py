@@ -8,7 +8,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from ui.app.sidebar import CUSTOM, current_dataset
 from ui.app.state import assign, bind, session_key
-from ui.classmode import classbar
+from ui.classmode import challenge
 from ui.classmode import classroom as cr
 from ui.lecture.restart import follow
 from ui.look.numbers import number
@@ -52,7 +52,7 @@ def challenge_numbers(X: np.ndarray, y: np.ndarray, c: cr.Challenge) -> dict[str
 
 
 def submit(cid: int) -> None:
-    found = classbar.open_challenge(ss)
+    found = challenge.open_challenge(ss)
     present = ss[lab.HISTORY].present
     if found is None or found[1].id != cid:
         ss[CHALLENGE_SAID] = "That challenge is no longer open."
@@ -61,7 +61,7 @@ def submit(cid: int) -> None:
     if isinstance(said, str):
         ss[CHALLENGE_SAID] = said
         return
-    ss[CHALLENGE_SAID] = classbar.submit_set(ss, present.X, present.y, cid=cid, **said)[1]
+    ss[CHALLENGE_SAID] = challenge.submit_set(ss, present.X, present.y, cid=cid, **said)[1]
 
 
 CHALLENGE_SAID = session_key("mar_challenge_said")
@@ -80,7 +80,7 @@ def challenge_box(X: np.ndarray, y: np.ndarray) -> None:
     """The lecturer's open challenge, for a student in a class: this set, and Submit."""
     if ss.pop(CHALLENGE_NEW, False):
         st.rerun(scope="app")  # new data: the sidebar and the lab start from them
-    found = classbar.open_challenge(ss)
+    found = challenge.open_challenge(ss)
     if found is None:
         return
     _, c = found

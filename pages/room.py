@@ -4,8 +4,10 @@ import streamlit as st
 
 from ui.app import links
 from ui.app.state import session_key
-from ui.classmode import classbar
+from ui.classmode import arrive, challenge, strip
 from ui.classmode import classroom as cr
+from ui.classmode import seat as seats
+from ui.classmode.summary import summary
 from ui.look.plots import CHART
 from ui.look.style import page_style
 from ui.look.text import asset, safe
@@ -21,7 +23,7 @@ ss = st.session_state
 TO_LECTURE = session_key("room_to_lecture")
 if ss.pop(TO_LECTURE, False):
     st.switch_page("pages/lecture.py")  # a submission opened on the board
-seat = classbar.seat_of(ss)
+seat = seats.seat_of(ss)
 style = page_style(
     "room_page",
     """
@@ -46,7 +48,7 @@ def join_form() -> None:
         if st.form_submit_button(
             "Join", type="primary", icon=":material/login:", key="room_join_go"
         ):
-            err = classbar.join(ss, code, nick)
+            err = arrive.join(ss, code, nick)
             if err:
                 st.error(err, icon=":material/error:")
             else:
@@ -54,15 +56,15 @@ def join_form() -> None:
     st.markdown(asset("room"))
 
 
-def student_view(seat: classbar.Seat) -> None:
+def student_view(seat: seats.Seat) -> None:
     st.title(f"Class {cr.shown_code(seat.code)}")
     st.write(f"You joined as {safe(seat.nick) or 'a student (no nickname)'}.")
     st.page_link(
         "pages/lecture.py", label="Follow the lecturer step by step", icon=":material/sync:"
     )
-    challenge = classbar.open_challenge(ss)
-    if challenge is not None:
-        _, c = challenge
+    found = challenge.open_challenge(ss)
+    if found is not None:
+        _, c = found
         st.info(
             f"**The lecturer's challenge:** with at most {c.max_points} points and a margin "
             f"γ ≥ {c.min_gamma:g}, make the perceptron make as many mistakes as you can "
@@ -74,18 +76,18 @@ def student_view(seat: classbar.Seat) -> None:
         if c.id in seat.submitted:
             st.caption(seat.submitted[c.id])
     if st.button("Leave the class", key="room_leave", icon=":material/logout:"):
-        classbar.leave(ss)
+        arrive.leave(ss)
         st.rerun()
 
 
 @guard.fragment(run_every=2.0)
-def projector(seat: classbar.Seat) -> None:
+def projector(seat: seats.Seat) -> None:
     """The projector's view: join QR code, code, count; the challenge (live)."""
-    room = classbar.room_now(ss)
+    room = seats.room_now(ss)
     if room is None:
         st.warning("This class cannot be read right now (it ended, or the store is down).")
         return
-    url = classbar.join_url(room.code)
+    url = strip.join_url(room.code)
     left, right = st.columns([2, 3], vertical_alignment="center")
     left.image(qr_svg(url), caption="Scan to join", width=340)
     with right:
@@ -137,8 +139,8 @@ def challenge_board(room: cr.Room) -> None:
                 st.rerun(scope="app")
 
 
-def lecturer_controls(seat: classbar.Seat) -> None:
-    room = classbar.room_now(ss)
+def lecturer_controls(seat: seats.Seat) -> None:
+    room = seats.room_now(ss)
     if room is None:
         return
     c = room.challenge
@@ -154,17 +156,17 @@ def lecturer_controls(seat: classbar.Seat) -> None:
             )
             if st.button("Open the challenge", key="room_ch_open", type="primary"):
                 say(
-                    classbar.lecturer_do(
+                    arrive.lecturer_do(
                         ss, lambda r: cr.open_challenge(r, max_points=int(n), min_gamma=float(g))
                     )
                 )
         elif st.button("Close the challenge", key="room_ch_close"):
-            say(classbar.lecturer_do(ss, cr.close_challenge))
+            say(arrive.lecturer_do(ss, cr.close_challenge))
     with cols[1].container(border=True):
         st.markdown("**Summary** (answers and challenge results, no names)")
         st.download_button(
             "Download the summary (CSV)",
-            lambda: links.call(cr.summary, room),
+            lambda: links.call(summary, room),
             f"class-{room.code}.csv",
             "text/csv",
             key="room_csv",
@@ -174,10 +176,10 @@ def lecturer_controls(seat: classbar.Seat) -> None:
         st.markdown("**Close the class**")
         sure = st.checkbox("Yes, end it for every student", key="room_sure")
         if st.button("Close the class", key="room_close", disabled=not sure):
-            say(classbar.lecturer_do(ss, cr.close_room))
+            say(arrive.lecturer_do(ss, cr.close_room))
     with st.expander("Lecturer link (private: reopens this class on another device)"):
         st.caption("Anyone with this link can run the class. Do not show it on the projector.")
-        st.code(f"{classbar.public_url()}/room?room={seat.code}&key={seat.secret}", language=None)
+        st.code(f"{strip.public_url()}/room?room={seat.code}&key={seat.secret}", language=None)
 
 
 def say(err: str | None) -> None:

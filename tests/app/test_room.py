@@ -15,6 +15,7 @@ from apptest_helpers import lecture_scene, open_app
 import perceptron_store as store
 from ui.app import links
 from ui.classmode import classroom as cr
+from ui.classmode.summary import summary
 
 
 @pytest.fixture(autouse=True)
@@ -244,8 +245,8 @@ def test_closing_the_class_ends_it_for_students_and_the_summary_has_no_names() -
     lec, seat = lecturer()
     a = student(seat.code, "Ana")
     assert lec.button(key="room_close").disabled  # not without the confirmation
-    summary = cr.summary(links.the_store(), room_of(seat.code))
-    assert summary.startswith("kind,number,") and "Ana" not in summary
+    text = summary(links.the_store(), room_of(seat.code))
+    assert text.startswith("kind,number,") and "Ana" not in text
     lec.checkbox(key="room_sure").check().run()
     lec.button(key="room_close").click().run()
     assert room_of(seat.code).closed
@@ -255,38 +256,38 @@ def test_closing_the_class_ends_it_for_students_and_the_summary_has_no_names() -
 
 
 def test_the_lecturers_cookie_reopens_the_class_after_a_reload() -> None:
-    from ui.classmode import classbar
+    from ui.classmode import arrive
 
     _, seat = lecturer()
     session: dict = {}
-    classbar.arrive(session, {}, lambda: {classbar.COOKIE: f"{seat.code}.{seat.secret}"})
+    arrive.arrive(session, {}, lambda: {arrive.COOKIE: f"{seat.code}.{seat.secret}"})
     assert session["room_seat"].lecturer and session["room_seat"].code == seat.code
     for forged in (f"{seat.code}.wrong", "nonsense", seat.code, "x" * 1000, f"{seat.code}."):
         session = {}
-        classbar.arrive(session, {}, lambda forged=forged: {classbar.COOKIE: forged})
+        arrive.arrive(session, {}, lambda forged=forged: {arrive.COOKIE: forged})
         assert "room_seat" not in session, forged
         assert session["room_cookie"] is True  # the browser is told once to drop it
     cr.lecturer_update(links.the_store(), seat.code, seat.secret, cr.close_room)
     session = {}
-    classbar.arrive(session, {}, lambda: {classbar.COOKIE: f"{seat.code}.{seat.secret}"})
+    arrive.arrive(session, {}, lambda: {arrive.COOKIE: f"{seat.code}.{seat.secret}"})
     assert "room_seat" not in session  # a closed class is not reopened
 
 
 def test_a_flood_of_wrong_codes_stops_code_lookups_for_a_while(monkeypatch) -> None:
-    from ui.classmode import classbar
+    from ui.classmode import arrive
 
-    monkeypatch.setattr(classbar, "FAILED", store.RateLimit(20.0, 100))
-    monkeypatch.setattr(classbar, "_FLOOD_UNTIL", [0.0])
+    monkeypatch.setattr(arrive, "FAILED", store.RateLimit(20.0, 100))
+    monkeypatch.setattr(arrive, "_FLOOD_UNTIL", [0.0])
     _, seat = lecturer()
     said = []
     for _ in range(30):  # 30 tabs, 5 wrong codes each (each tab's own limit allows 5)
         session: dict = {}
-        said += [classbar.join(session, f"ZZZZ-ZZZ{'23456'[k]}", "") for k in range(5)]
+        said += [arrive.join(session, f"ZZZZ-ZZZ{'23456'[k]}", "") for k in range(5)]
     assert said.count("Too many attempts: wait a few seconds and try again.") >= 40
     # even the right code waits until the flood is over
-    assert "Too many attempts" in classbar.join({}, seat.code, "")
-    monkeypatch.setattr(classbar, "_FLOOD_UNTIL", [0.0])
-    assert classbar.join({}, seat.code, "") is None
+    assert "Too many attempts" in arrive.join({}, seat.code, "")
+    monkeypatch.setattr(arrive, "_FLOOD_UNTIL", [0.0])
+    assert arrive.join({}, seat.code, "") is None
 
 
 def test_answering_in_a_loop_is_limited() -> None:

@@ -32,7 +32,7 @@ from benchmarks.load import message
 from browser.devices import DEVICES, MAIN, SCREENSHOTS
 from browser.test_lecture import button, status, status_t
 from tests.browser.conftest import uploader
-from ui.classmode.classroom import SUMMARY_COLUMNS
+from ui.classmode.summary import SUMMARY_COLUMNS
 
 # One class (a lecturer and two students) for the module, its tests in order; they time
 # how soon a follower sees the lecturer (FOLLOW_MS), so they run alone (serial).

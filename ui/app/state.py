@@ -221,13 +221,13 @@ SESSION_KEYS: dict[str, str] = {
         "the refused upload on show (ui.app.sidebar.Refusal): until another page, other data, "
         "a good upload or Dismiss"
     ),
-    "room_seat": "ui.classmode.classbar.Seat: the class this session is in, as lecturer or student",
-    "room_limit": "ui.classmode.classbar: the session's join attempts (a rate limit)",
-    "room_url": "ui.classmode.classbar: the URL's class parameters (room=, seat=) for to_query",
-    "room_go": "ui.classmode.classbar: a class was just started; its page comes after the sidebar",
+    "room_seat": "ui.classmode.seat.Seat: the class this session is in, and as whom",
+    "room_limit": "ui.classmode.arrive: the session's join attempts (a rate limit)",
+    "room_url": "ui.classmode.seat: the URL's class parameters (room=, seat=) for to_query",
+    "room_go": "ui.classmode.arrive: a class was just started; its page comes after the sidebar",
     "room_to_lecture": "class page: a submission was opened; Step by step comes next",
     "room_cookie": "classmode: this browser holds the class cookie (kept, or dropped once)",
-    "room_hooks": "ui.classmode.classbar.LectureHooks the lecture page lends the lecturer's strip",
+    "room_hooks": "ui.classmode.strip.LectureHooks the lecture page lends the lecturer's strip",
     "lec_window": (
         "lecture: (run, start, stop) of the scene this full run sent, None from the start of "
         "the next (whose start may drop it undelivered)"
@@ -328,7 +328,7 @@ def to_query(session: Mapping[str, Any]) -> dict[str, str]:
     link = session.get("data_link") or session.get("data_link_wait")
     if link:
         out[LINK_PARAM] = str(link)
-    out.update(session.get("room_url") or {})  # a student's room= and seat= (ui.classmode.classbar)
+    out.update(session.get("room_url") or {})  # a student's room= and seat= (ui.classmode.seat)
     for key, setting in SETTINGS.items():
         if key in _PARAM_KEYS and not key.startswith(f"data_{current}_"):
             continue

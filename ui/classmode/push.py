@@ -11,7 +11,7 @@ nothing.
 
 Asking another session for a rerun, and knowing which fragment runs now, are Streamlit
 internals (``ui.server.internals.rerun_fragment`` and ``running_fragment``, checked at start);
-the strip still runs by itself every ``classbar.HEARTBEAT_S`` if a rerun cannot be asked
+the strip still runs by itself every ``strip.HEARTBEAT_S`` if a rerun cannot be asked
 for.
 """
 

@@ -20,8 +20,10 @@ import streamlit as st
 import perceptron_core
 from ui.app import links, state
 from ui.app.sidebar import dataset_sidebar, upload_refusal
-from ui.classmode import classbar
+from ui.classmode import arrive, follow
 from ui.classmode import classroom as cr
+from ui.classmode import seat as seats
+from ui.classmode import strip as class_strip
 from ui.look.text import asset
 from ui.server import fair, guard, internals, reconnect
 
@@ -163,10 +165,10 @@ def _run_app() -> None:
     state.init(st.session_state, st.query_params)
     links.arrive(st.session_state, st.query_params)  # a link's data=<id>: its points
     # a class's room=, seat=, key=, or the lecturer's cookie
-    joining = classbar.arrive(st.session_state, st.query_params, lambda: st.context.cookies)
+    joining = arrive.arrive(st.session_state, st.query_params, lambda: st.context.cookies)
     if joining:  # a join link: the class page's code box holds its code
         st.session_state["room_join_code"] = cr.shown_code(joining)
-    classbar.before_run(st.session_state)  # a followed lecturer's change, before the widgets
+    follow.before_run(st.session_state)  # a followed lecturer's change, before the widgets
     page = st.navigation(_pages(st.session_state))
     spec = next(p for p in PAGES if p.url_path == page.url_path)
     st.sidebar.toggle(
@@ -174,20 +176,20 @@ def _run_app() -> None:
         help="hide the settings and enlarge the fonts for a projector",
         **state.bind(st.session_state, "app_presenter"),
     )
-    classbar.sidebar_box(st.session_state)
+    class_strip.sidebar_box(st.session_state)
     dataset_sidebar(used_here=spec.shared_data)
-    classbar.to_class_page(st.session_state)  # a class just started: its page
+    arrive.to_class_page(st.session_state)  # a class just started: its page
     for notice in st.session_state.pop(state.NOTICES, []):  # shown once, on arrival
         st.warning(notice, icon=":material/warning:")
     upload_refusal(spec.url_path)  # a refused upload, said above the page's data
     reconnect.watch()  # a tab that reconnects to a new session runs the whole page again
-    classbar.keep_lecturer(st.session_state)  # a reload of the lecturer's tab keeps the class
+    arrive.keep_lecturer(st.session_state)  # a reload of the lecturer's tab keeps the class
     # the class strip, above the page, drawn after it (the lecture page lends it its hooks
     # as it runs); only in a session in a class (one that joins now has it from its next run)
-    strip = st.container() if classbar.seat_of(st.session_state) is not None else None
-    classbar.lend(st.session_state, None)
+    strip = st.container() if seats.seat_of(st.session_state) is not None else None
+    class_strip.lend(st.session_state, None)
     guard.page(page.run)  # an exception shows a sentence, never a traceback
-    seat = classbar.seat_of(st.session_state)
+    seat = seats.seat_of(st.session_state)
     if strip is not None and seat is not None:
         with strip:
             (lecturer_strip if seat.lecturer else student_strip)(page.url_path)
@@ -207,21 +209,21 @@ def finish_run() -> None:
     """The end of a run that may have changed the data: keep custom data in the store and
     write the settings and ``data=<id>`` to the URL (the app's run, and a page's fragment)."""
     links.keep(st.session_state, toast=_toast)
-    classbar.end_of_run(st.session_state, _toast)  # follow or publish the lecture
+    follow.end_of_run(st.session_state, _toast)  # follow or publish the lecture
     state.sync_query(st.session_state, st.query_params)
 
 
-@guard.fragment(run_every=classbar.POLL_S)
+@guard.fragment(run_every=class_strip.POLL_S)
 def lecturer_strip(page: str) -> None:
-    """The class on the lecturer's page (ui.classmode.classbar.live): the answers, every second."""
-    classbar.live(st.session_state, page)
+    """The class on the lecturer's page (ui.classmode.strip.live): the answers, every second."""
+    class_strip.live(st.session_state, page)
 
 
-@guard.fragment(run_every=classbar.HEARTBEAT_S)
+@guard.fragment(run_every=class_strip.HEARTBEAT_S)
 def student_strip(page: str) -> None:
-    """The class on a student's page (ui.classmode.classbar.live): rerun when the room changes
+    """The class on a student's page (ui.classmode.strip.live): rerun when the room changes
     (ui.classmode.push), and now and then by itself."""
-    classbar.live(st.session_state, page)
+    class_strip.live(st.session_state, page)
 
 
 def _toast(text: str) -> None:

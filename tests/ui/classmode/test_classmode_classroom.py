@@ -17,6 +17,7 @@ from hypothesis import strategies as hs
 
 import perceptron_store as store_mod
 from ui.classmode import classroom as cr
+from ui.classmode.summary import summary
 
 
 @pytest.fixture
@@ -366,7 +367,7 @@ def test_the_summary_has_the_answers_and_results_and_no_names(s) -> None:
     room = up(lambda r: cr.open_challenge(r, max_points=10, min_gamma=0.1))
     cr.submit(s, room, sub(seats[0], 4, 9.5, 1.0, nick="Ana"), 1)
     cr.submit(s, room, sub(seats[1], 6, 20.0, 2.0, nick="Bo"), 1)
-    text = cr.summary(s, room)
+    text = summary(s, room)
     rows = list(csv.DictReader(io.StringIO(text)))
     q = rows[0]
     assert (q["kind"], q["answered"], q["said mistake"], q["right"]) == ("question", "3", "2", "2")

@@ -101,7 +101,7 @@ def test_without_a_streamlit_server_nothing_is_asked() -> None:
 
 def test_the_streamlit_pieces_push_uses_are_there() -> None:
     """If a Streamlit upgrade moves one of these, students' strips are rerun only by their
-    heartbeat (every classbar.HEARTBEAT_S): this fails first."""
+    heartbeat (every strip.HEARTBEAT_S): this fails first."""
     from streamlit.proto.ClientState_pb2 import ClientState
     from streamlit.runtime import Runtime
     from streamlit.runtime.app_session import AppSession

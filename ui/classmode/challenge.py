@@ -1,0 +1,83 @@
+"""The margin challenge for a student: the class's open challenge, and a set of points
+submitted to it with the numbers the server measured (one store write, rate limited per
+seat), ranked among the room's submissions."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+import perceptron_store as store_mod
+from ui.app.state import Session
+from ui.classmode import classroom as cr
+from ui.classmode.seat import Refused, Seat, reach, room_now, seat_of
+from ui.look.text import safe
+
+
+def open_challenge(session: Session) -> tuple[Seat, cr.Challenge] | None:
+    """A student's seat and their class's open challenge, if there is one."""
+    seat = seat_of(session)
+    if seat is None or seat.lecturer:
+        return None
+    room = room_now(session)
+    if room is None or room.closed or room.challenge is None or not room.challenge.open:
+        return None
+    return seat, room.challenge
+
+
+def submit_set(
+    session: Session,
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    cid: int,
+    gamma: float | None,
+    R: float,
+    bound: float | None,
+    M: int,
+    converged: bool,
+    reason: str | None,
+) -> tuple[bool, str]:
+    """Submit the points (X, y) to the open challenge ``cid``, with the numbers the server
+    measured on them with the challenge's settings. Returns (kept, sentence)."""
+    seat = seat_of(session)
+    if seat is None or seat.lecturer or not seat.seat:
+        return False, "Join a class first."
+    if not seat.act_limit.allow():
+        return False, "Many submissions at once: wait a few seconds and submit again."
+    try:
+        room = reach(cr.load_room, seat.code, fresh=True)
+        if room is None or room.challenge is None or room.challenge.id != cid:
+            return False, "That challenge is no longer open."
+        refusal = cr.judge(
+            room.challenge, n=len(y), gamma=gamma, converged=converged, reason=reason
+        )
+        if refusal is not None:
+            return False, refusal
+        assert gamma is not None and bound is not None
+        data = reach(store_mod.save_dataset, X, y)
+        sub = cr.Submission(
+            seat=seat.seat,
+            nick=seat.nick,
+            data=data,
+            n=len(y),
+            M=int(M),
+            bound=float(bound),
+            gamma=float(gamma),
+            R=float(R),
+            at=time.time(),
+        )
+        reach(cr.submit, room, sub, cid)
+        ranked = reach(cr.submissions, room, cid)
+    except Refused as refused:
+        return False, str(refused)
+    except ValueError as exc:  # the store's caps on a dataset
+        return False, safe(exc, limit=160)
+    rank = next((i for i, s in enumerate(ranked, 1) if s.seat == seat.seat), len(ranked))
+    said = (
+        f"Submitted: M = {M} mistakes, bound (R/γ)² = {bound:.3g}. "
+        f"You are number {rank} of {len(ranked)} in the room."
+    )
+    seat.submitted[cid] = said
+    return True, said

@@ -1,0 +1,217 @@
+"""Following the lecturer: the lecturer's lecture published to the room, and a following
+student's session taking it (the dataset, the lecture's settings and step).
+
+The lecturer's end of every run publishes the lecture's URL form when it changed
+(:func:`end_of_run`). A following student's strip finds the change; a change of data or
+settings is applied as the next run starts, before any widget (:func:`follow_now`,
+:func:`before_run`); a change of the step alone moves the lecture's instrument, a
+fragment, without a page run (:func:`follow_here`). A student who changes the run
+themselves stops following (``explore``). Each student's page is rerun when the room
+changes (:data:`WATCH`, ``ui.classmode.push``): what it shows of the room, by part, is
+:func:`parts_shown`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+
+import streamlit as st
+
+import perceptron_store as store_mod
+from ui.app import links
+from ui.app.state import LINK_PARAM, SETTINGS, Session, assign, to_query
+from ui.classmode import classroom as cr
+from ui.classmode import push
+from ui.classmode.arrive import lecturer_do
+from ui.classmode.seat import Refused, move, reach, seat_of
+from ui.server.internals import running_fragment
+
+LECTURE_PAGE = "lecture"  # the page a student follows the lecturer on (its url_path)
+
+
+def _is_step(key: str) -> bool:
+    """The lecture's step: the lecture page sets it (:func:`take_step`), never this module
+    (ui.lecture.restart owns it)."""
+    return SETTINGS[key].label == "step"
+
+
+# What a follower takes from the lecturer: the shared dataset and the lecture's run settings
+# and step (the URL form of ``data_*`` and ``lec_*``), and ``data=<id>``; and the step's key.
+LECTURE_KEYS = frozenset((LINK_PARAM, *(k for k in SETTINGS if k.startswith(("data_", "lec_")))))
+STEP_KEY = next(k for k in sorted(LECTURE_KEYS) if k != LINK_PARAM and _is_step(k))
+
+
+def lecture_subset(query: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in query.items() if k in LECTURE_KEYS}
+
+
+def parts_shown(room: cr.Room | None) -> dict[str, Hashable]:
+    """What a student's page shows of ``room``, by part (ui.classmode.push's topics): the
+    strip (the question, the challenge) and the lecture (the lecturer's run and step,
+    followed by the lecture's instrument, ``follow_here``); each part is rerun when its
+    value changes."""
+    if room is None:
+        return {"strip": "gone", "end": "gone", "lecture": "gone"}
+    q, c = room.question, room.challenge
+    return {
+        "strip": (
+            room.closed,
+            None if q is None else (q.id, q.revealed),
+            None if c is None else (c.id, c.open),
+        ),
+        "end": room.closed,  # the strip on Step by step: only the class's end
+        "lecture": (room.closed, room.lecture_n, None if q is None else (q.id, q.revealed)),
+    }
+
+
+def _version(code: str) -> dict[str, Hashable]:
+    return parts_shown(links.call(cr.load_room, code, fresh=True))
+
+
+WATCH = push.Watch(_version)
+
+
+def apply_lecture(session: Session, query: dict[str, str]) -> None:
+    """Make the lecturer's lecture (URL form, validated here like a URL) this session's:
+    the dataset, the lecture's settings and step. A value that does not parse keeps the
+    default, as a tampered URL does."""
+    for key in sorted(LECTURE_KEYS):
+        if key in (LINK_PARAM, STEP_KEY):
+            continue  # the step is the lecture page's to set (take_step)
+        setting = SETTINGS[key]
+        value = setting.default
+        raw = query.get(key)
+        if raw is not None:
+            try:
+                value = setting.parse(str(raw)[:200])
+            except (ValueError, TypeError, OverflowError):
+                value = setting.default
+        assign(session, key, value)
+    link = query.get(LINK_PARAM)
+    if link and store_mod.valid_id(link):
+        if link != session.get(links.LINKED):
+            links.open_link(session, link)
+    else:
+        session.pop(links.CUSTOM, None)
+        session[links.LINKED] = None
+    seat = seat_of(session)
+    if seat is not None:
+        seat.step = _step_of(query)
+
+
+def take_step(session: Session) -> int | None:
+    """The followed lecturer's step, once (the lecture page goes to it after it has
+    restarted a run whose data or settings changed)."""
+    seat = seat_of(session)
+    if seat is None or seat.step is None:
+        return None
+    step, seat.step = seat.step, None
+    return int(step)
+
+
+def follow_now(session: Session, room: cr.Room) -> bool:
+    """A following student whose lecture is behind the lecturer's: catch up as the next
+    run starts (:func:`before_run`, before any widget). True if the page must run again."""
+    seat = seat_of(session)
+    if seat is None or not seat.following or room.lecture_n == seat.applied:
+        return False
+    if not room.lecture:
+        return False
+    seat.pending = room.lecture_query
+    seat.applied = room.lecture_n
+    return True
+
+
+def before_run(session: Session) -> None:
+    """As a run starts (before any widget): apply the lecturer's lecture the strip found."""
+    seat = seat_of(session)
+    if seat is None or seat.pending is None:
+        return
+    query, seat.pending = seat.pending, None
+    apply_lecture(session, query)
+    seat.applied_query = seat.followed = lecture_subset(query)
+    seat.fresh = True
+
+
+def follow_here(session: Session) -> int | None:
+    """In the lecture's instrument (a fragment) of a following student: the lecturer's
+    step, when only the step changed (the instrument moves to it without a page run); a
+    change of data or settings runs the whole page (``follow_now``). The instrument is
+    rerun by the server when the lecturer's lecture changes (ui.classmode.push)."""
+    seat = seat_of(session)
+    if seat is None or seat.lecturer:
+        return None
+    where = running_fragment()
+    try:
+        room = reach(cr.load_room, seat.code)
+    except Refused:
+        if where is not None:  # rerun as soon as the room can be read again
+            WATCH.here(seat.code, *where, shown=None, topic="lecture")
+        return None  # the page goes on by itself; the strip says why
+    if where is not None:
+        WATCH.here(seat.code, *where, shown=parts_shown(room)["lecture"], topic="lecture")
+    if room is None or room.closed:
+        st.rerun(scope="app")  # the class ended: the strip says so, in a page run
+    if not seat.following or room.lecture_n == seat.applied or not room.lecture:
+        return None
+    now = lecture_subset(room.lecture_query)
+    mine = seat.applied_query
+    if seat.followed is None or mine is None or _unstepped(now) != _unstepped(seat.followed):
+        follow_now(session, room)
+        st.rerun(scope="app")  # other data or settings: the whole page, from the next run
+    step = _step_of(now)
+    seat.applied, seat.followed = room.lecture_n, now
+    # this page's own URL form of the run, at the new step (the default step is not written)
+    seat.applied_query = _unstepped(mine)
+    if step != SETTINGS[STEP_KEY].default:
+        seat.applied_query[STEP_KEY] = str(step)
+    return step
+
+
+def _unstepped(query: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in query.items() if k != STEP_KEY}
+
+
+def _step_of(query: dict[str, str]) -> int:
+    try:
+        return int(SETTINGS[STEP_KEY].parse(str(query.get(STEP_KEY, "0"))[:20]))
+    except ValueError:
+        return 0
+
+
+def following(session: Session) -> bool:
+    """A student following the lecturer (their lecture's settings are the lecturer's)."""
+    seat = seat_of(session)
+    return seat is not None and seat.following
+
+
+def set_following(session: Session, on: bool) -> None:
+    """The strip's "Follow the lecturer" (catches up at once) or "Explore on my own"."""
+    seat = seat_of(session)
+    if seat is None or seat.lecturer:
+        return
+    if seat.following != on:
+        move(session, "follow" if on else "explore")
+    seat.applied = -1  # following again catches up at once
+    seat.applied_query = None  # and the run before it is not "a change of the student's"
+
+
+def end_of_run(session: Session, toast: Callable[[str], None]) -> None:
+    """At the end of a run: a following student who changed the lecture stops following;
+    the lecturer's lecture is published to the room when it changed."""
+    seat = seat_of(session)
+    if seat is None:
+        return
+    now = lecture_subset(to_query(session))
+    if not seat.lecturer:
+        if seat.fresh:
+            seat.applied_query, seat.fresh = now, False
+        elif seat.following and seat.applied_query is not None and now != seat.applied_query:
+            move(session, "explore")
+            toast("You changed the run yourself: no longer following the lecturer.")
+        return
+    if now == seat.published or not seat.publish_limit.allow():
+        return  # nothing new, or a burst of changes: the live strip publishes the last one
+    err = lecturer_do(session, lambda room: cr.publish(room, now))
+    if err is None:
+        seat.published = now

@@ -1,0 +1,207 @@
+"""The lecturer's question on a student's page: the next example drawn, "will it be a
+mistake?" and which way the line turns, then the truth beside the student's answer.
+
+The question itself (:class:`~ui.classmode.classroom.Question`) is made by the lecture
+page and kept in the room; here it is drawn, answered (one store write per answer, rate
+limited per seat) and told in words (the chart's text alternative).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from ui.app.state import Session
+from ui.classmode import classroom as cr
+from ui.classmode.seat import Refused, reach, say, seat_of
+from ui.look.numbers import AXIS, signed, vector_text
+from ui.look.palette import MINUS, PLUS, W_COLOUR
+from ui.look.plots import CHART, as_figure
+
+
+def question_figure(q: cr.Question) -> go.Figure:
+    """The next example and the line before the step (and after it, once revealed)."""
+    x = np.asarray(q.x, dtype=float)
+    w = np.asarray(q.w, dtype=float)
+    span = max(1.0, float(np.abs(x).max()) * 1.6)
+    bias = len(q.z) > len(q.x)
+    traces: list[dict[str, Any]] = []
+    lines = [("line before the step", w, "solid", W_COLOUR)]
+    if q.revealed and q.mistake:
+        lines.append(("line after the step", w + q.eta * q.y * np.asarray(q.z), "dash", "#555"))
+    for name, v, dash, colour in lines:
+        seg = _line(v, bias, span)
+        if seg is not None:
+            traces.append(
+                {
+                    "type": "scatter",
+                    "x": seg[0],
+                    "y": seg[1],
+                    "mode": "lines",
+                    "name": name,
+                    "line": {"dash": dash, "color": colour, "width": 3},
+                    "hoverinfo": "skip",
+                }
+            )
+    plus = q.y > 0
+    traces.append(
+        {
+            "type": "scatter",
+            "x": [float(x[0])],
+            "y": [float(x[1])],
+            "mode": "markers+text",
+            "name": f"point {q.point + 1}, y = {'+1' if plus else '−1'}",
+            "text": [f"point {q.point + 1} ({'+1' if plus else '−1'})"],
+            "textposition": "top center",
+            "hoverinfo": "skip",
+            "marker": {
+                "size": 18,
+                "color": PLUS if plus else MINUS,
+                "symbol": "circle" if plus else "x",
+                "line": {"width": 1, "color": "#fff"},
+            },
+        }
+    )
+    axis = {"range": [-span, span], "zeroline": True, **AXIS}
+    notes = []
+    if _line(w, bias, span) is None:
+        notes.append(
+            {
+                "text": "w = 0: no line yet",
+                "x": 0.02,
+                "y": 0.98,
+                "xref": "paper",
+                "yref": "paper",
+                "showarrow": False,
+                "xanchor": "left",
+                "yanchor": "top",
+            }
+        )
+    return as_figure(
+        {
+            "data": traces,
+            "layout": {
+                "height": 300,
+                "margin": {"l": 40, "r": 10, "t": 10, "b": 40},
+                "xaxis": {**axis, "title": {"text": "x₁"}},
+                "yaxis": {**axis, "title": {"text": "x₂"}, "scaleanchor": "x"},
+                "legend": {"orientation": "h", "y": -0.2},
+                "showlegend": True,
+                "annotations": notes,
+            },
+        }
+    )
+
+
+def _line(w: np.ndarray, bias: bool, span: float) -> tuple[list[float], list[float]] | None:
+    """Two ends of w₁x₁ + w₂x₂ + b = 0 within the square (None if there is no line)."""
+    a, b = float(w[0]), float(w[1])
+    c = float(w[2]) if bias and len(w) > 2 else 0.0
+    if math.hypot(a, b) == 0.0:
+        return None
+    if abs(b) >= abs(a):
+        xs = [-3 * span, 3 * span]  # past the axes' range: the line crosses the whole chart
+        return xs, [-(a * v + c) / b for v in xs]
+    ys = [-3 * span, 3 * span]
+    return [-(b * v + c) / a for v in ys], ys
+
+
+def question_text(q: cr.Question) -> str:
+    """The question in words (the chart's text alternative)."""
+    sign = "+1" if q.y > 0 else "−1"
+    return (
+        f"At step t = {q.t + 1} the perceptron is shown point {q.point + 1}, "
+        f"z = {vector_text(q.z)} with label y = {sign}, and w = {vector_text(q.w)}. "
+        "Will it be a mistake?"
+    )
+
+
+def truth_text(q: cr.Question) -> str:
+    m = q.margin
+    if not q.mistake:
+        return f"No mistake: y·w·z = {signed(m)}, so w stays and the line does not move."
+    rule = " ≤ 0" if q.rule == "nonpositive" else ""
+    turn = (
+        f"the line turned {cr.TURN_WORDS[q.turn]}"
+        if q.turn != "none"
+        else "the line did not turn (it appeared, or only moved)"
+    )
+    return f"It was a mistake: y·w·z = {signed(m)}{rule}, so w ← w + η·y·z and {turn}."
+
+
+ANSWERS = {"mistake": True, "no mistake": False}
+
+
+def _answer(session: Session, qid: int, key_m: str, key_t: str) -> None:
+    seat = seat_of(session)
+    said = session.get(key_m)
+    turn = session.get(key_t)
+    if seat is None or said not in ANSWERS:
+        return
+    turn_code = next((k for k, v in cr.TURN_WORDS.items() if v == turn), None)
+    if not seat.act_limit.allow():
+        say(session, "Many answers at once: your last one was not counted; answer again.")
+        return
+    try:
+        room = reach(cr.load_room, seat.code, fresh=True)
+        if room is None:
+            raise Refused("This class is no longer open.")
+        reach(cr.answer, room, seat.seat or "", qid, ANSWERS[said], turn_code)
+    except Refused as refused:
+        say(session, f"{refused} Your answer was not counted.")
+        return
+    seat.answers[qid] = (ANSWERS[said], turn_code)
+
+
+def question_card(session: Session, q: cr.Question) -> None:
+    """A student's card: the next example, and the answer, then the truth with theirs."""
+    seat = seat_of(session)
+    mine = seat.answers.get(q.id) if seat is not None else None
+    box = st.container(border=True, key=f"room_card_{q.id}")
+    box.markdown(f"**Question {q.id} from the lecturer.** {question_text(q)}")
+    box.plotly_chart(
+        question_figure(q),
+        config={**CHART, "displayModeBar": False},
+        key=f"room_qfig_{q.id}_{int(q.revealed)}",
+    )
+    if not q.revealed:
+        key_m, key_t = f"room_q{q.id}_said", f"room_q{q.id}_turn"
+        c1, c2 = box.columns(2)
+        c1.pills(
+            "Will it be a mistake?",
+            list(ANSWERS),
+            key=key_m,
+            on_change=_answer,
+            args=(session, q.id, key_m, key_t),
+        )
+        c2.pills(
+            "If so, which way will the line turn? (optional)",
+            [cr.TURN_WORDS[t] for t in cr.TURNS],
+            key=key_t,
+            on_change=_answer,
+            args=(session, q.id, key_m, key_t),
+        )
+        if mine is not None:
+            box.caption(
+                f"Counted: you said {'mistake' if mine[0] else 'no mistake'}"
+                + (f", {cr.TURN_WORDS[mine[1]]}" if mine[1] else "")
+                + ". You can change your answer until the lecturer reveals it."
+            )
+        return
+    box.markdown(f"**Answer:** {truth_text(q)}")
+    if mine is None:
+        box.caption("You did not answer this one.")
+    else:
+        right = mine[0] == q.mistake
+        turn = "" if mine[1] is None else f", {cr.TURN_WORDS[mine[1]]}"
+        box.markdown(
+            f"**Yours:** {'mistake' if mine[0] else 'no mistake'}{turn} — "
+            + ("✓ right." if right else "✗ not this time.")
+        )
+
+
+# ----------------------------------------------------------------------------- the sidebar

@@ -1,0 +1,319 @@
+"""Class mode on every page: the sidebar's class box, and the live strip at the top of
+the page: the lecturer's code, count, question and live tally, with Ask and Reveal; a
+student's question card and the follow switch.
+
+The strip is a fragment. The lecturer's runs every second (:data:`POLL_S`: one session
+per class reads the answers); a student's is rerun when the room changes
+(``ui.classmode.push``) and by itself every :data:`HEARTBEAT_S` in case a rerun is lost.
+A run that finds nothing new reads the room from the process's recent copy (one store
+read per process every ``classroom.RECENT_S``) and draws only what it drew before.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import streamlit as st
+
+from ui.app.state import Session, session_key
+from ui.classmode import classroom as cr
+from ui.classmode.arrive import ROOM_PAGE, leave, lecturer_do, start_and_go
+from ui.classmode.follow import (
+    LECTURE_PAGE,
+    STEP_KEY,
+    WATCH,
+    end_of_run,
+    follow_now,
+    parts_shown,
+    set_following,
+)
+from ui.classmode.question import question_card, truth_text
+from ui.classmode.seat import (
+    STRIP_DOWN,
+    Refused,
+    Seat,
+    notice,
+    reach,
+    room_now,
+    say,
+    seat_of,
+)
+from ui.look.numbers import vector_text
+from ui.look.style import page_style
+from ui.look.text import safe
+from ui.server.internals import running_fragment, testid
+
+HOOKS = session_key("room_hooks")
+POLL_S = 1.0  # the lecturer's strip reads the answers this often (one session per class)
+HEARTBEAT_S = 30.0  # a student's strip runs by itself this often, in case a push is lost
+ROOM_URL = "room"  # the class page's url_path
+
+
+def sidebar_box(session: Session) -> None:
+    """The sidebar's class box on every page: start or join a class, or the class in.
+
+    One block in the sidebar whatever it holds, so the dataset's widgets under it keep
+    their places when it changes: a widget that moves is drawn anew, and the browser
+    sends a slider drawn anew at its minimum."""
+    sb = st.sidebar.container(key="app_class")
+    seat = seat_of(session)
+    if seat is None:
+        # a plain expander, sent whole: a lazy one (on_change) moves the widgets under it
+        with sb.expander("Class mode", icon=":material/school:"):
+            st.caption("A lecturer starts a class; students join it with its code or QR code.")
+            st.button(
+                "Start a class",
+                key="room_start",
+                icon=":material/co_present:",
+                on_click=start_and_go,
+                args=(session,),
+            )
+            st.page_link(ROOM_PAGE, label="Join a class", icon=":material/login:")
+        return
+    nick = safe(seat.nick) or "a student"
+    who = "you are its lecturer" if seat.lecturer else f"you joined as {nick}"
+    sb.info(f"Class **{cr.shown_code(seat.code)}**: {who}.", icon=":material/school:")
+    sb.page_link(ROOM_PAGE, label="The class page", icon=":material/school:")
+
+
+# ----------------------------------------------------------------------------- the live strip
+
+
+def public_url() -> str:
+    """The address students' phones open: ``PERCEPTRON_PUBLIC_URL`` if set, else the
+    address the lecturer's browser is on (its scheme, host and port)."""
+    env = os.environ.get("PERCEPTRON_PUBLIC_URL", "").strip()
+    if env:
+        return env.rstrip("/")
+    url = str(getattr(st.context, "url", "") or "")
+    parts = urlsplit(url)
+    if not parts.scheme or not parts.netloc:
+        return "http://localhost:8501"
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def join_url(code: str) -> str:
+    return f"{public_url()}/room?room={code}"
+
+
+@dataclass(frozen=True)
+class LectureHooks:
+    """What the lecture page lends the lecturer's strip: the question at its step (or why
+    there is none), and a step to go to at the reveal."""
+
+    question: Callable[[], cr.Question | str]
+    step_to: Callable[[int], None]
+
+
+def lend(session: Session, hooks: LectureHooks | None) -> None:
+    """The page on show lends its hooks (the lecture page), or none (every other page)."""
+    if hooks is None:
+        session.pop(HOOKS, None)
+    else:
+        session[HOOKS] = hooks
+
+
+def live(session: Session, page: str) -> None:
+    """The class strip at the top of every page of a joined session (a fragment that runs
+    every POLL_S): the lecturer's code, count, question and tally; a student's question
+    card and following."""
+    seat = seat_of(session)
+    if seat is None:
+        return
+    try:
+        room = reach(cr.load_room, seat.code)
+    except Refused:
+        st.caption(STRIP_DOWN)
+        return
+    if room is None or room.closed:
+        leave(session)
+        notice(session, f"Class {cr.shown_code(seat.code)} has ended. The page is yours again.")
+        st.rerun(scope="app")
+    if seat.redraw:
+        seat.redraw = False
+        st.rerun(scope="app")
+    if seat.said:
+        st.warning(seat.said, icon=":material/warning:")
+        seat.said = None
+    if seat.lecturer:
+        if page != ROOM_URL:  # the class page is the projector's view of it all
+            _lecturer_strip(session, seat, room)
+        return
+    where = running_fragment()
+    if page == LECTURE_PAGE:
+        # On Step by step the lecture's instrument shows the question and follows the
+        # lecturer (lecture_card, follow_here): ui.classmode.push reruns it, not this strip, so a
+        # reveal (the answer and the step) is one fragment run, not a strip and a page run
+        if where is not None:
+            WATCH.drop(seat.code, where[0], "strip")
+            WATCH.here(seat.code, *where, shown=parts_shown(room)["end"], topic="end")
+        if follow_now(session, room):
+            st.rerun(scope="app")  # behind the lecturer (a lost rerun): the page runs
+        _follow_line(session, seat, room)
+        return
+    if where is not None:
+        WATCH.here(seat.code, *where, shown=parts_shown(room)["strip"])  # rerun it on a change
+        WATCH.drop(seat.code, where[0], "end")
+    _card(session, seat, room)
+
+
+def _card(session: Session, seat: Seat, room: cr.Room) -> None:
+    q = room.question
+    if q is not None and q.id not in seat.dismissed:
+        question_card(session, q)
+        if q.revealed:
+            st.button(
+                "Hide this question",
+                key=f"room_hide_{q.id}",
+                on_click=seat.dismissed.add,
+                args=(q.id,),
+            )
+
+
+def lecture_card(session: Session) -> None:
+    """The lecturer's question in the lecture's instrument of a joined student (beside the
+    chart); the instrument is rerun when the question or the lecture changes."""
+    seat = seat_of(session)
+    if seat is None or seat.lecturer:
+        return
+    room = room_now(session)
+    if room is not None and not room.closed:
+        _card(session, seat, room)
+
+
+def _follow_line(session: Session, seat: Seat, room: cr.Room) -> None:
+    c1, c2 = st.columns([3, 1], vertical_alignment="center")
+    if seat.following:
+        c1.caption(
+            f"Following the lecturer of class {cr.shown_code(room.code)}: their data, "
+            "settings and step."
+        )
+        c2.button(
+            "Explore on my own",
+            key="room_unfollow",
+            on_click=set_following,
+            args=(session, False),
+            icon=":material/explore:",
+        )
+    else:
+        c1.caption("Exploring on your own. Follow the lecturer to catch up with their step.")
+        c2.button(
+            "Follow the lecturer",
+            key="room_follow",
+            on_click=set_following,
+            args=(session, True),
+            icon=":material/sync:",
+        )
+
+
+def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
+    if seat.published is not None and room.lecture_query != seat.published:
+        end_of_run(session, lambda text: None)  # a publish the rate limit held back
+    try:
+        count = reach(cr.members, room)
+    except Refused:
+        count = 0  # the tally below says the class cannot be read
+    _strip_style()
+    box = st.container(border=True, key="room_strip")
+    hooks = session.get(HOOKS) if isinstance(session.get(HOOKS), LectureHooks) else None
+    q = room.question
+    head = box.columns([4, 1.3], vertical_alignment="center")
+    head[0].markdown(
+        f"Class **{cr.shown_code(room.code)}** · **{count}** "
+        f"{'student' if count == 1 else 'students'} · join at {safe(public_url())}/room"
+    )
+    if hooks is None:
+        head[1].caption("Ask questions from *Step by step*.")
+    else:  # Ask with no question open, else Reveal
+        label, key, act, icon = (
+            ("Ask the class", "room_ask", _ask, ":material/help:")
+            if q is None or q.revealed
+            else ("Reveal", "room_reveal", _reveal, ":material/visibility:")
+        )
+        head[1].button(
+            label,
+            key=key,
+            on_click=act,
+            args=(session, hooks),
+            icon=icon,
+            type="primary",
+            width="stretch",
+        )
+    if q is not None and not q.revealed:
+        with box:
+            _tally_bars(room, q, count)
+    elif q is not None:
+        box.caption(f"Question {q.id}: {truth_text(q)}")
+
+
+# the lecturer's strip is read from the back of a lecture hall: its text a step larger
+_strip_style = page_style(
+    "room_strip",
+    """
+.st-key-room_strip MARKDOWN p,
+.st-key-room_strip PROGRESS p { font-size: 1.2rem; }
+""".replace("MARKDOWN", testid("stMarkdownContainer")).replace("PROGRESS", testid("stProgress")),
+)
+
+
+def _tally_bars(room: cr.Room, q: cr.Question, count: int) -> None:
+    """The answers so far, live: how many answered, and each answer's share as a bar with
+    its words and numbers (the colour is never the only cue)."""
+    try:
+        t = cr.tally(reach(cr.answers_of, room, q.id))
+    except Refused:
+        st.caption(STRIP_DOWN)
+        return
+    sign = "+1" if q.y > 0 else "−1"
+    st.markdown(
+        f"**Question {q.id}:** will point {q.point + 1}, x = {vector_text(q.x)} with "
+        f"y = {sign}, be a mistake at step t = {q.t + 1}?"
+    )
+    cols = st.columns([1.2, 2, 2], vertical_alignment="center")
+    cols[0].markdown(f"**{t.answered}** of {count} answered")
+    for col, (label, n) in zip(
+        cols[1:], (("mistake", t.mistake), ("no mistake", t.no_mistake)), strict=True
+    ):
+        col.progress(t.share(n), text=f"{label}: {n} ({t.share(n):.0%})")
+    turns = ", ".join(f"{cr.TURN_WORDS[k]} {v}" for k, v in t.turns.items() if v)
+    if turns:
+        st.caption(f"Which way the line turns: {turns}.")
+
+
+def _ask(session: Session, hooks: LectureHooks) -> None:
+    made = hooks.question()
+    if isinstance(made, str):
+        say(session, made)
+        return
+    err = lecturer_do(session, lambda room: cr.ask(room, made))
+    if err:
+        say(session, err)
+        return
+    seat = seat_of(session)
+    if seat is not None:
+        seat.redraw = True  # the page runs: the projector's chart marks the example asked
+
+
+def _reveal(session: Session, hooks: LectureHooks) -> None:
+    """Reveal the answer and step the lecture past the example, in one write of the room
+    (the students' strips run once for both)."""
+    seat = seat_of(session)
+    room = room_now(session)
+    q = room.question if room is not None else None
+    if seat is None or q is None:
+        say(session, "There is no open question to reveal.")
+        return
+    after = {**(seat.published or {}), STEP_KEY: str(q.t + 1)}
+    err = lecturer_do(session, lambda r: cr.publish(cr.reveal(r), after))
+    if err:
+        say(session, err)
+        return
+    seat.published = after
+    hooks.step_to(q.t + 1)  # the lecturer's page shows the step the followers are shown
+    seat.redraw = True
+
+
+# ----------------------------------------------------------------------------- the challenge
