@@ -1,5 +1,6 @@
-"""Fixtures of the store's tests: a real ``redis-server`` per test, and stores of both
-backends made the way the app makes them (``open_store``)."""
+"""Fixtures of the store's tests: a real ``redis-server`` per test, stores of both
+backends made the way the app makes them (``open_store``), and what several test files
+share (a small dataset, the time a stopped Redis is noticed within, the bytes in use)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,22 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from perceptron_store import Store, open_store
 
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 BACKENDS = ["sqlite", "redis"]
+SOON = 1.0  # seconds: a stopped Redis is noticed within this
+
+X4 = np.array([[1.0, 2.0], [-3.0, 4.5], [0.25, -1.0], [2.0, 2.0]])
+Y4 = np.array([1.0, -1.0, -1.0, 1.0])
+
+
+def used(store: Store) -> int:
+    """The bytes a store counts against its cap now (both backends have ``used_bytes``)."""
+    return int(store.used_bytes())  # type: ignore[attr-defined]
 
 
 def free_port() -> int:

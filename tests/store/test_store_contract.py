@@ -21,14 +21,7 @@ from perceptron_store import (
     save_dataset,
 )
 
-from .conftest import MakeStore
-
-X4 = np.array([[1.0, 2.0], [-3.0, 4.5], [0.25, -1.0], [2.0, 2.0]])
-Y4 = np.array([1.0, -1.0, -1.0, 1.0])
-
-
-def used(store: Store) -> int:
-    return int(store.used_bytes())  # type: ignore[attr-defined]
+from .conftest import X4, Y4, MakeStore, used
 
 
 def test_put_get_round_trip(store: Store) -> None:

@@ -30,12 +30,9 @@ from perceptron_store import (
     save_dataset,
 )
 
-from .conftest import MakeStore, RedisServer, free_port
+from .conftest import SOON, X4, Y4, MakeStore, RedisServer, free_port
 
-X4 = np.array([[1.0, 2.0], [-3.0, 4.5], [0.25, -1.0], [2.0, 2.0]])
-Y4 = np.array([1.0, -1.0, -1.0, 1.0])
-SOON = 1.0  # seconds: a stopped Redis is noticed within this
-PAUSED = 3 * REDIS_TIMEOUT  # a paused one: the connection's handshake, then the reply
+PAUSED = 3 * REDIS_TIMEOUT  # seconds a paused Redis is noticed within: handshake, then reply
 
 
 def down_within(seconds: float, call: Callable[[], object]) -> float:

@@ -31,13 +31,7 @@ from perceptron_store import (
     open_store,
 )
 
-from .conftest import MakeStore, RedisServer
-
-SOON = 1.0  # seconds: a stopped Redis is noticed within this (as test_store_faults)
-
-
-def used(store: Store) -> int:
-    return int(store.used_bytes())  # type: ignore[attr-defined]
+from .conftest import SOON, MakeStore, RedisServer, used
 
 
 def test_a_field_of_the_same_name_is_replaced(store: Store) -> None:
