@@ -1,13 +1,15 @@
 """Input validation, done once at each public entry point.
 
 Every check raises a ``ValueError`` whose message names the parameter and says
-what was expected, so the app can show it to a student unchanged.
+what was expected, so the app can show it to a student unchanged. ``check_run`` checks
+what every way of training shares; ``by_key`` builds the registries (rules, losses,
+datasets, feature maps) and refuses a repeated key.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -104,3 +106,60 @@ def check_seed(value: Any, name: str = "seed") -> int | None:
     if value is None:
         return None
     return check_positive_int(value, name, minimum=0)
+
+
+class Run(NamedTuple):
+    """The inputs every way of training by updates takes, checked (``check_run``)."""
+
+    X: FloatArray  # shape (n, d), finite, without the bias feature
+    y: FloatArray  # shape (n,), each -1.0 or +1.0
+    w: FloatArray  # shape (d',): the starting weights, a fresh array (zeros by default)
+    eta: float  # the learning rate, > 0
+    seed: int | None  # seed of the order of the examples, or None for the given order
+
+
+def check_run(X: Any, y: Any, *, bias: bool, w0: Any, eta: Any, seed: Any) -> Run:
+    """Validate a run's dataset, starting weights, learning rate and seed.
+
+    Parameters
+    ----------
+    X, y : array_like, shapes (n, d) and (n,)
+        As ``check_data`` takes them.
+    bias : bool
+        Whether the weights end with the bias weight: ``d' = d + 1``, else ``d' = d``.
+    w0 : array_like, shape (d',), or None
+        Starting weights; None means zeros.
+    eta : float
+        Learning rate, > 0.
+    seed : int or None
+        Seed of the order, >= 0.
+
+    Returns
+    -------
+    Run
+    """
+    X, y = check_data(X, y)
+    rate = check_positive_float(eta, "eta")
+    checked_seed = check_seed(seed)
+    d_aug = X.shape[1] + 1 if bias else X.shape[1]  # the bias is a constant feature 1, last
+    w = np.zeros(d_aug) if w0 is None else check_vector(w0, "w0", d_aug)
+    return Run(X, y, w, rate, checked_seed)
+
+
+class _Keyed(Protocol):
+    @property
+    def key(self) -> str: ...
+
+
+_K = TypeVar("_K", bound=_Keyed)
+
+
+def by_key(*entries: _K) -> dict[str, _K]:
+    """A registry: ``entries`` by their ``key``, in the given order (the app lists them so).
+
+    Raises ``ValueError`` on a repeated key, which would silently hide an entry.
+    """
+    registry = {entry.key: entry for entry in entries}
+    if len(registry) != len(entries):
+        raise ValueError(f"repeated key in {[entry.key for entry in entries]}")
+    return registry

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import FloatArray, check_positive_int, check_seed
+from ._checks import FloatArray, by_key, check_positive_int, check_seed
 
 Generator = Callable[..., tuple[FloatArray, FloatArray]]
 
@@ -249,98 +249,95 @@ _MARGIN = Param(
     "Every point is at least this far from the generator's line, in the plane. Not the "
     "theorem's margin γ: the pages compute γ from the points (with the bias).",
 )
-DATASETS: dict[str, Dataset] = {
-    d.key: d
-    for d in (
-        Dataset(
-            "separable",
-            "Separable, chosen margin",
-            separable,
-            (
-                _MARGIN,
-                Param(
-                    "radius",
-                    "disc radius",
-                    2.0,
-                    6.0,
-                    3.0,
-                    0.5,
-                    "All points lie in the disc of this radius around 0. Not the theorem's R: "
-                    "the pages compute R = max ‖(x, 1)‖ from the points (with the bias).",
-                ),
-                Param("offset", "line offset", -1.0, 1.0, 0.5, 0.1, "distance of the line from 0"),
+DATASETS: dict[str, Dataset] = by_key(
+    Dataset(
+        "separable",
+        "Separable, chosen margin",
+        separable,
+        (
+            _MARGIN,
+            Param(
+                "radius",
+                "disc radius",
+                2.0,
+                6.0,
+                3.0,
+                0.5,
+                "All points lie in the disc of this radius around 0. Not the theorem's R: "
+                "the pages compute R = max ‖(x, 1)‖ from the points (with the bias).",
             ),
-            source="separable data for the mistake bound of seeds 000, 001, 004",
-            description="Two classes in a disc, with an empty band around a line between them.",
-            separable=True,
+            Param("offset", "line offset", -1.0, 1.0, 0.5, 0.1, "distance of the line from 0"),
         ),
-        Dataset(
-            "noisy",
-            "Separable + label noise",
-            noisy,
-            (
-                Param("noise", "label noise", 0.0, 0.4, 0.1, 0.02, "chance each label flips"),
-                _MARGIN,
-            ),
-            source="limitations: noise (seed 003)",
-            description="Flipped labels make the data non-separable.",
+        source="separable data for the mistake bound of seeds 000, 001, 004",
+        description="Two classes in a disc, with an empty band around a line between them.",
+        separable=True,
+    ),
+    Dataset(
+        "noisy",
+        "Separable + label noise",
+        noisy,
+        (
+            Param("noise", "label noise", 0.0, 0.4, 0.1, 0.02, "chance each label flips"),
+            _MARGIN,
         ),
-        Dataset(
-            "xor",
-            "XOR",
-            xor,
-            (Param("spread", "spread", 0.0, 0.5, 0.15, 0.05, "0 gives the integer corners"),),
-            source="the XOR problem (seeds 002, 003)",
-            description="+1 where exactly one coordinate is positive: no line separates it.",
-            separable=False,
+        source="limitations: noise (seed 003)",
+        description="Flipped labels make the data non-separable.",
+    ),
+    Dataset(
+        "xor",
+        "XOR",
+        xor,
+        (Param("spread", "spread", 0.0, 0.5, 0.15, 0.05, "0 gives the integer corners"),),
+        source="the XOR problem (seeds 002, 003)",
+        description="+1 where exactly one coordinate is positive: no line separates it.",
+        separable=False,
+    ),
+    Dataset(
+        "circles",
+        "Concentric circles",
+        circles,
+        (
+            Param("inner", "inner radius", 0.3, 1.5, 1.0, 0.1),
+            Param("outer", "outer radius", 1.6, 3.0, 2.0, 0.1),
+            Param("noise", "noise", 0.0, 0.3, 0.1, 0.05),
         ),
-        Dataset(
-            "circles",
-            "Concentric circles",
-            circles,
-            (
-                Param("inner", "inner radius", 0.3, 1.5, 1.0, 0.1),
-                Param("outer", "outer radius", 1.6, 3.0, 2.0, 0.1),
-                Param("noise", "noise", 0.0, 0.3, 0.1, 0.05),
-            ),
-            source="feature map φ(x1, x2) = (x1², √2·x1x2, x2²) (seed 003)",
-            description="+1 inside, -1 outside: separable only after a feature map.",
-            separable=False,
+        source="feature map φ(x1, x2) = (x1², √2·x1x2, x2²) (seed 003)",
+        description="+1 inside, -1 outside: separable only after a feature map.",
+        separable=False,
+    ),
+    Dataset(
+        "blobs",
+        "Gaussian blobs",
+        blobs,
+        (
+            Param("distance", "distance", 0.5, 6.0, 3.0, 0.25, "between the centres"),
+            Param("spread", "spread", 0.1, 2.0, 0.6, 0.1, "standard deviation"),
         ),
-        Dataset(
-            "blobs",
-            "Gaussian blobs",
-            blobs,
-            (
-                Param("distance", "distance", 0.5, 6.0, 3.0, 0.25, "between the centres"),
-                Param("spread", "spread", 0.1, 2.0, 0.6, 0.1, "standard deviation"),
-            ),
-            source="biased hypotheses (seeds 001, 003)",
-            description="Two clouds away from the origin: they need a bias to be separated.",
-        ),
-        Dataset(
-            "four_points",
-            "4 points (Cornell CS6780)",
-            four_points,
-            n_min=4,
-            n_max=4,
-            n_default=4,
-            source="training data of seed 001",
-            description="(1,2)+, (2,1)+, (−1,−1)−, (−1,1)−: 2 mistakes, w = (2, 1) without bias.",
-            separable=True,
-        ),
-        Dataset(
-            "spam",
-            "Spam: free / money",
-            spam,
-            n_min=len(SPAM_EMAILS),
-            n_max=len(SPAM_EMAILS),
-            n_default=len(SPAM_EMAILS),
-            source="spam example with a BIAS feature (seed 003)",
-            description="x = (count of 'free', count of 'money'); +1 = spam.",
-        ),
-    )
-}
+        source="biased hypotheses (seeds 001, 003)",
+        description="Two clouds away from the origin: they need a bias to be separated.",
+    ),
+    Dataset(
+        "four_points",
+        "4 points (Cornell CS6780)",
+        four_points,
+        n_min=4,
+        n_max=4,
+        n_default=4,
+        source="training data of seed 001",
+        description="(1,2)+, (2,1)+, (−1,−1)−, (−1,1)−: 2 mistakes, w = (2, 1) without bias.",
+        separable=True,
+    ),
+    Dataset(
+        "spam",
+        "Spam: free / money",
+        spam,
+        n_min=len(SPAM_EMAILS),
+        n_max=len(SPAM_EMAILS),
+        n_default=len(SPAM_EMAILS),
+        source="spam example with a BIAS feature (seed 003)",
+        description="x = (count of 'free', count of 'money'); +1 = spam.",
+    ),
+)
 
 
 def make_dataset(

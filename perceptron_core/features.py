@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import FloatArray
+from ._checks import FloatArray, by_key
 
 SQRT2 = math.sqrt(2.0)
 
@@ -57,17 +57,14 @@ class FeatureMap:
     names: tuple[str, ...]
 
 
-FEATURE_MAPS: dict[str, FeatureMap] = {
-    f.key: f
-    for f in (
-        FeatureMap("identity", "identity", r"\varphi(x) = (x_1, x_2)", identity, ("x1", "x2")),
-        FeatureMap("product", "x1·x2 only", r"\varphi(x) = (x_1 x_2)", product, ("x1·x2",)),
-        FeatureMap(
-            "quadratic",
-            "full quadratic",
-            r"\varphi(x) = (x_1^2, \sqrt{2}\,x_1 x_2, x_2^2)",
-            quadratic,
-            ("x1²", "√2·x1x2", "x2²"),
-        ),
-    )
-}
+FEATURE_MAPS: dict[str, FeatureMap] = by_key(
+    FeatureMap("identity", "identity", r"\varphi(x) = (x_1, x_2)", identity, ("x1", "x2")),
+    FeatureMap("product", "x1·x2 only", r"\varphi(x) = (x_1 x_2)", product, ("x1·x2",)),
+    FeatureMap(
+        "quadratic",
+        "full quadratic",
+        r"\varphi(x) = (x_1^2, \sqrt{2}\,x_1 x_2, x_2^2)",
+        quadratic,
+        ("x1²", "√2·x1x2", "x2²"),
+    ),
+)

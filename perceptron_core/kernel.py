@@ -20,13 +20,13 @@ from typing import Any
 import numpy as np
 
 from ._checks import FloatArray, IntArray, check_choice, check_data, check_positive_int
-from .perceptron import RULES
+from .perceptron import RULES, _MistakeCount
 
 MAX_POINTS = 5000  # the n x n Gram matrix is kept in memory: 200 MB at n = 5000
 
 
 @dataclass(frozen=True, eq=False)
-class KernelTrace:
+class KernelTrace(_MistakeCount):
     """What one run of the kernel perceptron did.
 
     Attributes
@@ -48,11 +48,6 @@ class KernelTrace:
     converged: bool
     n_epochs: int
     bias: bool
-
-    @property
-    def n_mistakes(self) -> int:
-        """Number of updates made, ``sum(alpha)``."""
-        return int(self.mistake_steps.shape[0])
 
 
 def _points(A: Any, name: str) -> FloatArray:

@@ -104,6 +104,14 @@ def _separable(Z: FloatArray) -> bool:
     return bool(-res.fun > SEPARABILITY_TOL)
 
 
+def _signed_rows(X: FloatArray, y: FloatArray, bias: bool) -> tuple[FloatArray, float]:
+    """The rows ``z_i = y_i x_i`` (x with the bias feature 1 appended when ``bias``), shape
+    (n, d'), and R = max ||x_i||; the LPs take Z / R, in the unit ball, so that their
+    tolerance does not depend on units."""
+    Xa = augment(X) if bias else X
+    return y[:, None] * Xa, float(np.linalg.norm(Xa, axis=1).max())
+
+
 def _least_distance(Z: FloatArray) -> FloatArray:
     """``argmin ||w||  s.t.  Z w >= 1`` by Lawson & Hanson's LDP-via-NNLS (exact active set).
 
@@ -146,17 +154,12 @@ def max_margin(X: Any, y: Any, *, bias: bool = True) -> MaxMargin:
         On a malformed dataset.
     """
     X, y = check_data(X, y)
-    Xa = augment(X) if bias else X
-    norms = np.linalg.norm(Xa, axis=1)
-    radius = float(norms.max())
-    if radius == 0.0:
+    Z, radius = _signed_rows(X, y, bias)
+    if radius == 0.0 or not _separable(Z / radius):
         raise NotSeparableError(_explain(X, y, bias))
-    Z = (y[:, None] * Xa) / radius  # z_i = y_i x_i, scaled into the unit ball
-    if not _separable(Z):
-        raise NotSeparableError(_explain(X, y, bias))
-    w = _least_distance(Z)
+    w = _least_distance(Z / radius)
     w_star = w / np.linalg.norm(w)
-    margins = (y[:, None] * Xa) @ w_star  # y_i w*.x_i in original units
+    margins = Z @ w_star  # y_i w*.x_i in original units
     gamma = float(margins.min())
     if not gamma > SEPARABILITY_TOL * radius:  # pragma: no cover - guarded by the LP
         raise NotSeparableError(

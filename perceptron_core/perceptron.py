@@ -15,16 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ._checks import (
-    FloatArray,
-    IntArray,
-    check_choice,
-    check_data,
-    check_positive_float,
-    check_positive_int,
-    check_seed,
-    check_vector,
-)
+from ._checks import FloatArray, IntArray, by_key, check_choice, check_positive_int, check_run
 from ._kernel import get_scan, run_epoch
 
 
@@ -42,39 +33,36 @@ class Rule:
     tie_neg: bool  # is w.x == 0 a mistake on a -1 example?
 
 
-RULES: dict[str, Rule] = {
-    r.key: r
-    for r in (
-        Rule(
-            "nonpositive",
-            "mistake iff y·(w·x) ≤ 0, so w = 0 errs on every example",
-            "Cornell CS6780 (seed 001)",
-            True,
-            True,
-        ),
-        Rule(
-            "predict_gt",
-            "predict +1 iff w·x > 0; a mistake is a wrong prediction",
-            "Princeton COS 495 (seed 000), UMass CMPSCI 689 (seed 003)",
-            True,
-            False,
-        ),
-        Rule(
-            "predict_ge",
-            "predict +1 iff w·x ≥ 0; a mistake is a wrong prediction",
-            "handwritten notes (seed 004)",
-            False,
-            True,
-        ),
-        Rule(
-            "negative",
-            "mistake iff y·(w·x) < 0: from w = 0 nothing is a mistake, so w never moves",
-            "EURECOM MALIS (seed 002)",
-            False,
-            False,
-        ),
-    )
-}
+RULES: dict[str, Rule] = by_key(
+    Rule(
+        "nonpositive",
+        "mistake iff y·(w·x) ≤ 0, so w = 0 errs on every example",
+        "Cornell CS6780 (seed 001)",
+        True,
+        True,
+    ),
+    Rule(
+        "predict_gt",
+        "predict +1 iff w·x > 0; a mistake is a wrong prediction",
+        "Princeton COS 495 (seed 000), UMass CMPSCI 689 (seed 003)",
+        True,
+        False,
+    ),
+    Rule(
+        "predict_ge",
+        "predict +1 iff w·x ≥ 0; a mistake is a wrong prediction",
+        "handwritten notes (seed 004)",
+        False,
+        True,
+    ),
+    Rule(
+        "negative",
+        "mistake iff y·(w·x) < 0: from w = 0 nothing is a mistake, so w never moves",
+        "EURECOM MALIS (seed 002)",
+        False,
+        False,
+    ),
+)
 
 
 def augment(X: Any, c: float = 1.0) -> FloatArray:
@@ -99,6 +87,28 @@ def _readonly(a: NDArray[Any]) -> NDArray[Any]:
     return a
 
 
+class _FinalWeights:
+    """For a run record whose ``weights`` hold w0 and then w after each update."""
+
+    weights: FloatArray
+
+    @property
+    def w(self) -> FloatArray:
+        """Final weights, shape (d',); the bias is the last entry when ``bias``."""
+        return np.asarray(self.weights[-1], dtype=np.float64)
+
+
+class _MistakeCount:
+    """For a run record that updates once per mistake and keeps a row per mistake."""
+
+    mistake_steps: IntArray
+
+    @property
+    def n_mistakes(self) -> int:
+        """Number of updates made: one per mistake."""
+        return int(self.mistake_steps.shape[0])
+
+
 @dataclass(frozen=True, eq=False)
 class Steps:
     """Every step of a run, for replay (``train(..., record_steps=True)``).
@@ -119,7 +129,7 @@ class Steps:
 
 
 @dataclass(frozen=True, eq=False)
-class Trace:
+class Trace(_FinalWeights, _MistakeCount):
     """What one run of the perceptron did.
 
     Attributes
@@ -153,16 +163,6 @@ class Trace:
     eta: float
     rule: str
     steps: Steps | None = None
-
-    @property
-    def w(self) -> FloatArray:
-        """Final weights, shape (d',); the bias is the last entry when ``bias``."""
-        return np.asarray(self.weights[-1], dtype=np.float64)
-
-    @property
-    def n_mistakes(self) -> int:
-        """Number of updates made."""
-        return int(self.mistake_steps.shape[0])
 
     def mistakes_before(self, t: int) -> int:
         """Number of mistakes made at steps strictly before step ``t``."""
@@ -226,14 +226,10 @@ def train(
     ValueError
         On a malformed dataset or parameter, naming it.
     """
-    X, y = check_data(X, y)
+    X, y, w, eta, seed = check_run(X, y, bias=bias, w0=w0, eta=eta, seed=seed)
     max_epochs = check_positive_int(max_epochs, "max_epochs")
-    eta = check_positive_float(eta, "eta")
     rule = check_choice(rule, "rule", tuple(RULES))
-    seed = check_seed(seed)
-    n, d = X.shape
-    d_aug = d + 1 if bias else d  # the bias is a constant feature 1, appended last
-    w = np.zeros(d_aug) if w0 is None else check_vector(w0, "w0", d_aug)
+    n = X.shape[0]
     tie_pos, tie_neg = RULES[rule].tie_pos, RULES[rule].tie_neg
     rng = None if seed is None else np.random.default_rng(seed)
     given = np.arange(n, dtype=np.int64)

@@ -36,16 +36,19 @@ from ._checks import (
     check_data,
     check_positive_float,
     check_positive_int,
-    check_seed,
+    check_run,
     check_vector,
 )
 from .margin import MaxMargin
-from .perceptron import RULES, Trace, augment
+from .perceptron import RULES, Trace, _FinalWeights, _MistakeCount, augment
 
 # An inequality counts as holding when it fails by less than this, relative to the
 # size of its sides (the margin of a support vector is gamma up to rounding).
 RELATIVE_TOL = 1e-9
 TIE_BREAKS = ("lowest", "away", "random")  # how adversarial_order picks among misclassified points
+# What a ProofCheck has only with w*: without it these numbers are NaN and these lines None.
+_NEED_W_STAR_NUMBERS = ("gamma", "bound", "start_dot", "start_bound")
+_NEED_W_STAR_LINES = ("claim1", "lemma1", "cauchy", "conclusion", "conclusion_start")
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,7 +96,7 @@ def _inequality(small: Any, large: Any) -> Inequality:
 
 
 @dataclass(frozen=True, eq=False)
-class AdversarialTrace:
+class AdversarialTrace(_FinalWeights, _MistakeCount):
     """A run in which the adversary chose every example, so every step is a mistake.
 
     Attributes
@@ -120,19 +123,9 @@ class AdversarialTrace:
     rule: str
 
     @property
-    def n_mistakes(self) -> int:
-        """Number of updates made (= steps)."""
-        return int(self.mistake_steps.shape[0])
-
-    @property
     def order(self) -> IntArray:
         """The examples in the order the adversary showed them, shape (K,)."""
         return np.asarray(self.mistake_steps[:, 1], dtype=np.int64)
-
-    @property
-    def w(self) -> FloatArray:
-        """Final weights, shape (d',)."""
-        return np.asarray(self.weights[-1], dtype=np.float64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -244,11 +237,6 @@ def start_bound(
     return u / eta
 
 
-def _augmented(X: Any, y: Any, bias: bool) -> tuple[FloatArray, FloatArray]:
-    X, y = check_data(X, y)
-    return (augment(X) if bias else X), y
-
-
 def proof_check(
     trace: Trace | AdversarialTrace, X: Any, y: Any, mm: MaxMargin | None = None
 ) -> ProofCheck:
@@ -275,7 +263,8 @@ def proof_check(
     ValueError
         If the run, the data and ``mm`` do not belong together.
     """
-    Xa, ya = _augmented(X, y, trace.bias)
+    X, y = check_data(X, y)
+    Xa = augment(X) if trace.bias else X
     if trace.weights.shape[1] != Xa.shape[1] or trace.n_examples != Xa.shape[0]:
         raise ValueError("trace must be a run on X, y with the same bias setting")
     if mm is not None and (mm.bias != trace.bias or mm.w_star.shape[0] != Xa.shape[1]):
@@ -287,7 +276,7 @@ def proof_check(
     K = i.shape[0]
     k = np.arange(1, K + 1, dtype=np.int64)
     before = W[:-1]  # w_{k-1}, the weights each mistake was made with
-    x, yk = Xa[i], ya[i]
+    x, yk = Xa[i], y[i]
     radius = float(np.sqrt(np.max(np.einsum("nd,nd->n", Xa, Xa))))
     norm_sq = np.einsum("kd,kd->k", W, W)
 
@@ -309,19 +298,9 @@ def proof_check(
         "lemma2_root": _inequality(np.sqrt(norm_sq[1:]), eta * radius * np.sqrt(k)),
     }
     if mm is None:
-        nan = float("nan")
-        return ProofCheck(
-            gamma=nan,
-            bound=nan,
-            start_dot=nan,
-            start_bound=nan,
-            claim1=None,
-            lemma1=None,
-            cauchy=None,
-            conclusion=None,
-            conclusion_start=None,
-            **common,
-        )
+        without: dict[str, Any] = dict.fromkeys(_NEED_W_STAR_LINES)
+        without.update(dict.fromkeys(_NEED_W_STAR_NUMBERS, float("nan")))
+        return ProofCheck(**common, **without)
     # Claim 1: (w + eta y x).w* = w.w* + eta y x.w*, and y x.w* >= gamma (the margin)
     dot = W @ mm.w_star
     again = start_bound(
@@ -413,13 +392,12 @@ def adversarial_order(
     ValueError
         On a malformed dataset or parameter, naming it.
     """
-    Xa, ya = _augmented(X, y, bias)
-    eta = check_positive_float(eta, "eta")
-    rule = check_choice(rule, "rule", tuple(RULES))
-    max_steps = check_positive_int(max_steps, "max_steps")
-    n, d = Xa.shape
-    w = np.zeros(d) if w0 is None else check_vector(w0, "w0", d)
     tie_break = check_choice(tie_break, "tie_break", TIE_BREAKS)
+    max_steps = check_positive_int(max_steps, "max_steps")
+    X, y, w, eta, seed = check_run(X, y, bias=bias, w0=w0, eta=eta, seed=seed)
+    rule = check_choice(rule, "rule", tuple(RULES))
+    Xa = augment(X) if bias else X
+    n, d = Xa.shape
     u = None
     if w_star is not None:
         u = check_vector(w_star, "w_star", d)
@@ -427,18 +405,17 @@ def adversarial_order(
             raise ValueError("w_star must be a nonzero vector")
     if tie_break == "away" and u is None:
         raise ValueError('w_star is required by tie_break="away"')
-    seed = check_seed(seed)
     if tie_break == "random" and seed is None:
         raise ValueError('seed is required by tie_break="random"')
     rng = np.random.default_rng(seed)
-    tie = np.where(ya > 0, RULES[rule].tie_pos, RULES[rule].tie_neg)
-    Z = ya[:, None] * Xa  # rows y_i x_i: the update direction of each example
+    tie = np.where(y > 0, RULES[rule].tie_pos, RULES[rule].tie_neg)
+    Z = y[:, None] * Xa  # rows y_i x_i: the update direction of each example
     weights = [w.copy()]
     order: list[int] = []
     converged = False
     for _ in range(max_steps):
         a = Xa @ w  # the activations w.x_i
-        wrong = np.flatnonzero((ya * a < 0.0) | ((a == 0.0) & tie))
+        wrong = np.flatnonzero((y * a < 0.0) | ((a == 0.0) & tie))
         if wrong.size == 0:
             converged = True
             break
@@ -457,7 +434,7 @@ def adversarial_order(
         order.append(pick)
     else:
         a = Xa @ w
-        converged = not bool(((ya * a < 0.0) | ((a == 0.0) & tie)).any())
+        converged = not bool(((y * a < 0.0) | ((a == 0.0) & tie)).any())
     K = len(order)
     steps = np.column_stack([np.arange(K, dtype=np.int64), np.array(order, dtype=np.int64)])
     W = np.array(weights, dtype=np.float64).reshape(K + 1, d)

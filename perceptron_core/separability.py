@@ -23,8 +23,7 @@ from typing import Any
 import numpy as np
 
 from ._checks import FloatArray, IntArray, check_data
-from .margin import _separable
-from .perceptron import augment
+from .margin import _separable, _signed_rows
 
 # lambda_i at or below this counts as "not used" (the LP returns exact zeros off its basis).
 WEIGHT_TOL = 1e-12
@@ -88,9 +87,8 @@ def nonseparability_witness(X: Any, y: Any, *, bias: bool = True) -> Witness | N
 
     Parameters
     ----------
-    X : array_like, shape (n, d)
-    y : array_like, shape (n,)
-        Labels, each -1 or +1.
+    X, y : array_like, shapes (n, d) and (n,)
+        The data as ``max_margin`` takes them: finite points, labels -1 or +1.
     bias : bool
         Separability in the augmented space ``(x, 1)`` (lines anywhere) when True, by a
         hyperplane through the origin when False.
@@ -107,16 +105,14 @@ def nonseparability_witness(X: Any, y: Any, *, bias: bool = True) -> Witness | N
         On a malformed dataset, naming X or y.
     """
     X, y = check_data(X, y)
-    Xa = augment(X) if bias else X
-    radius = float(np.linalg.norm(Xa, axis=1).max())
+    Z, radius = _signed_rows(X, y, bias)  # z_i = y_i x~_i, as in max_margin
     if radius == 0.0:  # without bias, every point at the origin: w . 0 = 0 for any w
         lam = np.zeros(len(y))
         lam[0] = 1.0
+    elif _separable(Z / radius):
+        return None
     else:
-        Z = (y[:, None] * Xa) / radius  # z_i = y_i x~_i, as in max_margin
-        if _separable(Z):
-            return None
-        lam = _gordan(Z)
+        lam = _gordan(Z / radius)
     pos = np.flatnonzero((lam > 0.0) & (y > 0)).astype(np.int64)
     neg = np.flatnonzero((lam > 0.0) & (y < 0)).astype(np.int64)
     # the weighted mean of the positives used; if one class is unused (only without bias),

@@ -28,14 +28,13 @@ import numpy as np
 from ._checks import (
     FloatArray,
     IntArray,
+    by_key,
     check_choice,
     check_data,
-    check_positive_float,
     check_positive_int,
-    check_seed,
-    check_vector,
+    check_run,
 )
-from .perceptron import RULES, augment, train
+from .perceptron import RULES, _FinalWeights, augment, train
 
 _CHUNK = 1 << 16  # margins y_i w.x_i per block: 512 KB, one buffer reused (stays in cache)
 
@@ -151,56 +150,53 @@ class Loss:
     step: Callable[[FloatArray], FloatArray]
 
 
-LOSSES: dict[str, Loss] = {
-    loss.key: loss
-    for loss in (
-        Loss(
-            "zero_one",
-            "0-1 (mistakes)",
-            r"\mathbb{1}[z \le 0]",
-            r"0",
-            "the 0/1 loss: piecewise constant, no gradient (seed 002)",
-            _zero_one,
-            _zero_one_step,
-        ),
-        Loss(
-            "perceptron",
-            "perceptron",
-            r"\max(0, -z)",
-            r"\mathbb{1}[z \le 0]",
-            "the criterion Eₚ (seed 002); seed 000's Example 3",
-            _perceptron,
-            _perceptron_step,
-        ),
-        Loss(
-            "hinge",
-            "hinge (SVM)",
-            r"\max(0, 1 - z)",
-            r"\mathbb{1}[z < 1]",
-            "the perceptron loss moved by a margin of 1",
-            _hinge,
-            _hinge_step,
-        ),
-        Loss(
-            "logistic",
-            "logistic",
-            r"\log(1 + e^{-z})",
-            r"\sigma(-z) = \frac{1}{1 + e^{z}}",
-            "seed 000's Example 2 (logistic regression)",
-            _logistic,
-            _logistic_step,
-        ),
-        Loss(
-            "squared",
-            "squared",
-            r"(1 - z)^2",
-            r"2(1 - z)",
-            "seed 000's Example 1 (linear regression): (w·x − y)² = (1 − z)²",
-            _squared,
-            _squared_step,
-        ),
-    )
-}
+LOSSES: dict[str, Loss] = by_key(
+    Loss(
+        "zero_one",
+        "0-1 (mistakes)",
+        r"\mathbb{1}[z \le 0]",
+        r"0",
+        "the 0/1 loss: piecewise constant, no gradient (seed 002)",
+        _zero_one,
+        _zero_one_step,
+    ),
+    Loss(
+        "perceptron",
+        "perceptron",
+        r"\max(0, -z)",
+        r"\mathbb{1}[z \le 0]",
+        "the criterion Eₚ (seed 002); seed 000's Example 3",
+        _perceptron,
+        _perceptron_step,
+    ),
+    Loss(
+        "hinge",
+        "hinge (SVM)",
+        r"\max(0, 1 - z)",
+        r"\mathbb{1}[z < 1]",
+        "the perceptron loss moved by a margin of 1",
+        _hinge,
+        _hinge_step,
+    ),
+    Loss(
+        "logistic",
+        "logistic",
+        r"\log(1 + e^{-z})",
+        r"\sigma(-z) = \frac{1}{1 + e^{z}}",
+        "seed 000's Example 2 (logistic regression)",
+        _logistic,
+        _logistic_step,
+    ),
+    Loss(
+        "squared",
+        "squared",
+        r"(1 - z)^2",
+        r"2(1 - z)",
+        "seed 000's Example 1 (linear regression): (w·x − y)² = (1 − z)²",
+        _squared,
+        _squared_step,
+    ),
+)
 
 
 def margin_loss(key: str, z: Any) -> FloatArray:
@@ -219,7 +215,7 @@ def loss_step(key: str, z: Any) -> FloatArray:
 
 
 @dataclass(frozen=True, eq=False)
-class BatchTrace:
+class BatchTrace(_FinalWeights):
     """What one run of the mini-batch perceptron did.
 
     A **mistake** is an example of a batch with ``y_i w.x_i <= 0`` (under the run's
@@ -260,11 +256,6 @@ class BatchTrace:
     eta: float
     rule: str
     average: bool
-
-    @property
-    def w(self) -> FloatArray:
-        """Final weights, shape (d',)."""
-        return np.asarray(self.weights[-1], dtype=np.float64)
 
     @property
     def n_updates(self) -> int:
@@ -314,9 +305,8 @@ def minibatch_train(
 
     Parameters
     ----------
-    X : array_like, shape (n, d)
-    y : array_like, shape (n,)
-        Labels, each -1 or +1.
+    X, y : array_like, shapes (n, d) and (n,)
+        The data as ``train`` takes them: finite inputs, labels -1 or +1.
     batch_size : int
         b >= 1; values above n mean n (full batch).
     bias : bool
@@ -345,17 +335,14 @@ def minibatch_train(
     ValueError
         On a malformed dataset or parameter, naming it.
     """
-    X, y = check_data(X, y)
     batch_size = check_positive_int(batch_size, "batch_size")
+    X, y, w, eta, seed = check_run(X, y, bias=bias, w0=w0, eta=eta, seed=seed)
     max_epochs = check_positive_int(max_epochs, "max_epochs")
-    eta = check_positive_float(eta, "eta")
     rule = check_choice(rule, "rule", tuple(RULES))
-    seed = check_seed(seed)
     n = X.shape[0]
     b = min(batch_size, n)
     Xa = augment(X) if bias else X
     d_aug = Xa.shape[1]
-    w = np.zeros(d_aug) if w0 is None else check_vector(w0, "w0", d_aug)
     if b == 1:  # the online perceptron: train's compiled loop, the same weights and order
         return _online(X, y, None if w0 is None else w, bias, max_epochs, eta, seed, rule, average)
     tie = np.where(y > 0, RULES[rule].tie_pos, RULES[rule].tie_neg)

@@ -5,7 +5,7 @@ import re
 
 import numpy as np
 import pytest
-from apptest_helpers import assert_plain_numbers, open_app
+from apptest_helpers import assert_plain_numbers, markdown, open_app, open_page
 from extremes import extreme_query
 from streamlit.testing.v1 import AppTest
 
@@ -14,13 +14,7 @@ from ui.variants import figures as var
 
 
 def variants(query: dict[str, str] | None = None) -> AppTest:
-    at = open_app("pages/variants.py", query)
-    assert not at.exception
-    return at
-
-
-def markdown(at: AppTest) -> str:
-    return " ".join(m.value for m in at.markdown)
+    return open_page("pages/variants.py", query)
 
 
 def shown_errors(text: str, after: str) -> dict[str, float]:

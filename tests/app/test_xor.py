@@ -6,20 +6,14 @@ import re
 
 import numpy as np
 import pytest
-from apptest_helpers import assert_plain_numbers, open_app
+from apptest_helpers import assert_plain_numbers, markdown, open_app, open_page
 from streamlit.testing.v1 import AppTest
 
 from ui.xor import runs, view
 
 
 def beyond(query: dict[str, str] | None = None) -> AppTest:
-    at = open_app("pages/xor.py", query)
-    assert not at.exception
-    return at
-
-
-def markdown(at: AppTest) -> str:
-    return " ".join(m.value for m in at.markdown)
+    return open_page("pages/xor.py", query)
 
 
 def test_xor_corners_never_converge_and_the_cycle_is_named():

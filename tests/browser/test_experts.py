@@ -5,28 +5,15 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser.devices import (
-    DEVICES,
-    assert_fits_and_reads_plainly,
-    open_on,
-    screens,
-    scrolls_past,
-)
+from browser.devices import DEVICES
 from perceptron_core import simulate_experts
+from tests.browser.conftest import fits_and_scrolls_past, metric, open_page
 
 pytestmark = pytest.mark.browser
 
 
-def metric(page, label: str):
-    return page.get_by_test_id("stMetric").filter(has_text=label).get_by_test_id("stMetricValue")
-
-
 def test_experts_page_shows_mistakes_under_the_bound_and_the_adversary(app_url, page, screenshot):
-    page.goto(app_url + "/experts")
-    expect(page.get_by_role("heading", name="Application: following experts")).to_be_visible(
-        timeout=30_000
-    )
-    expect(page.get_by_text("Page not found")).to_have_count(0)
+    open_page(page, app_url + "/experts", "Application: following experts")
     random = simulate_experts(n=25, k=5, days=500, behaviour="random", seed=0)
     expect(metric(page, "mistakes M")).to_have_text(str(random.n_mistakes), timeout=30_000)
     expect(metric(page, "bound n·k")).to_have_text("125")
@@ -55,13 +42,7 @@ def test_experts_page_shows_mistakes_under_the_bound_and_the_adversary(app_url, 
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_the_page_fits_the_screen_and_scrolls_past_its_charts(app_url, browser, device):
-    """On a phone nothing is wider than the screen; the wheel (laptop) or a swipe (phone)
-    over the mistakes scrolls the page; every number reads plainly; screenshots to look at."""
-    context, page = open_on(browser, device, app_url + "/experts", 3)
-    try:
-        assert_fits_and_reads_plainly(page)
-        scrolls_past(page, page.locator(".st-key-exp_mistakes .js-plotly-plot"), device)
-        screens(page, "experts-" + device)
-    finally:
-        context.close()
+def test_the_page_fits_the_screen_and_scrolls_past_its_charts(on_device, device):
+    """The wheel or a finger over the mistakes scrolls the page."""
+    page = on_device(device, "/experts", 3)
+    fits_and_scrolls_past(page, device, "experts", ".st-key-exp_mistakes .js-plotly-plot")

@@ -7,12 +7,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from browser.devices import (
-    DEVICES,
-    assert_fits_and_reads_plainly,
-    open_on,
-    screens,
-)
+from browser.devices import DEVICES
+from tests.browser.conftest import fits_and_scrolls_past
 from ui.home.examples import EXAMPLES, settings
 from ui.shell import PAGES
 
@@ -60,23 +56,18 @@ def test_the_worked_example_opens_on_step_by_step_in_one_click(app_url, page, sc
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_the_page_fits_the_screen_and_reads_plainly(app_url, browser, device):
-    """On a phone nothing is wider than the screen (the links to the pages wrap); every
-    number reads plainly; screenshots to look at."""
-    context, page = open_on(browser, device, app_url, 0)
-    try:
-        assert_fits_and_reads_plainly(page)
-        links = page.get_by_test_id("stMain").get_by_test_id("stPageLink")
-        expect(links).to_have_count(len(PAGES) - 1)  # every page but home
-        page.wait_for_function(  # the page's own CSS (which wraps them) may come a frame late
-            """() => [...document.querySelectorAll(
-                '[data-testid=stMain] [data-testid=stPageLink] [data-testid=stMarkdownContainer]'
-            )].every(e => e.scrollWidth <= e.clientWidth + 1)""",
-            timeout=5_000,
-        )
-        for link in links.all():  # each sentence whole, on as many lines as it needs
-            text = link.get_by_test_id("stMarkdownContainer")
-            assert text.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), text.inner_text()
-        screens(page, "home-" + device)
-    finally:
-        context.close()
+def test_the_page_fits_the_screen_and_reads_plainly(on_device, device):
+    """On a phone the links to the pages wrap: each sentence whole, none cut off."""
+    page = on_device(device, "", 0)
+    links = page.get_by_test_id("stMain").get_by_test_id("stPageLink")
+    expect(links).to_have_count(len(PAGES) - 1)  # every page but home
+    page.wait_for_function(  # the page's own CSS (which wraps them) may come a frame late
+        """() => [...document.querySelectorAll(
+            '[data-testid=stMain] [data-testid=stPageLink] [data-testid=stMarkdownContainer]'
+        )].every(e => e.scrollWidth <= e.clientWidth + 1)""",
+        timeout=5_000,
+    )
+    for link in links.all():  # each sentence whole, on as many lines as it needs
+        text = link.get_by_test_id("stMarkdownContainer")
+        assert text.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), text.inner_text()
+    fits_and_scrolls_past(page, device, "home")  # a page of text: no chart to scroll past

@@ -11,8 +11,8 @@ import subprocess
 import pytest
 from playwright.sync_api import Page, expect
 
-from benchmarks import streamlit_server
-from browser.test_margin import SURFACE, centre, metric, said, settle, tick
+from browser.test_margin import centre, drag, edit, metric, said, settle
+from tools import streamlit_server
 
 pytestmark = pytest.mark.browser
 
@@ -40,16 +40,8 @@ def server(tmp_path, monkeypatch):
 
 def drag_a_point(page: Page) -> tuple[str, str]:
     """Drag point 1 a little; returns (its tip after the drag, γ on show)."""
-    mark = page.locator('.pt[data-i="0"] .mark')
-    x, y = centre(mark)
-    before = tick(page)
-    page.mouse.move(x, y)
-    page.mouse.down()
-    for k in range(1, 9):
-        page.mouse.move(x + 4 * k, y - 3 * k)
-    page.mouse.up()
-    expect(page.locator(SURFACE)).to_have_attribute("data-tick", str(before + 1), timeout=15_000)
-    settle(page)
+    x, y = centre(page.locator('.pt[data-i="0"] .mark'))
+    edit(page, lambda: drag(page, (x, y), (x + 32, y - 24)))
     expect(said(page)).to_contain_text("Moved point 1 to")
     expect(page).to_have_url(re.compile(r"[?&]data=[a-z2-7]{12}\b"), timeout=10_000)
     return page.locator('.pt[data-i="0"] title').text_content(), metric(page, "margin γ")

@@ -5,15 +5,9 @@ wheel scrolls the page over the charts."""
 import pytest
 from playwright.sync_api import expect
 
-from browser.devices import (
-    DEVICES,
-    assert_fits_and_reads_plainly,
-    formulas_fit,
-    open_on,
-    screens,
-    scrolls_past,
-)
+from browser.devices import DEVICES, assert_fits_and_reads_plainly, formulas_fit
 from perceptron_core import make_dataset, max_margin, train
+from tests.browser.conftest import fits_and_scrolls_past, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -24,11 +18,7 @@ def test_proof_page_shows_every_step_with_numbers_and_breaks_with_a_far_start(
     X, y = make_dataset("separable", n=40, seed=0)  # the sidebar's default
     mm = max_margin(X, y)
     M = train(X, y, max_epochs=50).n_mistakes
-    page.goto(app_url + "/proof")
-    expect(page.get_by_role("heading", name="The proof, line by line")).to_be_visible(
-        timeout=30_000
-    )
-    expect(page.get_by_text("Page not found")).to_have_count(0)
+    open_page(page, app_url + "/proof", "The proof, line by line")
     for title in ("1. Claim 1", "2. Claim 2", "3. Cauchy–Schwarz", "4. Conclusion"):
         expect(page.get_by_role("heading", name=title)).to_be_visible()
     expect(page.get_by_text(f"this run: M = {M} mistakes")).to_be_visible()
@@ -69,32 +59,24 @@ def test_proof_page_shows_every_step_with_numbers_and_breaks_with_a_far_start(
     ],
 )
 def test_on_a_phone_every_formula_fits_its_column_and_nothing_is_wider_than_the_screen(
-    app_url, browser, query
+    on_device, query
 ):
-    context, page = open_on(browser, "phone", app_url + "/proof" + query, 2)
-    try:
-        # open every "Why is ...?" expander: the formulas inside them must fit too (only the
-        # expanders' own labels; a closed expander's text also says "why is")
-        labels = page.locator('[data-testid="stExpander"] summary').filter(has_text="Why is")
-        expect(labels.first).to_be_visible(timeout=30_000)
-        for label in labels.all():
-            label.tap()
-        expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
-        page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
-        formulas_fit(page)  # none cut off, as "≤ ‖w₂" or "= 3" would be
-        assert_fits_and_reads_plainly(page)
-    finally:
-        context.close()
+    page = on_device("phone", "/proof" + query, 2)
+    # open every "Why is ...?" expander: the formulas inside them must fit too (only the
+    # expanders' own labels; a closed expander's text also says "why is")
+    labels = page.locator('[data-testid="stExpander"] summary').filter(has_text="Why is")
+    expect(labels.first).to_be_visible(timeout=30_000)
+    for label in labels.all():
+        label.tap()
+    expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    formulas_fit(page)  # none cut off, as "≤ ‖w₂" or "= 3" would be
+    assert_fits_and_reads_plainly(page)
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_the_page_fits_the_screen_and_scrolls_past_its_charts(app_url, browser, device):
-    context, page = open_on(browser, device, app_url + "/proof", 2)
-    try:
-        formulas_fit(page)
-        assert_fits_and_reads_plainly(page)
-        for key in ("prf_slack", "prf_orders_fig"):
-            scrolls_past(page, page.locator(f".st-key-{key} .js-plotly-plot"), device)
-        screens(page, "proof-" + device)
-    finally:
-        context.close()
+def test_the_page_fits_the_screen_and_scrolls_past_its_charts(on_device, device):
+    page = on_device(device, "/proof", 2)
+    formulas_fit(page)
+    charts = [f".st-key-{key} .js-plotly-plot" for key in ("prf_slack", "prf_orders_fig")]
+    fits_and_scrolls_past(page, device, "proof", *charts)

@@ -4,23 +4,16 @@ learning rates and the online / mini-batch / batch comparison."""
 import pytest
 from playwright.sync_api import expect
 
-from browser.devices import (
-    DEVICES,
-    assert_fits_and_reads_plainly,
-    open_on,
-    screens,
-    scrolls_past,
-)
+from browser.devices import DEVICES
 from perceptron_core import make_dataset, train
+from tests.browser.conftest import fits_and_scrolls_past, open_page
 from ui.look.numbers import number, vector_text
 
 pytestmark = pytest.mark.browser
 
 
 def test_sgd_page_shows_the_landscape_the_learning_rates_and_the_batches(app_url, page, screenshot):
-    page.goto(app_url + "/sgd")
-    expect(page.get_by_role("heading", name="The perceptron as SGD")).to_be_visible(timeout=30_000)
-    expect(page.get_by_text("Page not found")).to_have_count(0)
+    open_page(page, app_url + "/sgd", "The perceptron as SGD")
     X, y = make_dataset("separable", n=40, seed=0)  # the sidebar's default, used without bias
     run = train(X, y, bias=False, max_epochs=30)
     expect(page.get_by_text(f"{run.n_mistakes} updates, converged after")).to_be_visible()
@@ -64,13 +57,7 @@ def test_sgd_page_shows_the_landscape_the_learning_rates_and_the_batches(app_url
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_the_page_fits_the_screen_and_scrolls_past_its_charts(app_url, browser, device):
-    """On a phone nothing is wider than the screen; the wheel (laptop) or a swipe (phone)
-    over the E_p landscape scrolls the page; every number reads plainly; screenshots to look at."""
-    context, page = open_on(browser, device, app_url + "/sgd", 13)
-    try:
-        assert_fits_and_reads_plainly(page)
-        scrolls_past(page, page.locator(".st-key-sgd_landscape .js-plotly-plot"), device)
-        screens(page, "sgd-" + device)
-    finally:
-        context.close()
+def test_the_page_fits_the_screen_and_scrolls_past_its_charts(on_device, device):
+    """The wheel or a finger over the E_p landscape scrolls the page."""
+    page = on_device(device, "/sgd", 13)
+    fits_and_scrolls_past(page, device, "sgd", ".st-key-sgd_landscape .js-plotly-plot")

@@ -4,29 +4,19 @@ text (no element, no dialog), its features and verdict."""
 import pytest
 from playwright.sync_api import expect
 
-from browser.devices import (
-    DEVICES,
-    assert_fits_and_reads_plainly,
-    open_on,
-    screens,
-    scrolls_past,
-)
+from browser.devices import DEVICES
 from perceptron_core import spam_features, train
+from tests.browser.conftest import fits_and_scrolls_past, metric, open_page
 from ui.look.numbers import number
 
 pytestmark = pytest.mark.browser
 HOSTILE = "<img src=x onerror=alert(1)> FREE money <script>alert(2)</script>"
 
 
-def metric(page, label: str):
-    return page.get_by_test_id("stMetric").filter(has_text=label).get_by_test_id("stMetricValue")
-
-
 def test_spam_page_trains_and_shows_a_typed_e_mail_as_text(app_url, page, screenshot):
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.goto(app_url + "/spam")
-    expect(page.get_by_role("heading", name="Example: a spam filter")).to_be_visible(timeout=30_000)
+    open_page(page, app_url + "/spam", "Example: a spam filter")
     X, y = spam_features()
     w = train(X, y, bias=True, max_epochs=50).w
     for name, value in zip(("free", "money", "BIAS"), w, strict=True):
@@ -56,13 +46,7 @@ def test_spam_page_trains_and_shows_a_typed_e_mail_as_text(app_url, page, screen
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_the_page_fits_the_screen_and_scrolls_past_its_charts(app_url, browser, device):
-    """On a phone nothing is wider than the screen; the wheel (laptop) or a swipe (phone)
-    over the weights scrolls the page; every number reads plainly; screenshots to look at."""
-    context, page = open_on(browser, device, app_url + "/spam", 1)
-    try:
-        assert_fits_and_reads_plainly(page)
-        scrolls_past(page, page.locator(".js-plotly-plot"), device)
-        screens(page, "spam-" + device)
-    finally:
-        context.close()
+def test_the_page_fits_the_screen_and_scrolls_past_its_charts(on_device, device):
+    """The wheel or a finger over the weights scrolls the page."""
+    page = on_device(device, "/spam", 1)
+    fits_and_scrolls_past(page, device, "spam", ".js-plotly-plot")

@@ -3,13 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
-from browser.devices import (
-    DEVICES,
-    assert_fits_and_reads_plainly,
-    open_on,
-    screens,
-    scrolls_past,
-)
+from browser.devices import DEVICES
+from tests.browser.conftest import fits_and_scrolls_past, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -17,11 +12,7 @@ pytestmark = pytest.mark.browser
 def test_variants_page_compares_the_three_perceptrons_and_says_which_to_deploy(
     app_url, page, screenshot
 ):
-    page.goto(app_url + "/variants")
-    expect(page.get_by_role("heading", name="Which perceptron to deploy?")).to_be_visible(
-        timeout=30_000
-    )
-    expect(page.get_by_text("Page not found")).to_have_count(0)
+    open_page(page, app_url + "/variants", "Which perceptron to deploy?")
     # the plane, its error curves, the digits' curves, the two histograms, the last and the
     # averaged lines, the spread
     expect(page.locator(".js-plotly-plot")).to_have_count(8, timeout=60_000)
@@ -40,13 +31,7 @@ def test_variants_page_compares_the_three_perceptrons_and_says_which_to_deploy(
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_the_page_fits_the_screen_and_scrolls_past_its_charts(app_url, browser, device):
-    """On a phone nothing is wider than the screen; the wheel (laptop) or a swipe (phone)
-    over the error curves scrolls the page; every number reads plainly; screenshots to look at."""
-    context, page = open_on(browser, device, app_url + "/variants", 8)
-    try:
-        assert_fits_and_reads_plainly(page)
-        scrolls_past(page, page.locator(".st-key-var_curves .js-plotly-plot"), device)
-        screens(page, "variants-" + device)
-    finally:
-        context.close()
+def test_the_page_fits_the_screen_and_scrolls_past_its_charts(on_device, device):
+    """The wheel or a finger over the error curves scrolls the page."""
+    page = on_device(device, "/variants", 8)
+    fits_and_scrolls_past(page, device, "variants", ".st-key-var_curves .js-plotly-plot")

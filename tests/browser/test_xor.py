@@ -7,16 +7,9 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from browser.devices import (
-    DEVICES,
-    MAIN,
-    assert_fits_and_reads_plainly,
-    formulas_fit,
-    open_on,
-    screens,
-    scrolls_past,
-)
+from browser.devices import DEVICES, MAIN, formulas_fit
 from perceptron_core import train
+from tests.browser.conftest import fits_and_scrolls_past, open_page
 from ui.xor.figures import XOR_X, XOR_Y
 
 pytestmark = pytest.mark.browser
@@ -25,15 +18,10 @@ CHARTS_2D = [f"xor_curves_{j}" for j in range(3)] + ["xor_witness", "xor_boundar
 THREE_D = ".st-key-xor_3d .js-plotly-plot"
 TOP = f"{MAIN}.scrollTop"
 CAMERA = "e => JSON.stringify(e._fullLayout.scene._scene.getCamera())"
-# formulas wider than the column they are in: on a phone they would need a sideways scroll
-# in their own box, and looked cut off ("≤ ‖w₂", "= 3") to a student who did not try it
-# (a formula's own box is only as wide as the formula: it is measured against its column)
 
 
 def test_xor_page_shows_non_convergence_the_witness_and_the_fix(app_url, page, screenshot):
-    page.goto(app_url + "/xor")
-    expect(page.get_by_role("heading", name="Beyond linear: XOR")).to_be_visible(timeout=30_000)
-    expect(page.get_by_text("Page not found")).to_have_count(0)
+    open_page(page, app_url + "/xor", "Beyond linear: XOR")
     run = train(XOR_X, XOR_Y, max_epochs=30)  # the page's default: XOR's corners, 30 epochs
     last = int((run.mistake_steps[:, 0] >= 29 * len(XOR_Y)).sum())
     expect(
@@ -86,44 +74,34 @@ def scrolls_past_3d(page, device: str) -> None:
 
 
 @pytest.mark.parametrize("device", DEVICES)
-def test_the_page_fits_the_screen_and_scrolls_past_every_chart(app_url, browser, device):
-    """Nothing wider than the screen, every formula inside its column, numbers plain; the
-    wheel (laptop) or a swipe (phone) over each chart, the 3-D view too, scrolls the page;
-    screenshots a screen at a time to look at."""
-    context, page = open_on(browser, device, app_url + "/xor", len(CHARTS_2D) + 1)
-    try:
-        formulas_fit(page)  # KaTeX has laid out with its fonts
-        assert_fits_and_reads_plainly(page)
-        for key in CHARTS_2D:
-            scrolls_past(page, page.locator(f".st-key-{key} .js-plotly-plot"), device)
-        scrolls_past_3d(page, device)
-        screens(page, "xor-" + device)
-    finally:
-        context.close()
+def test_the_page_fits_the_screen_and_scrolls_past_every_chart(on_device, device):
+    """Every formula inside its column too; the 3-D view scrolls the page like the others."""
+    page = on_device(device, "/xor", len(CHARTS_2D) + 1)
+    formulas_fit(page)  # KaTeX has laid out with its fonts
+    scrolls_past_3d(page, device)
+    charts = [f".st-key-{key} .js-plotly-plot" for key in CHARTS_2D]
+    fits_and_scrolls_past(page, device, "xor", *charts)
 
 
-def test_switched_on_the_3d_view_turns_with_a_drag_and_zooms_with_the_wheel(app_url, browser):
-    context, page = open_on(browser, "laptop", app_url + "/xor", len(CHARTS_2D) + 1)
-    try:
-        page.get_by_text("turn the 3-D view (drag to rotate)").click()
-        expect(page.get_by_text("Drag to rotate the view")).to_be_visible(timeout=20_000)
-        chart = page.locator(THREE_D)
-        chart.evaluate("e => e.scrollIntoView({block: 'center'})")
-        page.wait_for_timeout(500)
-        box = chart.bounding_box()
-        assert box is not None
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        changed = "([e, c]) => JSON.stringify(e._fullLayout.scene._scene.getCamera()) !== c"
-        camera, top = chart.evaluate(CAMERA), page.evaluate(f"() => {TOP}")
-        page.mouse.move(x, y)
-        page.mouse.wheel(0, 300)  # asked for: the wheel zooms the view, not the page
-        page.wait_for_function(changed, arg=[chart.element_handle(), camera], timeout=5_000)
-        assert page.evaluate(f"() => {TOP}") == top
-        camera = chart.evaluate(CAMERA)
-        page.mouse.down()
-        page.mouse.move(x + 80, y + 10, steps=8)
-        page.mouse.up()
-        page.wait_for_function(changed, arg=[chart.element_handle(), camera], timeout=5_000)
-        assert json.loads(chart.evaluate(CAMERA))["eye"] != json.loads(camera)["eye"]
-    finally:
-        context.close()
+def test_switched_on_the_3d_view_turns_with_a_drag_and_zooms_with_the_wheel(on_device):
+    page = on_device("laptop", "/xor", len(CHARTS_2D) + 1)
+    page.get_by_text("turn the 3-D view (drag to rotate)").click()
+    expect(page.get_by_text("Drag to rotate the view")).to_be_visible(timeout=20_000)
+    chart = page.locator(THREE_D)
+    chart.evaluate("e => e.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(500)
+    box = chart.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    changed = "([e, c]) => JSON.stringify(e._fullLayout.scene._scene.getCamera()) !== c"
+    camera, top = chart.evaluate(CAMERA), page.evaluate(f"() => {TOP}")
+    page.mouse.move(x, y)
+    page.mouse.wheel(0, 300)  # asked for: the wheel zooms the view, not the page
+    page.wait_for_function(changed, arg=[chart.element_handle(), camera], timeout=5_000)
+    assert page.evaluate(f"() => {TOP}") == top
+    camera = chart.evaluate(CAMERA)
+    page.mouse.down()
+    page.mouse.move(x + 80, y + 10, steps=8)
+    page.mouse.up()
+    page.wait_for_function(changed, arg=[chart.element_handle(), camera], timeout=5_000)
+    assert json.loads(chart.evaluate(CAMERA))["eye"] != json.loads(camera)["eye"]

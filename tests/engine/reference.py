@@ -31,8 +31,9 @@ def perceptron(X, y, *, bias=True, epochs=1000, w0=None, eta=1.0, orders=None, r
     return ws, where, False
 
 
-def averaged_and_voted(X, y, *, bias=True, epochs=10):
-    """Seed 003's voted and averaged perceptron training, literally.
+def averaged_and_voted(X, y, *, bias=True, epochs=10, stop=True):
+    """Seed 003's voted and averaged perceptron training, literally: ``for iter = 1..T``,
+    and with ``stop`` also ending after a pass that makes no mistake.
 
     Returns (list of (w, c) pairs of the voted perceptron, the averaged sum w_bar).
     """
@@ -52,7 +53,7 @@ def averaged_and_voted(X, y, *, bias=True, epochs=10):
                 w = [wj + yi * xj for wj, xj in zip(w, xi, strict=True)]
                 c = 1
                 made += 1
-        if made == 0:
+        if stop and made == 0:
             break
     pairs.append((list(w), c))
     w_bar = [b + c * wj for b, wj in zip(w_bar, w, strict=True)]

@@ -5,17 +5,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perceptron_core import (
+from perceptron_core import averaged_weights, max_margin, predict, train, voted_predict
+from perceptron_core.generalization import (
     METHODS,
-    averaged_weights,
     epoch_errors,
     flip_labels,
     holdout_split,
     many_runs,
-    max_margin,
-    predict,
-    train,
-    voted_predict,
 )
 
 from .data import noisy_stream, separable_stream

@@ -62,24 +62,6 @@ def test_pocket_on_separable_data_is_the_final_separator():
 # --- read at any step, and past the end of a converged run (seed 003 runs all T epochs) ---
 
 
-def seed_003_for_t_epochs(X, y, epochs):
-    """Seed 003's voted and averaged training, literally: ``for iter = 1..T`` with no early
-    stop. Returns (the (w, c) pairs, the averaged sum w_bar)."""
-    xs = [[float(v) for v in x] + [1.0] for x in X]
-    w, c, w_bar, pairs = [0.0] * len(xs[0]), 0, [0.0] * len(xs[0]), []
-    for _ in range(epochs):
-        for xi, yi in zip(xs, y, strict=True):
-            if yi * sum(a * b for a, b in zip(w, xi, strict=True)) > 0:
-                c += 1
-            else:
-                pairs.append((list(w), c))
-                w_bar = [b + c * a for b, a in zip(w_bar, w, strict=True)]
-                w = [a + yi * b for a, b in zip(w, xi, strict=True)]
-                c = 1
-    pairs.append((list(w), c))
-    return pairs, [b + c * a for b, a in zip(w_bar, w, strict=True)]
-
-
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("noisy", [False, True])
 def test_reading_the_run_after_t_steps_matches_seed_003_run_for_t_steps(seed, noisy):
@@ -93,7 +75,7 @@ def test_reading_the_run_after_t_steps_matches_seed_003_run_for_t_steps(seed, no
         if epochs > trace.n_epochs and not trace.converged:
             continue
         T = epochs * n
-        pairs, w_bar = seed_003_for_t_epochs(X, y, epochs)
+        pairs, w_bar = reference.averaged_and_voted(X, y, epochs=epochs, stop=False)
         counts = survival_counts(trace, steps=T)
         np.testing.assert_array_equal(counts[: len(pairs)], [c for _, c in pairs])
         assert not counts[len(pairs) :].any()  # the w_k made after step T have no vote
