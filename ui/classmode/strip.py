@@ -187,26 +187,16 @@ def lecture_card(session: Session) -> None:
 def _follow_line(session: Session, seat: Seat, room: cr.Room) -> None:
     c1, c2 = st.columns([3, 1], vertical_alignment="center")
     if seat.following:
-        c1.caption(
+        said = (
             f"Following the lecturer of class {cr.shown_code(room.code)}: their data, "
             "settings and step."
         )
-        c2.button(
-            "Explore on my own",
-            key="room_unfollow",
-            on_click=set_following,
-            args=(session, False),
-            icon=":material/explore:",
-        )
+        label, key, icon = "Explore on my own", "room_unfollow", ":material/explore:"
     else:
-        c1.caption("Exploring on your own. Follow the lecturer to catch up with their step.")
-        c2.button(
-            "Follow the lecturer",
-            key="room_follow",
-            on_click=set_following,
-            args=(session, True),
-            icon=":material/sync:",
-        )
+        said = "Exploring on your own. Follow the lecturer to catch up with their step."
+        label, key, icon = "Follow the lecturer", "room_follow", ":material/sync:"
+    c1.caption(said)
+    c2.button(label, key=key, on_click=set_following, args=(session, not seat.following), icon=icon)
 
 
 def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:

@@ -133,18 +133,22 @@ def constant_sweep(
         norm = float(np.hypot(np.hypot(line[0], line[1]), line[2] / c))
         gamma = float(score.min()) / norm
         Z = features(X, True, c)
-        g_best: float | None
-        b_best: float | None
-        try:
-            mm = max_margin(Z, y, bias=False)
-            g_best, b_best = mm.gamma, mm.bound
-        except NotSeparableError:
-            g_best = b_best = None
+        g_best, b_best = _best_margin(Z, y)
         M = train(Z, y, bias=False, max_epochs=max_epochs).n_mistakes
         out.append(
             ConstantRow(c, R, gamma, (R / gamma) ** 2 if gamma > 0 else np.inf, g_best, b_best, M)
         )
     return out
+
+
+def _best_margin(Z: np.ndarray, y: np.ndarray) -> tuple[float | None, float | None]:
+    """γ and (R/γ)² of the max-margin separator of the vectors Z as given (None, None:
+    not separable)."""
+    try:
+        mm = max_margin(Z, y, bias=False)
+    except NotSeparableError:
+        return None, None
+    return mm.gamma, mm.bound
 
 
 @dataclass(frozen=True)
@@ -163,13 +167,7 @@ def scaling_rows(
     rows = []
     for s in scales:
         Zs = Z * s
-        gamma: float | None
-        bound: float | None
-        try:
-            mm = max_margin(Zs, y, bias=False)
-            gamma, bound = mm.gamma, mm.bound
-        except NotSeparableError:
-            gamma = bound = None
+        gamma, bound = _best_margin(Zs, y)
         R = float(np.linalg.norm(Zs, axis=1).max())
         rows.append(
             ScaledRow(
