@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.streamlit_server import serve  # noqa: E402
+from tools.streamlit_server import serve  # noqa: E402
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page

@@ -3,7 +3,7 @@
 Starts ``streamlit run app.py`` and the bare one-chart page (``benchmarks/bare_page.py``,
 the floor any Streamlit rerun pays) on free ports, one after the other, and loads each
 with N concurrent sessions over Streamlit's websocket protocol (the client of
-``benchmarks/load.py``) with no think time, so the server is saturated and what is
+``tools.app_client``) with no think time, so the server is saturated and what is
 measured is its throughput:
 
 - **rerun**: the N sessions send ``--reruns`` whole-page reruns each, back to back (a
@@ -55,18 +55,20 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import streamlit_server  # noqa: E402
-from benchmarks.load import RUN_TIMEOUT, RunError, RunView, Session, cpu_seconds  # noqa: E402
+from benchmarks.load_phases import cpu_seconds  # noqa: E402
+from tools import streamlit_server  # noqa: E402
+from tools.app_client import Session  # noqa: E402
+from tools.streamlit_client import RUN_TIMEOUT, RunError, RunView  # noqa: E402
 
 BARE = ROOT / "benchmarks" / "bare_page.py"
 
 
 class CountingSession(Session):
-    """A load.Session that counts the bytes the server sends it and, as a browser does,
-    keeps the large messages (``metadata.cacheable``: an element of 10 kB or more) and
-    names them in every rerun (``ClientState.cached_message_hashes``), so the server
-    sends an unchanged chart as a reference to it; kept for ``KEEP_RUNS`` runs after
-    their last use (Streamlit's ``global.maxCachedMessageAge``)."""
+    """A session (``tools.app_client.Session``) that counts the bytes the server sends it
+    and, as a browser does, keeps the large messages (``metadata.cacheable``: an element
+    of 10 kB or more) and names them in every rerun (``ClientState.cached_message_hashes``),
+    so the server sends an unchanged chart as a reference to it; kept for ``KEEP_RUNS``
+    runs after their last use (Streamlit's ``global.maxCachedMessageAge``)."""
 
     KEEP_RUNS = 2
 
@@ -90,11 +92,11 @@ class CountingSession(Session):
         self.ws.recv = counted  # type: ignore[method-assign, assignment]
         return self
 
-    async def _run(self, state: ClientState, timeout: float = RUN_TIMEOUT) -> RunView:
+    async def request(self, state: ClientState, timeout: float = RUN_TIMEOUT) -> RunView:
         state.cached_message_hashes.extend(self.cache)
-        return await super()._run(state, timeout)
+        return await super().request(state, timeout)
 
-    def _read(self, fwd: ForwardMsg, view: RunView) -> None:
+    def read(self, fwd: ForwardMsg, view: RunView) -> None:
         if fwd.WhichOneof("type") == "ref_hash":
             if fwd.ref_hash not in self.cache:
                 raise RunError(f"a reference to a message this client never had: {fwd.ref_hash}")
@@ -102,7 +104,7 @@ class CountingSession(Session):
             self.cache[fwd.hash] = (fwd, self.runs)
         elif fwd.metadata.cacheable and fwd.hash:
             self.cache[fwd.hash] = (fwd, self.runs)
-        super()._read(fwd, view)
+        super().read(fwd, view)
         if fwd.WhichOneof("type") == "script_finished":
             self.runs += 1
             for key in [
@@ -203,7 +205,7 @@ async def lecture(port: int, pid: int, n: int, reruns: int, seeds: int) -> list[
             start = time.perf_counter()
             view = await s.rerun()
             latencies.append((time.perf_counter() - start) * 1000)
-            s._check(view)
+            s.check(view)
             if not view.full:
                 wrong.append(f"a full rerun ended with status {view.status}")
         return latencies, wrong
@@ -223,7 +225,7 @@ async def bare(port: int, pid: int, n: int, reruns: int, seeds: int) -> list[Pha
     async def opened(s: CountingSession) -> tuple[list[float], list[str]]:
         start = time.perf_counter()
         view = await s.rerun()
-        s._check(view)
+        s.check(view)
         return [(time.perf_counter() - start) * 1000], []
 
     async def pressed(s: CountingSession) -> tuple[list[float], list[str]]:
@@ -232,7 +234,7 @@ async def bare(port: int, pid: int, n: int, reruns: int, seeds: int) -> list[Pha
         for _ in range(reruns):
             start = time.perf_counter()
             view = await s.rerun([WidgetState(id=button, trigger_value=True)])
-            s._check(view)
+            s.check(view)
             latencies.append((time.perf_counter() - start) * 1000)
         return latencies, []
 

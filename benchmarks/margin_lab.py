@@ -42,8 +42,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.streamlit_server import serve  # noqa: E402
+from benchmarks.browser import ARGS, CHROMIUM  # noqa: E402
 from perceptron_core import make_dataset, max_margin  # noqa: E402
+from tools.streamlit_server import serve  # noqa: E402
 from ui.look.geometry import view_box  # noqa: E402
 from ui.margin import figures as mf  # noqa: E402
 from ui.margin import lab  # noqa: E402
@@ -51,8 +52,6 @@ from ui.margin import lab  # noqa: E402
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 
 BARE_PAGE = """
 import numpy as np

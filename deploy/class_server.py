@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a file: the repository's packages
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import streamlit_server  # noqa: E402
+from tools import streamlit_server  # noqa: E402
 
 DEPLOY = Path(__file__).resolve().parent
 NGINX_TEMPLATE = DEPLOY / "nginx.conf.template"
@@ -184,19 +184,6 @@ def redis_ping(port: int, host: str = "127.0.0.1", timeout: float = 1.0) -> bool
         return False
 
 
-def _wait(
-    check: Callable[[], bool], proc: subprocess.Popen[bytes], what: str, timeout: float
-) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{what} exited with {proc.returncode}")
-        if check():
-            return
-        time.sleep(0.1)
-    raise RuntimeError(f"{what} did not come up within {timeout:g} s")
-
-
 def http_ok(url: str, timeout: float = 2.0) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=timeout) as r:
@@ -205,22 +192,10 @@ def http_ok(url: str, timeout: float = 2.0) -> bool:
         return False
 
 
-def terminate(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
-    """Stop a process this module started (by its own handle, never by name)."""
-    if proc.poll() is None:
-        proc.send_signal(sig)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-
-
 @dataclass
-class App:
-    """One app server: its process and loopback port."""
+class OnLoopback:
+    """A server listening on a loopback port."""
 
-    proc: subprocess.Popen[bytes]
     port: int
 
     @property
@@ -233,27 +208,29 @@ class App:
         return f"127.0.0.1:{self.port}"
 
 
-def _terminate_app(app: App) -> None:
+@dataclass
+class App(OnLoopback):
+    """One app server: its loopback port and process."""
+
+    proc: subprocess.Popen[bytes]
+
+
+def _stop_app(app: App) -> None:
     """Stop ``app``'s process as it is then (:meth:`Class.restart` replaces it)."""
-    terminate(app.proc)
+    streamlit_server.stop(app.proc)
 
 
 @dataclass
-class Class:
-    """A running class: the front door ``url`` (nginx), the app servers, Redis."""
+class Class(OnLoopback):
+    """A running class: the front door ``url`` (nginx, on ``port``), the app servers, Redis."""
 
     run_dir: Path
-    port: int
     redis_port: int
     apps: list[App]
     redis: subprocess.Popen[bytes]
     nginx: subprocess.Popen[bytes]
     env: dict[str, str] = field(default_factory=dict)
     app_dir: Path = ROOT
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
     @property
     def store(self) -> str:
@@ -265,12 +242,12 @@ class Class:
 
     def kill(self, i: int) -> None:
         """Kill app server i at once (SIGKILL: a crash, no goodbye to its browsers)."""
-        terminate(self.apps[i].proc, signal.SIGKILL)
+        streamlit_server.stop(self.apps[i].proc, signal.SIGKILL)
 
     def restart(self, i: int) -> None:
         """Start app server i again on its port (after :meth:`kill`)."""
         app = self.apps[i]
-        terminate(app.proc)
+        streamlit_server.stop(app.proc)
         log = open(self.run_dir / f"app-{i}.log", "ab")  # noqa: SIM115 (the child keeps it)
         with log:
             proc, url = streamlit_server.launch(
@@ -314,11 +291,8 @@ def _start_redis(run_dir: Path, port: int) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    try:
-        _wait(lambda: redis_ping(port), proc, f"redis-server on port {port}", 20)
-    except RuntimeError:
-        terminate(proc)
-        raise
+    what = f"redis-server on port {port}"
+    streamlit_server.wait_until(proc, lambda: redis_ping(port), what=what, timeout=20, every=0.1)
     return proc
 
 
@@ -333,11 +307,8 @@ def _start_nginx(
     if test.returncode != 0:
         raise RuntimeError(f"nginx refused its configuration {conf}: {test.stderr.strip()}")
     proc = subprocess.Popen([nginx, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        _wait(lambda: http_ok(health), proc, f"nginx on {listen}", 20)
-    except RuntimeError:
-        terminate(proc)
-        raise
+    what = f"nginx on {listen}"
+    streamlit_server.wait_until(proc, lambda: http_ok(health), what=what, timeout=20, every=0.1)
     return proc
 
 
@@ -368,7 +339,7 @@ def serve_class(
         port = port or streamlit_server.free_port()
         redis_port = streamlit_server.free_port()
         redis = _start_redis(run_dir, redis_port)
-        stack.callback(terminate, redis)
+        stack.callback(streamlit_server.stop, redis)
         extra = dict(env or {})
         store_env = extra | {"PERCEPTRON_STORE": f"redis://127.0.0.1:{redis_port}/0"}
         apps: list[App] = []
@@ -377,15 +348,15 @@ def serve_class(
                 proc, url = streamlit_server.launch(
                     "app.py", log=log, env=store_env, app_dir=app_dir
                 )
-            apps.append(App(proc, int(url.rsplit(":", 1)[1])))
-            stack.callback(_terminate_app, apps[-1])
+            apps.append(App(streamlit_server.port_of(url), proc))
+            stack.callback(_stop_app, apps[-1])
         for i, app in enumerate(apps):
             streamlit_server.wait_ready(app.proc, app.url, what=f"app server {i} ({app.url})")
         listen = f"{host}:{port}" if host else str(port)
         health = f"http://127.0.0.1:{port}/_stcore/health"
         nginx = _start_nginx(run_dir, listen, [a.address for a in apps], health)
-        stack.callback(terminate, nginx)
-        yield Class(run_dir, port, redis_port, apps, redis, nginx, extra, app_dir)
+        stack.callback(streamlit_server.stop, nginx)
+        yield Class(port, run_dir, redis_port, apps, redis, nginx, extra, app_dir)
 
 
 # ---------------------------------------------------------------------------- command line

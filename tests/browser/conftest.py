@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import streamlit_server
+from tools import streamlit_server
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
@@ -77,3 +77,52 @@ def screenshot(page):
         return path
 
     return take
+
+
+# --- what the page tests share ----------------------------------------------------------
+
+
+def open_page(page, url: str, heading: str) -> None:
+    """Go to ``url`` and wait for its ``heading`` (30 s: a page's first run computes and
+    draws everything); the address must be a page of the app, not "Page not found"."""
+    from playwright.sync_api import expect
+
+    page.goto(url)
+    expect(page.get_by_role("heading", name=heading)).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("Page not found")).to_have_count(0)
+
+
+def metric(page, label: str):
+    """The value of the ``st.metric`` whose label says ``label``."""
+    return page.get_by_test_id("stMetric").filter(has_text=label).get_by_test_id("stMetricValue")
+
+
+@pytest.fixture
+def on_device(app_url, browser):
+    """Opens a path of the app on a device of ``devices.DEVICES`` and waits until it is drawn
+    with its charts: ``on_device("phone", "/sgd", 13)`` returns the page. Every context it
+    opened is closed after the test."""
+    from browser.devices import open_on
+
+    contexts = []
+
+    def open_path(device: str, path: str, charts: int):
+        context, page = open_on(browser, device, app_url + path, charts)
+        contexts.append(context)
+        return page
+
+    yield open_path
+    for context in contexts:
+        context.close()
+
+
+def fits_and_scrolls_past(page, device: str, name: str, *charts: str) -> None:
+    """Nothing is wider than the screen and every number reads plainly; the mouse wheel
+    (laptop) or a swipe (phone) over each of ``charts`` (CSS selectors) scrolls the page;
+    screenshots ``{name}-{device}-NN.png``, a screen at a time, to look at."""
+    from browser.devices import assert_fits_and_reads_plainly, screens, scrolls_past
+
+    assert_fits_and_reads_plainly(page)
+    for chart in charts:
+        scrolls_past(page, page.locator(chart), device)
+    screens(page, f"{name}-{device}")

@@ -15,7 +15,7 @@ from itertools import pairwise
 import pytest
 from playwright.sync_api import expect
 
-from benchmarks import streamlit_server
+from tools import streamlit_server
 from ui.shell import PAGES
 
 pytestmark = pytest.mark.browser

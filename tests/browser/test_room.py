@@ -28,10 +28,10 @@ from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-from benchmarks.load import message
 from browser.devices import DEVICES, MAIN, SCREENSHOTS
 from browser.test_lecture import button, status, status_t
 from tests.browser.conftest import uploader
+from tools.streamlit_client import message
 from ui.classmode.summary import SUMMARY_COLUMNS
 
 # One class (a lecturer and two students) for the module, its tests in order; they time

@@ -16,7 +16,11 @@ import random
 
 import pytest
 
-from .test_load import load, port, run  # noqa: F401  (port is a fixture)
+from tools.app_client import Session
+from tools.components import MISSING_SCENE, PLAYER_KEY
+from tools.streamlit_client import OK_FINISH, stream_url
+
+from .test_load import port, run  # noqa: F401  (port is a fixture)
 
 NAN, INF = float("nan"), float("inf")
 
@@ -70,8 +74,8 @@ def test_each_bad_event_alone_is_refused_and_changes_nothing(port):  # noqa: F81
     while a run is busy; here every single one is run."""
 
     async def scenario():
-        url = f"ws://127.0.0.1:{port}/_stcore/stream"
-        async with load.Session(url, page="margin") as session:
+        url = stream_url(port)
+        async with Session(url, page="margin") as session:
             await session.open()
             before = session.scene
             changed = []
@@ -87,8 +91,8 @@ def test_each_bad_event_alone_is_refused_and_changes_nothing(port):  # noqa: F81
 @pytest.mark.timeout(180)
 def test_a_flood_of_bad_events_changes_nothing_and_the_lab_still_works(port):  # noqa: F811
     async def scenario():
-        url = f"ws://127.0.0.1:{port}/_stcore/stream"
-        async with load.Session(url, page="margin") as session:
+        url = stream_url(port)
+        async with Session(url, page="margin") as session:
             await session.open()
             before = session.scene
             after = await session.flood(hostile_payloads(before["v"], 2000))
@@ -98,7 +102,7 @@ def test_a_flood_of_bad_events_changes_nothing_and_the_lab_still_works(port):  #
 
     before, after, wrong = run(scenario())
     assert after.exceptions == []
-    assert after.status in load.OK_FINISH
+    assert after.status in OK_FINISH
     assert after.scene is not None
     assert after.scene["points"] == before["points"]  # not one point moved, added or lost
     assert after.scene["v"] == before["v"]
@@ -184,14 +188,14 @@ def test_each_forged_step_report_is_refused_or_clamped(port):  # noqa: F811
     0..T; and afterwards a real report still moves the step, there and in a new session."""
 
     async def scenario():
-        url = f"ws://127.0.0.1:{port}/_stcore/stream"
-        async with load.Session(url, query_string=PLAYER_QUERY) as session:
+        url = stream_url(port)
+        async with Session(url, query_string=PLAYER_QUERY) as session:
             await session.open()
             T, bad = session.n_steps, []
             for raw, steps in hostile_reports(session.seq):
                 before = session.t
-                view = await session._run(session.player_event(raw))
-                if view.exceptions or view.status not in load.OK_FINISH:
+                view = await session.request(session.player_event(raw))
+                if view.exceptions or view.status not in OK_FINISH:
                     bad.append(f"{raw[:70]}: {view.exceptions or view.status}")
                     continue
                 if view.player is None or view.player.problem or view.t is None:
@@ -199,13 +203,13 @@ def test_each_forged_step_report_is_refused_or_clamped(port):  # noqa: F811
                     continue
                 if view.t not in allowed(steps, before, T):
                     bad.append(f"{raw[:70]}: t = {view.t} (was {before}, T = {T})")
-                session._check(view)
+                session.check(view)
             # a real report still moves this session's step (its seq may have been
             # forged up to the server's bound: so the step, not the full check) ...
             target = min(session.t + 1, T)
             view = await session.report_view(target)
             moved = view.t == target and not view.exceptions
-            async with load.Session(url, query_string=PLAYER_QUERY) as other:
+            async with Session(url, query_string=PLAYER_QUERY) as other:
                 await other.open()
                 _, wrong = await other.press_step()  # ... and everybody else's
             return bad, moved, wrong
@@ -220,18 +224,18 @@ def test_each_forged_step_report_is_refused_or_clamped(port):  # noqa: F811
 @pytest.mark.parametrize("where", ["t", "seq"])
 def test_a_number_too_long_for_python_in_a_report_is_refused(port, where):  # noqa: F811
     async def scenario():
-        url = f"ws://127.0.0.1:{port}/_stcore/stream"
-        async with load.Session(url, query_string=PLAYER_QUERY) as session:
+        url = stream_url(port)
+        async with Session(url, query_string=PLAYER_QUERY) as session:
             await session.open()
             before = session.t
             t, seq = (LONG_DIGITS, "1") if where == "t" else ("3", LONG_DIGITS)
             raw = f'[{{"event":"at","value":{{"t":{t},"seq":{seq}}}}}]'
-            view = await session._run(session.player_event(raw))
+            view = await session.request(session.player_event(raw))
             return before, view
 
     before, view = run(scenario())
     assert view.exceptions == []
-    assert view.status in load.OK_FINISH
+    assert view.status in OK_FINISH
     assert view.t == before
 
 
@@ -248,25 +252,25 @@ def test_a_flood_of_forged_reports_leaves_the_player_working(port):  # noqa: F81
     its window, and a real report afterwards is answered right."""
 
     async def scenario():
-        url = f"ws://127.0.0.1:{port}/_stcore/stream"
-        async with load.Session(url, query_string=PLAYER_QUERY) as session:
+        url = stream_url(port)
+        async with Session(url, query_string=PLAYER_QUERY) as session:
             await session.open()
             # quiet for 6 s: a report outside the window reruns the fragment, then the whole
             # app (the next scene); on a busy machine the second can start seconds later
             after = await session.flood(
-                hostile_report_payloads(session.seq, 2000), quiet=6.0, key=load.PLAYER_KEY
+                hostile_report_payloads(session.seq, 2000), quiet=6.0, key=PLAYER_KEY
             )
-            if after.player is not None and after.player.problem == load.MISSING_SCENE:
+            if after.player is not None and after.player.problem == MISSING_SCENE:
                 # a full run started before the scene of the one before was delivered (the
                 # server drops it): the browser asks for it again after a second
                 after = await session.ask_scene()
-            session._check(after)
+            session.check(after)
             _, wrong = await session.report(min(session.t + 1, session.n_steps))
             return session.n_steps, after, wrong
 
     T, after, wrong = run(scenario())
     assert after.exceptions == []
-    assert after.status in load.OK_FINISH
+    assert after.status in OK_FINISH
     assert after.player is not None and after.player.problem is None
     assert 0 <= after.player.t <= T and after.player.start <= after.player.t <= after.player.stop
     assert wrong is None  # and a real report still moves the step
@@ -278,8 +282,8 @@ def test_a_browser_that_lost_its_scene_gets_it_again(port):  # noqa: F811
     has waited a second for it): the answer sends the scene again, and the step is in it."""
 
     async def scenario():
-        url = f"ws://127.0.0.1:{port}/_stcore/stream"
-        async with load.Session(url, query_string=PLAYER_QUERY) as session:
+        url = stream_url(port)
+        async with Session(url, query_string=PLAYER_QUERY) as session:
             await session.open()
             await session.report(250)  # a step in another window than the first
             session.lecture_scene = {}  # this scene never arrived

@@ -12,15 +12,20 @@ figures come from ``python benchmarks/load.py``.
 
 import asyncio
 import concurrent.futures
-import importlib.util
-import sys
+import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from benchmarks import streamlit_server
+from benchmarks.load_class import run_class
+from benchmarks.load_full_reruns import run_full_reruns
+from benchmarks.load_steps import run_load
+from tools import streamlit_server
+from tools.app_client import Session
+from tools.components import PlayerView, Where, verify
+from tools.streamlit_client import RunView, stream_url
 
 
 def run(coroutine: Any) -> Any:
@@ -30,30 +35,17 @@ def run(coroutine: Any) -> Any:
         return pool.submit(asyncio.run, coroutine).result()
 
 
-# benchmarks/load.py under its own name: this test package is itself called ``load``.
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "load.py"
-_SPEC = importlib.util.spec_from_file_location("benchmark_load", _PATH)
-assert _SPEC is not None and _SPEC.loader is not None
-load = importlib.util.module_from_spec(_SPEC)
-sys.modules["benchmark_load"] = load  # dataclasses look their module up by name
-_SPEC.loader.exec_module(load)
-
-
 @pytest.fixture(scope="module")
 def port() -> Iterator[int]:
-    server, url = streamlit_server.start("app.py")
-    port = int(url.rsplit(":", 1)[1])
-    try:
-        yield port
-    finally:
-        streamlit_server.stop(server)
+    with streamlit_server.serve("app.py") as (_, url):
+        yield streamlit_server.port_of(url)
 
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("full_rerun", [False, True], ids=["fragment", "full"])
 def test_sessions_step_without_errors_or_wrong_answers(port: int, full_rerun: bool) -> None:
     summary = run(
-        load.run_load(
+        run_load(
             port, sessions=6, presses=3, think=0.1, seed=1, full_rerun=full_rerun, draggers=1 / 6
         )
     )
@@ -66,7 +58,7 @@ def test_a_report_that_does_not_step_is_a_wrong_answer(port: int) -> None:
     """The check has teeth: a report to an unknown component leaves t where it was."""
 
     async def report_unknown() -> str | None:
-        async with load.Session(f"ws://127.0.0.1:{port}/_stcore/stream") as session:
+        async with Session(stream_url(port)) as session:
             await session.open()
             session.player_id += "-not-a-widget"
             wrong: str | None = (await session.press_step())[1]
@@ -81,10 +73,10 @@ def test_a_drop_the_page_refuses_is_a_wrong_answer(port: int) -> None:
     by the margin lab (the point stays), and the client reports it."""
 
     async def stale_drop() -> str | None:
-        async with load.Session(f"ws://127.0.0.1:{port}/_stcore/stream", page="margin") as s:
+        async with Session(stream_url(port), page="margin") as s:
             await s.open()
             s.scene["v"] -= 1  # as if the drop had been made on the data before the last edit
-            wrong: str | None = (await s.drag(load.random.Random(0)))[1]
+            wrong: str | None = (await s.drag(random.Random(0)))[1]
             return wrong
 
     wrong = run(stale_drop())
@@ -97,17 +89,17 @@ def test_a_long_run_does_not_hold_up_another_students_steps(port: int) -> None:
     200,000-step cap, new seeds so nothing is cached) while another steps three
     times: every step is answered before the long runs are done, so heavy settings never
     freeze the class (they queue for the heavy-work slot; steps do not wait for it).
-    Eight, because one such run now takes about 0.1 s, as long as a step under load."""
-    url = f"ws://127.0.0.1:{port}/_stcore/stream"
+    Eight, because one such run takes about 0.1 s, as long as a step under load."""
+    url = stream_url(port)
     heavy = "data_name=xor&data_n=500&lec_max_epochs=400&lec_t=199999&data_seed={}"
 
     async def scenario() -> tuple[list[float], list[float], int]:
-        async with load.Session(url) as stepper:
+        async with Session(url) as stepper:
             await stepper.open()
             finished: list[float] = []
 
             async def long_run(seed: int) -> None:
-                async with load.Session(url, query_string=heavy.format(seed)) as s:
+                async with Session(url, query_string=heavy.format(seed)) as s:
                     await s.open()
                     assert s.n_steps == 200_000
                     finished.append(asyncio.get_running_loop().time())
@@ -137,7 +129,7 @@ def test_a_step_out_of_the_window_reruns_the_page_with_the_window_that_holds_it(
     as a replay playing on, the whole page, with the window that holds the step."""
 
     async def scenario() -> list[tuple[str, str | None, bool, tuple[int, int]]]:
-        async with load.Session(f"ws://127.0.0.1:{port}/_stcore/stream", LONG) as s:
+        async with Session(stream_url(port), LONG) as s:
             await s.open()
             assert (s.t, s.start, s.stop, s.n_steps) == (0, 0, 100, 20_000)
             out = []
@@ -172,19 +164,19 @@ def test_a_step_out_of_the_window_reruns_the_page_with_the_window_that_holds_it(
 def test_an_answer_that_does_not_hold_together_is_a_wrong_answer() -> None:
     """``verify`` has teeth: a step out of the window answered by a fragment rerun, an
     old ``seq``, a window without the step, a status line that says another step."""
-    before = load.Where(t=5, start=0, stop=100, T=20_000, play=0)
+    before = Where(t=5, start=0, stop=100, T=20_000, play=0)
 
     def answer(finish: int, **player: object) -> object:
         fields: dict[str, object] = {"id": "x", "fragment_id": "f", "t": 150, "T": 20_000}
         fields |= {"start": 100, "stop": 200, "seq": 3, "views": 101}
         fields["status"] = ["epoch 4, example 30 of 40", "step t = 150 of 20,000", "k = 9"]
-        return load.RunView(status=finish, player=load.PlayerView(**(fields | player)))
+        return RunView(status=finish, player=PlayerView(**(fields | player)))
 
-    full = load.ForwardMsg.FINISHED_SUCCESSFULLY
-    fragment = load.ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+    full = ForwardMsg.FINISHED_SUCCESSFULLY
+    fragment = ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
 
     def check(view: object, target: int = 150, play: bool = False) -> str | None:
-        return load.verify(view, target, 3, before, full_rerun=False, play=play)
+        return verify(view, target, 3, before, full_rerun=False, play=play)
 
     assert check(answer(full)) is None
     assert "fragment rerun" in (check(answer(fragment)) or "")
@@ -193,10 +185,10 @@ def test_an_answer_that_does_not_hold_together_is_a_wrong_answer() -> None:
     assert "says" in (check(answer(full, status=["step t = 149 of 20,000"])) or "")
     assert "t = 150 after" in (check(answer(full), target=151) or "")
     assert "play on" in (check(answer(full), play=True) or "")
-    assert "no lecture player" in (check(load.RunView(status=full)) or "")
-    inside = load.Where(t=140, start=100, stop=200, T=20_000, play=0)
-    assert load.verify(answer(fragment), 150, 3, inside, full_rerun=False) is None
-    assert "full rerun" in (load.verify(answer(full), 150, 3, inside, full_rerun=False) or "")
+    assert "no lecture player" in (check(RunView(status=full)) or "")
+    inside = Where(t=140, start=100, stop=200, T=20_000, play=0)
+    assert verify(answer(fragment), 150, 3, inside, full_rerun=False) is None
+    assert "full rerun" in (verify(answer(full), 150, 3, inside, full_rerun=False) or "")
 
 
 @pytest.mark.timeout(180)
@@ -205,7 +197,7 @@ def test_a_class_stepping_in_bursts_gets_right_answers(port: int) -> None:
     of the bursts leaving the window; every answer right, and those out of the window
     answered by full reruns."""
     summary = run(
-        load.run_class(port, 8, 6.0, think=(0.2, 0.6), leave=0.35, query=LONG, seed=3, ramp=1.0)
+        run_class(port, 8, 6.0, think=(0.2, 0.6), leave=0.35, query=LONG, seed=3, ramp=1.0)
     )
     assert summary.messages == []
     assert summary.opened == 8 and summary.actions >= 30
@@ -215,6 +207,6 @@ def test_a_class_stepping_in_bursts_gets_right_answers(port: int) -> None:
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("reports", [False, True], ids=["plain", "reports"])
 def test_full_page_reruns_back_to_back_are_answered_right(port: int, reports: bool) -> None:
-    summary = run(load.run_full_reruns(port, 4, 3.0, reports=reports, ramp=0.5))
+    summary = run(run_full_reruns(port, 4, 3.0, reports=reports, ramp=0.5))
     assert summary.messages == []
     assert summary.actions >= 4 and summary.full == summary.actions

@@ -5,7 +5,7 @@ A real ``streamlit run`` on a real SQLite store in a temporary folder; the room 
 seats are made in that store (``ui.classmode.classroom``), the lecturer's sessions open with the
 lecturer link (``?room=<code>&key=<secret>``) and a student's with its seat
 (``?room=<code>&seat=<id>``), over the websocket the browser uses (the client of
-``benchmarks/load.py``). The ids of the lecturer's buttons are taken from the lecturer's
+``tools.app_client``). The ids of the lecturer's buttons are taken from the lecturer's
 own sessions' deltas (an element's id is the same string in every session); the student's
 session sends their trigger values, in the class strip's fragment and as whole-page
 reruns, each with the room in the state where the button would act (no question, a
@@ -22,21 +22,26 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import pytest
 from streamlit.proto.Alert_pb2 import Alert
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 import perceptron_store as store_mod
-from benchmarks import streamlit_server
-from ui.classmode import classbar
+from benchmarks.load_room import ROOM_QUERY
+from tools import streamlit_server
+from tools.app_client import Session
+from tools.streamlit_client import OK_FINISH, RunView, stream_url
 from ui.classmode import classroom as cr
+from ui.classmode import strip as class_strip
 
-from .test_load import load, run
+from .test_load import run
 
-FRAGMENT_OK = load.ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+FRAGMENT_OK = ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
 LECTURER_BUTTONS = ("room_ask", "room_reveal", "room_ch_open", "room_ch_close", "room_close")
 
 
@@ -44,11 +49,8 @@ LECTURER_BUTTONS = ("room_ask", "room_reveal", "room_ch_open", "room_ch_close", 
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     """(websocket URL, store path) of a server on its own SQLite store."""
     path = str(tmp_path_factory.mktemp("room-store") / "room.sqlite3")
-    proc, url = streamlit_server.start("app.py", env={"PERCEPTRON_STORE": path})
-    try:
-        yield load.stream_url(int(url.rsplit(":", 1)[1])), path
-    finally:
-        streamlit_server.stop(proc)
+    with streamlit_server.serve("app.py", env={"PERCEPTRON_STORE": path}) as (_, url):
+        yield stream_url(streamlit_server.port_of(url)), path
 
 
 @pytest.fixture
@@ -60,49 +62,67 @@ def room(server: tuple[str, str]) -> tuple[str, store_mod.Store, cr.Room, str]:
     return url, s, made, secret
 
 
-def lecturer(url: str, code: str, secret: str, page: str = "lecture") -> load.Session:
+def lecturer(url: str, code: str, secret: str, page: str = "lecture") -> Session:
     """A lecturer's session opened with the lecturer link (on the lecture page, with the
     class's lecture: 4,000 steps)."""
-    lecture = f"{load.ROOM_QUERY}&" if page == "lecture" else ""
-    return load.Session(url, query_string=f"{lecture}room={code}&key={secret}", page=page)
+    lecture = f"{ROOM_QUERY}&" if page == "lecture" else ""
+    return Session(url, query_string=f"{lecture}room={code}&key={secret}", page=page)
 
 
-def student(url: str, code: str, seat: str, page: str = "room") -> load.Session:
+def student(url: str, code: str, seat: str, page: str = "room") -> Session:
     """A student's tab, by default on the class page, where the question card is the class
     strip's (on Step by step the lecture's instrument draws it, rerun by the server)."""
-    return load.Session(url, query_string=f"room={code}&seat={seat}", page=page)
+    return Session(url, query_string=f"room={code}&seat={seat}", page=page)
 
 
-def strip(session: load.Session) -> str:
+def strip(session: Session) -> str:
     """The class strip's fragment: the one the server asked to rerun on a timer."""
     assert len(session.auto_reruns) == 1, session.auto_reruns
     return next(iter(session.auto_reruns))
 
 
-async def poll(session: load.Session) -> load.RunView:
-    """What the browser's timer sends (see ``load.Live``), and its answer."""
-    return await session._run(session.poll_state(strip(session)))
+async def poll(session: Session) -> RunView:
+    """What the browser's timer sends (see ``tools.live.Live``), and its answer."""
+    return await session.request(session.poll_state(strip(session)))
 
 
-async def act(session: load.Session, state: Any) -> load.RunView:
+async def act(session: Session, state: Any) -> RunView:
     """A lecturer's real action (a click), which must run cleanly."""
-    view = await session._run(state)
-    session._check(view)
+    view = await session.request(state)
+    session.check(view)
     return view
 
 
-async def told(*students: load.Session) -> None:
+async def told(*students: Session) -> None:
     """Each student's page got the room's change without asking (``ui.classmode.push``): read
     that run, so that the next message's answer is its own."""
     for who in students:
         assert await who.settle(runs=1) is not None
 
 
-def harm(view: load.RunView) -> list[str]:
+@asynccontextmanager
+async def asked(
+    url: str, s: store_mod.Store, made: cr.Room, secret: str, *seats: str
+) -> AsyncIterator[tuple[Session, list[Session], Any]]:
+    """A lecturer's session and a student's tab for each seat, open; the lecturer has asked
+    the class and every student's page got the question. Yields (the lecturer, the
+    students, the question)."""
+    async with AsyncExitStack() as stack:
+        lec = await stack.enter_async_context(lecturer(url, made.code, secret))
+        tabs = [await stack.enter_async_context(student(url, made.code, seat)) for seat in seats]
+        for who in (lec, *tabs):
+            await who.open()
+        await act(lec, lec.press("room_ask"))
+        question = cr.load_room(s, made.code, fresh=True).question
+        await told(*tabs)
+        yield lec, tabs, question
+
+
+def harm(view: RunView) -> list[str]:
     """What must not reach a page: exceptions, error alerts, a run that did not finish."""
     bad = list(view.exceptions)
     bad += [body[:120] for fmt, body in view.alerts if fmt == Alert.ERROR]
-    if view.status not in load.OK_FINISH:
+    if view.status not in OK_FINISH:
         bad.append(f"script_finished status {view.status}")
     return bad
 
@@ -201,7 +221,7 @@ def test_a_students_forged_lecturer_controls_change_nothing(room, page: str) -> 
                 after["target"] = target
             q = cr.load_room(s, code, fresh=True).question
             await mallory.settle()  # what the lecturer's changes pushed to the page
-            view = await mallory._run(mallory.choose(f"room_q{q.id}_said", "mistake"))
+            view = await mallory.request(mallory.choose(f"room_q{q.id}_said", "mistake"))
             after["harm"] = after.get("harm", []) + harm(view)
             after["answers"] = cr.answers_of(s, made, q.id)
             return changed, harmed, after
@@ -263,12 +283,7 @@ def test_forged_answers_are_not_counted(room) -> None:
     async def scenario() -> tuple[list[str], list[str], dict[str, Any]]:
         counted: list[str] = []
         harmed: list[str] = []
-        async with lecturer(url, code, secret) as lec, student(url, code, seat) as mallory:
-            await lec.open()
-            await mallory.open()
-            await act(lec, lec.press("room_ask"))
-            await told(mallory)
-            q1 = cr.load_room(s, code, fresh=True).question
+        async with asked(url, s, made, secret, seat) as (lec, (mallory,), q1):
             said_1, fragment_id = mallory.element(f"room_q{q1.id}_said")
 
             async def forge(what: str, widget: WidgetState) -> None:
@@ -296,7 +311,7 @@ def test_forged_answers_are_not_counted(room) -> None:
                 fake.string_array_value.data.append("mistake")
                 await forge(f"a made-up widget id for {key}", fake)
             # a real answer to question 2 still counts
-            view = await mallory._run(mallory.choose(f"room_q{q2.id}_said", "no mistake"))
+            view = await mallory.request(mallory.choose(f"room_q{q2.id}_said", "no mistake"))
             return (
                 counted,
                 harmed,
@@ -323,27 +338,16 @@ def test_an_answer_replaced_by_a_new_one_is_counted_once(room) -> None:
     """Two students answer "mistake"; one changes to "no mistake": two answers, the new
     one in place of the old, and each page says what was counted."""
     url, s, made, secret = room
-    code = made.code
     ana, ben = cr.join(s, made, "ana"), cr.join(s, made, "ben")
 
     async def scenario() -> tuple[dict[str, bytes], list[str], list[bool]]:
-        async with (
-            lecturer(url, code, secret) as lec,
-            student(url, code, ana) as a,
-            student(url, code, ben) as b,
-        ):
-            await lec.open()
-            await a.open()
-            await b.open()
-            await act(lec, lec.press("room_ask"))
-            q = cr.load_room(s, code, fresh=True).question
+        async with asked(url, s, made, secret, ana, ben) as (_, (a, b), q):
             key = f"room_q{q.id}_said"
-            await told(a, b)
             views = []
             for who in (a, b):
-                views.append(await who._run(who.choose(key, "mistake")))
+                views.append(await who.request(who.choose(key, "mistake")))
             await asyncio.sleep(0.6)  # a student thinks again (and the seat's answer rate)
-            views.append(await a._run(a.choose(key, "no mistake")))
+            views.append(await a.request(a.choose(key, "no mistake")))
             said = [
                 any(f"Counted: you said {text}." in body for _, _, body in view.texts)
                 for view, text in zip(views, ("mistake", "mistake", "no mistake"), strict=True)
@@ -378,7 +382,7 @@ def test_the_lecturer_buttons_have_the_same_id_in_every_session(room) -> None:
 
 def test_the_client_reads_the_strips_auto_rerun(room) -> None:
     """The class strip comes with its ``auto_rerun`` in a lecturer's session (every second:
-    the live tally) and a student's (every ``classbar.HEARTBEAT_S``: a student's strip is
+    the live tally) and a student's (every ``class_strip.HEARTBEAT_S``: a student's strip is
     rerun by the server when the room changes, ui.classmode.push), and a poll reruns only that
     fragment. (Its fragment id is not the same string in both: the lecturer's page draws
     more before the strip.)"""
@@ -394,8 +398,8 @@ def test_the_client_reads_the_strips_auto_rerun(room) -> None:
         return out
 
     assert run(scenario()) == [
-        ([classbar.POLL_S], FRAGMENT_OK),
-        ([classbar.HEARTBEAT_S], FRAGMENT_OK),
+        ([class_strip.POLL_S], FRAGMENT_OK),
+        ([class_strip.HEARTBEAT_S], FRAGMENT_OK),
     ]
 
 
@@ -405,17 +409,7 @@ async def mistyped(url: str, s: store_mod.Store, made: cr.Room, secret: str) -> 
     code = made.code
     seat, other = cr.join(s, made, "mallory"), cr.join(s, made, "ana")
     out: dict[str, Any] = {"changed": [], "forger": [], "other": []}
-    async with (
-        lecturer(url, code, secret) as lec,
-        student(url, code, seat) as mallory,
-        student(url, code, other) as ana,
-    ):
-        await lec.open()
-        await mallory.open()
-        await ana.open()
-        await act(lec, lec.press("room_ask"))
-        q = cr.load_room(s, code, fresh=True).question
-        await told(mallory, ana)
+    async with asked(url, s, made, secret, seat, other) as (_, (mallory, ana), q):
         element_id, fragment_id = mallory.element(f"room_q{q.id}_said")
         for what, widget in mistyped_answers(element_id):
             before = snapshot(s, code)
@@ -424,7 +418,7 @@ async def mistyped(url: str, s: store_mod.Store, made: cr.Room, secret: str) -> 
             out["other"] += [f"after {what}: {h}" for h in harm(await poll(ana))]
             if snapshot(s, code) != before:
                 out["changed"].append(what)
-        view = await ana._run(ana.choose(f"room_q{q.id}_said", "mistake"))
+        view = await ana.request(ana.choose(f"room_q{q.id}_said", "mistake"))
         out["other"] += harm(view)
         out["answers"] = cr.answers_of(s, made, q.id)
         out["ana"] = other

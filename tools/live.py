@@ -1,0 +1,199 @@
+"""Tabs left open as a browser leaves them: every message read as it comes, every
+``run_every`` fragment asked for on its timer (:class:`Live`)."""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import websockets
+from streamlit.proto.ClientState_pb2 import ClientState
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from tools.app_client import Session
+from tools.components import ASK_SCENE, MISSING_SCENE, PLAYER_KEY
+from tools.streamlit_client import OK_FINISH, RunView, message
+
+
+@dataclass(frozen=True)
+class Door:
+    """How a simulated browser reaches the app: its websocket's URL, the handshake's
+    extra headers (nginx's sticky cookie) and the app server behind it (its index)."""
+
+    url: str
+    headers: dict[str, str] | None = None
+    server: int = 0
+
+
+class Live:
+    """A session left open as a browser leaves a tab, its class strip polling.
+
+    Every message is read as it comes, the runs this client did not ask for included (a
+    poll that finds the lecturer's change reruns the whole page). Every fragment the server
+    asked to rerun by itself (``st.fragment(run_every=...)``, a ``ForwardMsg.auto_rerun``
+    with the fragment's id and interval) is asked for every interval, as the browser's
+    timer does: ``setInterval`` from the first ``auto_rerun`` (one timer a fragment, kept
+    while the interval stays, cleared by ``stop_auto_rerun``) sending a ``rerun_script``
+    with the fragment's id, ``is_auto_rerun``, the latest query string and the widget
+    values, whether or not a run is going (the server folds what arrives during a run into
+    one rerun). A lecture step that came without its scene is asked for again after a
+    second, as ``player.js`` does. Actions are sent without waiting (:meth:`send`); what
+    they did is read from what arrives: each lecture player's step and when it first came
+    (:attr:`shown`), each element key and when it first came (:attr:`keys`), the last
+    finished run (``session.last``)."""
+
+    def __init__(self, session: Session, server: int = 0) -> None:
+        self.session = session
+        self.server = server
+        self.shown: dict[int, float] = {}  # the player's step -> first received (perf_counter)
+        self.keys: dict[str, float] = {}  # an element's key -> first received in a finished run
+        self.polls = 0
+        self.polled: list[float] = []  # when each poll was sent (perf_counter)
+        self.runs = 0
+        self.errors: list[str] = []
+        self.asked = 0  # steps that came without their scene (asked for again)
+        self._ask: asyncio.Task[None] | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._timers: dict[str, tuple[float, asyncio.Task[None]]] = {}
+        self._closing = False
+
+    def start(self) -> None:
+        """Read from now on; the timers of the fragments the page's runs asked for so far."""
+        for fragment_id, interval in self.session.auto_reruns.items():
+            self._timer(fragment_id, interval)
+        self._reader = asyncio.create_task(self._read())
+
+    async def _ask_scene(self) -> None:
+        await asyncio.sleep(1.0)
+        self._ask = None
+        last = self.session.last
+        if last is not None and last.player is not None and last.player.problem == MISSING_SCENE:
+            await self.send(self.session.trigger(PLAYER_KEY, ASK_SCENE))
+
+    async def stop(self) -> None:
+        self._closing = True
+        tasks = [task for _, task in self._timers.values()]
+        tasks += [self._reader] if self._reader is not None else []
+        tasks += [self._ask] if self._ask is not None else []
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def send(self, state: ClientState) -> None:
+        await self.session.send(message(state))
+
+    def says(self, text: str, where: str | None = None) -> bool:
+        """The last finished run drew ``text`` (in a markdown, caption, label...); with
+        ``where`` (an element's key), the last run that drew that element (the question
+        card is drawn by the lecture's instrument on Step by step, by the strip elsewhere)."""
+        last = self.session.last if where is None else self.session.last_with.get(where)
+        return last is not None and any(text in body for _, _, body in last.texts)
+
+    def _timer(self, fragment_id: str, interval: float) -> None:
+        old = self._timers.get(fragment_id)
+        if old is not None and old[0] == interval:
+            return
+        if old is not None:
+            old[1].cancel()
+        self._timers[fragment_id] = (
+            interval,
+            asyncio.create_task(self._every(fragment_id, interval)),
+        )
+
+    async def _every(self, fragment_id: str, interval: float) -> None:
+        due = time.perf_counter() + interval
+        while True:
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            due = max(due + interval, time.perf_counter())  # a late tick is not made up
+            try:
+                await self.send(self.session.poll_state(fragment_id))
+            except websockets.WebSocketException:
+                return  # the reader says why
+            self.polls += 1
+            self.polled.append(time.perf_counter())
+
+    def first_poll(self, after: float) -> float | None:
+        """When the first poll after ``after`` was sent (None: none yet)."""
+        i = bisect.bisect_left(self.polled, after)
+        return self.polled[i] if i < len(self.polled) else None
+
+    async def _read(self) -> None:
+        s = self.session
+        assert s.ws is not None
+        view = RunView()
+        try:
+            while True:
+                data = await s.ws.recv()
+                now = time.perf_counter()
+                fwd = ForwardMsg()
+                fwd.ParseFromString(data)
+                had = view.player
+                s.read(fwd, view)
+                if view.player is not None and view.player is not had:
+                    if view.player.problem == MISSING_SCENE:
+                        self.asked += 1  # as the browser does, after a second
+                        self._ask = self._ask or asyncio.create_task(self._ask_scene())
+                    elif view.player.problem:
+                        self.errors.append(view.player.problem)
+                    else:
+                        self.shown.setdefault(view.player.t, now)
+                kind = fwd.WhichOneof("type")
+                if kind == "auto_rerun":
+                    self._timer(fwd.auto_rerun.fragment_id, fwd.auto_rerun.interval)
+                elif kind == "stop_auto_rerun":
+                    for fragment_id in fwd.stop_auto_rerun.fragment_ids:
+                        timer = self._timers.pop(fragment_id, None)
+                        if timer is not None:
+                            timer[1].cancel()
+                if view.status == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    view.status = None  # st.rerun: the run that follows ends it
+                if view.status is not None:
+                    self._finished(view, now)
+                    view = RunView()
+        except (websockets.WebSocketException, OSError) as exc:
+            if not self._closing:
+                self.errors.append(f"{type(exc).__name__}: {exc}"[:300])
+
+    def _finished(self, view: RunView, now: float) -> None:
+        self.session.keep(view)
+        for key in view.keyed:
+            self.keys.setdefault(key, now)
+        self.runs += 1
+        if view.exceptions:
+            self.errors.append("exception on the page: " + "; ".join(view.exceptions)[:300])
+        elif view.status not in OK_FINISH:
+            self.errors.append(f"script_finished status {view.status}")
+        else:
+            self.session.check(view)
+
+
+async def until(ready: Callable[[], bool], deadline: float, every: float = 0.02) -> bool:
+    """Wait until ``ready()`` or the ``deadline`` (perf_counter); whether it was ready."""
+    while not ready():
+        if time.perf_counter() >= deadline:
+            return False
+        await asyncio.sleep(every)
+    return True
+
+
+async def open_live(door: Door, query: str, page: str = "lecture") -> Live:
+    """A session on ``page`` with ``query``, open and reading (see :class:`Live`)."""
+    session = Session(door.url, query_string=query, page=page, headers=door.headers)
+    await session.__aenter__()
+    try:
+        await session.open()
+    except BaseException:
+        await session.__aexit__()
+        raise
+    live = Live(session, door.server)
+    live.start()
+    return live
+
+
+async def close_all(lives: list[Live]) -> None:
+    for live in lives:
+        await live.stop()
+    await asyncio.gather(*(live.session.__aexit__() for live in lives), return_exceptions=True)
