@@ -88,7 +88,7 @@ left.plotly_chart(as_figure(ex.weights_figure(run)), config=CHART, key="exp_weig
 right.markdown(f"**Final weights, day {number(run.days)}**")
 right.plotly_chart(as_figure(ex.final_weights_figure(run)), config=CHART, key="exp_final")
 st.markdown(
-    f"The committee is analysts {ex.analysts(run.committee)}. At the end the angle between "
+    f"{ex.committee_sentence(run)} At the end the angle between "
     f"w and u is **{number(ex.angle_degrees(run))}°** (cos = {number(ex.cosine(run, run.days))})."
 )
 with st.expander("The first 30 days"):

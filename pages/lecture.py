@@ -8,11 +8,11 @@ from streamlit.delta_generator import DeltaGenerator
 
 from perceptron_core import RULES
 from ui.app.sidebar import current_dataset
-from ui.app.state import ORDERS, W0_MODES, bind
+from ui.app.state import ORDERS, SCALES, W0_MODES, bind
 from ui.classmode import arrive, strip
 from ui.classmode import follow as class_follow
 from ui.classmode import seat as seats
-from ui.compute.model import Run, RunSettings
+from ui.compute.model import SCALE_HELP, SCALE_NAMES, Run, RunSettings
 from ui.compute.runs import lecture_run
 from ui.lecture import question
 from ui.lecture import steps as lecture
@@ -27,6 +27,7 @@ from ui.lecture.player import (
 )
 from ui.lecture.restart import RUN, follow, go_to
 from ui.lecture.runs import scene
+from ui.look.numbers import count
 from ui.server import guard
 from ui.server.cache import heavy_slot
 from ui.shell import finish_run, require_router
@@ -45,10 +46,12 @@ else:
     # the two settings a lecture changes most, in view
     c: Sequence[DeltaGenerator] = st.columns([1, 1, 2])
     c[0].toggle("bias (x ← (x, 1))", **bind(ss, "lec_bias"))
-    c[1].toggle(
-        "‖x‖ = 1 (normalize)",
-        **bind(ss, "lec_normalize"),
-        help="Seed 000 assumes ‖x‖ = 1; with bias the vectors seen are (x, 1).",
+    c[1].selectbox(
+        "scale x",
+        SCALES,
+        **bind(ss, "lec_scale"),
+        format_func=SCALE_NAMES.__getitem__,
+        help=SCALE_HELP,
     )
     c[2].selectbox(
         "mistake rule",
@@ -130,7 +133,7 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
                     )
                 st.dataframe(lecture.mistake_log(run, k, first_k=first), hide_index=True)
                 st.download_button(
-                    f"Download the log (CSV, {k:,} mistakes)",
+                    f"Download the log (CSV, {count(k, 'mistake')})",
                     lambda: heavy_csv(run, k),  # built on click only
                     "mistakes.csv",
                     "text/csv",

@@ -11,7 +11,7 @@ from ui.app.state import assign, bind, session_key
 from ui.classmode import challenge
 from ui.classmode import classroom as cr
 from ui.lecture.restart import follow
-from ui.look.numbers import number
+from ui.look.numbers import count, number
 from ui.look.plots import CHART
 from ui.look.text import safe
 from ui.margin import figures as mf
@@ -191,8 +191,9 @@ def lab_core() -> None:
         if an.mm is None or an.orders is None:
             st.error(f"**Not separable.** {an.reason}", icon=":material/block:")
             st.markdown(
-                f"The perceptron made **{an.M}** mistakes in {an.trace.n_epochs} passes and "
-                f"never finished a pass without one (limit: {settings[2]} passes)."
+                f"The perceptron made **{count(an.M, 'mistake')}** in "
+                f"{count(an.trace.n_epochs, 'pass')} and never finished a pass without one "
+                f"(limit: {count(settings[2], 'pass')})."
             )
         else:
             st.markdown(
@@ -217,6 +218,8 @@ def lab_core() -> None:
         e.markdown(lab.explain("How to use"))
     with st.expander("What you see"):
         st.markdown(lab.explain("What you see"))
+        if band := lab.band_sentence(an):
+            st.markdown(band)
     if e := lazy("Margins of each point (table)", "mar_open_margins"):
         e.markdown(lab.explain("Margins of each point"))
         e.dataframe(mf.margins_frame(an), hide_index=True, key="mar_margins")

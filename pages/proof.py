@@ -6,10 +6,11 @@ import streamlit as st
 from perceptron_core import RULES, augment
 from ui.app.sidebar import current_dataset
 from ui.app.state import W0_MODES, bind, widget_key
+from ui.compute.model import SCALE_NAMES
 from ui.compute.runs import lecture_run
 from ui.lecture import steps as lecture
 from ui.lecture.restart import follow
-from ui.look.numbers import number, percent, signed
+from ui.look.numbers import count, number, percent
 from ui.look.plots import CHART, as_figure
 from ui.look.text import lesson_text, safe
 from ui.proof import figures as proof
@@ -49,8 +50,8 @@ with st.container(border=True):
     c[2].markdown(
         f"Shared with **Step by step**: bias {'on' if ss['lec_bias'] else 'off'}, "
         f"η = {number(ss['lec_eta'])}, {ss['lec_order']} order"
-        f"{', x normalized' if ss['lec_normalize'] else ''}, at most "
-        f"{number(ss['lec_max_epochs'])} epochs."
+        f"{', ' + SCALE_NAMES[ss['lec_scale']] if ss['lec_scale'] != 'given' else ''}, at most "
+        f"{count(ss['lec_max_epochs'], 'epoch')}."
     )
     c[2].page_link("pages/lecture.py", label="change them on Step by step", icon="▶️")
 follow(ss, X, y)  # the run is the lecture's: a new rule or w0 here restarts it there
@@ -60,8 +61,12 @@ for kind, note in notes:
 run = lecture_run(X, y, settings)
 check = proof_runs.check(X, y, settings)
 M, K = run.trace.n_mistakes, check.n_mistakes
-ended = "converged" if run.trace.converged else f"stopped after {number(run.trace.n_epochs)} epochs"
-st.markdown(f"**{safe(data_name)}** · this run: **M = {number(M)}** mistakes, {ended}.")
+names = proof.labels(check)
+ended = (
+    "converged" if run.trace.converged else f"stopped after {count(run.trace.n_epochs, 'epoch')}"
+)
+mistakes = "mistake" if M == 1 else "mistakes"
+st.markdown(f"**{safe(data_name)}** · this run: **M = {number(M)}** {mistakes}, {ended}.")
 
 st.header("The theorem")
 if run.mm is None:
@@ -90,11 +95,7 @@ if K >= 2:
     st.slider("numbers at mistake k", 1, K, **bind(ss, "prf_k", then=keep_last))
     k = wanted
 if K:
-    t, i = int(check.t[k - 1]), int(check.i[k - 1])
-    st.caption(
-        f"Mistake k = {number(k)} of {number(K)}: at step t = {number(t)}, on point i = {i} "
-        f"(y = {signed(int(y[i]))})."
-    )
+    st.caption(proof.mistake_caption(check, k, run.X, run.y))
 
 with st.container(border=True):
     st.subheader("0. The start w₀")
@@ -122,9 +123,9 @@ if K and run.mm is not None:
     assert check.claim1 is not None and check.lemma1 is not None
     with st.container(border=True):
         general, live, lemma = proof.claim1_latex(check, k)
-        card("1. Claim 1: w·w* grows by at least γ", text["claim1"], general, live, lemma)
-        st.markdown(proof.verdict(check.claim1, "Claim 1 (one step)", ge=True))
-        st.markdown(proof.verdict(check.lemma1, "Lemma 1 (w·w* ≥ kγ)", ge=True))
+        card(names.claim1_title, text["claim1"], general, live, lemma)
+        st.markdown(proof.verdict(check.claim1, names.claim1, ge=True))
+        st.markdown(proof.verdict(check.lemma1, names.lemma1, ge=True))
         with st.expander("Why is y·(x·w*) ≥ γ?"):
             st.markdown(text["why_margin"])
         with st.expander(f"Every mistake ({K})"):
@@ -132,11 +133,9 @@ if K and run.mm is not None:
 if K:
     with st.container(border=True):
         general, live, lemma = proof.claim2_latex(check, k)
-        card("2. Claim 2: ‖w‖² grows by at most R²", text["claim2"], general, live, lemma)
-        st.markdown(proof.verdict(check.claim2, "Claim 2 (one step)"))
-        e2 = "η²" if check.eta != 1.0 else ""
-        slack = f"slack k{e2}R² − ‖w‖² ="  # the handouts' unit, ‖w‖² (lemma2_units says so)
-        st.markdown(proof.verdict(check.lemma2, "Lemma 2 (‖w‖² ≤ kR²)", slack=slack))
+        card(names.claim2_title, text["claim2"], general, live, lemma)
+        st.markdown(proof.verdict(check.claim2, names.claim2))
+        st.markdown(proof.verdict(check.lemma2, names.lemma2, slack=names.lemma2_slack))
         st.markdown(proof.lemma2_units(check, k))
         cross, square = proof.why_latex(check, k)
         with st.expander("Why is 2y wᵀx < 0? (seed 002)"):
@@ -196,9 +195,10 @@ else:
     )
     worst = max(int(counts["shuffled"].max()), int(counts["repeated"].max()), M)
     st.markdown(
-        f"Most mistakes in any random order: **{worst}**; the adversary: "
-        f"**{adv.trace.n_mistakes}** (away from w\\*: {adv.counts['away']}, lowest index: "
-        f"{adv.counts['lowest']}, best random pick: {adv.counts['random']}); "
+        f"Most mistakes in any random order: **{number(worst)}**; the adversary: "
+        f"**{number(adv.trace.n_mistakes)}** (picking the point that turns w furthest from "
+        f"w\\*: {number(adv.counts['away'])}, the lowest-numbered wrong point: "
+        f"{number(adv.counts['lowest'])}, the best random pick: {number(adv.counts['random'])}); "
         + (
             f"the bound: **{number(bound, 4)}**."
             if proof.from_zero(check)

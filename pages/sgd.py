@@ -10,7 +10,7 @@ from streamlit.delta_generator import DeltaGenerator
 from perceptron_core import LOSSES, RULES, Trace
 from ui.app.sidebar import current_dataset
 from ui.app.state import SGD_DATA, assign, bind
-from ui.look.numbers import number, vector_text
+from ui.look.numbers import count, number, vector_text
 from ui.look.palette import BOUND, CURRENT, PLUS, W_COLOUR
 from ui.look.plots import CHART, as_figure
 from ui.look.text import lesson_text, safe
@@ -22,10 +22,6 @@ require_router()
 ss = st.session_state
 text = lesson_text("sgd")
 ETAS = (0.1, 1.0, 10.0)
-
-
-def count(k: int, word: str) -> str:
-    return f"{number(k)} {word}" + ("" if k == 1 else "s")
 
 
 st.title("The perceptron as SGD")
@@ -98,7 +94,7 @@ verdict = (
 st.markdown(
     f"On {name}: **{count(run.n_mistakes, 'update')}**, {verdict}; final w = "
     f"{vector_text(run.w)}, Eₚ(w) = {number(values[-1])}. Eₚ went **up** at {number(ups)} "
-    f"of the {number(run.n_mistakes)} updates."
+    + ("of the one update." if run.n_mistakes == 1 else f"of the {number(run.n_mistakes)} updates.")
 )
 st.markdown(text["criterion"] + "\n\n" + text["along"])
 

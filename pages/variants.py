@@ -9,7 +9,7 @@ from streamlit.delta_generator import DeltaGenerator
 from perceptron_core import METHODS
 from ui.app.sidebar import current_dataset
 from ui.app.state import VAR_DATA, bind
-from ui.look.numbers import number, percent
+from ui.look.numbers import count, number, percent
 from ui.look.plots import CHART, as_figure
 from ui.look.text import lesson_text, safe
 from ui.shell import require_router
@@ -63,8 +63,9 @@ right.plotly_chart(
 sw = var.swing(exp.errors)
 final = {m: float(exp.errors.test[m][-1]) for m in METHODS}
 st.markdown(
-    f"After epoch {epochs} ({len(exp.y_train)} training points, {len(exp.flipped)} labels "
-    f"flipped, {number(exp.n_mistakes)} mistakes): test error "
+    f"After epoch {epochs} ({count(len(exp.y_train), 'training point')}, "
+    f"{count(len(exp.flipped), 'label')} flipped, {count(exp.n_mistakes, 'mistake')}): "
+    "test error "
     + ", ".join(f"**{var.NAMES[m]} {PCT(final[m])}**" for m in METHODS)
     + (f", w\\* {PCT(exp.star_test)}" if exp.star_test is not None else "")
     + ". Over the second half of the epochs the test error swung (max − min) by "
@@ -94,8 +95,8 @@ st.plotly_chart(
 final_dg = {m: float(dg.errors.test[m][-1]) for m in METHODS}
 ref = f"w\\* (clean labels) {PCT(dg.star_test)}" if dg.star_test is not None else dg.star_reason
 st.markdown(
-    f"{len(dg.y_train)} training images ({len(dg.flipped)} labels flipped), "
-    f"{len(dg.y_test)} test images, after epoch {epochs}: test error "
+    f"{count(len(dg.y_train), 'training image')} ({count(len(dg.flipped), 'label')} "
+    f"flipped), {count(len(dg.y_test), 'test image')}, after epoch {epochs}: test error "
     + ", ".join(f"**{var.NAMES[m]} {PCT(final_dg[m])}**" for m in METHODS)
     + f"; {ref}."
 )
@@ -134,7 +135,7 @@ for (title, s), cap in zip(panels, (e2, ed), strict=True):
     e = s.runs.test_error
     st.markdown(
         f"**{title}**: {int(s.runs.converged.sum())} of {n_runs} runs converged within "
-        f"{number(cap)} epochs; test error over the runs "
+        f"{count(cap, 'epoch')}; test error over the runs "
         + ", ".join(
             f"{var.NAMES[m]} {PCT(e[m].mean())} ± {PCT(e[m].std())} "
             f"(from {PCT(e[m].min())} to {PCT(e[m].max())})"
@@ -153,8 +154,9 @@ vectors = [
 st.dataframe(var.cost_rows(vectors), hide_index=True)
 st.markdown(
     " ".join(
-        f"**{title}**: voted keeps **{number(k)} vectors** of {d} numbers, {number(k * d)} "
-        f"multiply-adds per prediction; averaged keeps **1**, {d} multiply-adds."
+        f"**{title}**: voted keeps **{count(k, 'vector')}** of {d} numbers, "
+        f"{count(k * d, 'multiply-add')} per prediction; averaged keeps **1**, {d} "
+        "multiply-adds."
         for title, k, d in vectors[:2]
     )
 )

@@ -6,7 +6,7 @@ import streamlit as st
 from perceptron_core import DATASETS, FEATURE_MAPS, make_dataset
 from ui.app.sidebar import current_dataset
 from ui.app.state import XOR_DATA, bind
-from ui.look.numbers import number, vector_text
+from ui.look.numbers import count, number, vector_text
 from ui.look.palette import MINUS, PLUS
 from ui.look.plots import CHART, as_figure
 from ui.look.text import lesson_text, safe
@@ -55,8 +55,8 @@ n = trace.n_examples
 last = int(np.sum(trace.mistake_steps[:, 0] >= (trace.n_epochs - 1) * n))
 if trace.converged:
     st.success(
-        f"{safe(name)}: converged after {number(trace.n_epochs)} epochs, "
-        f"{number(trace.n_mistakes)} mistakes."
+        f"{safe(name)}: converged after {count(trace.n_epochs, 'epoch')}, "
+        f"{count(trace.n_mistakes, 'mistake')}."
     )
 else:
     st.error(
@@ -67,11 +67,17 @@ else:
 if cycle is not None:
     st.info(
         f"**A cycle.** From step t = {number(cycle.start)} the weights repeat exactly every "
-        f"{number(cycle.period)} steps ({number(cycle.period // n)} "
-        f"epoch{'s' * (cycle.period != n)}), with {number(cycle.mistakes_per_period)} "
-        f"mistakes per round: the same {len(cycle.weights)} weight vectors for ever."
+        f"{count(cycle.period, 'step')} ({count(cycle.period // n, 'epoch')}), with "
+        f"{count(cycle.mistakes_per_period, 'mistake')} per round: the same "
+        f"{count(len(cycle.weights), 'weight vector')} for ever."
     )
-    st.dataframe({"w": [vector_text(w) for w in cycle.weights]}, hide_index=False)
+    st.dataframe(  # counted from 1, as every list on the pages is
+        {
+            "in the cycle": range(1, len(cycle.weights) + 1),
+            "w": [vector_text(w) for w in cycle.weights],
+        },
+        hide_index=True,
+    )
 
 st.header("2. Why: no line exists")
 if witness is None:
@@ -102,8 +108,8 @@ st.latex(fmap.formula)
 lifted = runs.lifted_run(X, y, fmap.key, epochs)
 verdict = "converges" if lifted.converged else "does not converge"
 st.markdown(
-    f"On φ(x) the perceptron **{verdict}**: {number(lifted.n_mistakes)} mistakes in "
-    f"{number(lifted.n_epochs)} epochs."
+    f"On φ(x) the perceptron **{verdict}**: {count(lifted.n_mistakes, 'mistake')} in "
+    f"{count(lifted.n_epochs, 'epoch')}."
 )
 left, right = st.columns(2)
 left.plotly_chart(
@@ -129,7 +135,7 @@ else:
 check = runs.kernel_check(X, y, epochs)
 st.latex(figures.kernel_latex(X))
 st.markdown(
-    f"Kernel perceptron with K(x, z) = (x·z)² + 1: {number(check['kernel_mistakes'])} mistakes, "
+    f"Kernel perceptron with K(x, z) = (x·z)² + 1: {count(check['kernel_mistakes'], 'mistake')}, "
     f"{'the same steps' if check['same_steps'] else 'NOT the same steps'} as the explicit map "
     f"({number(check['explicit_mistakes'])}); same prediction on {number(check['agree'])} of "
     f"{number(check['points'])} random points."

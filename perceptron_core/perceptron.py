@@ -31,6 +31,12 @@ class Rule:
     source: str  # which handout uses it
     tie_pos: bool  # is w.x == 0 a mistake on a +1 example?
     tie_neg: bool  # is w.x == 0 a mistake on a -1 example?
+    short: str  # the rule as a formula, named beside a verdict on a tie
+
+    def tie_note(self, margin: float) -> str:
+        """Words naming this rule after a verdict on ``margin`` = y w.x, when the rule made
+        it: only a tie (exactly 0) is judged differently by different rules."""
+        return f" (a tie: {self.short})" if margin == 0 else ""
 
 
 RULES: dict[str, Rule] = by_key(
@@ -40,6 +46,7 @@ RULES: dict[str, Rule] = by_key(
         "Cornell CS6780 (seed 001)",
         True,
         True,
+        "mistake iff y·(w·x) ≤ 0",
     ),
     Rule(
         "predict_gt",
@@ -47,6 +54,7 @@ RULES: dict[str, Rule] = by_key(
         "Princeton COS 495 (seed 000), UMass CMPSCI 689 (seed 003)",
         True,
         False,
+        "predict +1 iff w·x > 0",
     ),
     Rule(
         "predict_ge",
@@ -54,6 +62,7 @@ RULES: dict[str, Rule] = by_key(
         "handwritten notes (seed 004)",
         False,
         True,
+        "predict +1 iff w·x ≥ 0",
     ),
     Rule(
         "negative",
@@ -61,6 +70,7 @@ RULES: dict[str, Rule] = by_key(
         "EURECOM MALIS (seed 002)",
         False,
         False,
+        "mistake iff y·(w·x) < 0",
     ),
 )
 

@@ -2,11 +2,16 @@
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from perceptron_core import DATASETS
+from ui.app.state import SETTINGS, param_key
+from ui.compute.runs import dataset
 from ui.look.numbers import AXIS
 
 PLAYER = "perceptron_lecture"  # the lecture page's components (ui.lecture.player)
@@ -171,3 +176,26 @@ def assert_plain_numbers(at: AppTest) -> str:
         words[max(0, m.start() - 30) : m.end() + 10] for m in HYPHEN_MINUS.finditer(words)
     ]
     return shown
+
+
+def default(key: str):
+    """A setting's default, as a page opened without a link has it."""
+    return SETTINGS[key].default
+
+
+@cache
+def shared_data() -> tuple[np.ndarray, np.ndarray]:
+    """The sidebar's dataset at the default data settings, as the pages get it."""
+    name = default("data_name")
+    params = tuple((p.name, default(param_key(name, p.name))) for p in DATASETS[name].params)
+    X, y = dataset(name, default("data_n"), default("data_seed"), params)
+    return np.asarray(X), np.asarray(y)
+
+
+def checked_or_excused(checks: dict[str, Any], excused: dict[str, str]) -> None:
+    """Every page of the shell's table is checked or excused with a reason, never both: a
+    new page fails a page-by-page test until someone says what it shows."""
+    from ui.shell import PAGES
+
+    assert set(checks) | set(excused) == {p.path for p in PAGES}
+    assert not set(checks) & set(excused)

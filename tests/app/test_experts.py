@@ -112,3 +112,13 @@ def test_the_page_writes_plain_numbers_at_the_extremes(largest):
         assert metrics(at)["bound n·k"] == "9,900"
         assert "in 2,000 days" in shown and "n·k = 100 · 99 = 9,900" in shown
         assert re.search(r"Lemma 2: ‖w‖² ≤ M D²: [\d,]+ ≤ [\d,]+ ✓", shown)
+
+
+def test_one_of_a_thing_is_written_in_the_singular():
+    query = {"exp_n": "3", "exp_k": "1", "exp_days": "10", "exp_seed": "3"}
+    run = simulate_experts(n=3, k=1, days=10, seed=3)
+    assert run.n_mistakes == 1 and list(run.committee) == [2]
+    text = markdown(experts(query))
+    assert "**M = 1** mistake in 10 days" in text
+    assert "The committee is analyst 3." in text
+    assert not re.search(r"(?<![\d.,])1 (?:mistakes|days|analysts)\b", text)

@@ -90,6 +90,17 @@ def test_tampered_url_parameters_fall_back_with_a_notice(name, value):
     assert "<script>" not in at.session_state["data_name"]
 
 
+def test_a_fixed_size_dataset_from_a_link_warns_only_about_a_size_the_link_asked_for():
+    """Seed 001's four points have exactly 4: a link naming the dataset alone opens it
+    without a word; a link asking for 40 of them is told the size in plain words."""
+    plain = open_app(query={"data_name": "four_points"})
+    assert not plain.exception and not plain.warning, [w.value for w in plain.warning]
+    assert plain.session_state["data_n"] == 4
+    sized = open_app(query={"data_name": "four_points", "data_n": "40"})
+    notices = " ".join(w.value for w in sized.warning)
+    assert "has exactly 4 points; using 4." in notices, notices
+
+
 def test_the_scene_holds_a_window_of_steps_and_stays_the_same_while_stepping_inside_it():
     at = lecture({"data_n": "150"})  # 150 points: the run is longer than one window
     scene = lecture_scene(at)

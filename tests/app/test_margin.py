@@ -5,6 +5,8 @@ function the surface's callbacks call (``apply_event`` on the session state);
 the browser test drags for real.
 """
 
+import re
+
 import numpy as np
 import pytest
 from apptest_helpers import has_instrument, lecture_step, margin_numbers, margin_scene, open_app
@@ -192,3 +194,48 @@ def test_looking_at_the_margin_lab_keeps_the_lecture_step():
     assert not at.exception and at.session_state["lec_t"] == 4  # no edit: the same run
     at.switch_page("pages/lecture.py").run()
     assert not at.exception and at.session_state["lec_t"] == 4
+
+
+def band_half_width(scene: dict) -> float:
+    """The distance in the plane from w*'s solid line to the dashed band lines, as drawn."""
+    lines = {line["cls"]: [] for line in scene["lines"]}
+    for line in scene["lines"]:
+        lines[line["cls"]].append(np.array(line["d"], dtype=float))
+    ((a, b),) = lines["wstar"]
+    along = (b - a) / np.linalg.norm(b - a)
+    gaps = [
+        abs(along[0] * (p - a)[1] - along[1] * (p - a)[0]) for band in lines["band"] for p in band
+    ]
+    assert len(gaps) == 4 and max(gaps) == pytest.approx(min(gaps), rel=1e-9)  # parallel
+    return float(np.mean(gaps))
+
+
+@pytest.mark.parametrize("bias", [True, False], ids=["bias", "no bias"])
+def test_what_you_see_says_how_gamma_relates_to_the_band_drawn_in_the_plane(bias):
+    at = margin_page({"mar_bias": "1" if bias else "0"})
+    text = " ".join(texts(at).split())
+    gamma = metrics(at)["margin γ"]
+    drawn = band_half_width(margin_scene(at))
+    said = re.search(r"the band's half-width in the plane is ([\d.]*\d)", text)
+    assert said and said.group(1) == number(drawn)  # the sentence gives the band as drawn
+    # the engine's γ and w*: on (x, 1) with bias, in the plane without
+    mm = max_margin(X0, Y0, bias=bias)
+    assert gamma == number(mm.gamma)
+    assert drawn == pytest.approx(mm.gamma / np.linalg.norm(mm.w_star[:2]))
+    if bias:
+        assert "measured on the vectors (x, c) the perceptron sees" in text
+        assert f"Here γ = {gamma} is measured on the vectors (x, 1)" in text
+        assert mm.gamma < drawn - 0.001  # smaller: this w*'s line misses the origin
+    else:
+        assert f"Here γ = {gamma}, the band's half-width in the plane is {gamma}" in text
+        assert drawn == pytest.approx(mm.gamma)
+
+
+def test_one_pass_is_written_in_the_singular():
+    xor = (
+        np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]]),
+        np.array([1, 1, -1, -1.0]),
+    )
+    at = margin_page({"mar_max_epochs": "1"}, custom=(*xor, "xor.csv"))
+    text = texts(at)
+    assert "mistakes** in 1 pass and never finished a pass without one (limit: 1 pass)." in text

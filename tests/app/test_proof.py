@@ -51,9 +51,9 @@ def test_every_line_of_the_proof_has_the_runs_numbers():
     assert f"M = {K}" in text and f"M = {K}" in tex
     assert f"{mm.bound:.4g}" in tex  # (R/γ)² in both forms of the theorem
     for what in (
-        "Claim 1 (one step)",
+        "Claim 1 (one step: gain ≥ γ)",
         "Lemma 1",
-        "Claim 2 (one step)",
+        "Claim 2 (one step: gain ≤ R²)",
         "Lemma 2",
         "The cross term ≤ 0",
         "Cauchy–Schwarz",
@@ -77,7 +77,9 @@ def test_picking_a_mistake_shows_its_numbers_and_goes_into_the_url():
     at.slider(key="prf_k_w").set_value(1).run()
     assert not at.exception
     assert at.session_state["prf_k"] == 1 and at.query_params["prf_k"] == "1"
-    assert f"Mistake k = 1 of {c.n_mistakes}: at step t = {c.t[0]}" in " ".join(
+    # counted from 1, as the Step by step log counts: the engine's t and i are 0-based
+    t, i = c.t[0] + 1, c.i[0] + 1
+    assert f"Mistake k = 1 of {c.n_mistakes}: at step t = {t}, on point i = {i}:" in " ".join(
         x.value for x in at.caption
     )
     tex = latex(at)
@@ -98,7 +100,7 @@ def test_a_start_far_from_w_star_breaks_the_inductions_and_the_seeds_bound():
     assert FAILS + " Lemma 1 (w·w* ≥ kγ) **fails**" in text and "first at k = 1:" in text
     assert FAILS + " k ≤ (R/γ)² **fails**" in text
     assert f"first at k = {int(mm.bound) + 1}:" in text
-    assert HOLDS + " Claim 1 (one step)" in text and HOLDS + " Cauchy–Schwarz" in text
+    assert HOLDS + " Claim 1 (one step: gain ≥ γ)" in text and HOLDS + " Cauchy–Schwarz" in text
     assert HOLDS + " The bound redone from w₀ holds" in text
     assert f"M = {trace.n_mistakes}" in latex(at) and "fails" in latex(at)
 
@@ -119,7 +121,7 @@ def test_non_separable_data_have_no_bound_but_claim_2_still_holds():
     assert not NOT_PLAIN.findall(text + latex(at))  # no e+, no −0.00
     assert trace.n_mistakes >= 1000  # written with a thousands separator: 1,898
     shown = f"{trace.n_mistakes:,}"
-    assert f"{HOLDS} Claim 2 (one step) holds at all **{shown}** mistakes" in text
+    assert f"{HOLDS} Claim 2 (one step: gain ≤ R²) holds at all **{shown}** mistakes" in text
     assert "Claim 1" not in " ".join(s.value for s in at.subheader)
     assert any("no bound to compare" in i.value for i in at.info)
 
@@ -343,3 +345,72 @@ def test_the_start_is_w0_and_w_k_counts_mistakes_on_the_whole_page(start):
     assert "w_1 =" not in rest and "w_1\\cdot" not in rest and "\\|w_1\\|" not in rest
     assert "0. The start w₀" in words
     assert ("w_0 = 0 \\;\\Rightarrow" if start == "zero" else "w_0 &= (") in words
+
+
+def theorem_cards(at: AppTest) -> list[str]:
+    """The formulas of the two theorem cards: "For any R", then "With ‖x‖ ≤ 1"."""
+    general = [x.value for x in at.latex if r"R = \max_i\|x_i\|" in x.value]
+    unit = [x.value for x in at.latex if r"x \leftarrow x/R" in x.value]
+    assert len(general) == 1 and len(unit) == 1, latex(at)
+    return general + unit
+
+
+def test_from_w0_the_theorem_cards_give_the_bound_from_zero_and_tick_nothing():
+    # the theorem assumes w0 = 0: from a random w0 this run's M is not held to (R/γ)², even
+    # when it happens to be below it (here M = 1 against 41.3)
+    X, y = default_data()
+    mm = max_margin(X, y)
+    w0 = np.random.default_rng(0).standard_normal(3)  # lec_w0 = random: seeded by data_seed
+    M = train(X, y, w0=w0, max_epochs=50).n_mistakes
+    assert 0 < M <= mm.bound
+    at = proof_page({"lec_w0": "random"})
+    for card in theorem_cards(at):
+        assert r"\checkmark" not in card and "fails" not in card, card
+        assert not re.search(r"\bM = ", card), card  # not this run's M against (R/γ)²
+        assert r"\text{the bound from } w_0 = 0" in card, card
+    general = theorem_cards(at)[0]
+    assert f"= {mm.bound:.4g}" in general  # the bound itself is still given
+    assert "says nothing about this run" in " ".join(markdown(at).split())
+    assert f"M = {M} \\;\\le\\; k_{{\\max}}(w_0)" in latex(at)  # held to the bound from w0
+    # from w0 = 0 the cards compare the run's M with the bound and tick it
+    for card in theorem_cards(proof_page()):
+        assert r"\checkmark" in card and "M = 3" in card
+
+
+def test_with_eta_every_label_and_title_says_what_its_numbers_check():
+    # η = 0.5: every step moves w by 0.5·y·x, so Claim 1 checks a gain of ηγ, Lemma 1 ηkγ,
+    # Claim 2 η²R² and Lemma 2 kη²R²: the words say so, as the formulas do
+    at = proof_page({"lec_eta": "0.5"})
+    text = markdown(at)
+    titles = [s.value for s in at.subheader]
+    assert "1. Claim 1: w·w* grows by at least ηγ (η = 0.5)" in titles
+    assert "2. Claim 2: ‖w‖² grows by at most η²R² (η = 0.5)" in titles
+    for label in (
+        "Claim 1 (one step: gain ≥ ηγ)",
+        "Lemma 1 (w·w* ≥ ηkγ)",
+        "Claim 2 (one step: gain ≤ η²R²)",
+        "Lemma 2 (‖w‖² ≤ kη²R²)",
+    ):
+        assert f"{HOLDS} {label} holds at all **3** mistakes" in text, label
+    assert "(w·w* ≥ kγ)" not in text and "(‖w‖² ≤ kR²)" not in text
+    assert r"\ge \eta\,k\gamma" in latex(at)  # as the formulas write it
+    # from w0 = 0 the rate changes no mistake (w is η times the run with η = 1): the
+    # theorem's M ≤ (R/γ)² holds for this run as it is
+    X, y = default_data()
+    assert train(X, y, eta=0.5, max_epochs=50).n_mistakes == train(X, y).n_mistakes == 3
+    assert all(r"\checkmark" in card and "M = 3" in card for card in theorem_cards(at))
+    # with η = 1, as in every handout, no title or label says η
+    at = proof_page()
+    assert not [s.value for s in at.subheader if "η" in s.value]
+    text = markdown(at)
+    for label in ("Claim 1 (one step: gain ≥ γ)", "Lemma 1 (w·w* ≥ kγ)", "Lemma 2 (‖w‖² ≤ kR²)"):
+        assert f"{HOLDS} {label} holds" in text, label
+
+
+def test_one_epoch_is_written_in_the_singular():
+    # the default data need two passes: at most one, the run stops after 1 epoch
+    X, y = default_data()
+    assert not train(X, y, max_epochs=1).converged
+    words = page_words(proof_page({"lec_max_epochs": "1"}))
+    assert "stopped after 1 epoch." in words and "at most 1 epoch." in words
+    assert not re.search(r"\b1 epochs\b", words)

@@ -127,5 +127,6 @@ def test_every_shared_data_page_handles_every_allowed_extreme(page: str, name: s
     at = open_app(page, QUERY.get(page), {"data_custom": (X, y, name)})
     assert not at.exception, [e.value for e in at.exception]
     assert not [e.value for e in at.error if "Something went wrong" in e.value]
-    assert f"Using your data: {name} ({len(y)} points)." in _texts(at, "info")
+    size = "1 point" if len(y) == 1 else f"{len(y):,} points"
+    assert f"Using your data: {name} ({size})." in _texts(at, "info")
     CHECKS[page](at, name, len(y))

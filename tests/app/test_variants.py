@@ -138,3 +138,17 @@ def test_the_page_writes_plain_numbers_at_the_extremes(largest):
     if largest:
         assert "1,000,000 examples over all runs" in shown  # the cap, in the caption
         assert re.search(r"\d,\d{3} mistakes\)", shown)  # section 1's count
+
+
+# --- one of a thing: "1 label flipped", "within 1 epoch", never "1 labels"
+
+
+def test_one_of_a_thing_is_written_in_the_singular():
+    # 20 points: 14 for training, 5 % of them is 1 flipped label; 1 epoch caps section 3
+    at = variants({"var_n": "20", "var_noise": "0.05", "var_epochs": "1", "var_runs": "10"})
+    text = markdown(at)
+    assert "(14 training points, 1 label flipped," in text
+    assert "runs converged within 1 epoch;" in text
+    nouns = "epochs|labels|mistakes|vectors|points|images|runs"
+    one = re.findall(rf"(?<![\d.,])(?<!\+ )1 (?:{nouns})\b", text)  # not "K + 1 vectors"
+    assert not one, one

@@ -22,6 +22,9 @@ def test_xor_corners_never_converge_and_the_cycle_is_named():
     assert "XOR corners" in error and "in 20 epochs" in error
     cycle = next(i.value for i in at.info if "A cycle" in i.value)
     assert "repeat exactly every" in cycle and "steps (" in cycle
+    table = at.dataframe[0].value  # the cycle's weight vectors, counted from 1
+    assert list(table["in the cycle"]) == list(range(1, len(table) + 1))
+    assert f"the same {len(table)} weight vectors for ever" in cycle
 
 
 def test_the_witness_is_the_centre_of_the_xor_square():

@@ -191,6 +191,29 @@ def test_a_fresh_link_opens_at_its_step_in_the_chart_and_the_status(app_url, pag
     assert page.locator(".lec svg.fig .warrow").count() == 0
 
 
+@pytest.mark.parametrize(
+    ("rule", "verdict"),
+    [("negative", "no mistake"), ("nonpositive", "a mistake"), ("predict_ge", "no mistake")],
+)
+def test_a_tie_names_the_rule_that_judged_it_under_the_maths(app_url, page, rule, verdict):
+    """Seed 001's first point from w = 0 is a tie: the maths says which rule decided, in a
+    sentence under the formula; the next step, off the line, names no rule."""
+    open_lecture(page, app_url, f"?data_name=four_points&lec_bias=0&lec_rule={rule}&lec_t=1")
+    tie = page.locator(".lec .maths p.tie")
+    short = {"negative": "mistake iff y·(w·x) < 0", "nonpositive": "mistake iff y·(w·x) ≤ 0"}
+    short["predict_ge"] = "predict +1 iff w·x ≥ 0"
+    expect(tie).to_have_text(f"A tie (w·x = 0): by the rule “{short[rule]}” this is {verdict}.")
+    X4, y4 = make_dataset("four_points")
+    margins = train(X4, y4, bias=False, rule=rule, record_steps=True).steps.margin
+    off = [t + 1 for t, m in enumerate(margins) if m != 0]
+    if off:  # under the strict rule w = 0 never moves: every step is a tie
+        button(page, "reset").click()
+        for _ in range(off[0]):
+            button(page, "step").click()
+        expect(page.locator(".lec .status")).to_contain_text(f"step t = {off[0]} of")
+        expect(tie).to_have_count(0)
+
+
 def test_a_step_out_of_the_window_loads_the_next_one(app_url, page):
     open_lecture(page, app_url, "?data_n=150&lec_t=99")
     expect(status(page)).to_contain_text("step t = 99 of")

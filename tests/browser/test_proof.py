@@ -17,8 +17,11 @@ def test_proof_page_shows_every_step_with_numbers_and_breaks_with_a_far_start(
 ):
     X, y = make_dataset("separable", n=40, seed=0)  # the sidebar's default
     mm = max_margin(X, y)
-    M = train(X, y, max_epochs=50).n_mistakes
+    trace = train(X, y, max_epochs=50)
+    M = trace.n_mistakes
+    t, i = (int(v) + 1 for v in trace.mistake_steps[-1])  # counted from 1, as the log counts
     open_page(page, app_url + "/proof", "The proof, line by line")
+    expect(page.get_by_text(f"at step t = {t}, on point i = {i}: x")).to_be_visible()
     for title in ("1. Claim 1", "2. Claim 2", "3. Cauchy–Schwarz", "4. Conclusion"):
         expect(page.get_by_role("heading", name=title)).to_be_visible()
     expect(page.get_by_text(f"this run: M = {M} mistakes")).to_be_visible()

@@ -19,6 +19,7 @@ import ast
 import io
 import re
 import tokenize
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -380,3 +381,149 @@ def test_no_file_says_the_bias_is_appended_last_citing_seed_002():
         if fact == "bias:last" and "002" in numbers
     ]
     assert not hits, "\n".join(hits)
+
+
+# --- (d) quotations of the lessons: each quoted phrase is in the handout it cites ----------
+
+# Lessons whose every quotation is a handout's words, checked against the handout each one
+# cites, where a quotation is typeset otherwise than in the handout (the glossary writes
+# seed 001's LaTeX in Unicode), where the handout is named by its title ("Princeton COS
+# 495") and where a table's column names it. spam.md is not one: it also quotes its own
+# example e-mails; home.md and room.md quote no handout.
+LESSON_QUOTING_ASSETS = (
+    "experts.md",
+    "glossary.md",
+    "margin.md",
+    "proof.md",
+    "sgd.md",
+    "variants.md",
+    "xor.md",
+)
+
+# LaTeX commands that stand for a sign a quotation writes in Unicode; every other command
+# (\vec, \mathbf, \text, \cdot, \frac, \hat, ...) is typesetting only
+_LATEX_SIGNS = {
+    r"\leq": "≤",
+    r"\le": "≤",
+    r"\geq": "≥",
+    r"\ge": "≥",
+    r"\neq": "≠",
+    r"\leftarrow": "←",
+    r"\alpha": "α",
+    r"\gamma": "γ",
+    r"\delta": "δ",
+    r"\tau": "τ",
+}
+_KEPT_SIGNS = set("=<>≤≥≠+-←")
+
+
+def skeleton(text: str) -> str:
+    """What a quotation must keep verbatim: its letters (in their case), digits and relation
+    signs, in order. Typesetting goes: LaTeX commands, $ and braces, sub- and superscript
+    marks, Unicode's subscripts, arrows and hats over a letter, spaces and punctuation. So the
+    glossary's "IF yᵢ(w⃗_k·x⃗ᵢ) ≤ 0" is seed 001's "IF $y_i(\\vec{w}_k \\cdot \\vec{x}_i) \\leq 0$",
+    while "after M mistakes" is not seed 000's "After M mistakes"."""
+    for command, sign in _LATEX_SIGNS.items():
+        text = re.sub(re.escape(command) + r"(?![A-Za-z])", sign, text)
+    text = re.sub(r"\\[A-Za-z]+", " ", text)
+    text = unicodedata.normalize("NFKD", text).replace("−", "-")  # ᵢ -> i, ² -> 2, ŷ -> y + ^
+    return "".join(
+        ch
+        for ch in text
+        if ch in _KEPT_SIGNS or (ch.isalnum() and unicodedata.category(ch) != "Lm")
+    )
+
+
+_LESSON_QUOTE = re.compile(r'"([^"]*)"|“([^”]*)”')
+_BARE_NUMBER = re.compile(r"\b(\d{3}):")  # a table's "001: ..." or a column "001 Cornell ..."
+
+
+def _sources(unit: str) -> list[tuple[int, set[str]]]:
+    """(position, handouts) of every citation in a piece of text: "seed 003", "seeds 000-004",
+    a handout's title ("Princeton COS 495"), or a bare "001:"."""
+    found = [(m.start(), _numbers(m.group(1))) for m in CITATION.finditer(unit)]
+    found += [(m.start(), {m.group(1)}) for m in _BARE_NUMBER.finditer(unit)]
+    for number, handout in HANDOUTS.items():
+        found += [(m.start(), {number}) for m in re.finditer(re.escape(handout.title), unit)]
+    return sorted(found, key=lambda f: f[0])
+
+
+def _units(text: str) -> list[str]:
+    """A Markdown text cut where a quotation's source cannot reach across: paragraphs, list
+    items and table cells. A table cell starts with its column's handout ("seed 003: ...")
+    when the column's head names one ("003 UMass CMPSCI 689")."""
+    units: list[str] = []
+    for block in re.split(r"\n\s*\n", text):
+        rows = [line for line in block.splitlines() if line.lstrip().startswith("|")]
+        if not rows:
+            units += re.split(r"\n\s*[-*] ", "\n" + block)
+            continue
+        head = [cell.strip() for cell in rows[0].strip().strip("|").split("|")]
+        column = [re.match(r"(\d{3})\b", cell) for cell in head]
+        for row in rows[2:]:  # after the head and its |---| line
+            cells = row.strip().strip("|").split("|")
+            for cell, source in zip(cells, column, strict=False):
+                units.append(f"seed {source.group(1)}: {cell}" if source else cell)
+    return [" ".join(u.split()) for u in units if u.strip()]
+
+
+def lesson_quotations(text: str) -> list[tuple[str, set[str] | None]]:
+    """(quotation, handouts it is attributed to) for every quoted phrase of a Markdown text.
+
+    Its source is the last citation before it in its paragraph, list item or table cell, or
+    else the first one after it (None: no source named). A quotation with no letter or digit
+    ("—" for an empty cell) names a symbol and is left out."""
+    out: list[tuple[str, set[str] | None]] = []
+    for unit in _units(text):
+        assert unit.count('"') % 2 == 0, f"an unclosed quotation mark in {unit!r}"
+        sources = _sources(unit)
+        for m in _LESSON_QUOTE.finditer(unit):
+            quote = m.group(1) if m.group(1) is not None else m.group(2)
+            if not any(ch.isalnum() for ch in quote):
+                continue
+            before = [s for at, s in sources if at < m.start()]
+            after = [s for at, s in sources if at > m.end()]
+            out.append((quote, before[-1] if before else (after[0] if after else None)))
+    return out
+
+
+def test_the_lesson_quotation_finder():
+    md = (
+        'Seed 003 calls it "noise can cause this"; seed 002: "When the data is separable".\n\n'
+        '- a list item ("after M mistakes", seed 000)\n- "unattributed"\n\n'
+        'Princeton COS 495 says "W.L.O.G."; "—" is a symbol\n\n'
+        "| symbol | 001 Cornell CS6780 | rule |\n|---|---|---|\n"
+        '| k | k ("k = k + 1") | 004: "if w⃗·x⃗_t ≥ 0" |'
+    )
+    assert lesson_quotations(md) == [
+        ("noise can cause this", {"003"}),
+        ("When the data is separable", {"002"}),
+        ("after M mistakes", {"000"}),
+        ("unattributed", None),
+        ("W.L.O.G.", {"000"}),
+        ("k = k + 1", {"001"}),
+        ("if w⃗·x⃗_t ≥ 0", {"004"}),
+    ]
+    latex = r"\text{if } \vec{w} \cdot \vec{x}_t \geq 0 \text{ then } \hat{y}_t = +1"
+    assert skeleton("if w⃗·x⃗_t ≥ 0 then ŷ_t = +1") == skeleton(latex) == "ifwxt≥0thenyt=+1"
+    assert skeleton("at most R²/δ² mistakes") == skeleton(
+        r"at most $$\frac{R^2}{\delta^2}$$ mistakes"
+    )
+    assert skeleton("assuming ‖xᵢ‖ ≤ 1") == skeleton("assuming, || x i || ≤ 1")
+    assert skeleton("after M mistakes") != skeleton("After M mistakes")  # the case is kept
+    assert skeleton("x ≤ 0") != skeleton("x < 0")  # and so are the signs
+
+
+@pytest.mark.parametrize("name", LESSON_QUOTING_ASSETS)
+def test_every_lesson_quotation_is_verbatim_in_the_handout_it_cites(name, seed_texts):
+    found = lesson_quotations((REPO / "assets" / name).read_text(encoding="utf-8"))
+    assert found, f"{name} quotes no handout: take it out of LESSON_QUOTING_ASSETS"
+    texts = {number: skeleton(text) for number, text in seed_texts.items()}
+    wrong = [
+        f"{quote!r} names no handout"
+        if numbers is None
+        else f"{quote!r} is not in seed " + " or ".join(sorted(numbers))
+        for quote, numbers in found
+        if numbers is None or not any(skeleton(quote) in texts[n] for n in numbers)
+    ]
+    assert not wrong, f"{name}:\n" + "\n".join(wrong)

@@ -164,7 +164,8 @@ def _open(session: Session, data_id: str, *, first: bool) -> None:
         _notice(
             session,
             f"No data are stored under the link's id {data_id}: it may have expired "
-            f"(links keep data for {_ttl_days():g} days) or never existed. Showing the "
+            f"(links keep data for {_ttl_days():g} day{'' if _ttl_days() == 1 else 's'}) or "
+            "never existed. Showing the "
             "default dataset.",
         )
         return

@@ -21,6 +21,7 @@ import streamlit as st
 from perceptron_core import DATASETS, CSVError, load_csv, to_csv
 from ui.app.state import MAX_SEED, Session, assign, bind, param_key, session_key
 from ui.compute import runs
+from ui.look.numbers import count
 from ui.look.text import safe, shorten
 from ui.server.internals import testid
 
@@ -202,7 +203,7 @@ def dataset_sidebar(*, used_here: bool = True) -> None:
     custom = CUSTOM in st.session_state
     if custom:
         X, y, name = st.session_state[CUSTOM]
-        sb.info(f"Using your data: {safe(name)} ({len(y)} points).")
+        sb.info(f"Using your data: {safe(name)} ({count(len(y), 'point')}).")
         sb.button("Back to generated data", key="data_back", on_click=_drop_custom)
     else:
         sb.selectbox(

@@ -130,6 +130,8 @@ class Setting:
 # setting below and for the page's widget (the pages import them from here).
 W0_MODES = ("zero", "random", "typed")
 ORDERS = ("given", "shuffle")
+# the lecture's points before the run: as given, all divided by R = max ‖x‖, or each to length 1
+SCALES = ("given", "radius", "unit")
 XOR_DATA = ("corners", "shared")  # pages/xor.py: its 4 corners, or the sidebar's dataset
 # pages/margin.py: what a tap or click on the surface does (add a +1, add a −1, flip, delete,
 # move); a drag moves a point in every mode
@@ -149,7 +151,7 @@ _CORE = (
     Setting("lec_w0_typed", "0, 0, 0", _vector_text, "typed w0"),
     Setting("lec_order", "given", Choice(ORDERS), "order"),
     Setting("lec_rule", "nonpositive", Choice(RULES), "mistake rule"),
-    Setting("lec_normalize", False, _bool, "normalize x"),
+    Setting("lec_scale", "given", Choice(SCALES), "scale x"),
     Setting("lec_max_epochs", 50, _int_in(1, MAX_EPOCHS), "max epochs"),
     Setting("lec_t", 0, _int_in(0, MAX_STEPS), "step"),
     Setting("xor_data", "corners", Choice(XOR_DATA), "XOR page data"),
@@ -306,9 +308,13 @@ def init(session: Session, query: Mapping[str, Any]) -> None:
     n_key = "data_n"
     spec = DATASETS[session["data_name"]]
     if not spec.n_min <= session[n_key] <= spec.n_max:
-        notices.append(
-            f"{spec.title} takes {spec.n_min} to {spec.n_max} points; using {spec.n_default}."
-        )
+        if n_key in query:  # a size the link asked for; the default size needs no word
+            sizes = (
+                f"has exactly {spec.n_min}"
+                if spec.n_min == spec.n_max
+                else f"takes {spec.n_min} to {spec.n_max}"
+            )
+            notices.append(f"{spec.title} {sizes} points; using {spec.n_default}.")
         session[n_key] = spec.n_default
     session[NOTICES] = notices
     session[_READY] = True

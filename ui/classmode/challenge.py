@@ -76,7 +76,7 @@ def submit_set(
         return False, safe(exc, limit=160)
     rank = next((i for i, s in enumerate(ranked, 1) if s.seat == seat.seat), len(ranked))
     said = (
-        f"Submitted: M = {M} mistakes, bound (R/γ)² = {bound:.3g}. "
+        f"Submitted: M = {M} mistake{'' if M == 1 else 's'}, bound (R/γ)² = {bound:.3g}. "
         f"You are number {rank} of {len(ranked)} in the room."
     )
     seat.submitted[cid] = said

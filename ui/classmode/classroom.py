@@ -118,7 +118,7 @@ class Question:
 
     ``t`` counts the steps already shown (the example asked about is the (t+1)-th shown,
     point ``point`` counted from 0); ``z`` is what the perceptron sees (x, or (x, 1) with
-    bias, scaled to length 1 if the lecture normalizes); ``w`` is w before the step.
+    bias, after the lecture's scaling of x); ``w`` is w before the step.
     ``mistake`` and ``turn`` are the answer, shown once ``revealed``.
     """
 

@@ -15,6 +15,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+from perceptron_core import RULES
 from ui.app.state import Session
 from ui.classmode import classroom as cr
 from ui.classmode.seat import Refused, reach, say, seat_of
@@ -122,9 +123,9 @@ def question_text(q: cr.Question) -> str:
 
 def truth_text(q: cr.Question) -> str:
     m = q.margin
+    rule = RULES[q.rule].tie_note(m)  # only a tie's verdict depends on the rule
     if not q.mistake:
-        return f"No mistake: y·w·z = {signed(m)}, so w stays and the line does not move."
-    rule = " ≤ 0" if q.rule == "nonpositive" else ""
+        return f"No mistake: y·w·z = {signed(m)}{rule}, so w stays and the line does not move."
     turn = (
         f"the line turned {cr.TURN_WORDS[q.turn]}"
         if q.turn != "none"

@@ -21,7 +21,7 @@ from perceptron_core import (
 class Run:
     """A recorded perceptron run on the points it saw, with the proof's yardsticks."""
 
-    X: np.ndarray  # (n, 2) what the perceptron saw (unit-length rows if normalized)
+    X: np.ndarray  # (n, 2) the points the perceptron saw (after the run's scaling)
     y: np.ndarray  # (n,) labels in {-1, +1}
     trace: Trace  # recorded with record_steps=True
     mm: MaxMargin | None  # None when the data are not separable
@@ -30,11 +30,40 @@ class Run:
 
 
 def unit_rows(X: np.ndarray) -> np.ndarray:
-    """Each x scaled to length 1 (seed 000's assumption); points at the origin stay there."""
+    """Each x scaled to length 1 (seed 000: "all x_i has length 1"); points at the origin
+    stay there. Each point moves by its own factor, so γ, M and separability can change."""
     norms = np.linalg.norm(X, axis=1, keepdims=True)
     out = np.zeros_like(X)
     np.divide(X, norms, out=out, where=norms > 0)
     return out
+
+
+# each key of ``ui.app.state.SCALES`` in words, for the widget and the run's summary
+SCALE_NAMES = {
+    "given": "x as given",
+    "radius": "x ÷ R (every point in the unit disc)",
+    "unit": "each x ÷ ‖x‖ (every point at length 1)",
+}
+SCALE_HELP = (
+    "**x ÷ R** divides every point by the same R = max ‖x‖, seed 000's “W.L.O.G.”: without "
+    "the bias, from w₀ = 0, no mistake changes (w is divided by R too) and (R/γ)² is the same "
+    "number. With the bias the perceptron sees (x/R, 1), whose 1 is not divided, so the run "
+    "can change. **Each x ÷ ‖x‖** moves every point to length 1 (seed 000: “all x_i has "
+    "length 1”) by its own factor: another data set, whose γ, M and even separability can "
+    "change."
+)
+
+
+def scaled(X: np.ndarray, scale: str) -> np.ndarray:
+    """The points the run sees: as given ("given"), all divided by R = max ‖x‖ ("radius":
+    one factor for every point, so from w₀ = 0 without bias no mistake changes), or each
+    to length 1 ("unit", :func:`unit_rows`)."""
+    if scale == "unit":
+        return unit_rows(X)
+    if scale == "radius":
+        R = float(np.linalg.norm(X, axis=1).max(initial=0.0))
+        return X / R if R > 0 else X
+    return X
 
 
 @dataclass(frozen=True)
@@ -46,14 +75,14 @@ class RunSettings:
     w0: tuple[float, ...] | None = None  # None: start from w = 0
     seed: int | None = None  # None: the given order; else reshuffled each epoch
     rule: str = "nonpositive"
-    normalize: bool = False  # scale every x to length 1 first
+    scale: str = "given"  # a key of SCALES: the points as given, ÷ R or each ÷ ‖x‖
     max_epochs: int = 50
 
 
 def record_run(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> Run:
     """Train with every step recorded, and find w*, gamma, R (or why they do not exist)."""
     s = settings
-    Xs = unit_rows(X) if s.normalize else X
+    Xs = scaled(X, s.scale)
     trace = train(
         Xs,
         y,
@@ -68,5 +97,21 @@ def record_run(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> Run:
     try:
         mm = max_margin(Xs, y, bias=s.bias)
     except NotSeparableError as exc:
-        return Run(Xs, y, trace, None, None, str(exc))
+        return Run(Xs, y, trace, None, None, _why_not(X, y, s, str(exc)))
     return Run(Xs, y, trace, mm, proof_curves(trace, mm), None)
+
+
+def _why_not(X: np.ndarray, y: np.ndarray, s: RunSettings, reason: str) -> str:
+    """Why the scaled points have no w*: the data's fault, or the scaling's (each x ÷ ‖x‖
+    with a bias can make separable data inseparable; a single factor never does)."""
+    if s.scale != "unit":
+        return reason
+    try:
+        given = max_margin(X, y, bias=s.bias)
+    except NotSeparableError:
+        return reason
+    return (
+        "Scaling each x to length 1 made these points non-separable: as given they are "
+        f"separable (γ = {given.gamma:.3g}). Each point moved by its own factor, so this is "
+        "another data set; choose “x as given” or “x ÷ R” to keep the data's geometry."
+    )

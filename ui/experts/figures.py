@@ -27,6 +27,12 @@ def analysts(indices: Any) -> str:
     return ", ".join(str(int(i) + 1) for i in indices)
 
 
+def committee_sentence(run: ExpertsRun) -> str:
+    """Who the committee is: "The committee is analysts 3, 7, 12." ("analyst 3" for k = 1)."""
+    who = "analyst" if len(run.committee) == 1 else "analysts"
+    return f"The committee is {who} {analysts(run.committee)}."
+
+
 def cosine(run: ExpertsRun, t: int) -> float:
     """cos of the angle between w after day t and u (0 while w = 0)."""
     w = run.weights[t]
@@ -225,7 +231,8 @@ def summary(run: ExpertsRun) -> str:
     last = f"the last on day {number(int(wrong[-1]) + 1)}" if wrong.size else "none at all"
     share = run.n_mistakes / run.bound
     return (
-        f"**M = {number(run.n_mistakes)}** mistakes in {number(run.days)} days ({last}): "
+        f"**M = {number(run.n_mistakes)}** mistake{'' if run.n_mistakes == 1 else 's'} in "
+        f"{number(run.days)} days ({last}): "
         f"{percent(share, 0)} of the bound n·k = {number(run.bound)}."
     )
 

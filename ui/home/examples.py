@@ -76,7 +76,7 @@ EXAMPLES: tuple[WorkedExample, ...] = (
             "lec_order": "given",
             "lec_rule": "nonpositive",
             "lec_eta": 1.0,
-            "lec_normalize": False,
+            "lec_scale": "given",
         },
     ),
 )
@@ -118,7 +118,7 @@ def run_settings(example: WorkedExample) -> RunSettings:
         bias=s["lec_bias"],
         eta=s["lec_eta"],
         rule=s["lec_rule"],
-        normalize=s["lec_normalize"],
+        scale=s["lec_scale"],
         max_epochs=s["lec_max_epochs"],
     )
 

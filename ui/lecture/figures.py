@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from perceptron_core import mistakes, start_bound
+from perceptron_core import RULES, augment, mistakes, start_bound
 from ui.compute.model import Run
 from ui.look.geometry import Box, boundary_segment, halfplane, view_box
-from ui.look.numbers import number, vector_text
+from ui.look.numbers import count, number, vector_text
 
 MAX_CURVE_POINTS = 300  # longer per-mistake curves are thinned for drawing
 SQUEEZE_POINTS = 80  # the squeeze's two bounding curves, sampled
@@ -147,8 +147,31 @@ def end_text(run: Run, t: int) -> str:
     if t < trace.n_steps:
         return ""
     if trace.converged:
+        w = trace.w_before(t)
+        unsure = int(_undecided(run, w).sum())
+        rule = RULES[trace.rule].short
+        if not w.any():
+            return (
+                "end of the run: no mistake, so nothing was learned: w = 0 is never wrong "
+                f"under the rule “{rule}” (start from w₀ ≠ 0)"
+            )
+        if unsure:
+            return (
+                f"end of the run: a pass with no mistake under the rule “{rule}”, but "
+                f"{count(unsure, 'point')} on the line w·x = 0 (not separated)"
+            )
         return "end of the run: converged (a pass with no mistake)"
-    return f"end of the run: stopped after {trace.n_epochs} epochs"
+    return f"end of the run: stopped after {count(trace.n_epochs, 'epoch')}"
+
+
+def _undecided(run: Run, w: np.ndarray) -> np.ndarray:
+    """Points on the line w·x = 0 that the rule counts as no mistake though it predicts no
+    label for them (the strict rule of seed 002: mistake iff y·(w·x) < 0), shape (n,)."""
+    rule = RULES[run.trace.rule]
+    if rule.tie_pos or rule.tie_neg:  # the other rules predict a label on the line
+        return np.zeros(run.y.shape[0], dtype=bool)
+    Xa = augment(run.X) if run.trace.bias else run.X
+    return np.asarray(Xa @ w == 0.0)
 
 
 def status(run: Run, t: int) -> list[str]:
@@ -193,9 +216,13 @@ def step_view(run: Run, t: int, box: Box | None = None) -> dict[str, Any]:
     if t > 0 and trace.steps is not None:
         i = int(trace.steps.index[t - 1])
         mistake = bool(trace.steps.mistake[t - 1])
-        shown = (i, mistake)
+        margin = float(trace.steps.margin[t - 1])
+        shown = (i, mistake, margin)
         view["shown"], view["mistake"] = i, mistake
-        view["said"] = f"point {i + 1}: " + ("mistake, w updated" if mistake else "correct, w kept")
+        verdict = "mistake, w updated" if mistake else "correct, w kept"
+        if margin == 0:  # a tie: the rule decided (the maths and the sentence name it)
+            verdict = "w·x = 0, " + ("mistake, w updated" if mistake else "no mistake, w kept")
+        view["said"] = f"point {i + 1}: {verdict}"
     else:
         view["shown"], view["mistake"], view["said"] = None, False, ""
     view["math"] = _math(run, t)
@@ -232,31 +259,44 @@ def _math(run: Run, t: int) -> dict[str, Any]:
         "x": [number(v) for v in x],
         "m": number(float(trace.steps.margin[s]), 4),
         "mistake": mistake,
+        # on a tie only the rule decides, so it is named there (the browser writes it out)
+        "rule": RULES[trace.rule].short if trace.steps.margin[s] == 0 else "",
     }
     if mistake:
         out["wa"] = [number(v) for v in trace.w_before(t)]
     return out
 
 
-def _say(run: Run, t: int, w: np.ndarray, k: int, shown: tuple[int, bool] | None) -> str:
+def _say(run: Run, t: int, w: np.ndarray, k: int, shown: tuple[int, bool, float] | None) -> str:
     """The chart in one sentence, for a screen reader: the line, how many points it
     gets right, the example just shown, and the two claims at k."""
     trace = run.trace
     n, T = trace.n_examples, trace.n_steps
     wrong = mistakes(w, run.X, run.y, bias=trace.bias, rule=trace.rule)
-    right = n - int(wrong.sum())
-    head = f"Step t = {t:,} of {T:,}, after k = {k:,} mistakes. "
+    unsure = int(_undecided(run, w).sum())
+    right = n - int(wrong.sum()) - unsure
+    head = f"Step t = {t:,} of {T:,}, after k = {count(k, 'mistake')}. "
     if np.any(w[:2]):
-        line = f"The line w·x = 0 for w = {vector_text(w)} gets {right} of {n} points right."
+        line = f"The line w·x = 0 for w = {vector_text(w)} gets {right} of {n} points right"
     else:
-        line = f"w = {vector_text(w)} draws no line; it gets {right} of {n} points right."
+        line = f"w = {vector_text(w)} draws no line; it gets {right} of {n} points right"
+    if unsure:
+        line += (
+            f"; {unsure} {'has' if unsure == 1 else 'have'} w·x = 0, which the rule "
+            f"“{RULES[trace.rule].short}” does not count as a mistake"
+        )
+    line += "."
     said = ""
     if shown is not None:
-        i, mistake = shown
+        i, mistake, margin = shown
         label = "+1" if run.y[i] > 0 else "−1"
-        said = f" The example just shown, point {i + 1} (y = {label}), " + (
-            "was a mistake, so w was updated." if mistake else "was right, so w was kept."
-        )
+        said = f" The example just shown, point {i + 1} (y = {label}), "
+        kept = "so w was updated." if mistake else "so w was kept."
+        if margin == 0:  # a tie: the rule, not the point, made the verdict
+            verdict = "a mistake" if mistake else "no mistake"
+            said += f"has w·x = 0: {verdict} by the rule “{RULES[trace.rule].short}”, {kept}"
+        else:
+            said += ("was a mistake, " if mistake else "was right, ") + kept
     claims = ""
     c = run.curves
     if c is not None:

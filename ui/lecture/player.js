@@ -80,6 +80,7 @@
  * @property {string[]} w w before the step
  * @property {string[]} x the example (with its 1 for the bias)
  * @property {string} m the margin y·w·x
+ * @property {string} rule on a tie (m = 0) the rule that made the verdict, as a formula; else ""
  */
 /** @typedef {MathBase & ({mistake: false} | {mistake: true, wa: string[]})} MathOfStep wa: w after the update */
 
@@ -362,7 +363,11 @@ function writeMaths(box, v, d) {
   put(row, ")", "=", "#" + q.m);
   m("mspace", row).setAttribute("width", "1em");
   put(row, "⇒");
-  m("mtext", row, q.mistake ? "\u00A0mistake" : "\u00A0correct");
+  m("mtext", row, q.mistake ? "\u00A0mistake" : q.rule ? "\u00A0no mistake" : "\u00A0correct");
+  if (q.rule) { // a tie: only the rule decides, so it is named, in words that wrap on a phone
+    const verdict = q.mistake ? "a mistake" : "no mistake";
+    h("p", { class: "tie" }, box, `A tie (w·x = 0): by the rule “${q.rule}” this is ${verdict}.`);
+  }
   row = mathLine(box); // the update, or why there is none
   if (!q.mistake) {
     m("mtext", row, "no update:\u00A0");

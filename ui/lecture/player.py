@@ -72,7 +72,7 @@ _CSS = f"""
 .lec .note .linkbox {{ width: min(100%, 48em); font: inherit; }}
 .lec .maths {{ min-height: 3.6em; margin: 2px 0 4px; overflow-x: auto; font-size: 1.05em; }}
 .lec .maths math {{ display: block; margin: 2px 0; text-align: left; }}
-.lec .maths .hint {{ margin: 0; }}
+.lec .maths .hint, .lec .maths .tie {{ margin: 0; }}
 .lec .chart svg {{ display: block; user-select: none; }}
 .lec.busy .chart {{ opacity: 0.55; cursor: progress; }}
 .lec .say {{ position: absolute; width: 1px; height: 1px; overflow: hidden;

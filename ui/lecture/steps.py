@@ -11,7 +11,7 @@ import pandas as pd
 
 from perceptron_core import RULES
 from ui.app.state import MAX_STEPS, Session
-from ui.compute.model import Run, RunSettings
+from ui.compute.model import SCALE_NAMES, Run, RunSettings
 from ui.look.numbers import number
 
 LOG_ROWS = 1_000  # mistakes shown in the page's table; the CSV download holds them all
@@ -135,7 +135,7 @@ def run_settings(session: Session, X: np.ndarray) -> tuple[RunSettings, list[tup
         w0=w0,
         seed=int(session["data_seed"]) if session["lec_order"] == "shuffle" else None,
         rule=session["lec_rule"],
-        normalize=session["lec_normalize"],
+        scale=session["lec_scale"],
         max_epochs=max_epochs,
     )
     return settings, notes
@@ -154,6 +154,6 @@ def settings_summary(session: Session) -> str:
         w0,
         "reshuffled each epoch" if session["lec_order"] == "shuffle" else "given order",
     ]
-    if session["lec_normalize"]:
-        parts.append("x normalized to length 1")
+    if session["lec_scale"] != "given":
+        parts.append(SCALE_NAMES[session["lec_scale"]])
     return "Run: " + " · ".join(parts)

@@ -83,6 +83,12 @@ def tex(value: float, digits: int = 3) -> str:
     return text
 
 
+def count(k: int, noun: str) -> str:
+    """k and its noun, singular for exactly one: "1 point", "500 points", "3 passes"."""
+    plural = noun + ("es" if noun.endswith("s") else "s")
+    return f"{number(k)} {noun if k == 1 else plural}"
+
+
 def vector_text(v: object, digits: int = 3) -> str:
     """A vector as text: (0.5, −1, 1)."""
     return "(" + ", ".join(number(x, digits) for x in v) + ")"  # type: ignore[attr-defined]

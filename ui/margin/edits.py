@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ui.look.geometry import Box
-from ui.look.numbers import number
+from ui.look.numbers import count, number
 
 MAX_POINTS = 500  # a drawing surface, not a data set loader
 MAX_UNDO = 50  # edits kept for undo (about 5 kB each at 200 points, per session)
@@ -125,8 +125,10 @@ def _index(payload: Mapping[str, Any], n: int) -> int:
         raise _Refused(f"The edit named no valid point (got {str(i)[:20]!r}); {NOTHING_CHANGED}.")
     i = int(i)
     if not 0 <= i < n:  # i counts from 0; a student counts points from 1
+        which = "only point 1" if n == 1 else f"1 to {n}"
         raise _Refused(
-            f"There is no point {i + 1}: the data have {n} points (1 to {n}); {NOTHING_CHANGED}."
+            f"There is no point {i + 1}: the data have {count(n, 'point')} ({which}); "
+            f"{NOTHING_CHANGED}."
         )
     return i
 

@@ -13,7 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ui.look.geometry import Box, boundary_segment, clip
-from ui.look.numbers import number
+from ui.look.numbers import count, number
 from ui.look.palette import BOUND, STAR, W_COLOUR
 from ui.look.plots import as_figure
 from ui.margin.lab import Analysis, ConstantRow, ScaledRow, in_plane
@@ -116,8 +116,8 @@ def canvas_scene(
         "points": points,
         "banner": banner,
         "alt": (
-            f"{len(an.y)} points, {n_plus} labelled +1 and {len(an.y) - n_plus} labelled −1. "
-            + ("Not separable." if mm is None else f"Margin γ = {_f(mm.gamma)}.")
+            f"{count(len(an.y), 'point')}, {n_plus} labelled +1 and {len(an.y) - n_plus} "
+            "labelled −1. " + ("Not separable." if mm is None else f"Margin γ = {_f(mm.gamma)}.")
         ),
     }
 

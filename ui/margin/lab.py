@@ -82,6 +82,35 @@ class Analysis:
         return None if norm == 0.0 else self.functional(w) / norm
 
 
+def band_half_width(an: Analysis) -> float | None:
+    """How far the dashed band lines w*·z = ±γ lie from w*'s solid line in the plane.
+
+    Along the plane's normal (w₁*, w₂*) a step of length h changes w*·z by h·‖(w₁*, w₂*)‖,
+    so the half-width is γ/‖(w₁*, w₂*)‖. Without bias w* lies in the plane (‖w*‖ = 1) and it
+    is γ itself; with bias it is at least γ, and more whenever w₃* ≠ 0, that is whenever the
+    line misses the origin. None without a w*, or when w* has no line in the plane (it lies
+    along the c axis: every point has the same label).
+    """
+    if an.mm is None:
+        return None
+    share = float(np.linalg.norm(an.mm.w_star[:2]))
+    return an.mm.gamma / share if share > 1e-12 else None
+
+
+def band_sentence(an: Analysis) -> str:
+    """γ next to the band's half-width in the plane, for the text under "What you see"."""
+    half = band_half_width(an)
+    if an.mm is None or half is None:
+        return ""
+    gamma = number(an.mm.gamma)
+    if not an.bias:
+        return f"Here γ = {gamma}, the band's half-width in the plane is {number(half)}."
+    return (
+        f"Here γ = {gamma} is measured on the vectors (x, {number(an.c)}); the band's "
+        f"half-width in the plane is {number(half)}."
+    )
+
+
 def analyse(X: np.ndarray, y: np.ndarray, *, bias: bool, c: float, max_epochs: int) -> Analysis:
     """Run the perceptron on (X, y) and find w*, γ, R (or why there are none)."""
     Z = features(X, bias, c)

@@ -3,18 +3,21 @@ per-mistake tables, the slack figure and the orders figure.
 
 Numbers in, LaTeX strings / DataFrames / plain Plotly figure dicts out (no Streamlit).
 A line is ``small <= large`` (``perceptron_core.Inequality``); k counts mistakes from 1.
+Steps t and points i are shown from 1, as the handouts and the Step by step log count them;
+the engine's ``ProofCheck.t`` and ``.i`` are 0-based indices, so 1 is added where they show.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from perceptron_core import Inequality, ProofCheck
-from ui.look.numbers import AXIS, D3, number, percent, tex
+from ui.look.numbers import AXIS, D3, number, percent, signed, tex, vector_text
 from ui.look.palette import BOUND, CURRENT, MINUS, PLUS, STAR
 
 Fig = dict[str, Any]
@@ -51,6 +54,52 @@ def _mark(line: Inequality, j: int) -> str:
 def _eta(eta: float, power: str = "") -> str:
     """The learning rate in a formula, left out when it is 1 (as in every seed)."""
     return "" if eta == 1.0 else rf"\eta{power}\,"
+
+
+@dataclass(frozen=True)
+class Labels:
+    """The cards' titles and the verdicts' names, saying what the numbers check: with a
+    rate η ≠ 1 a mistake moves w by η·y·x, so Claim 1 checks a gain of ηγ and Claim 2 one of
+    η²R² (the formulas write η the same way, ``_eta``); with η = 1, as in every handout,
+    no η is written."""
+
+    claim1_title: str
+    claim2_title: str
+    claim1: str
+    lemma1: str
+    claim2: str
+    lemma2: str
+    lemma2_slack: str  # Lemma 2's slack, named with its unit (‖w‖², as the handouts write it)
+
+
+def labels(c: ProofCheck) -> Labels:
+    """The titles and verdict names of the cards for the run's rate η."""
+    e, e2 = ("", "") if c.eta == 1.0 else ("η", "η²")
+    rate = "" if c.eta == 1.0 else f" (η = {number(c.eta)})"
+    return Labels(
+        claim1_title=f"1. Claim 1: w·w* grows by at least {e}γ{rate}",
+        claim2_title=f"2. Claim 2: ‖w‖² grows by at most {e2}R²{rate}",
+        claim1=f"Claim 1 (one step: gain ≥ {e}γ)",
+        lemma1=f"Lemma 1 (w·w* ≥ {e}kγ)",
+        claim2=f"Claim 2 (one step: gain ≤ {e2}R²)",
+        lemma2=f"Lemma 2 (‖w‖² ≤ k{e2}R²)",
+        lemma2_slack=f"slack k{e2}R² − ‖w‖² =",
+    )
+
+
+def mistake_caption(c: ProofCheck, k: int, X: Any, y: Any) -> str:
+    """Where mistake k happened, counted as the Step by step log counts: the step t (the
+    t-th example shown, from 1), the point i (its place in the data, from 1), that point's
+    x as the perceptron saw it (``X``: the run's points) and its label y."""
+    j = k - 1
+    t, i = int(c.t[j]) + 1, int(c.i[j]) + 1
+    x = np.asarray(X, dtype=np.float64)[i - 1]
+    label = signed(float(np.asarray(y)[i - 1]))
+    point = "x" + str(i).translate(SUBSCRIPT)  # x₃, x₁₇ (markdown would show x_3 as typed)
+    return (
+        f"Mistake k = {number(k)} of {number(c.n_mistakes)}: at step t = {number(t)}, on "
+        f"point i = {number(i)}: {point} = {vector_text(x)}, y = {label}."
+    )
 
 
 def from_zero(c: ProofCheck) -> bool:
@@ -107,7 +156,9 @@ def verdict(line: Inequality, what: str, *, ge: bool = False, slack: str = "slac
         j = int(np.argmin(line.slack))
         tight = max(float(line.slack[j]), 0.0)  # within rounding of 0: exactly tight
         return (
-            f"{HOLDS} {what} holds at all **{number(K)}** mistakes; tightest at k = "
+            f"{HOLDS} {what} holds at "
+            + ("the one mistake" if K == 1 else f"all **{number(K)}** mistakes")
+            + "; tightest at k = "
             f"{number(j + 1)} ({slack} {number(tight)})."
         )
     j = int(line.first_failure or 1) - 1
@@ -128,19 +179,31 @@ def verdict(line: Inequality, what: str, *, ge: bool = False, slack: str = "slac
 
 def theorem_latex(c: ProofCheck, M: int) -> tuple[str, str]:
     """The bound in the general form (seeds 001, 004) and in the unit-ball form (seeds
-    000, 002: x scaled by 1/R), with the run's numbers; M is the run's mistake count."""
+    000, 002: x scaled by 1/R), with the run's numbers; M is the run's mistake count.
+
+    The theorem assumes w0 = 0. From w0 = 0 the run's M is checked against the bound (the
+    rate η changes no mistake there: every w is η times the w of the run with η = 1). From
+    w0 ≠ 0 the theorem says nothing about the run, so the bound is given as the bound from
+    w0 = 0, with no M and no verdict (``theorem_start_latex`` holds the run to its own)."""
     R, g = c.radius, c.gamma
     mark = OK if c.bound * (1 + 1e-9) >= M else BAD
+    general_bound = rf"\Big(\frac{{R}}{{\gamma}}\Big)^2 = {num(c.bound)}"
+    unit_bound = rf"\frac{{1}}{{(\gamma/R)^2}} = {num((R / g) ** 2)}"
+    if from_zero(c):
+        general_end = rf"M = {num(M)} \;\le\; {general_bound}{mark}"
+        unit_end = rf"M = {num(M)} \;\le\; {unit_bound}{mark}"
+    else:
+        not_this_run = (
+            r"\\ \text{the bound from } w_0 = 0\text{;}\\ \text{this run starts at } w_0 \ne 0"
+        )
+        general_end, unit_end = general_bound + not_this_run, unit_bound + not_this_run
     general = (
         rf"\begin{{gathered}}R = \max_i\|x_i\| = {num(R)}\\ \gamma = {num(g)}\\ "
-        rf"M = {num(M)} \;\le\; \Big(\frac{{R}}{{\gamma}}\Big)^2 = {num(c.bound)}{mark}"
-        r"\end{gathered}"
+        rf"{general_end}\end{{gathered}}"
     )
     unit = (
         rf"\begin{{gathered}}x \leftarrow x/R:\quad \|x\| \le 1\\ "
-        rf"\gamma \leftarrow \gamma/R = {num(g / R)}\\ "
-        rf"M = {num(M)} \;\le\; \frac{{1}}{{(\gamma/R)^2}} = {num((R / g) ** 2)}{mark}"
-        r"\end{gathered}"
+        rf"\gamma \leftarrow \gamma/R = {num(g / R)}\\ {unit_end}\end{{gathered}}"
     )
     return general, unit
 
@@ -359,7 +422,8 @@ def _shown(values: Any) -> Any:
 
 def _frame(c: ProofCheck, columns: dict[str, Any]) -> pd.DataFrame:
     rows = min(c.n_mistakes, TABLE_ROWS)
-    data = {"k": c.k[:rows], "step t": c.t[:rows], "point i": c.i[:rows]}
+    # step t and point i from 1, as the Step by step log shows them (the engine's are 0-based)
+    data = {"k": c.k[:rows], "step t": c.t[:rows] + 1, "point i": c.i[:rows] + 1}
     for name, values in columns.items():
         data[name] = _shown(np.asarray(values)[:rows])
     return pd.DataFrame(data)

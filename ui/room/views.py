@@ -16,7 +16,7 @@ CHALLENGE_LECTURE = {
     "lec_w0": "zero",
     "lec_order": "given",
     "lec_rule": "nonpositive",
-    "lec_normalize": False,
+    "lec_scale": "given",
     "lec_max_epochs": cr.CHALLENGE_EPOCHS,
 }
 

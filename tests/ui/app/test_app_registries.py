@@ -20,6 +20,7 @@ from ui.app import state
 from ui.app.state import (
     MAR_MODES,
     ORDERS,
+    SCALES,
     SETTINGS,
     SGD_DATA,
     SPAM_RULES,
@@ -38,6 +39,7 @@ REGISTRIES = {
     "lec_w0": W0_MODES,
     "lec_order": ORDERS,
     "lec_rule": RULES,
+    "lec_scale": SCALES,
     "xor_data": XOR_DATA,
     "xor_map": FEATURE_MAPS,
     "mar_mode": MAR_MODES,

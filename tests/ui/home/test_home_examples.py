@@ -41,7 +41,7 @@ def test_seed_001s_example_is_its_online_perceptron():
     assert s["data_name"] == "four_points"
     assert s["lec_bias"] is False
     assert s["lec_w0"] == "zero" and s["lec_order"] == "given"
-    assert s["lec_eta"] == 1.0 and s["lec_normalize"] is False
+    assert s["lec_eta"] == 1.0 and s["lec_scale"] == "given"
     assert s["lec_rule"] == FOUR.rule == "nonpositive" and "001" in RULES[FOUR.rule].source
     assert "lec_t" not in s  # the step is ui.lecture.restart's
 
@@ -92,7 +92,7 @@ def test_opening_replaces_every_setting_of_the_run_and_the_uploaded_data():
         lec_w0_typed="1, 2, 3",
         lec_order="shuffle",
         lec_rule="predict_ge",
-        lec_normalize=True,
+        lec_scale="unit",
         lec_max_epochs=9,
         lec_t=5,
         xor_epochs=50,

@@ -17,7 +17,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from perceptron_core import make_dataset, max_margin, mistakes, start_bound
+from perceptron_core import RULES, make_dataset, max_margin, mistakes, start_bound
 from ui.compute.model import Run, RunSettings, record_run
 from ui.lecture.figures import (
     MAX_CURVE_POINTS,
@@ -251,9 +251,11 @@ def test_the_step_shows_the_example_just_shown(case):
         i = int(run.trace.steps.index[t - 1])
         mistake = bool(run.trace.steps.mistake[t - 1])
         assert v["shown"] == i and v["mistake"] == mistake
-        assert v["said"] == f"point {i + 1}: " + (
-            "mistake, w updated" if mistake else "correct, w kept"
-        )
+        tie = "w·x = 0, " if run.trace.steps.margin[t - 1] == 0 else ""
+        verdict = "mistake, w updated" if mistake else "correct, w kept"
+        if tie and not mistake:
+            verdict = "no mistake, w kept"  # the rule's verdict, not "correct"
+        assert v["said"] == f"point {i + 1}: {tie}{verdict}"
 
 
 def test_a_step_view_alone_is_the_scene_s_step(case):
@@ -287,7 +289,8 @@ def test_a_mistake_s_step_says_the_log_s_epoch_and_point(case):
     for s, i in run.trace.mistake_steps[:60]:
         v = scene["steps"][s + 1]
         assert v["status"][0] == f"epoch {s // n + 1}, example {s % n + 1} of {n}"
-        assert v["said"] == f"point {i + 1}: mistake, w updated"
+        tie = "w·x = 0, " if run.trace.steps.margin[s] == 0 else ""
+        assert v["said"] == f"point {i + 1}: {tie}mistake, w updated"
 
 
 @pytest.mark.parametrize("name", ["separable", "xor"])
@@ -559,7 +562,8 @@ def test_the_sentence_for_a_screen_reader_says_what_the_chart_shows(case):
         k = trace.mistakes_before(t)
         w = trace.w_before(t)
         right = n - int(mistakes(w, run.X, run.y, bias=trace.bias, rule=trace.rule).sum())
-        assert say.startswith(f"Step t = {t:,} of {T:,}, after k = {k:,} mistakes. "), say
+        after = f"{k:,} mistake" + ("" if k == 1 else "s")
+        assert say.startswith(f"Step t = {t:,} of {T:,}, after k = {after}. "), say
         assert f"w = {vector_text(w)}" in say
         assert f"gets {right} of {n} points right." in say
         if t:
@@ -567,8 +571,12 @@ def test_the_sentence_for_a_screen_reader_says_what_the_chart_shows(case):
             label = "+1" if run.y[i] > 0 else "−1"
             assert f"The example just shown, point {i + 1} (y = {label}), " in say
             mistake = bool(trace.steps.mistake[t - 1])
-            assert ("was a mistake, so w was updated." in say) == mistake
-            assert ("was right, so w was kept." in say) == (not mistake)
+            if trace.steps.margin[t - 1] == 0:  # a tie: the sentence names the rule
+                verdict = "a mistake" if mistake else "no mistake"
+                assert f"has w·x = 0: {verdict} by the rule “{RULES[trace.rule].short}”" in say
+            else:
+                assert ("was a mistake, so w was updated." in say) == mistake
+                assert ("was right, so w was kept." in say) == (not mistake)
         else:
             assert "example just shown" not in say
         assert f"Claim 2: ‖w‖² = {number(float(w @ w))} ≤ " in say

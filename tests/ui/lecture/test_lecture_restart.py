@@ -67,7 +67,8 @@ def test_the_same_run_keeps_its_step():
         {"lec_w0_typed": "1, 2, 3"},
         {"lec_order": "shuffle"},
         {"lec_rule": "predict_ge"},
-        {"lec_normalize": True},
+        {"lec_scale": "unit"},
+        {"lec_scale": "radius"},
         {"lec_max_epochs": 60},
     ],
 )

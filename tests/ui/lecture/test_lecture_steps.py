@@ -57,7 +57,7 @@ RUNS = [
     ("separable", {}, RunSettings()),  # w* exists: the w·w* column is filled
     ("xor", {}, RunSettings(max_epochs=20)),  # no w*: the column is empty
     ("noisy", {}, RunSettings(bias=False, eta=0.37, seed=4, max_epochs=10)),
-    ("separable", {}, RunSettings(w0=(0.5, -2.0, 1.0), normalize=True, rule="predict_ge")),
+    ("separable", {}, RunSettings(w0=(0.5, -2.0, 1.0), scale="unit", rule="predict_ge")),
 ]
 
 
@@ -153,9 +153,9 @@ def session(**changes) -> dict:
                 "lec_w0": "random",
                 "lec_order": "shuffle",
                 "lec_rule": "predict_ge",
-                "lec_normalize": True,
+                "lec_scale": "unit",
             },
-            ["no bias", "η = 0.25", "random w₀", "reshuffled each epoch", "normalized"],
+            ["no bias", "η = 0.25", "random w₀", "reshuffled each epoch", "each x ÷ ‖x‖"],
         ),
         ({"lec_eta": 1000.0, "lec_w0": "typed", "lec_rule": "negative"}, ["η = 1,000", "typed"]),
     ],
@@ -169,5 +169,5 @@ def test_the_settings_summary_names_every_setting(changes, parts):
     assert f"η = {number(float(ss['lec_eta']))}" in text
     for part in parts:
         assert part in text, (part, text)
-    assert ("normalized" in text) == bool(ss["lec_normalize"])
+    assert ("÷" in text) == (ss["lec_scale"] != "given")
     assert not EMOJI.search(text)

@@ -319,3 +319,9 @@ def test_a_new_dataset_from_the_sidebar_starts_a_new_history():
     h = lab.sync(ss, X0[:2], Y0[:2], "generated", False)
     assert len(h.present) == 2 and not h.can_undo
     assert ss[lab.PRESET][0].same(X0[:2], Y0[:2])
+
+
+def test_one_point_is_written_in_the_singular():
+    one = edits.start([[0.0, 1.0]], [1.0])
+    r = edits.reduce(one, "flipped", {"i": 3})
+    assert not r.ok and "There is no point 4: the data have 1 point (only point 1)" in r.error

@@ -210,3 +210,10 @@ def test_the_edits_chart_puts_each_edit_where_its_numbers_say():
     assert float(circles[1].get("r")) > float(circles[0].get("r"))  # the current edit stands out
     empty = ET.fromstring(mf.edits_svg([], 0, None))
     assert "no separable edits yet" in "".join(empty.itertext())
+
+
+def test_the_pictures_words_count_one_point_in_the_singular():
+    X, y = np.array([[1.0, 2.0]]), np.array([1.0])
+    an = lab.analyse(X, y, bias=True, c=1.0, max_epochs=5)
+    scene = mf.canvas_scene(an, view_box(X), version=0, tick=0, mode="plus")
+    assert scene["alt"].startswith("1 point, 1 labelled +1 and 0 labelled −1.")

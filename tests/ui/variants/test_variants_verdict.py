@@ -63,3 +63,28 @@ def test_c_k_is_one_for_the_mistake_that_made_w_k_plus_its_correct_steps():
     assert trace.n_mistakes >= 2
     assert (c[1:] == 1 + correct[1:]).all()  # made by a mistake: 1 + its correct steps
     assert c[0] == s[1]  # the start w_0: only its correct steps
+
+
+def test_a_tie_goes_to_the_cheaper_prediction_as_the_text_says():
+    words = " ".join(lesson_text("variants")["deploy"].split())
+    assert "a tie if within one percentage point of the lowest" in words
+    assert "the cost of a prediction as the tie-breaker" in words
+    # the voted one is best, the last w within a point of it, the averaged more than a
+    # point behind: the last w predicts as well for the price of one dot product
+    text = var.verdict(evidence(0.030, 0.045, 0.028), 500, SWINGS["alike"])
+    assert "**Deploy the last w perceptron**" in text
+    assert "within one percentage point of the best (voted, 2.8%)" in text
+    assert "the voted one kept up to 500 vectors" in text
+    assert "clearly" not in text  # 0.2 points ahead is no clear lead
+    # alone within a point, the voted one wins; all three tied, the averaged one does
+    assert "**Deploy the voted perceptron**" in var.verdict(
+        evidence(0.05, 0.045, 0.028), 9, SWINGS["alike"]
+    )
+    assert "**Deploy the averaged perceptron**" in var.verdict(
+        evidence(0.03, 0.03, 0.028), 9, SWINGS["alike"]
+    )
+
+
+def test_one_vector_is_written_in_the_singular():
+    text = var.verdict(evidence(0.10, 0.03, 0.03), 1, SWINGS["alike"])
+    assert "kept up to 1 vector " in text and "1 vectors" not in text
