@@ -178,7 +178,7 @@ def assert_plain_numbers(at: AppTest) -> str:
     return shown
 
 
-def default(key: str):
+def default(key: str) -> Any:
     """A setting's default, as a page opened without a link has it."""
     return SETTINGS[key].default
 
