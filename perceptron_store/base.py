@@ -4,8 +4,18 @@ checks of a key, a field, a value and an expiry that both backends run before an
 The interface is ``put``/``get``/``touch`` of bytes under a string key, with an expiry,
 and a *map* of fields under a key. Every backend expires entries after their ``ttl`` (an
 expired entry is never returned, and is purged) and caps the store's total size
-(:func:`max_store_bytes`): when a write goes over it, the entries that expire soonest are
-evicted first (never the one just written). Any failure to reach the store raises
+(:func:`max_store_bytes`) by one rule, so that nothing a class needs is lost to someone
+else's writes:
+
+- Only datasets (keys under ``EVICTABLE_PREFIX``) are ever evicted to make room, the least
+  recently used first (a put or a touch is a use), and never one used in the last
+  ``RECENT_S`` (a week), nor the one being written.
+- Everything else (a class's room, seats, answers and submissions) only expires. Datasets
+  may fill the cap but for ``CLASS_SHARE`` of it, which stays free for the classes.
+- A write that still does not fit is refused with :class:`StoreFull`, a ValueError whose
+  message says so; the store is left as it was.
+
+Any failure to reach the store raises
 :class:`StoreDown`, never a driver's own exception. Opening a store touches nothing: the
 first call connects, and every call after a failure tries again, so the same object works
 again once the store is back.
@@ -20,8 +30,7 @@ write in Python, so an answer is counted exactly once. A key holds either a plai
 a map: ``get`` of a map's key is None, ``fields`` of a plain entry's key is empty, ``put``
 replaces a map as it replaces an entry, ``put_field`` refuses a key that holds a plain entry
 (ValueError), and ``touch`` and ``delete`` work on both. A map with no field left does not
-exist. Each field counts ``field_size`` bytes against the size cap, and a map is evicted
-whole, by its expiry, like an entry.
+exist. Each field counts ``field_size`` bytes against the size cap; a map is never evicted.
 """
 
 from __future__ import annotations
@@ -43,6 +52,12 @@ MAX_VALUE_BYTES = MAX_BYTES + 4_096
 MAX_KEY_LENGTH = 200
 MAX_TTL = 10 * 365.25 * 86_400.0  # ten years
 ENTRY_OVERHEAD = 64  # bytes counted per entry besides its key and value (index, row)
+
+# What may be evicted to make room (see the module's docstring): datasets only, none used in
+# the last week, and never from the share of the cap kept for the classes.
+EVICTABLE_PREFIX = "dataset:"
+RECENT_S = 7 * 86_400.0
+CLASS_SHARE = 0.25
 
 # Maps (class mode): one field per student, a short answer in each.
 MAX_FIELD_LENGTH = 64  # a field name: printable ASCII, no spaces, as keys
@@ -66,6 +81,11 @@ class StoreDown(Exception):
 
 class MapFull(ValueError):
     """put_field refused a new field: the map already holds max_fields fields."""
+
+
+class StoreFull(ValueError):
+    """A write refused because it does not fit under the cap, with nothing left that may be
+    evicted: every dataset was used in the last week, and a class is never evicted."""
 
 
 class Store(Protocol):
@@ -246,4 +266,26 @@ def map_too_big(key: str, cap: int) -> ValueError:
     return ValueError(
         f"The map {key!r} would be more than the whole store holds ({cap:,} bytes); "
         "nothing was stored."
+    )
+
+
+def evictable(key: str) -> bool:
+    """Whether the entry under ``key`` may be evicted to make room: a dataset's."""
+    return key.startswith(EVICTABLE_PREFIX)
+
+
+def data_cap(cap: int) -> int:
+    """The bytes datasets may fill of a store capped at ``cap``: the rest is the classes'."""
+    return cap - int(cap * CLASS_SHARE)
+
+
+def store_full(key: str) -> StoreFull:
+    if evictable(key):
+        return StoreFull(
+            "The app's store is full of datasets opened in the last week, so these data were "
+            "not stored; they stay in this tab. Try again later."
+        )
+    return StoreFull(
+        "The app's store is full, so this was not saved. The server's keeper can give the "
+        "store more room (PERCEPTRON_STORE_MAX_MB)."
     )

@@ -22,36 +22,51 @@ REDIS_TIMEOUT = 0.5  # seconds: connect and each reply
 REDIS_NAMESPACE = "perceptron:"
 
 # The start of every write script. KEYS: the key written (an entry or a map), expiry index
-# (sorted set: key -> expiry in ms), sizes (hash: key -> its bytes, a map's summed),
-# total (string). Time is the server's, as for SET's own PX. Forgets what has expired;
-# done(r) saves the total and returns r; evict(cap) goes under the cap, soonest expiry
-# first, never KEYS[1].
+# (sorted set: key -> expiry in ms), sizes (hash: key -> its bytes, a map's summed), total
+# (string), last-use index of the datasets (sorted set: key -> last put or touch in ms),
+# the datasets' total (string). Time is the server's, as for SET's own PX. DATA is the
+# datasets' namespaced key prefix and RECENT the milliseconds a used dataset is kept
+# (filled in per store). Forgets what has expired; done(r) saves the totals and returns r;
+# room(want, want_data, is_data) evicts datasets, least recently used first, none used in
+# the last RECENT ms and never KEYS[1], until a write leaving the totals at want and
+# want_data fits (the datasets' share only counts for a dataset), and says if it does.
 _LUA_HEAD = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local total = tonumber(redis.call('GET', KEYS[4]) or '0')
+local data = tonumber(redis.call('GET', KEYS[6]) or '0')
+local DATA = '%(data)s'
+local function is_data(k) return string.sub(k, 1, string.len(DATA)) == DATA end
 local function forget(k)
-  total = total - tonumber(redis.call('HGET', KEYS[3], k) or '0')
+  local size = tonumber(redis.call('HGET', KEYS[3], k) or '0')
+  total = total - size
+  if is_data(k) then
+    data = data - size
+    redis.call('ZREM', KEYS[5], k)
+  end
   redis.call('HDEL', KEYS[3], k)
   redis.call('ZREM', KEYS[2], k)
 end
 local function done(r)
   if total < 0 then total = 0 end
-  redis.call('SET', KEYS[4], string.format('%d', total))
+  if data < 0 then data = 0 end
+  redis.call('SET', KEYS[4], string.format('%%d', total))
+  redis.call('SET', KEYS[6], string.format('%%d', data))
   return r
 end
-local function evict(cap)
-  local evicted = 0
-  while total > cap do
-    local first = redis.call('ZRANGE', KEYS[2], 0, 1)
-    local victim = first[1]
-    if victim == KEYS[1] then victim = first[2] end
-    if not victim then break end
+local function room(want, want_data, isdata, cap, dcap)
+  while want > cap or (isdata and want_data > dcap) do
+    local old = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now - %(recent)d, 'LIMIT', 0, 2)
+    local victim = old[1]
+    if victim == KEYS[1] then victim = old[2] end
+    if not victim then return false end
+    local size = tonumber(redis.call('HGET', KEYS[3], victim) or '0')
     forget(victim)
     redis.call('DEL', victim)
-    evicted = evicted + 1
+    want = want - size
+    want_data = want_data - size
   end
-  return evicted
+  return true
 end
 local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, 1000)
 for _, k in ipairs(gone) do
@@ -60,24 +75,37 @@ for _, k in ipairs(gone) do
 end
 """
 
-# ARGV: value, ttl in ms, size, cap. SET replaces a map as it replaces a string.
+# ARGV: value, ttl in ms, size, cap, the datasets' cap. SET replaces a map as it replaces a
+# string. Returns 0, or -4 (no room: nothing written).
 _PUT_LUA = (
     _LUA_HEAD
     + """
+local size = tonumber(ARGV[3])
+local was = tonumber(redis.call('HGET', KEYS[3], KEYS[1]) or '0')
+local isdata = is_data(KEYS[1])
+local want_data = data
+if isdata then want_data = data - was + size end
+if not room(total - was + size, want_data, isdata, tonumber(ARGV[4]), tonumber(ARGV[5])) then
+  return done(-4)
+end
 forget(KEYS[1])
 local ttl = tonumber(ARGV[2])
-local size = tonumber(ARGV[3])
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
 redis.call('ZADD', KEYS[2], now + ttl, KEYS[1])
 redis.call('HSET', KEYS[3], KEYS[1], size)
 total = total + size
-return done(evict(tonumber(ARGV[4])))
+if isdata then
+  data = data + size
+  redis.call('ZADD', KEYS[5], now, KEYS[1])
+end
+return done(0)
 """
 )
 
 # A map is a hash. ARGV: field, value, ttl in ms, the field's size without its value
 # (key + field + overhead), cap, max fields. Returns the fields after the write, or -1
-# (full), -2 (a plain entry is there), -3 (the map would be over the cap): nothing written.
+# (full), -2 (a plain entry is there), -3 (the map would be over the cap), -4 (no room in
+# the store): nothing written. A map is never a dataset.
 _PUT_FIELD_LUA = (
     _LUA_HEAD
     + """
@@ -94,13 +122,13 @@ end
 local was = tonumber(redis.call('HGET', KEYS[3], KEYS[1]) or '0')
 local size = was - old + base + string.len(ARGV[2])
 if size > tonumber(ARGV[5]) then return done(-3) end
+if not room(total - was + size, 0, false, tonumber(ARGV[5]), 0) then return done(-4) end
 local ttl = tonumber(ARGV[3])
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ttl)
 redis.call('ZADD', KEYS[2], now + ttl, KEYS[1])
 redis.call('HSET', KEYS[3], KEYS[1], size)
 total = total - was + size
-evict(tonumber(ARGV[5]))
 return done(redis.call('HLEN', KEYS[1]))
 """
 )
@@ -134,12 +162,14 @@ return done(was)
 """
 )
 
-# KEYS: entry or map, expiry index. ARGV: ttl in ms.
+# KEYS: entry or map, expiry index, last-use index of the datasets. ARGV: ttl in ms. A
+# touch of a dataset is a use.
 _TOUCH_LUA = """
 if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 1 then
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
   redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), KEYS[1])
+  if redis.call('ZSCORE', KEYS[3], KEYS[1]) then redis.call('ZADD', KEYS[3], now, KEYS[1]) end
   return 1
 end
 return 0
@@ -173,6 +203,7 @@ class RedisStore:
         max_bytes: int | None = None,
         namespace: str = REDIS_NAMESPACE,
         timeout: float = REDIS_TIMEOUT,
+        recent_s: float = base.RECENT_S,
     ) -> None:
         import redis
         from redis.backoff import NoBackoff
@@ -198,11 +229,17 @@ class RedisStore:
         self._index = namespace + "_index:expires"
         self._sizes = namespace + "_index:sizes"
         self._total = namespace + "_index:total"
-        self._put_script = self._client.register_script(_PUT_LUA)
+        self._used = namespace + "_index:used"
+        self._data_total = namespace + "_index:data"
+        # the datasets' prefix goes into the scripts as a Lua string: a namespace is printable
+        # ASCII (a Redis key prefix), so only a quote or a backslash would need escaping
+        prefix = (namespace + base.EVICTABLE_PREFIX).replace("\\", "\\\\").replace("'", "\\'")
+        fill = {"data": prefix, "recent": round(recent_s * 1000)}
+        self._put_script = self._client.register_script(_PUT_LUA % fill)
         self._touch_script = self._client.register_script(_TOUCH_LUA)
-        self._put_field_script = self._client.register_script(_PUT_FIELD_LUA)
-        self._delete_field_script = self._client.register_script(_DELETE_FIELD_LUA)
-        self._delete_script = self._client.register_script(_DELETE_LUA)
+        self._put_field_script = self._client.register_script(_PUT_FIELD_LUA % fill)
+        self._delete_field_script = self._client.register_script(_DELETE_FIELD_LUA % fill)
+        self._delete_script = self._client.register_script(_DELETE_LUA % fill)
         self._closed = False
 
     def __repr__(self) -> str:
@@ -225,14 +262,29 @@ class RedisStore:
             raise StoreDown(f"Redis at {self.location} cannot be reached: {exc}") from exc
 
     def _keys(self, key: str) -> list[str]:
-        return [self.namespace + key, self._index, self._sizes, self._total]
+        return [
+            self.namespace + key,
+            self._index,
+            self._sizes,
+            self._total,
+            self._used,
+            self._data_total,
+        ]
 
     def put(self, key: str, value: bytes, *, ttl: float) -> None:
         data = base.check_entry(key, value, ttl, self.max_bytes)
         size = base.entry_size(key, data)
         ttl_ms = max(1, round(ttl * 1000))
         keys = self._keys(key)
-        self._call(lambda: self._put_script(keys=keys, args=[data, ttl_ms, size, self.max_bytes]))
+        args: list[bytes | int] = [
+            data,
+            ttl_ms,
+            size,
+            self.max_bytes,
+            base.data_cap(self.max_bytes),
+        ]
+        if self._call(lambda: self._put_script(keys=keys, args=args)) == -4:
+            raise base.store_full(key)
 
     def get(self, key: str) -> bytes | None:
         base.check_key(key)
@@ -243,7 +295,7 @@ class RedisStore:
         base.check_key(key)
         base.check_ttl(ttl)
         ttl_ms = max(1, round(ttl * 1000))
-        keys = [self.namespace + key, self._index]
+        keys = [self.namespace + key, self._index, self._used]
         return bool(self._call(lambda: self._touch_script(keys=keys, args=[ttl_ms])))
 
     def put_field(
@@ -260,6 +312,8 @@ class RedisStore:
             raise base.not_a_map(key)
         if count == -3:
             raise base.map_too_big(key, self.max_bytes)
+        if count == -4:
+            raise base.store_full(key)
         return count
 
     def fields(self, key: str) -> dict[str, bytes]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from perceptron_store.base import Store, max_store_bytes
+from perceptron_store.base import RECENT_S, Store, max_store_bytes
 from perceptron_store.redis_store import REDIS_NAMESPACE, RedisStore
 from perceptron_store.sqlite_store import SQLiteStore
 
@@ -26,6 +26,7 @@ def open_store(
     *,
     max_bytes: int | None = None,
     namespace: str = REDIS_NAMESPACE,
+    recent_s: float = RECENT_S,
 ) -> Store:
     """The store a setting names; connects to nothing yet (the first call does).
 
@@ -40,7 +41,8 @@ def open_store(
     - None or "": SQLite at ``.perceptron/store.sqlite3`` next to ``app.py``.
 
     ``max_bytes`` (default ``max_store_bytes()``) caps the total size. ``namespace``
-    prefixes every Redis key, so several apps (or tests) can share one Redis.
+    prefixes every Redis key, so several apps (or tests) can share one Redis. ``recent_s``
+    (default a week): a dataset used this recently is never evicted to make room.
     Raises ValueError for a setting it cannot read.
     """
     if setting is None:
@@ -53,17 +55,17 @@ def open_store(
         raise ValueError("The store's size cap must be positive.")
     lowered = setting.lower()
     if lowered.startswith(("redis://", "rediss://", "unix://")):
-        return RedisStore(setting, max_bytes=cap, namespace=namespace)
+        return RedisStore(setting, max_bytes=cap, namespace=namespace, recent_s=recent_s)
     if lowered.startswith("sqlite://"):
         path = setting[len("sqlite://") :]
         if path.startswith("//"):  # sqlite:////abs/path, as SQLAlchemy writes it
             path = "/" + path.lstrip("/")
         if not path:
             raise ValueError("The store setting sqlite:// names no file.")
-        return SQLiteStore(path, max_bytes=cap)
+        return SQLiteStore(path, max_bytes=cap, recent_s=recent_s)
     if "://" in setting:
         scheme = setting.split("://", 1)[0][:20]
         raise ValueError(
             f"Unknown store {scheme!r}: use redis://host:port/db, sqlite:///path or a path."
         )
-    return SQLiteStore(setting or DEFAULT_PATH, max_bytes=cap)
+    return SQLiteStore(setting or DEFAULT_PATH, max_bytes=cap, recent_s=recent_s)

@@ -26,7 +26,8 @@ CREATE TABLE IF NOT EXISTS entries (
     key TEXT PRIMARY KEY,
     value BLOB NOT NULL,
     expires REAL NOT NULL,
-    size INTEGER NOT NULL
+    size INTEGER NOT NULL,
+    used REAL NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS entries_expires ON entries (expires);
 CREATE TABLE IF NOT EXISTS totals (id INTEGER PRIMARY KEY CHECK (id = 0), bytes INTEGER NOT NULL);
@@ -67,6 +68,13 @@ CREATE TRIGGER IF NOT EXISTS maps_removed AFTER DELETE ON maps
     BEGIN DELETE FROM fields WHERE key = OLD.key; END;
 """
 _SCHEMA_LAST = "maps_removed"  # the last trigger the schema makes: a file without it is set up
+# the last use of each entry (a put or a touch), for evicting the least recently used dataset;
+# a file made before it gets the column with every entry counted as used when it is added
+_USED = "CREATE INDEX IF NOT EXISTS entries_used ON entries (used)"
+_DATA = (
+    base.EVICTABLE_PREFIX,
+    base.EVICTABLE_PREFIX[:-1] + chr(ord(base.EVICTABLE_PREFIX[-1]) + 1),
+)
 
 
 class SQLiteStore:
@@ -86,9 +94,16 @@ class SQLiteStore:
 
     name = "sqlite"
 
-    def __init__(self, path: str | os.PathLike[str], *, max_bytes: int | None = None) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        max_bytes: int | None = None,
+        recent_s: float = base.RECENT_S,
+    ) -> None:
         self.path = str(path)
         self.max_bytes = max_store_bytes() if max_bytes is None else int(max_bytes)
+        self.recent_s = float(recent_s)  # a dataset used this recently is never evicted
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
         self._closed = False
@@ -131,6 +146,15 @@ class SQLiteStore:
             ).fetchone()
             if made is None:  # a read when the file is set up: no write lock to wait for
                 conn.executescript(f"BEGIN IMMEDIATE;{_SCHEMA}COMMIT;")
+            columns = {str(row[1]) for row in conn.execute("PRAGMA table_info(entries)")}
+            if "used" not in columns:
+                conn.executescript(
+                    "BEGIN IMMEDIATE;"
+                    "ALTER TABLE entries ADD COLUMN used REAL NOT NULL DEFAULT 0;"
+                    f"UPDATE entries SET used = {time.time()!r};"
+                    "COMMIT;"
+                )
+            conn.execute(_USED)
         except BaseException:
             conn.close()
             raise
@@ -182,25 +206,36 @@ class SQLiteStore:
         conn.execute("DELETE FROM entries WHERE expires <= ?", (now,))
         conn.execute("DELETE FROM maps WHERE expires <= ?", (now,))
 
-    def _evict(self, conn: sqlite3.Connection, keep: str) -> None:
-        """Under the cap again: entries and whole maps, soonest expiring first, never
-        ``keep`` (what was just written)."""
-        total = self._total(conn)
-        while total > self.max_bytes:
+    def _make_room(self, conn: sqlite3.Connection, keep: str, now: float) -> None:
+        """Under the cap again after writing ``keep``, and datasets within their share
+        when ``keep`` is one: evict datasets, the least recently used first, none used in
+        the last week and never ``keep``. If that is not enough, raise StoreFull (the
+        caller's transaction rolls the write back)."""
+        total, data = self._total(conn), self._data_total(conn)
+        data_cap = base.data_cap(self.max_bytes)
+        is_data = base.evictable(keep)
+        while total > self.max_bytes or (is_data and data > data_cap):
             rows = conn.execute(
-                "SELECT expires, key, size, 0 FROM entries WHERE key != ?1 "
-                "UNION ALL SELECT expires, key, size, 1 FROM maps WHERE key != ?1 "
-                "ORDER BY 1, 2 LIMIT 64",
-                (keep,),
+                "SELECT key, size FROM entries WHERE key >= ? AND key < ? AND key != ? "
+                "AND used <= ? ORDER BY used, key LIMIT 64",
+                (*_DATA, keep, now - self.recent_s),
             ).fetchall()
             if not rows:
-                break
-            for _, victim, victim_size, is_map in rows:
-                table = "maps" if is_map else "entries"
-                conn.execute(f"DELETE FROM {table} WHERE key = ?", (victim,))
+                raise base.store_full(keep)
+            for victim, victim_size in rows:
+                conn.execute("DELETE FROM entries WHERE key = ?", (victim,))
                 total -= int(victim_size)
-                if total <= self.max_bytes:
+                data -= int(victim_size)
+                if total <= self.max_bytes and not (is_data and data > data_cap):
                     break
+
+    @staticmethod
+    def _data_total(conn: sqlite3.Connection) -> int:
+        """The bytes of the datasets, by the key's index (no scan of the rest)."""
+        row = conn.execute(
+            "SELECT COALESCE(SUM(size), 0) FROM entries WHERE key >= ? AND key < ?", _DATA
+        ).fetchone()
+        return int(row[0]) if row else 0
 
     def put(self, key: str, value: bytes, *, ttl: float) -> None:
         data = base.check_entry(key, value, ttl, self.max_bytes)
@@ -212,12 +247,12 @@ class SQLiteStore:
                 self._purge(conn, now)
                 conn.execute("DELETE FROM maps WHERE key = ?", (key,))  # a key is one or other
                 conn.execute(
-                    "INSERT INTO entries (key, value, expires, size) VALUES (?, ?, ?, ?) "
+                    "INSERT INTO entries (key, value, expires, size, used) VALUES (?, ?, ?, ?, ?) "
                     "ON CONFLICT (key) DO UPDATE SET value = excluded.value, "
-                    "expires = excluded.expires, size = excluded.size",
-                    (key, data, now + ttl, size),
+                    "expires = excluded.expires, size = excluded.size, used = excluded.used",
+                    (key, data, now + ttl, size, now),
                 )
-                self._evict(conn, key)
+                self._make_room(conn, key, now)
 
         self._run(work)
 
@@ -244,14 +279,16 @@ class SQLiteStore:
 
         def work(conn: sqlite3.Connection) -> bool:
             now = time.time()
-            for table in ("entries", "maps"):  # a key is in one of them at most
-                cur = conn.execute(
-                    f"UPDATE {table} SET expires = ? WHERE key = ? AND expires > ?",
-                    (now + ttl, key, now),
-                )
-                if cur.rowcount > 0:
-                    return True
-            return False
+            cur = conn.execute(  # a touch is a use
+                "UPDATE entries SET expires = ?, used = ? WHERE key = ? AND expires > ?",
+                (now + ttl, now, key, now),
+            )
+            if cur.rowcount > 0:
+                return True
+            cur = conn.execute(  # a key is in one of the tables at most
+                "UPDATE maps SET expires = ? WHERE key = ? AND expires > ?", (now + ttl, key, now)
+            )
+            return cur.rowcount > 0
 
         return bool(self._run(work))
 
@@ -287,7 +324,7 @@ class SQLiteStore:
                     "size = excluded.size",
                     (key, field, data, size),
                 )
-                self._evict(conn, key)
+                self._make_room(conn, key, now)
                 return count + (old is None)
 
         return int(self._run(work))

@@ -139,6 +139,36 @@ def test_a_store_that_cannot_be_reached_keeps_the_data_in_the_session_and_says_s
         links.use_store(None)
 
 
+def test_a_store_full_of_recent_datasets_keeps_the_room_refuses_new_data_and_says_so(tmp_path):
+    """Someone filled the store with new datasets: a student's drawn points are not stored
+    (they stay in the tab and the toast says why, once), no dataset opened this week is
+    evicted for them, and a class's room is untouched."""
+    value = b"v" * 20_000
+    one = store.entry_size("dataset:" + "a" * 22, value)
+    full = store.open_store(f"sqlite:///{tmp_path / 'full.sqlite3'}", max_bytes=4 * one)
+    full.put("room:ABCDEF", b"the room", ttl=3600)
+    earlier = ["dataset:" + c * 22 for c in "abc"]  # datasets may fill 3 of the 4
+    for key in earlier:
+        full.put(key, value, ttl=3600)
+    links.use_store(full)
+    try:
+        at = open_app("pages/margin.py")
+        said = []
+        for k in range(3):
+            lab.apply_event(at.session_state, "moved", {"i": 0, "x": 0.1 * k, "y": 0, "v": k})
+            at.run()
+            assert not at.exception
+            said += [t.value for t in at.toast]
+        assert shared(at)[0][0].tolist() == [0.2, 0.0]  # kept in the tab
+        assert "data" not in at.query_params
+        assert sum("full of datasets opened in the last week" in t for t in said) == 1, said
+        assert all(full.get(key) == value for key in earlier)
+        assert full.get("room:ABCDEF") == b"the room"
+    finally:
+        links.use_store(None)
+        full.close()
+
+
 def test_a_flood_of_edits_is_written_at_most_at_the_rate_limit_and_says_so(fresh_store):
     at = open_app("pages/margin.py")
     said, ids = [], set()

@@ -135,12 +135,13 @@ def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MakeS
     their data (one SQLite file, one Redis), as two app processes would."""
     made: list[Store] = []
 
-    def make(max_bytes: int = 10_000_000) -> Store:
+    def make(max_bytes: int = 10_000_000, recent_s: float | None = None) -> Store:
         if request.param == "sqlite":
             setting = f"sqlite://{tmp_path / 'data' / 'store.sqlite3'}"
         else:
             setting = request.getfixturevalue("redis_server").url
-        store = open_store(setting, max_bytes=max_bytes)
+        kept = {} if recent_s is None else {"recent_s": recent_s}
+        store = open_store(setting, max_bytes=max_bytes, **kept)
         made.append(store)
         return store
 

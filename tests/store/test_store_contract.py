@@ -13,10 +13,12 @@ from perceptron_store import (
     MAX_VALUE_BYTES,
     Store,
     StoreDown,
+    StoreFull,
     dataset_id,
     dataset_key,
     encode_dataset,
     entry_size,
+    field_size,
     load_dataset,
     save_dataset,
 )
@@ -79,51 +81,76 @@ def test_touch_extends_and_shortens(store: Store) -> None:
     assert store.get("k") is None
 
 
-def test_size_cap_evicts_soonest_expiring_first(make_store: MakeStore) -> None:
+def test_the_cap_evicts_the_least_recently_used_dataset_first(make_store: MakeStore) -> None:
+    """Datasets (keys under ``dataset:``) make room for one another, the least recently
+    used first (a put or a touch is a use), whatever their expiry; never the one written."""
     value = b"v" * 1000
-    one = entry_size("a", value)
-    store = make_store(max_bytes=3 * one + one // 2)  # room for three entries
-    store.put("a", value, ttl=100)
-    store.put("b", value, ttl=50)
-    store.put("c", value, ttl=200)
-    assert [store.get(k) is not None for k in "abc"] == [True, True, True]
-    store.put("d", value, ttl=150)  # over the cap: b expires soonest
-    assert {k: store.get(k) is not None for k in "abcd"} == {
-        "a": True,
-        "b": False,
-        "c": True,
-        "d": True,
-    }
-    assert used(store) <= store.max_bytes  # type: ignore[attr-defined]
-    store.put("e", value, ttl=10)  # expires soonest itself, but the new entry stays: a goes
-    assert {k: store.get(k) is not None for k in "acde"} == {
-        "a": False,
-        "c": True,
-        "d": True,
-        "e": True,
-    }
-    store.put("f", b"f" * 2500, ttl=300)  # needs two places: e, then d
-    assert {k: store.get(k) is not None for k in "cdef"} == {
-        "c": True,
-        "d": False,
-        "e": False,
-        "f": True,
-    }
-    assert used(store) == entry_size("c", value) + entry_size("f", b"f" * 2500)
+    one = entry_size("dataset:a", value)
+    store = make_store(max_bytes=4 * one + one // 2, recent_s=0.0)  # datasets: room for 3
+    for name, ttl in (("a", 100), ("b", 50), ("c", 200)):
+        store.put(f"dataset:{name}", value, ttl=ttl)
+        time.sleep(0.01)
+    assert store.touch("dataset:a", ttl=100)  # a is in use: now b is the least recent
+    time.sleep(0.01)
+    store.put("dataset:d", value, ttl=150)
+    kept = {k: store.get(f"dataset:{k}") is not None for k in "abcd"}
+    assert kept == {"a": True, "b": False, "c": True, "d": True}
+    time.sleep(0.01)
+    store.put("dataset:e", value, ttl=10)  # c is now the least recent, e expires soonest
+    kept = {k: store.get(f"dataset:{k}") is not None for k in "acde"}
+    assert kept == {"a": True, "c": False, "d": True, "e": True}
     assert used(store) <= store.max_bytes  # type: ignore[attr-defined]
 
 
-def test_touch_changes_the_eviction_order(make_store: MakeStore) -> None:
+def test_a_class_is_never_evicted_and_datasets_leave_it_its_share(make_store: MakeStore) -> None:
+    """A room's entry and its map of seats only expire: a flood of new datasets evicts old
+    datasets, never them, and datasets never fill the share of the cap kept for classes."""
     value = b"v" * 1000
-    one = entry_size("a", value)
-    store = make_store(max_bytes=2 * one + one // 2)
-    store.put("a", value, ttl=10)
-    store.put("b", value, ttl=100)
-    assert store.touch("a", ttl=1000)  # a is in use: now b expires soonest
-    store.put("c", value, ttl=500)
-    assert store.get("a") == value
-    assert store.get("b") is None
-    assert store.get("c") == value
+    one = entry_size("dataset:00", value)
+    store = make_store(max_bytes=8 * one, recent_s=0.0)  # datasets may fill 6 of the 8
+    store.put("room:ABC", b"r" * 500, ttl=5)  # soonest to expire of all
+    store.put_field("room:ABC:members", "s1", b"m" * 500, ttl=5)
+    for i in range(40):
+        store.put(f"dataset:{i:02d}", value, ttl=3600)
+        time.sleep(0.002)
+    assert store.get("room:ABC") == b"r" * 500
+    assert store.fields("room:ABC:members") == {"s1": b"m" * 500}
+    alive = [i for i in range(40) if store.get(f"dataset:{i:02d}") is not None]
+    assert alive == list(range(34, 40)), alive  # the six most recent
+    assert used(store) <= store.max_bytes  # type: ignore[attr-defined]
+    store.put_field("room:ABC:members", "s2", b"m" * 500, ttl=5)  # the classes' share
+    assert store.count_fields("room:ABC:members") == 2
+
+
+def test_a_dataset_used_in_the_last_week_is_never_evicted_the_write_is_refused(
+    make_store: MakeStore,
+) -> None:
+    """When every dataset was used within ``recent_s`` (a week by default), a new one does
+    not fit: StoreFull says so, and what was stored stays."""
+    value = b"v" * 1000
+    one = entry_size("dataset:0", value)
+    store = make_store(max_bytes=4 * one)  # datasets: room for 3; recent_s: a week
+    for i in range(3):
+        store.put(f"dataset:{i}", value, ttl=3600)
+    with pytest.raises(StoreFull, match="full of datasets opened in the last week"):
+        store.put("dataset:new", value, ttl=3600)
+    assert all(store.get(f"dataset:{i}") == value for i in range(3))
+    assert store.get("dataset:new") is None
+    store.put("dataset:1", b"w" * 1000, ttl=3600)  # a dataset already there may change
+    assert store.get("dataset:1") == b"w" * 1000
+
+
+def test_a_class_write_that_does_not_fit_is_refused_with_a_message(make_store: MakeStore) -> None:
+    """Two rooms fill the store: the next seat is refused with StoreFull, and nothing of
+    either room is evicted for it."""
+    value = b"m" * 1000
+    store = make_store(max_bytes=3 * field_size("room:X:m", "s0", value) + 100)
+    store.put_field("room:X:m", "s0", value, ttl=60)
+    store.put_field("room:X:m", "s1", value, ttl=60)
+    store.put_field("room:Y:m", "s0", value, ttl=5)
+    with pytest.raises(StoreFull, match="store is full"):
+        store.put_field("room:Y:m", "s1", value, ttl=60)
+    assert store.count_fields("room:X:m") == 2 and store.count_fields("room:Y:m") == 1
 
 
 def test_too_big_is_refused_and_changes_nothing(make_store: MakeStore) -> None:

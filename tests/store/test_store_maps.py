@@ -26,6 +26,7 @@ from perceptron_store import (
     MapFull,
     Store,
     StoreDown,
+    StoreFull,
     entry_size,
     field_size,
     open_store,
@@ -214,42 +215,38 @@ def test_bad_values_and_ttls_are_refused_and_change_nothing(make_store: MakeStor
 # --------------------------------------------------------------------------- size cap
 
 
-def test_the_size_cap_evicts_whole_maps_soonest_expiring_first(make_store: MakeStore) -> None:
+def test_the_size_cap_never_evicts_a_map_only_datasets(make_store: MakeStore) -> None:
+    """A map (a class's seats, answers, submissions) only expires: writes over the cap, of
+    a dataset or of a map, evict old datasets, the least recently used first."""
     value = b"v" * 1000
-    one = entry_size("a", value)  # field_size("m", "x", value) is one byte more
-    store = make_store(max_bytes=4 * one + one // 2)  # room for four
-    store.put("a", value, ttl=100)
-    store.put_field("m", "x", value, ttl=50)
-    store.put_field("m", "y", value, ttl=50)  # a map of two, expiring soonest
-    store.put("c", value, ttl=200)
+    one = entry_size("dataset:a", value)
+    store = make_store(max_bytes=6 * one, recent_s=0.0)  # datasets: room for 4 (of 6)
+    store.put("dataset:a", value, ttl=100)
+    store.put_field("m", "x", value, ttl=5)
+    store.put_field("m", "y", value, ttl=5)  # a map of two, expiring soonest
+    for name in "bcd":
+        store.put(f"dataset:{name}", value, ttl=100)
     assert store.count_fields("m") == 2
-    store.put("d", value, ttl=150)  # over the cap: the map goes, whole
-    assert store.fields("m") == {}
-    assert [store.get(k) is not None for k in "acd"] == [True, True, True]
-    assert used(store) == 3 * one
-    store.put_field("n", "x", value, ttl=10)  # fits
-    store.put_field("n", "y", value, ttl=10)  # over: n expires soonest, but stays: a goes
-    assert store.count_fields("n") == 2
-    assert {k: store.get(k) is not None for k in "acd"} == {"a": False, "c": True, "d": True}
-    assert used(store) == 2 * one + 2 * field_size("n", "x", value)
+    store.put("dataset:e", value, ttl=200)  # over the cap: the oldest dataset goes, not m
+    assert store.count_fields("m") == 2
+    alive = {k: store.get(f"dataset:{k}") is not None for k in "abcde"}
+    assert alive == {"a": False, "b": True, "c": True, "d": True, "e": True}
+    store.put_field("m", "z", value, ttl=5)  # a map's write over the cap: b goes
+    assert store.count_fields("m") == 3 and store.get("dataset:b") is None
     assert used(store) <= store.max_bytes  # type: ignore[attr-defined]
-    store.put("e", value, ttl=300)  # a plain entry evicts a map too
-    assert store.count_fields("n") == 0
-    assert [store.get(k) is not None for k in "cde"] == [True, True, True]
-    assert used(store) == 3 * one
 
 
 def test_a_map_bigger_than_the_store_is_refused(make_store: MakeStore) -> None:
     value = b"v" * 1000
-    store = make_store(max_bytes=2 * field_size("m", "x", value) + 10)
-    store.put("a", value, ttl=60)
+    store = make_store(max_bytes=2 * field_size("m", "x", value) + 30, recent_s=0.0)
+    store.put("dataset:a", value, ttl=60)
     store.put_field("m", "x", value, ttl=60)
-    store.put_field("m", "y", value, ttl=60)  # a is evicted, the map fills the store
-    assert store.get("a") is None
+    store.put_field("m", "y", value, ttl=60)  # the dataset is evicted, the map fills it
+    assert store.get("dataset:a") is None
     with pytest.raises(ValueError, match="whole store"):
         store.put_field("m", "z", value, ttl=60)
     with pytest.raises(ValueError, match="whole store"):
-        store.put_field("m", "y", value + b"x" * 20, ttl=60)
+        store.put_field("m", "y", value + b"x" * 40, ttl=60)
     assert store.fields("m") == {"x": value, "y": value}
     assert store.put_field("m", "y", b"small", ttl=60) == 2  # a smaller answer is fine
 
@@ -397,6 +394,30 @@ def test_a_file_made_before_maps_gets_them(tmp_path: Path) -> None:
         assert store.put_field("room", "ada", b"1", ttl=60) == 1
         assert store.get("kept") == b"old"
         assert used(store) == entry_size("kept", b"old") + field_size("room", "ada", b"1")
+    finally:
+        store.close()
+
+
+def test_a_file_made_before_last_use_was_kept_counts_its_datasets_as_just_used(
+    tmp_path: Path,
+) -> None:
+    """An older file has no last-use column: it gets one on first use, every entry counted
+    as used then, so no dataset it holds is evicted for a week; new ones are refused."""
+    path = tmp_path / "old.sqlite3"
+    value = b"v" * 1000
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.executescript(OLD_SCHEMA)
+        for name in ("dataset:a", "dataset:b"):
+            conn.execute(
+                "INSERT INTO entries VALUES (?, ?, ?, ?)",
+                (name, value, time.time() + 600, entry_size(name, value)),
+            )
+        conn.commit()
+    store = open_store(f"sqlite://{path}", max_bytes=3 * entry_size("dataset:a", value))
+    try:
+        with pytest.raises(StoreFull):
+            store.put("dataset:c", value, ttl=60)
+        assert store.get("dataset:a") == value and store.get("dataset:b") == value
     finally:
         store.close()
 

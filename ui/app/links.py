@@ -103,6 +103,7 @@ class _State:
     kept: tuple[Any, ...] | None = None  # the custom tuple last kept (or refused)
     limit: store.RateLimit = field(default_factory=lambda: store.RateLimit(WRITES_PER_S, BURST))
     down_said: bool = False
+    full_said: bool = False  # "the store is full" was said for these data
     busy_said: float = -1e9  # when "many edits at once" was last said
     tried: float = 0.0  # when a waiting link was last asked for
 
@@ -228,12 +229,18 @@ def keep(session: Session, toast: Any = None) -> None:
                 "They stay in this tab; the link will carry them once the store is back.",
             )
         return  # not kept: tried again at the next run
+    except store.StoreFull as exc:  # room may come back: tried again at a later run
+        if not state.full_said:
+            state.full_said = True
+            _say(toast, f"These data are not kept in links: {safe(exc, limit=200)}")
+        return
     except ValueError as exc:
         state.kept, session[LINKED] = custom, None
         _say(toast, f"These data are not kept in links: {safe(exc, limit=160)}")
         return
     state.kept = custom
     session[LINKED] = data_id
+    state.full_said = False
     if state.down_said:
         state.down_said = False
         _say(toast, "Links keep your data again.")

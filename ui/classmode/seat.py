@@ -145,6 +145,8 @@ def reach(fn: Callable[Concatenate[store_mod.Store, P], T], *args: P.args, **kwa
         return links.call(fn, *args, **kwargs)
     except store_mod.StoreDown as exc:
         raise Refused(STORE_DOWN) from exc
+    except store_mod.StoreFull as exc:  # the store's own sentence, no outside text in it
+        raise Refused(str(exc)) from exc
     except cr.RoomError as exc:
         raise Refused(str(exc)) from exc
 

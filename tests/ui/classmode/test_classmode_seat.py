@@ -83,3 +83,14 @@ def test_the_store_down_and_a_refusal_of_the_room_come_back_as_the_sentence_to_s
     assert str(caught.value) == STORE_DOWN and "redis" not in str(caught.value)
     with pytest.raises(Refused, match="no longer open"):
         reach(refused)
+
+    def full(store, *args):  # a real store's refusal: two rooms fill a tiny cap
+        store.put_field("room:X:m", "s0", b"m" * 900, ttl=60)
+        store.put_field("room:Y:m", "s0", b"m" * 900, ttl=60)
+
+    tiny = store_mod.open_store(":memory:", max_bytes=1_500)
+    try:
+        with pytest.raises(Refused, match="store is full, so this was not saved"):
+            reach(lambda _store: full(tiny))
+    finally:
+        tiny.close()
