@@ -78,6 +78,19 @@ def test_students_join_by_link_and_by_code_and_are_counted() -> None:
     assert "2 students have joined" in texts(at).replace("**", "")
 
 
+def test_leaving_gives_the_seat_back_and_the_projector_counts_one_fewer() -> None:
+    at, seat = lecturer()
+    a, b = student(seat.code, "Ana"), student(seat.code, "Ben")
+    at.run()
+    assert "2 students have joined" in texts(at).replace("**", "")
+    a.button(key="room_leave").click().run()
+    assert not a.exception and "room_seat" not in a.session_state
+    assert cr.members(links.the_store(), room_of(seat.code)) == 1
+    at.run()
+    assert "1 student has joined" in texts(at).replace("**", ""), texts(at)
+    assert b.session_state["room_seat"].seat  # the others keep theirs
+
+
 @pytest.mark.parametrize(
     ("code", "says"),
     [

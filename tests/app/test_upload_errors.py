@@ -174,3 +174,28 @@ def test_an_error_on_a_page_with_its_own_data_is_said_there_too():
     at = open_app("pages/spam.py")
     at = upload(at, "bad.csv", BAD)
     assert refused(at).startswith("bad.csv was not used.")
+
+
+def test_a_forged_upload_naming_a_file_the_server_does_not_hold_is_refused_in_words():
+    """A widget value naming a file id this session never uploaded reaches the page as
+    Streamlit's DeletedFile (no name, no bytes): the refusal is the app's sentence, not a
+    traceback, and the data in use stay."""
+
+    def page() -> None:
+        import streamlit as st
+        from streamlit.runtime.uploaded_file_manager import DeletedFile
+
+        from ui.app import sidebar, state
+
+        state.init(st.session_state, {})  # the settings every page starts from
+        st.session_state["forged_upload"] = DeletedFile("a-file-id-never-uploaded")
+        sidebar._upload("forged_upload")
+        refusal = st.session_state[sidebar.UPLOAD_ERROR]
+        st.write(f"{refusal.file} | {refusal.reason}")
+        st.write(str(sidebar.CUSTOM in st.session_state))
+
+    at = AppTest.from_function(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = [m.value for m in at.markdown]
+    assert shown[0] == "the file | The file is no longer on the server; please upload it again."
+    assert shown[1] == "False"

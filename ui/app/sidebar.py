@@ -76,20 +76,26 @@ def _upload(key: str) -> None:
     upload = st.session_state.get(key)
     if upload is None:
         return
+    # A file id this session does not hold (a forged or stale widget value) comes back as
+    # Streamlit's DeletedFile, with no name and no bytes: refused in the app's words.
+    name = getattr(upload, "name", None)
     try:
+        if not isinstance(name, str):
+            raise CSVError("The file is no longer on the server; please upload it again.")
         X, y = load_csv(upload)
     except CSVError as exc:
         before = st.session_state.get(UPLOAD_ERROR)
         st.session_state[UPLOAD_ERROR] = Refusal(
-            file=upload.name,
+            file=name if isinstance(name, str) else "the file",
             reason=str(exc),
             kept=before.kept if before is not None else _in_use(),
             turn=before.turn + 1 if before is not None else 1,
-            id=upload.file_id,
+            id=str(getattr(upload, "file_id", "")),
         )
         return
+    assert isinstance(name, str)  # checked above, before the CSV was read
     st.session_state.pop(UPLOAD_ERROR, None)
-    st.session_state[CUSTOM] = (X, y, shorten(upload.name, 80))  # raw: each sink escapes
+    st.session_state[CUSTOM] = (X, y, shorten(name, 80))  # raw: each sink escapes
 
 
 def _drop_custom() -> None:

@@ -9,6 +9,7 @@ address bar at once, and the lecturer's browser keeps it in a cookie for a reloa
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from typing import Any
@@ -195,7 +196,13 @@ def join(session: Session, text: object, nick: object) -> str | None:
 
 
 def leave(session: Session) -> None:
-    if seat_of(session) is not None:
+    """Leave the class; a student's seat is given back to the room (if the store cannot be
+    reached it is not, and expires with the room)."""
+    seat = seat_of(session)
+    if seat is not None:
+        if not seat.lecturer and seat.seat is not None:
+            with contextlib.suppress(Refused):
+                reach(cr.leave, seat.code, seat.seat)
         move(session, "leave")
     session[URL] = {}
 

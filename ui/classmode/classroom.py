@@ -41,6 +41,9 @@ SEAT_ALPHABET = store_mod.ID_ALPHABET
 SEAT_LENGTH = 16
 ROOM_TTL_S = 12 * 3600.0  # a room expires this long after the lecturer's last change
 MAX_MEMBERS = 500
+# app servers stamp a seat's join and a question's opening with their own clocks: this much
+# apart still counts as before (NTP keeps servers far closer)
+CLOCK_SLACK_S = 2.0
 MAX_NICK = 20
 MAX_ASKED = 200  # questions kept for the summary
 MAX_CHALLENGES = 20
@@ -119,7 +122,8 @@ class Question:
     ``t`` counts the steps already shown (the example asked about is the (t+1)-th shown,
     point ``point`` counted from 0); ``z`` is what the perceptron sees (x, or (x, 1) with
     bias, after the lecture's scaling of x); ``w`` is w before the step.
-    ``mistake`` and ``turn`` are the answer, shown once ``revealed``.
+    ``mistake`` and ``turn`` are the answer, shown once ``revealed``. ``opened`` is when
+    the room asked it (wall-clock seconds): only seats taken before then may answer.
     """
 
     id: int
@@ -134,6 +138,7 @@ class Question:
     mistake: bool
     turn: str
     revealed: bool = False
+    opened: float = 0.0
 
     @property
     def margin(self) -> float:
@@ -329,7 +334,7 @@ def ask(room: Room, question: Question) -> Room:
     if room.closed:
         raise RoomError("This class is closed.")
     qid = (room.asked[-1].id + 1) if room.asked else 1
-    q = replace(question, id=qid, revealed=False)
+    q = replace(question, id=qid, revealed=False, opened=time.time())
     return replace(room, question=q, asked=(*room.asked, q)[-MAX_ASKED:])
 
 
@@ -384,13 +389,26 @@ def close_room(room: Room) -> Room:
 # ----------------------------------------------------------------------------- the students
 
 
+def _joined(blob: bytes | None) -> float | None:
+    """When a seat was taken, from its member entry (None: no such seat)."""
+    if blob is None:
+        return None
+    try:
+        return float(json.loads(blob).get("joined", 0.0))
+    except (ValueError, TypeError, AttributeError):
+        return 0.0
+
+
 def join(s: Store, room: Room, nick: str, seat: str | None = None) -> str:
-    """Take a seat in the room (or keep ``seat``, already in it); returns the seat id.
-    Raises RoomError when the room is closed or full, StoreDown."""
+    """Take a seat in the room (or keep ``seat``, already in it, with the time it was
+    first taken); returns the seat id. Raises RoomError when the room is closed or full,
+    StoreDown."""
     if room.closed:
         raise RoomError("This class is closed.")
     taken = seat if isinstance(seat, str) and valid_seat(seat) else new_seat()
-    body = json.dumps({"nick": clean_nick(nick)}).encode()
+    since = _joined(s.fields(members_key(room.code)).get(taken)) if taken == seat else None
+    joined = time.time() if since is None else since
+    body = json.dumps({"nick": clean_nick(nick), "joined": joined}).encode()
     try:
         s.put_field(members_key(room.code), taken, body, ttl=room.ttl, max_fields=MAX_MEMBERS)
     except store_mod.MapFull as exc:
@@ -415,6 +433,12 @@ def members(s: Store, room: Room) -> int:
     return s.count_fields(members_key(room.code))
 
 
+def leave(s: Store, code: str, seat: str) -> None:
+    """Give the seat back: the room has room for another student (its answers stay)."""
+    if valid_seat(seat):
+        s.delete_field(members_key(code), seat)
+
+
 def answer(s: Store, room: Room, seat: str, qid: object, mistake: object, turn: object) -> None:
     """A student's answer to the open question (a new one replaces the old).
 
@@ -429,6 +453,11 @@ def answer(s: Store, room: Room, seat: str, qid: object, mistake: object, turn: 
         raise RoomError("That answer is not one of the choices.")
     if not valid_seat(seat):
         raise RoomError("Join the class first.")
+    joined = _joined(s.fields(members_key(room.code)).get(seat))
+    if joined is None:
+        raise RoomError("Join the class first.")
+    if q.opened and joined > q.opened + CLOCK_SLACK_S:  # one vote per seat held when asked
+        raise RoomError("You joined after this question was asked: answer the next one.")
     body = json.dumps({"mistake": mistake, "turn": turn}).encode()
     try:
         s.put_field(answers_key(room.code, q.id), seat, body, ttl=room.ttl, max_fields=MAX_MEMBERS)

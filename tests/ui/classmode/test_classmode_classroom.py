@@ -167,6 +167,41 @@ def test_joining_a_full_class_is_refused(s) -> None:
     assert cr.members(s, room) == cr.MAX_MEMBERS
 
 
+def test_leave_gives_the_seat_back_so_join_leave_join_never_fills_the_room(s) -> None:
+    room, _ = cr.create_room(s)
+    for i in range(cr.MAX_MEMBERS + 100):  # a script joining and leaving, over and over
+        seat = cr.join(s, room, f"bot{i}")
+        cr.leave(s, room.code, seat)
+    assert cr.members(s, room) == 0
+    real = cr.join(s, room, "Ana")  # a real student still gets a seat
+    assert cr.seat_nick(s, room, real) == "Ana" and cr.members(s, room) == 1
+
+
+def test_only_seats_held_when_the_question_was_asked_can_answer_it(s, monkeypatch) -> None:
+    """One vote per seat per round: a seat made up, or taken after the question opened
+    (beyond the servers' clock slack), is refused; a seat taken before answers, also after
+    a reload that takes the same seat again."""
+    clock = [1_000_000.0]
+    monkeypatch.setattr(cr.time, "time", lambda: clock[0])
+    room, secret = cr.create_room(s)
+    early = cr.join(s, room, "early")
+    clock[0] += 60
+    room = cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question()))
+    clock[0] += cr.CLOCK_SLACK_S + 1
+    late = cr.join(s, room, "late")
+    with pytest.raises(cr.RoomError, match="joined after this question was asked"):
+        cr.answer(s, room, late, 1, True, None)
+    with pytest.raises(cr.RoomError, match="Join the class first"):
+        cr.answer(s, room, cr.new_seat(), 1, True, None)  # well formed, never taken
+    assert cr.join(s, room, "early, reloaded", early) == early  # keeps its first join
+    cr.answer(s, room, early, 1, True, None)
+    assert cr.tally(cr.answers_of(s, room, 1), room.question).answered == 1
+    clock[0] += 60  # the next question: the late seat answers it
+    room = cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question()))
+    cr.answer(s, room, late, 2, False, None)
+    assert cr.tally(cr.answers_of(s, room, 2), room.question).answered == 1
+
+
 def test_one_answer_per_seat_the_last_one_counts(s) -> None:
     room, secret = cr.create_room(s)
     room = cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question()))
