@@ -80,6 +80,9 @@ class DictStore:
     def fields(self, key: str) -> dict[str, bytes]:
         return dict(self.maps.get(key, {}))
 
+    def field(self, key: str, field: str) -> bytes | None:
+        return self.maps.get(key, {}).get(field)
+
     def count_fields(self, key: str) -> int:
         return len(self.maps.get(key, {}))
 

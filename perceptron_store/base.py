@@ -125,6 +125,11 @@ class Store(Protocol):
         """Every field of the map (empty dict if unknown or expired). Raises StoreDown."""
         ...
 
+    def field(self, key: str, field: str) -> bytes | None:
+        """One field of the map (None if it, or the map, is unknown or expired), without
+        reading the others. Raises StoreDown."""
+        ...
+
     def count_fields(self, key: str) -> int:
         """How many fields the map holds (0 if unknown or expired), without reading them.
         Raises StoreDown."""

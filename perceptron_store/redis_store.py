@@ -321,6 +321,12 @@ class RedisStore:
         found = self._call(lambda: self._client.hgetall(self.namespace + key), other_kind={})
         return {bytes(field).decode("ascii"): bytes(value) for field, value in found.items()}
 
+    def field(self, key: str, field: str) -> bytes | None:
+        base.check_key(key)
+        base.check_field(field)
+        found = self._call(lambda: self._client.hget(self.namespace + key, field), other_kind=None)
+        return None if found is None else bytes(found)
+
     def count_fields(self, key: str) -> int:
         base.check_key(key)
         return int(self._call(lambda: self._client.hlen(self.namespace + key), other_kind=0))

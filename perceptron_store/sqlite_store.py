@@ -366,6 +366,21 @@ class SQLiteStore:
         result: dict[str, bytes] = self._run(work)
         return result
 
+    def field(self, key: str, field: str) -> bytes | None:
+        base.check_key(key)
+        base.check_field(field)
+
+        def work(conn: sqlite3.Connection) -> bytes | None:
+            row = conn.execute(
+                "SELECT f.value FROM maps AS m JOIN fields AS f ON f.key = m.key "
+                "WHERE m.key = ? AND f.field = ? AND m.expires > ?",
+                (key, field, time.time()),
+            ).fetchone()
+            return None if row is None else bytes(row[0])
+
+        result: bytes | None = self._run(work)
+        return result
+
     def count_fields(self, key: str) -> int:
         base.check_key(key)
 

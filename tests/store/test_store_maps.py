@@ -47,12 +47,13 @@ def test_a_field_of_the_same_name_is_replaced(store: Store) -> None:
 
 
 def test_an_unknown_map_is_empty(store: Store) -> None:
-    assert store.fields("nobody") == {}
+    assert store.fields("nobody") == {} and store.field("nobody", "ada") is None
     assert store.count_fields("nobody") == 0
     assert store.delete_field("nobody", "ada") is False
     assert store.delete("nobody") is False
     store.put_field("room", "ada", b"", ttl=60)  # an empty answer is an answer
-    assert store.fields("room") == {"ada": b""}
+    assert store.fields("room") == {"ada": b""} and store.field("room", "ada") == b""
+    assert store.field("room", "bob") is None
     assert store.fields("nobody") == {}
 
 
@@ -98,7 +99,7 @@ def test_the_whole_map_expires_and_each_write_refreshes_it(store: Store) -> None
     time.sleep(0.35)
     assert store.fields("room") == {"ada": b"1", "bob": b"2"}
     time.sleep(0.3)
-    assert store.fields("room") == {}
+    assert store.fields("room") == {} and store.field("room", "ada") is None
     assert store.count_fields("room") == 0
     assert store.touch("room", ttl=60) is False  # a touch does not revive it
     assert store.delete_field("room", "ada") is False
@@ -358,6 +359,7 @@ def test_put_and_delete_fields_match_a_dict(
             assert store.delete_field(key, field) is (model.pop(field, None) is not None)
         assert store.fields(key) == model
         assert store.count_fields(key) == len(model)
+        assert store.field(key, field) == model.get(field)  # one field, read alone
     assert store.delete(key) is bool(model)
 
 
@@ -429,6 +431,7 @@ def test_maps_are_down_when_redis_is_stopped(redis_server: RedisServer) -> None:
     calls = [
         lambda: store.put_field("room", "bob", b"2", ttl=60),
         lambda: store.fields("room"),
+        lambda: store.field("room", "ada"),
         lambda: store.count_fields("room"),
         lambda: store.delete_field("room", "ada"),
         lambda: store.delete("room"),

@@ -406,7 +406,7 @@ def join(s: Store, room: Room, nick: str, seat: str | None = None) -> str:
     if room.closed:
         raise RoomError("This class is closed.")
     taken = seat if isinstance(seat, str) and valid_seat(seat) else new_seat()
-    since = _joined(s.fields(members_key(room.code)).get(taken)) if taken == seat else None
+    since = _joined(s.field(members_key(room.code), taken)) if taken == seat else None
     joined = time.time() if since is None else since
     body = json.dumps({"nick": clean_nick(nick), "joined": joined}).encode()
     try:
@@ -420,7 +420,7 @@ def seat_nick(s: Store, room: Room, seat: str) -> str | None:
     """The nickname of a seat in the room, or None if the seat is not in it."""
     if not valid_seat(seat):
         return None
-    blob = s.fields(members_key(room.code)).get(seat)
+    blob = s.field(members_key(room.code), seat)
     if blob is None:
         return None
     try:
@@ -453,7 +453,7 @@ def answer(s: Store, room: Room, seat: str, qid: object, mistake: object, turn: 
         raise RoomError("That answer is not one of the choices.")
     if not valid_seat(seat):
         raise RoomError("Join the class first.")
-    joined = _joined(s.fields(members_key(room.code)).get(seat))
+    joined = _joined(s.field(members_key(room.code), seat))
     if joined is None:
         raise RoomError("Join the class first.")
     if q.opened and joined > q.opened + CLOCK_SLACK_S:  # one vote per seat held when asked
