@@ -26,18 +26,25 @@ Attacks (``--attacks``, comma-separated groups), each in a file of its own:
   its children) sampled every second and summarised against ``--ceiling-mb``, then for
   ``--settle`` s more with no attacker (closed sessions are kept by Streamlit for
   120 s); 8 connections opening page after page with plain, hostile and huge links;
+- ``many``, ``tabs``, ``codes``, ``seats`` (``benchmarks/attack_crowd.py``): 100 sessions
+  each sending five step reports a second; one client opening 20 new tabs a second
+  and keeping them (a student elsewhere opens a page every second: its first page's
+  time; the server's open files and threads); 300 sessions of one client sending
+  wrong class codes, and 100 joining and leaving a class, while a student elsewhere
+  joins every second (every one must get in);
 - ``markup`` (``benchmarks/attack_markup.py``; a correctness check, no victim): every
   page opened from a link with hostile values and with 1,000 unknown parameters; fails
   if any text the browser renders as markdown holds live markup made from them, or if
   more than a handful of warnings are shown.
 
 Goals: each attack leaves the victim's step median within 2x its
-quiet figure (``ratio <= 2``), and the server's RSS stays below the ceiling (1 GB);
-under sustained cold requests it levels off there. Everything is bounded in count and
-time; traffic goes only to 127.0.0.1.
+quiet figure (``ratio <= 2``; ``many``: within 2x + 20 ms), and the server's RSS stays
+below the ceiling (1 GB); under sustained cold requests it levels off there; ``tabs``:
+a student's first page p95 <= 2 s; ``codes``, ``seats``: no real student refused.
+Everything is bounded in count and time; traffic goes only to 127.0.0.1.
 
 Run:  python benchmarks/attack.py [--quick] [--attacks canvas,player,table,log,cold,
-      cache,url,markup] [--quiet 8] [--duration 10] [--app-dir DIR]
+      cache,url,many,tabs,codes,seats,markup] [--quiet 8] [--duration 10] [--app-dir DIR]
 """
 
 from __future__ import annotations
@@ -57,6 +64,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.attack_components import component_attack, largest_n  # noqa: E402
+from benchmarks.attack_crowd import (  # noqa: E402
+    codes_attack,
+    many_attack,
+    seats_attack,
+    tabs_attack,
+)
 from benchmarks.attack_log import log_attack  # noqa: E402
 from benchmarks.attack_markup import (  # noqa: E402
     FIELDS,
@@ -173,6 +186,44 @@ def build_attacks(args: argparse.Namespace, limit: int, keys: list[str]) -> list
             await opens_attack(p, ph, st, queries=q, conns=8, total=10_000)
 
         add(name, "url", flood)
+
+    crowd = 40 if quick else 100
+
+    async def many(p: int, ph: Phase, st: AttackerStats) -> None:
+        await many_attack(p, ph, st, conns=crowd, rate=5.0)
+
+    if "many" in wanted:
+        name = f"many: {crowd} sessions x 5/s"
+        attacks.append(Attack(name, "many", many, dur, tail, slack_ms=20))
+
+    tab_s = 30.0 if quick else 120.0
+
+    async def tabs(p: int, ph: Phase, st: AttackerStats) -> None:
+        await tabs_attack(p, args.server_pid, ph, st, rate=20.0)
+
+    if "tabs" in wanted:  # judged by the student's first page and the server's files
+        name = f"tabs: 20 new a second for {tab_s:.0f} s"
+        attacks.append(Attack(name, "tabs", tabs, tab_s, tail, judged=False))
+    coders = 60 if quick else 300
+
+    async def codes(p: int, ph: Phase, st: AttackerStats) -> None:
+        await codes_attack(p, ph, st, conns=coders)
+
+    if "codes" in wanted:  # judged by the real students' joins
+        attacks.append(
+            Attack(
+                f"codes: {coders} sessions' wrong codes", "codes", codes, dur, tail, judged=False
+            )
+        )
+    churners = 30 if quick else 100
+
+    async def seats(p: int, ph: Phase, st: AttackerStats) -> None:
+        await seats_attack(p, ph, st, conns=churners)
+
+    if "seats" in wanted:  # judged by the real students' seats
+        attacks.append(
+            Attack(f"seats: {churners} join and leave", "seats", seats, dur, tail, judged=False)
+        )
     return attacks
 
 
@@ -223,7 +274,7 @@ def memory_summary(row: Row, ceiling: float) -> tuple[str, bool]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="shorter phases, fewer cases")
-    groups = "canvas,player,table,log,cold,cache,url,markup"
+    groups = "canvas,player,table,log,cold,cache,url,many,tabs,codes,seats,markup"
     parser.add_argument("--attacks", default=groups, help=f"comma-separated of {groups}")
     parser.add_argument("--quiet", type=float, help="quiet phase, s (8; quick 4)")
     parser.add_argument("--duration", type=float, help="attack phase, s (10; quick 4)")
@@ -258,6 +309,7 @@ def main() -> None:
     failed = False
     for attack in attacks:
         with server(app_dir, log_path) as (proc, port):
+            args.server_pid = proc.pid
             row = asyncio.run(measure(port, proc.pid, attack, args.quiet))
         rows.append(row)
         failed |= not row.ok(args.ceiling_mb)

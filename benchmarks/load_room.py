@@ -4,7 +4,7 @@
 (``ui.classmode.classroom``; the server started here gets a temporary SQLite file as its
 ``PERCEPTRON_STORE``, ``--store`` names the store of a server given by ``--port`` or
 ``--url``). A lecturer's session opens /lecture with the lecturer link (``?room=<code>&key=
-<secret>``), then each student with its seat (``?room=<code>&seat=<id>``: the seat is
+<secret>``), then each student with its seat (``?room=<code>`` and the seat's cookie: the seat is
 restored, following is on). Every session is then left open as a browser leaves a tab
 (:class:`tools.live.Live`): the class strip is a fragment with ``run_every`` (the server
 sends a ``ForwardMsg.auto_rerun`` with its fragment id and interval: 1 s for the
@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from benchmarks.load_phases import CLASS_QUERY, Idle, Meter, Pids, idle_phase, percentile
-from tools.live import Door, Live, close_all, open_live, until
+from tools.live import Door, Live, close_all, open_live, seat_cookie, until
 from tools.streamlit_client import CLOSED_OR_FAILED, RunError
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ async def run_room(
     """A class in a room: a room in the store the server(s) use, ``len(students)`` seats
     joined in it; the lecturer's sessions (one per door; the lecturer link opens the room
     on another device) and then the students open /lecture (``?room=<code>&key=<secret>``
-    for a lecturer, ``?room=<code>&seat=<id>`` for a student: the seat is restored,
+    for a lecturer, ``?room=<code>`` and the seat's cookie for a student: the seat is restored,
     following is on), all of them left open as :class:`Live` tabs that poll the class
     strip every second.
 
@@ -168,7 +168,7 @@ async def run_room(
     async def student(i: int, door: Door) -> None:
         await asyncio.sleep(ramp * i / len(students))
         try:
-            live = await open_live(door, f"room={code}&seat={seats[i]}")
+            live = await open_live(door, f"room={code}", cookies=seat_cookie(code, seats[i]))
         except CLOSED_OR_FAILED as exc:
             out.errors.append(f"student {i + 1} could not open the page: {exc}"[:300])
             return

@@ -25,14 +25,17 @@ class RateLimit:
         self._last: float | None = None
         self._lock = threading.Lock()
 
-    def allow(self, now: float | None = None) -> bool:
+    def allow(self, now: float | None = None, cost: float = 1.0, *, take: bool = True) -> bool:
+        """Take ``cost`` tokens (one write; a writer's bytes) if there are that many
+        (``take=False``: only say whether there are)."""
         t = time.monotonic() if now is None else float(now)
         with self._lock:
             if self._last is not None and t > self._last:
                 self._tokens = min(self.burst, self._tokens + (t - self._last) * self.rate_per_s)
             if self._last is None or t > self._last:
                 self._last = t
-            if self._tokens >= 1.0:
-                self._tokens -= 1.0
+            if self._tokens >= cost:
+                if take:
+                    self._tokens -= cost
                 return True
             return False

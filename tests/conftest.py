@@ -3,6 +3,7 @@ import os
 import shutil
 import tempfile
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # The tests' own store (ui.app.links): a throwaway SQLite file, never the app's default one;
@@ -17,6 +18,16 @@ if os.environ.get("PERCEPTRON_STORE_OF_TESTS", _WORKER) != _WORKER or (
     atexit.register(shutil.rmtree, _STORE_DIR, ignore_errors=True)
     os.environ["PERCEPTRON_STORE"] = os.path.join(_STORE_DIR, "s.sqlite3")
     os.environ["PERCEPTRON_STORE_OF_TESTS"] = _WORKER
+
+
+@pytest.fixture(autouse=True)
+def fresh_client_counts():
+    """Every test starts with no client counted (ui.server.clients keeps its counts per
+    process, and one worker runs many tests)."""
+    from ui.server import clients
+
+    clients.reset()
+    yield
 
 
 def pytest_configure(config):

@@ -17,6 +17,23 @@ from tools.app_client import Session
 from tools.components import ASK_SCENE, MISSING_SCENE, PLAYER_KEY
 from tools.streamlit_client import OK_FINISH, RunView, message
 
+SEAT_COOKIE = "perceptron_seat"  # ui.classmode.arrive.SEAT_COOKIE: a student's seat
+
+
+def with_cookies(headers: dict[str, str] | None, cookies: dict[str, str]) -> dict[str, str]:
+    """``headers`` with ``cookies`` added to its Cookie header (nginx's sticky one kept)."""
+    out = dict(headers or {})
+    jar = [out["Cookie"]] if out.get("Cookie") else []
+    jar += [f"{name}={value}" for name, value in cookies.items()]
+    if jar:
+        out["Cookie"] = "; ".join(jar)
+    return out
+
+
+def seat_cookie(code: str, seat: str) -> dict[str, str]:
+    """The cookie a student's browser keeps for its seat in class ``code``."""
+    return {SEAT_COOKIE: f"{code}.{seat}"}
+
 
 @dataclass(frozen=True)
 class Door:
@@ -179,9 +196,13 @@ async def until(ready: Callable[[], bool], deadline: float, every: float = 0.02)
     return True
 
 
-async def open_live(door: Door, query: str, page: str = "lecture") -> Live:
-    """A session on ``page`` with ``query``, open and reading (see :class:`Live`)."""
-    session = Session(door.url, query_string=query, page=page, headers=door.headers)
+async def open_live(
+    door: Door, query: str, page: str = "lecture", cookies: dict[str, str] | None = None
+) -> Live:
+    """A session on ``page`` with ``query`` (and ``cookies``: a seat's), open and reading
+    (see :class:`Live`)."""
+    headers = with_cookies(door.headers, cookies or {})
+    session = Session(door.url, query_string=query, page=page, headers=headers or None)
     await session.__aenter__()
     try:
         await session.open()

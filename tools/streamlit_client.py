@@ -27,6 +27,7 @@ dropped connection is an error (:class:`RunError`, or the exception as it came).
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any, Self, TypedDict, Unpack
@@ -122,11 +123,32 @@ class RunView:
 
 class Options(TypedDict, total=False):
     """A client's settings, each optional: ``full_rerun`` (a click or a component's event
-    reruns the whole page, not its fragment; False) and ``headers`` (the handshake's extra
-    headers, such as nginx's sticky cookie; None)."""
+    reruns the whole page, not its fragment; False), ``headers`` (the handshake's extra
+    headers, such as nginx's sticky cookie; None) and ``browser`` (the browser it is, as
+    the token of Streamlit's XSRF cookie that a page load sets: a new one of its own by
+    default, as every student's browser has; None: no cookie, as a script sends none)."""
 
     full_rerun: bool
     headers: dict[str, str] | None
+    browser: str | None
+
+
+XSRF_COOKIE = "_streamlit_xsrf"
+
+
+def browser_cookie(token: str) -> str:
+    """The XSRF cookie a browser with ``token`` (hex) holds: ``2|mask|token^mask|time``,
+    the mask all zeros."""
+    return f"{XSRF_COOKIE}=2|00000000|{token}|{int(time.time())}"
+
+
+def with_browser(headers: dict[str, str] | None, browser: str | None) -> dict[str, str] | None:
+    """``headers`` with the browser's XSRF cookie added to its Cookie header."""
+    if browser is None:
+        return headers
+    out = dict(headers or {})
+    out["Cookie"] = "; ".join([c for c in (out.get("Cookie"), browser_cookie(browser)) if c])
+    return out
 
 
 class Client:
@@ -137,7 +159,8 @@ class Client:
         self, url: str, query_string: str = "", page: str = "", **options: Unpack[Options]
     ) -> None:
         self.url = url
-        self.headers = options.get("headers")
+        browser = options.get("browser", secrets.token_hex(16))
+        self.headers = with_browser(options.get("headers"), browser)
         self.page = page
         self.query_string = query_string
         self.full_rerun = options.get("full_rerun", False)

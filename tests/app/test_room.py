@@ -14,6 +14,7 @@ from apptest_helpers import lecture_scene, open_app
 
 import perceptron_store as store
 from ui.app import links
+from ui.classmode import arrive
 from ui.classmode import classroom as cr
 from ui.classmode.summary import summary
 
@@ -138,12 +139,32 @@ def test_a_forged_key_or_seat_gives_no_seat() -> None:
     _, seat = lecturer()
     for query in (
         {"room": seat.code, "key": "guess"},
-        {"room": seat.code, "seat": "aaaaaaaaaaaaaaaa"},  # a seat id no one has
+        {"room": seat.code, "seat": "aaaaaaaaaaaaaaaa"},  # a seat in a link: never a seat
         {"room": seat.code, "seat": "../../../etc/passwd"},
     ):
         at = open_app("pages/room.py", query=query)
         assert not at.exception
         assert "room_seat" not in at.session_state, query
+    for cookie in (
+        f"{seat.code}.aaaaaaaaaaaaaaaa",  # a seat id no one has
+        f"{seat.code}.../../../etc/passwd",
+        "ZZZZZZZZ.aaaaaaaaaaaaaaaa",  # another class's
+        "x" * 5000,
+    ):
+        session: dict = {}
+        arrive.arrive(session, {"room": seat.code}, lambda c=cookie: {arrive.SEAT_COOKIE: c})
+        assert "room_seat" not in session, cookie
+        assert session["room_cookie"] is True  # the browser is told once to drop it
+
+
+def test_a_students_link_carries_the_class_not_the_seat() -> None:
+    _, seat = lecturer()
+    a = student(seat.code, "Bo")
+    assert dict(a.query_params.items()).get("room") == seat.code
+    assert "seat" not in a.query_params  # "Copy link" and the address bar give no seat
+    copied = open_app("pages/room.py", query=dict(a.query_params.items()))
+    assert "room_seat" not in copied.session_state  # whoever opens it is asked to join
+    assert copied.text_input(key="room_join_code").value == cr.shown_code(seat.code)
 
 
 def test_the_lecturer_link_reopens_the_class_and_leaves_the_address_bar() -> None:
@@ -157,10 +178,13 @@ def test_the_lecturer_link_reopens_the_class_and_leaves_the_address_bar() -> Non
 def test_a_reload_keeps_the_students_seat() -> None:
     _, seat = lecturer()
     a = student(seat.code, "Bo")
+    held = a.session_state["room_seat"].seat
+    # the browser keeps the seat in its cookie; the reload's URL carries the class
+    session: dict = {}
     url = dict(a.query_params.items())
-    again = open_app("pages/room.py", query=url)
-    mine = again.session_state["room_seat"]
-    assert (mine.seat, mine.nick) == (a.session_state["room_seat"].seat, "Bo")
+    arrive.arrive(session, url, lambda: {arrive.SEAT_COOKIE: f"{seat.code}.{held}"})
+    mine = session["room_seat"]
+    assert (mine.seat, mine.nick, mine.following) == (held, "Bo", True)
     assert cr.members(links.the_store(), room_of(seat.code)) == 1  # not a second seat
 
 
@@ -269,7 +293,6 @@ def test_closing_the_class_ends_it_for_students_and_the_summary_has_no_names() -
 
 
 def test_the_lecturers_cookie_reopens_the_class_after_a_reload() -> None:
-    from ui.classmode import arrive
 
     _, seat = lecturer()
     session: dict = {}
@@ -286,21 +309,42 @@ def test_the_lecturers_cookie_reopens_the_class_after_a_reload() -> None:
     assert "room_seat" not in session  # a closed class is not reopened
 
 
-def test_a_flood_of_wrong_codes_stops_code_lookups_for_a_while(monkeypatch) -> None:
-    from ui.classmode import arrive
+def test_wrong_codes_slow_their_sender_not_the_class(monkeypatch) -> None:
+    from ui.server import clients
 
-    monkeypatch.setattr(arrive, "FAILED", store.RateLimit(20.0, 100))
-    monkeypatch.setattr(arrive, "_FLOOD_UNTIL", [0.0])
     _, seat = lecturer()
+    guesser = clients.Client("203.0.113.9", "")  # a script: no cookie
+    monkeypatch.setattr(clients, "current", lambda: guesser)
     said = []
     for _ in range(30):  # 30 tabs, 5 wrong codes each (each tab's own limit allows 5)
         session: dict = {}
         said += [arrive.join(session, f"ZZZZ-ZZZ{'23456'[k]}", "") for k in range(5)]
-    assert said.count("Too many attempts: wait a few seconds and try again.") >= 40
-    # even the right code waits until the flood is over
-    assert "Too many attempts" in arrive.join({}, seat.code, "")
-    monkeypatch.setattr(arrive, "_FLOOD_UNTIL", [0.0])
+    assert said.count(clients.refused("wrong code")) >= 140  # 5 looked up, then refused
+    assert arrive.join({}, seat.code, "") == clients.refused("wrong code")  # it waits
+    # a student at the same address with a browser of their own joins at once
+    monkeypatch.setattr(clients, "current", lambda: clients.Client("203.0.113.9", "ab12"))
     assert arrive.join({}, seat.code, "") is None
+    # and one elsewhere
+    monkeypatch.setattr(clients, "current", lambda: clients.Client("198.51.100.7", ""))
+    assert arrive.join({}, seat.code, "") is None
+
+
+def test_seats_and_classes_per_browser_are_bounded(monkeypatch) -> None:
+    from ui.server import clients
+
+    _, seat = lecturer()
+    script = clients.Client("203.0.113.9", "")
+    monkeypatch.setattr(clients, "current", lambda: script)
+    sessions = [{} for _ in range(arrive.SEATS_PER_BROWSER + 2)]
+    said = [arrive.join(s, seat.code, f"bot{k}") for k, s in enumerate(sessions)]
+    assert said[: arrive.SEATS_PER_BROWSER] == [None] * arrive.SEATS_PER_BROWSER
+    assert all("already holds" in (t or "") for t in said[arrive.SEATS_PER_BROWSER :])
+    assert cr.members(links.the_store(), room_of(seat.code)) == arrive.SEATS_PER_BROWSER
+    arrive.leave(sessions[0])  # Leave gives the seat back: the browser may take another
+    assert arrive.join(sessions[-1], seat.code, "late") is None
+    # Start a class: a few, then the sentence
+    started = [arrive.start({}) for _ in range(6)]
+    assert started[:3] == [None] * 3 and started[3] == clients.refused("room")
 
 
 def test_answering_in_a_loop_is_limited() -> None:

@@ -32,6 +32,7 @@ from browser.devices import DEVICES, MAIN, SCREENSHOTS
 from browser.test_lecture import button, status, status_t
 from tests.browser.conftest import uploader
 from tools.streamlit_client import message
+from ui.classmode.arrive import SEAT_COOKIE
 from ui.classmode.summary import SUMMARY_COLUMNS
 
 # One class (a lecturer and two students) for the module, its tests in order; they time
@@ -147,6 +148,12 @@ def sidebar_link(page: Page, name: str) -> None:
     if phone:  # on a phone the sidebar stays open over the page after the link: close it
         page.get_by_role("button", name="Collapse sidebar").click()
         expect(sidebar(page)).to_have_attribute("data-collapsed", "true")
+
+
+def seat_of_browser(page: Page) -> str:
+    """The seat cookie this browser keeps ("<code>.<seat>"), or ""."""
+    jar = {c["name"]: c["value"] for c in page.context.cookies()}
+    return jar.get(SEAT_COOKIE, "")
 
 
 def no_exception(*pages: Page) -> None:
@@ -367,12 +374,34 @@ def test_the_lecturer_starts_a_class_and_two_students_join_by_link_and_by_code(k
     expect(main(k.a)).to_contain_text(f"You joined as {NICK}.")
     expect(sidebar(k.a)).to_contain_text(f"you joined as {NICK}")
     expect(main(k.b)).to_contain_text("You joined as Bo.")
-    for student in (k.a, k.b):  # a reload keeps the seat: the URL carries it
-        expect(student).to_have_url(re.compile(rf"room={k.code.replace('-', '')}&seat=\w{{16}}"))
+    for student in (k.a, k.b):  # the URL carries the class; the seat is in a cookie
+        expect(student).to_have_url(re.compile(rf"room={k.code.replace('-', '')}"))
+        assert "seat=" not in student.url
+        assert re.fullmatch(rf"{k.code.replace('-', '')}\.\w{{16}}", seat_of_browser(student))
     expect(key(page, "room_count")).to_have_text("2 students have joined", timeout=5_000)
     for p in (page, k.a, k.b):
         assert p.evaluate(BOLD_NICK) == 0
     no_exception(page, k.a, k.b)
+
+
+def test_a_reload_keeps_the_seat_and_a_copied_link_gives_none(klass, browser):
+    k = klass
+    ensure_joined(k)
+    seat = seat_of_browser(k.a)
+    k.a.reload()  # the URL has the class only: the seat comes back from the cookie
+    expect(k.a.locator("h1")).to_have_text(f"Class {k.code}", timeout=60_000)
+    expect(main(k.a)).to_contain_text(f"You joined as {NICK}.")
+    assert seat_of_browser(k.a) == seat  # the same seat, not a new one
+    other = browser.new_context(**DEVICES["laptop"])
+    try:  # the address, copied and opened on another device: the join form, no seat
+        page = other.new_page()
+        page.goto(k.a.url)
+        code_box = page.get_by_test_id("stForm").get_by_label("Class code")
+        expect(code_box).to_have_value(k.code, timeout=60_000)
+        assert seat_of_browser(page) == ""
+        no_exception(page, k.a)
+    finally:
+        other.close()
 
 
 def test_students_follow_the_lecturer_and_one_explores_alone_then_catches_up(klass):
@@ -623,8 +652,9 @@ def test_the_lecturer_downloads_the_summary_and_closes_the_class(klass):
     assert all(len(r) == len(SUMMARY_COLUMNS) for r in rows)
     cells = {c for r in rows[1:] for c in r}
     assert "Ana" not in text and "<b>" not in text and "Bo" not in cells  # no nickname
-    for seat in re.findall(r"seat=(\w{16})", k.a.url + " " + k.b.url):
-        assert seat not in text  # no seat id
+    for student in (k.a, k.b):
+        seat = seat_of_browser(student).partition(".")[2]
+        assert len(seat) == 16 and seat not in text  # no seat id
     box = key(lecturer, "room_close")
     expect(box.get_by_role("button", name="Close the class")).to_be_disabled()
     lecturer.get_by_text("Yes, end it for every student").click()

@@ -4,7 +4,7 @@ the lecturer's controls and its own answers.
 A real ``streamlit run`` on a real SQLite store in a temporary folder; the room and its
 seats are made in that store (``ui.classmode.classroom``), the lecturer's sessions open with the
 lecturer link (``?room=<code>&key=<secret>``) and a student's with its seat
-(``?room=<code>&seat=<id>``), over the websocket the browser uses (the client of
+(``?room=<code>`` and the seat's cookie), over the websocket the browser uses (the client of
 ``tools.app_client``). The ids of the lecturer's buttons are taken from the lecturer's
 own sessions' deltas (an element's id is the same string in every session); the student's
 session sends their trigger values, in the class strip's fragment and as whole-page
@@ -35,6 +35,7 @@ import perceptron_store as store_mod
 from benchmarks.load_room import ROOM_QUERY
 from tools import streamlit_server
 from tools.app_client import Session
+from tools.live import seat_cookie, with_cookies
 from tools.streamlit_client import OK_FINISH, RunView, stream_url
 from ui.classmode import classroom as cr
 from ui.classmode import strip as class_strip
@@ -72,7 +73,8 @@ def lecturer(url: str, code: str, secret: str, page: str = "lecture") -> Session
 def student(url: str, code: str, seat: str, page: str = "room") -> Session:
     """A student's tab, by default on the class page, where the question card is the class
     strip's (on Step by step the lecture's instrument draws it, rerun by the server)."""
-    return Session(url, query_string=f"room={code}&seat={seat}", page=page)
+    headers = with_cookies(None, seat_cookie(code, seat))
+    return Session(url, query_string=f"room={code}", page=page, headers=headers)
 
 
 def strip(session: Session) -> str:

@@ -27,6 +27,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import perceptron_store as store
 from ui.app.state import LINK_PARAM, NOTICES, Session, session_key
 from ui.look.text import safe
+from ui.server import clients
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -104,6 +105,7 @@ class _State:
     limit: store.RateLimit = field(default_factory=lambda: store.RateLimit(WRITES_PER_S, BURST))
     down_said: bool = False
     full_said: bool = False  # "the store is full" was said for these data
+    quota_said: bool = False  # "this device wrote too much" was said (once a session)
     busy_said: float = -1e9  # when "many edits at once" was last said
     tried: float = 0.0  # when a waiting link was last asked for
 
@@ -181,6 +183,25 @@ def open_link(session: Session, data_id: str) -> None:
     _open(session, data_id, first=False)
 
 
+def _within_quota(size: int) -> bool:
+    """Whether this writer (its browser and its address: ``ui.server.clients``) may keep one
+    more dataset of ``size`` bytes this hour; if so it is counted. Every writer's quota
+    keeps one script from filling the store for everybody."""
+    who = clients.current()
+    if not clients.allow("dataset", who, take=False):
+        return False
+    if not clients.allow("bytes", who, cost=float(size), take=False):
+        return False
+    return clients.allow("dataset", who) and clients.allow("bytes", who, cost=float(size))
+
+
+def _quota_sentence() -> str:
+    who = clients.current()
+    if not clients.allow("dataset", who, take=False):
+        return clients.refused("dataset")
+    return clients.refused("bytes")
+
+
 def keep(session: Session, toast: Any = None) -> None:
     """Put the data in use in the store if they are custom and not there yet, and name them
     in the URL (``state.to_query`` reads ``LINKED``). ``toast(text)`` tells the student
@@ -217,6 +238,11 @@ def keep(session: Session, toast: Any = None) -> None:
                 toast,
                 "Many edits at once: the link catches up with your latest data at your next edit.",
             )
+        return
+    if not _within_quota(X.nbytes + y.nbytes):  # this writer's hour is used up: tried later
+        if not state.quota_said:
+            state.quota_said = True
+            _say(toast, _quota_sentence())
         return
     try:
         call(store.save_dataset, X, y)

@@ -1,16 +1,22 @@
-"""Taking a seat: a session arriving with a class link or the lecturer's cookie, starting,
+"""Taking a seat: a session arriving with a class link or a class cookie, starting,
 joining and leaving a class, and the lecturer's actions on the room.
 
-The URL carries ``room=<code>`` and, for a student, ``seat=<id>``, so a reload keeps the
-seat; the lecturer's secret never goes in the URL (the projector shows it): a private
-"lecturer link" ``?room=<code>&key=<secret>`` reopens the room, its key dropped from the
-address bar at once, and the lecturer's browser keeps it in a cookie for a reload.
+The URL carries ``room=<code>`` and nothing else of the class: a link a student copies
+("Copy link to this step", the address bar) opens the join form, never their seat. The
+seat lives in the session and in a cookie of the student's browser (``SEAT_COOKIE``:
+SameSite, this site only), so a reload keeps it and a copied link does not. The lecturer's
+secret never goes in the URL either (the projector shows it): a private "lecturer link"
+``?room=<code>&key=<secret>`` reopens the room, its key dropped from the address bar at
+once, and the lecturer's browser keeps it in a cookie (``COOKIE``) for a reload.
+
+What one client may do is bounded (``ui.server.clients``): classes started, seats taken
+(``SEATS_PER_BROWSER`` in one class), codes that open no class. A wrong code slows its
+sender only; a right code is never refused for someone else's.
 """
 
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -31,29 +37,30 @@ from ui.classmode.seat import (
     seat_of,
 )
 from ui.look.text import safe
+from ui.server import clients
 
 ROOM_PAGE = "pages/room.py"
 GO_ROOM = session_key("room_go")
 LIMIT = session_key("room_limit")
 JOIN_RATE, JOIN_BURST = 0.2, 5  # a session's join attempts: 5 at once, then one every 5 s
-# every session's wrong codes together, per process: past this rate, no code is looked up
-# for FLOOD_S (a guesser with many tabs gets 20 tries a second per server, at most)
-FAILED = store_mod.RateLimit(20.0, 100)
-FLOOD_S = 2.0
-_FLOOD_UNTIL = [0.0]
+SEATS_PER_BROWSER = 3  # seats one browser holds in one class (a phone's tabs, a reload)
 
 COOKIE = "perceptron_class"  # the lecturer's browser keeps "<code>.<secret>" (a reload)
+SEAT_COOKIE = "perceptron_seat"  # a student's browser keeps "<code>.<seat>" (a reload)
 COOKIE_SET = session_key("room_cookie")
 _KEEP_JS = f"""
-export default function (component) {{
-  const want = (component.data && component.data.keep) || "";
-  const name = "{COOKIE}=";
-  const have = (document.cookie.split("; ").find((c) => c.startsWith(name)) || "")
-    .slice(name.length);
+function keep(name, want) {{
+  const have = (document.cookie.split("; ").find((c) => c.startsWith(name + "=")) || "")
+    .slice(name.length + 1);
   if (want === have) return;
   document.cookie = want
-    ? name + want + "; path=/; SameSite=Strict; max-age={int(cr.ROOM_TTL_S)}"
-    : name + "; path=/; SameSite=Strict; max-age=0";
+    ? name + "=" + want + "; path=/; SameSite=Strict; max-age={int(cr.ROOM_TTL_S)}"
+    : name + "=; path=/; SameSite=Strict; max-age=0";
+}}
+export default function (component) {{
+  const data = component.data || {{}};
+  keep("{COOKIE}", data.lecturer || "");
+  keep("{SEAT_COOKIE}", data.seat || "");
 }}
 """
 _keeper = st.components.v2.component(
@@ -64,17 +71,27 @@ _keeper = st.components.v2.component(
 )
 
 
-def keep_lecturer(session: Session) -> None:
-    """The lecturer's browser keeps the room's code and secret in a cookie (SameSite, on
-    this site only), so a reload of the projector's tab keeps the class; a browser that
-    holds one it should not (the class ended, the tab came with a stale one) drops it.
-    The cookies are read once, as the session arrives, not at every run."""
+def keep_seat(session: Session) -> None:
+    """The browser keeps the seat in a cookie (SameSite, on this site only): the lecturer's
+    code and secret, or a student's code and seat, so a reload keeps the class; a browser
+    that holds one it should not (the class ended or was left) drops it. The cookies are
+    read once, as the session arrives, not at every run."""
     seat = seat_of(session)
-    if seat is not None and seat.lecturer:
+    if seat is not None:
         session[COOKIE_SET] = True
-        _keeper(key="app_class_keeper", data={"keep": f"{seat.code}.{seat.secret}"})
+        keep = {"lecturer": f"{seat.code}.{seat.secret}"} if seat.lecturer else {}
+        if not seat.lecturer and seat.seat:
+            keep = {"seat": f"{seat.code}.{seat.seat}"}
+        _keeper(key="app_class_keeper", data=keep)
     elif session.pop(COOKIE_SET, False):
-        _keeper(key="app_class_keeper", data={"keep": ""})  # once: it clears it
+        _keeper(key="app_class_keeper", data={})  # once: it clears them
+
+
+def _cookie(cookies: Any, name: str) -> tuple[str, str]:
+    """(code text, secret or seat) of a class cookie, or ("", "")."""
+    raw = str((cookies or {}).get(name, "") or "")[:200]
+    code_text, _, rest = raw.partition(".")
+    return code_text, rest
 
 
 def _from_cookie(session: Session, cookies: Any) -> None:
@@ -95,9 +112,10 @@ def _from_cookie(session: Session, cookies: Any) -> None:
 
 def arrive(session: Session, query: Any, cookies: Callable[[], Any] | None = None) -> str | None:
     """On a session's first run: the URL's ``room=`` (a join link: returns the code for the
-    join form), ``room=`` + ``seat=`` (a student's reload: the seat is taken again) or
-    ``room=`` + ``key=`` (the lecturer link); without ``room=``, the lecturer's cookie (a
-    reload of the projector's tab). Bad values say so; nothing raises."""
+    join form, unless the browser's seat cookie holds a seat of that class: a student's
+    reload takes it again) or ``room=`` + ``key=`` (the lecturer link); without ``room=``,
+    the lecturer's cookie (a reload of the projector's tab). A ``seat=`` in the URL gives
+    no seat. Bad values say so; nothing raises."""
     if URL in session:
         return None
     session[URL] = {}
@@ -109,7 +127,12 @@ def arrive(session: Session, query: Any, cookies: Callable[[], Any] | None = Non
     if code is None:
         notice(session, f"The link's class code {safe(str(raw), limit=20)} is not a class code.")
         return None
-    key, seat_id = query.get("key"), query.get("seat")
+    key = query.get("key")
+    seat_code, seat_id = _cookie(cookies() if cookies is not None else None, SEAT_COOKIE)
+    if seat_code:
+        session[COOKIE_SET] = True  # kept if it seats the student, else dropped
+    if cr.normal_code(seat_code) != code:
+        seat_id = ""
     try:
         room = reach(cr.load_room, code)
         if room is None:
@@ -135,6 +158,8 @@ def arrive(session: Session, query: Any, cookies: Callable[[], Any] | None = Non
 
 def start(session: Session) -> str | None:
     """Open a new class with this session as its lecturer; an error sentence or None."""
+    if not clients.allow("room", clients.current()):
+        return clients.refused("room")
     try:
         room, secret = reach(cr.create_room)
     except Refused as refused:
@@ -160,6 +185,29 @@ def to_class_page(session: Session) -> None:
         st.switch_page(ROOM_PAGE)
 
 
+def _seats(code: str) -> str:
+    return f"seats of {code}"
+
+
+def _wrong_codes(client: clients.Client) -> bool:
+    """Whether ``client`` has used up its codes that open no class (only asked: a wrong
+    code is counted when the store says so)."""
+    return not clients.allow("wrong code", client, take=False)
+
+
+def _new_seat(client: clients.Client, code: str) -> str | None:
+    """A new seat for ``client`` in class ``code``: None, or why not."""
+    if not clients.hold(_seats(code), client, SEATS_PER_BROWSER):
+        return (
+            f"This device already holds {SEATS_PER_BROWSER} seats in this class: use one of "
+            "its tabs, or Leave there first."
+        )
+    if not clients.allow("seat", client):
+        clients.give_back(_seats(code), client)
+        return clients.refused("seat")
+    return None
+
+
 def _limit(session: Session) -> store_mod.RateLimit:
     lim = session.get(LIMIT)
     if not isinstance(lim, store_mod.RateLimit):
@@ -175,17 +223,28 @@ def join(session: Session, text: object, nick: object) -> str | None:
             f"A class code has {cr.CODE_LENGTH} letters and digits, like "
             f"{cr.shown_code('ABCD2345')}."
         )
-    if not _limit(session).allow() or time.monotonic() < _FLOOD_UNTIL[0]:
+    if not _limit(session).allow():
         return "Too many attempts: wait a few seconds and try again."
+    client = clients.current()
+    if _wrong_codes(client):  # this client's recent codes opened nothing: it waits
+        return clients.refused("wrong code")
     try:
         room = reach(cr.load_room, code, fresh=True)
         if room is None:
-            if not FAILED.allow():  # a flood of wrong codes: stop looking codes up a while
-                _FLOOD_UNTIL[0] = time.monotonic() + FLOOD_S
+            clients.allow("wrong code", client)  # counted against the sender alone
             return f"No class {cr.shown_code(code)} is open. Check the code on the projector."
         old = seat_of(session)
         keep = old.seat if old is not None and old.code == code else None
-        seat_id = reach(cr.join, room, cr.clean_nick(nick), keep)
+        if keep is None:
+            said = _new_seat(client, code)
+            if said:
+                return said
+        try:
+            seat_id = reach(cr.join, room, cr.clean_nick(nick), keep)
+        except Refused:
+            if keep is None:
+                clients.give_back(_seats(code), client)
+            raise
     except Refused as refused:
         return str(refused)
     if old is not None and old.lecturer:
@@ -203,6 +262,7 @@ def leave(session: Session) -> None:
         if not seat.lecturer and seat.seat is not None:
             with contextlib.suppress(Refused):
                 reach(cr.leave, seat.code, seat.seat)
+                clients.give_back(_seats(seat.code), clients.current())
         move(session, "leave")
     session[URL] = {}
 

@@ -3,10 +3,11 @@
 failure becomes what the page says (:func:`reach`).
 
 A session is in no class, or in one as its lecturer, or as a student who follows the
-lecturer or explores on their own. The seat lives in the session (key ``room_seat``);
-it changes only through :func:`move`, along a row of :data:`TRANSITIONS`, so no flag of
-the seat can say "lecturer" while another says "following". The URL carries the seat's
-public part (``room=`` and a student's ``seat=``), written by :func:`move` too.
+lecturer or explores on their own. The seat lives in the session (key ``room_seat``) and
+a cookie of the browser (``ui.classmode.arrive``); it changes only through :func:`move`,
+along a row of :data:`TRANSITIONS`, so no flag of the seat can say "lecturer" while
+another says "following". The URL carries only a student's ``room=`` (written by
+:func:`move` too): a link never hands over a seat.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ class Role(enum.Enum):
 TRANSITIONS: dict[tuple[Role | None, str], Role | None] = {
     (None, "start"): Role.LECTURER,  # Start a class
     (None, "reopen"): Role.LECTURER,  # the lecturer link, or the lecturer's cookie on a reload
-    (None, "join"): Role.FOLLOWING,  # a class code, or a student's reload (room= and seat=)
+    (None, "join"): Role.FOLLOWING,  # a class code, or a student's reload (room= and cookie)
     (Role.FOLLOWING, "join"): Role.FOLLOWING,  # joining again (the same class or another)
     (Role.EXPLORING, "join"): Role.FOLLOWING,
     (Role.FOLLOWING, "explore"): Role.EXPLORING,  # "Explore on my own", or a run changed
@@ -59,7 +60,7 @@ class Seat:
     code: str
     role: Role
     secret: str | None = None  # the lecturer's: the room's secret (never in the URL)
-    seat: str | None = None  # a student's seat id (in the URL, so a reload keeps the seat)
+    seat: str | None = None  # a student's seat id (in a cookie, so a reload keeps the seat)
     nick: str = ""
     # a student following the lecturer (follow.py): the lecturer's change (Room.lecture_n)
     # applied last, the run it set (to tell the student's own changes), set in this run,
@@ -114,7 +115,7 @@ def move(session: Session, event: str, arriving: Seat | None = None) -> Seat | N
     seat.role = role  # in place: a caller holding the seat sees its new role
     session[SEAT] = seat
     # the projector's address bar shows neither the lecturer's secret nor the code
-    session[URL] = {} if seat.lecturer else {"room": seat.code, "seat": seat.seat or ""}
+    session[URL] = {} if seat.lecturer else {"room": seat.code}
     return seat
 
 

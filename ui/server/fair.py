@@ -1,55 +1,65 @@
-"""A fair share of the interpreter: sessions that keep the server busy wait their turn.
+"""A fair share of the interpreter: when runs must wait, the session that used least goes first.
 
-One Streamlit process runs Python on one core at a time, and threads that want it
-take turns. Eight sessions that each send a new message the moment the last answer
-arrives made a classmate's 10 ms Step take 70 ms: every message was cheap (7 ms
-of the script, a few more of Streamlit's own), there were just many, and the
-classmate's thread queued behind all eight.
+One Streamlit process runs Python on one core at a time, and threads that want it take
+turns. A hundred sessions that each send five cheap reports a second (a few ms each) are
+each unremarkable, yet together they want more than the whole processor, and a classmate's
+10 ms Step queued behind all of them (345 ms median, seconds at the 95th percentile).
 
-So every run (a page, or a fragment such as Step) is recorded per session, and
-charged with the processor time it used plus any time it spent waiting here. A
-session is *busy* when it started more than ``MAX_RATE`` runs a second over the
-last ``WINDOW`` seconds, or was charged more than ``SHARE`` of them. A busy
-session's run first takes the one slot for busy sessions, and rests as long as
-it ran (at least ``MIN_REST``) before it lets go: busy sessions together hold the
-interpreter at most half of the time and start at most ``MAX_RATE`` runs a second
-(Streamlit's own work for each message, outside the run, is about as much again),
-one at a time, and everybody else never waits for them. The
-waiting is charged, so a session that keeps hammering stays busy; it is forgiven
-``WINDOW`` seconds after it stops.
+So every run (a page, or a fragment such as Step) takes one of ``PLACES`` places before it
+starts. While a place is free it takes it at once: a quiet server costs nothing. When every
+place is held, runs wait, and a freed place goes to the waiting run whose session was
+*charged* least over the last ``WINDOW`` seconds: charged with the processor time its runs
+used plus the time they waited here. A student who steps a few times a second is charged a
+few per cent and goes to the front; sessions that keep the server busy wait behind, and
+their waiting is charged too, so they stay behind until they stop (forgiven ``WINDOW``
+seconds later). However many sessions send, a quiet run waits for at most one run in
+progress, never for the queue.
 
-A student pressing Step four times a second (10 ms each: 4% of the processor) is
-never busy; a held-down key or a script is, and then waits its turn.
+A run that has held its place for ``SLICE`` seconds gives the place up and runs on: a
+long computation (the variants page's first run, seconds) never blocks the runs behind it,
+it shares the processor with them as before.
 
-New tabs are alike: past ``MAX_ARRIVALS`` first runs a second (server-wide), a
-tab's first run queues for the same slot, so eight scripts opening page after
-page do not starve the students already working.
+A run the browser asked for again while it waited (a newer report of the same session:
+Streamlit merges them into one rerun) is not worked through: when it gets its place,
+Streamlit stops the script at its first call and starts the newer run, which queues again.
+
+May import: the standard library, ``ui.server.internals``, ``ui.server.clients`` (told of
+every run, for the idle sessions' close).
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 
+from ui.server import clients
 from ui.server.internals import session_id
 
 WINDOW = 3.0  # seconds of history that count
-MAX_RATE = 6.0  # a session that started more runs a second than this is busy ...
-SHARE = 0.5  # ... and so is one charged more than this part of the window
-MAX_REST = 1.0  # the longest rest after a busy run, s
-MAX_ARRIVALS = 3.0  # first runs a second (new tabs, server-wide) before they queue
-MIN_REST = 1 / MAX_RATE  # the shortest: busy sessions together start MAX_RATE runs a second
+PLACES = 2  # runs that hold the interpreter at once; more wait their turn
+SLICE = 0.1  # s: a run holding its place longer gives it up and runs on
 ENABLED = True  # tests/app/conftest.py switches it off: AppTest reruns back to back
 
-_SLOT = threading.Lock()  # the one slot for busy sessions
-_DEPTH = threading.local()  # a fragment inside a page run is the same turn
-_LOCK = threading.Lock()  # guards the two records below
+_LOCK = threading.Lock()  # guards everything below
 _CHARGED: OrderedDict[str, deque[tuple[float, float]]] = OrderedDict()  # session -> (end, s)
 _SESSIONS = 2000  # sessions remembered (a few hundred bytes each)
-_ARRIVALS: deque[float] = deque(maxlen=1000)  # when recent first runs started
+_HELD: dict[int, float] = {}  # place's run -> when it took the place
+_QUEUE: list[_Waiter] = []  # a heap: least charged first, then first come
+_ORDER = itertools.count()
+_DEPTH = threading.local()  # a fragment inside a page run is the same turn
+
+
+@dataclass(order=True)
+class _Waiter:
+    charged: float
+    seq: int
+    granted: threading.Event = field(default_factory=threading.Event, compare=False)
 
 
 def _within(record: deque[tuple[float, float]], now: float) -> float:
@@ -61,29 +71,15 @@ def _within(record: deque[tuple[float, float]], now: float) -> float:
 def usage(session: str, now: float) -> tuple[float, float]:
     """(runs a second, part of the time charged) of ``session`` over the last ``WINDOW`` s."""
     with _LOCK:
-        record = _CHARGED.get(session)
-        if not record:
-            return 0.0, 0.0
-        charged = _within(record, now)
-        return len(record) / WINDOW, charged
+        return _usage(session, now)
 
 
-def is_busy(session: str, now: float) -> bool:
-    rate, charged = usage(session, now)
-    return rate > MAX_RATE or charged > SHARE
-
-
-def arriving(session: str, now: float) -> bool:
-    """Whether this is the session's first run and many tabs opened just now: then
-    it queues for the slot (and rests ``MIN_REST``), so students already at work
-    keep the interpreter while tabs keep opening."""
-    with _LOCK:
-        if session in _CHARGED:
-            return False
-        while _ARRIVALS and _ARRIVALS[0] < now - WINDOW:
-            _ARRIVALS.popleft()
-        _ARRIVALS.append(now)
-        return len(_ARRIVALS) > MAX_ARRIVALS * WINDOW
+def _usage(session: str, now: float) -> tuple[float, float]:
+    record = _CHARGED.get(session)
+    if not record:
+        return 0.0, 0.0
+    charged = _within(record, now)
+    return len(record) / WINDOW, charged
 
 
 def _record(session: str, end: float, charged: float) -> None:
@@ -95,9 +91,45 @@ def _record(session: str, end: float, charged: float) -> None:
             _CHARGED.popitem(last=False)
 
 
+def _free(now: float) -> bool:
+    """Whether a place is free: fewer than ``PLACES`` runs took theirs within ``SLICE``."""
+    return sum(1 for since in _HELD.values() if now - since < SLICE) < PLACES
+
+
+def _hand_out(now: float) -> None:
+    """Give free places to the least charged waiters (under ``_LOCK``)."""
+    while _QUEUE and _free(now):
+        waiter = heapq.heappop(_QUEUE)
+        _HELD[waiter.seq] = now
+        waiter.granted.set()
+
+
+def _take(session: str, arrived: float) -> int:
+    """Wait for a place; returns the run's ticket."""
+    with _LOCK:
+        waiter = _Waiter(_usage(session, arrived)[1], next(_ORDER))
+        if not _QUEUE and _free(arrived):
+            _HELD[waiter.seq] = arrived
+            return waiter.seq
+        heapq.heappush(_QUEUE, waiter)
+    # a place frees when a run ends (it hands it out) or when a slice runs out (nobody
+    # is told: each waiter looks again a slice later)
+    while not waiter.granted.wait(SLICE):
+        with _LOCK:
+            _hand_out(time.monotonic())
+    return waiter.seq
+
+
+def _give_back(ticket: int) -> None:
+    with _LOCK:
+        _HELD.pop(ticket, None)
+        _hand_out(time.monotonic())
+
+
 @contextmanager
 def turn() -> Iterator[None]:
-    """Run one page or fragment run of this session, waiting if the session is busy."""
+    """Run one page or fragment run of this session, after waiting for a place if every
+    place is held."""
     session = session_id()
     depth = getattr(_DEPTH, "n", 0)
     if depth or session is None or not ENABLED:
@@ -108,31 +140,28 @@ def turn() -> Iterator[None]:
             _DEPTH.n = depth
         return
     arrived = time.monotonic()
-    busy = is_busy(session, arrived)
-    queued = busy or arriving(session, arrived)
-    if queued:
-        _SLOT.acquire()
+    clients.touch(session, arrived)
+    ticket = _take(session, arrived)
     _DEPTH.n = 1
     started, cpu = time.monotonic(), time.thread_time()
     try:
         yield
     finally:
         _DEPTH.n = 0
-        cpu = time.thread_time() - cpu
-        if queued:
-            try:
-                ran = time.monotonic() - started
-                rest = max(ran, MIN_REST) if busy else MIN_REST  # a busy one: as long as it ran
-                time.sleep(min(rest, MAX_REST))
-            finally:
-                _SLOT.release()
-        end = time.monotonic()
-        waited = (end - arrived) if busy else 0.0  # slot, run and rest: all charged
-        _record(session, end, max(cpu, waited))
+        _give_back(ticket)
+        used = time.thread_time() - cpu
+        _record(session, time.monotonic(), used + (started - arrived))  # waiting is charged
+
+
+def waiting() -> int:
+    """Runs waiting for a place now."""
+    with _LOCK:
+        return len(_QUEUE)
 
 
 def reset() -> None:
     """Forget every run (for tests)."""
     with _LOCK:
         _CHARGED.clear()
-        _ARRIVALS.clear()
+        _HELD.clear()
+        _QUEUE.clear()

@@ -181,6 +181,67 @@ def stop_pages_directory_mode() -> None:
     PagesManager.uses_pages_directory = False
 
 
+# ------------------------------------------------------------------ the server's connections
+
+XSRF_COOKIE = "_streamlit_xsrf"  # the page's first response sets it; its token names a browser
+
+
+def browser_token(cookies: Mapping[str, str] | None) -> str:
+    """The token of Streamlit's XSRF cookie, hex, or "" without one.
+
+    The cookie is ``2|<mask>|<token XOR mask>|<time>``: the mask changes on every page a
+    browser loads, the token does not, so every tab of one browser has the same token and
+    two browsers never do. For the limits per client (``ui.server.clients``)."""
+    raw = str((cookies or {}).get(XSRF_COOKIE, "") or "")[:200].strip("\"'")
+    parts = raw.split("|")
+    if len(parts) != 4 or parts[0] != "2":
+        return ""
+    try:
+        mask, masked = bytes.fromhex(parts[1]), bytes.fromhex(parts[2])
+    except ValueError:
+        return ""
+    if not mask or not masked:
+        return ""
+    return bytes(b ^ mask[i % len(mask)] for i, b in enumerate(masked)).hex()
+
+
+@_or(None)
+def active_sessions() -> list[str] | None:
+    """The ids of the sessions connected to this server now (None outside a server).
+    For the session cap and the idle sessions' close."""
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return None
+    mgr = Runtime.instance()._session_mgr
+    return [info.session.id for info in mgr.list_active_sessions()]
+
+
+@_or(False)
+def close_connection(session_id: str, *, after: float = 0.0, code: int = 1013) -> bool:
+    """Close session ``session_id``'s websocket ``after`` seconds from now (1013: try again
+    later) and shut the session down at once, kept for no reconnection. False if there is
+    no such session. For refused arrivals, the session cap and idle sessions."""
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return False
+    runtime = Runtime.instance()
+    info = runtime._session_mgr.get_active_session_info(session_id)
+    if info is None:
+        return False
+    websocket = getattr(info.client, "_websocket", None)
+    loop = runtime._get_async_objs().eventloop
+
+    def close() -> None:
+        if websocket is not None:
+            loop.create_task(websocket.close(code=code))
+        runtime.close_session(session_id)
+
+    loop.call_soon_threadsafe(loop.call_later, after, close)
+    return True
+
+
 # ------------------------------------------------------------------------------- the wraps
 
 
@@ -366,6 +427,20 @@ def _runtime_fields() -> bool:
     )
 
 
+def _connections() -> bool:
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.session_manager import ActiveSessionInfo
+    from streamlit.web.server.starlette import starlette_server_config, starlette_websocket
+
+    client = starlette_websocket.StarletteSessionClient.__init__.__code__
+    return (
+        starlette_server_config.XSRF_COOKIE_NAME == XSRF_COOKIE
+        and "_websocket" in client.co_names
+        and hasattr(Runtime, "close_session")
+        and {"client", "session"} <= set(getattr(ActiveSessionInfo, "__dataclass_fields__", {}))
+    )
+
+
 def _frontend_testids() -> bool:
     return not _missing_from_frontend(list(TESTIDS))
 
@@ -410,6 +485,11 @@ CHECKS: tuple[Check, ...] = (
         "fast widget reads (a widget reads its own key, not the whole session)",
         "SafeSessionState._lock, ._state",
         _safe_state_fields,
+    ),
+    Check(
+        "the limits per browser, the session cap and the idle sessions' close",
+        "the XSRF cookie, ActiveSessionInfo.client._websocket, Runtime.close_session",
+        _connections,
     ),
     Check(
         "the first paint's navigation (titles, not file names)",

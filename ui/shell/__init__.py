@@ -25,7 +25,7 @@ from ui.classmode import classroom as cr
 from ui.classmode import seat as seats
 from ui.classmode import strip as class_strip
 from ui.look.text import asset
-from ui.server import fair, guard, internals, reconnect
+from ui.server import clients, fair, guard, internals, reconnect
 
 # Streamlit runs gc.collect(2) after every script run. Moving everything alive
 # after the imports (modules, numba's compiled kernel) into the permanent
@@ -147,12 +147,20 @@ PAGES = (
 GLOSSARY = "Symbols and notation"  # the expander under every page (assets/glossary.md)
 
 _ROUTED = threading.local()  # depth of run_app in this script thread
+ADMITTED = state.session_key("_admitted")
 
 
 def run_app() -> None:
     """What ``app.py`` does on every run."""
     _ROUTED.depth = getattr(_ROUTED, "depth", 0) + 1
     try:
+        if not st.session_state.get(ADMITTED):  # the session's first run: the door
+            said = clients.admit(internals.session_id() or "", clients.current())
+            if said is not None:
+                st.set_page_config(page_title="Perceptron Lab", layout="wide")
+                st.error(said, icon=":material/hourglass_top:")
+                st.stop()
+            st.session_state[ADMITTED] = True
         with fair.turn():  # a session that keeps the server busy waits its turn
             _run_app()
     finally:
@@ -183,7 +191,7 @@ def _run_app() -> None:
         st.warning(notice, icon=":material/warning:")
     upload_refusal(spec.url_path)  # a refused upload, said above the page's data
     reconnect.watch()  # a tab that reconnects to a new session runs the whole page again
-    arrive.keep_lecturer(st.session_state)  # a reload of the lecturer's tab keeps the class
+    arrive.keep_seat(st.session_state)  # a reload keeps the class: the seat in a cookie
     # the class strip, above the page, drawn after it (the lecture page lends it its hooks
     # as it runs); only in a session in a class (one that joins now has it from its next run)
     strip = st.container() if seats.seat_of(st.session_state) is not None else None

@@ -1,0 +1,219 @@
+"""The door of a real server (``ui/server/clients.py``): new tabs and wrong codes counted
+per client (an address and a browser), a cap on sessions with a sentence, connections of
+refused sessions closed, and the files a tab holds (what the session cap counts).
+
+Scripted sessions over Streamlit's websocket (``tools.app_client``) reach a server on
+loopback, which trusts the ``X-Real-IP`` nginx would set: each test's clients come from
+addresses of their own (documentation ranges). A script sends no cookie (``browser=None``);
+a student's browser has its own XSRF cookie (the client's default).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.proto.ClientState_pb2 import ClientState
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+import perceptron_store as store_mod
+from tools import streamlit_server
+from tools.app_client import Session
+from tools.streamlit_client import CLOSED_OR_FAILED, RunView, stream_url
+from ui.classmode import classroom as cr
+from ui.server import clients
+
+TOO_MANY_TABS = clients.refused("tab")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str, int]]:
+    """(websocket URL, store path, pid) of a server on its own SQLite store."""
+    path = str(tmp_path_factory.mktemp("door") / "s.sqlite3")
+    with streamlit_server.serve("app.py", env={"PERCEPTRON_STORE": path}) as (proc, url):
+        yield stream_url(streamlit_server.port_of(url)), path, proc.pid
+
+
+def from_(address: str) -> dict[str, str]:
+    return {"X-Real-IP": address}
+
+
+def alerts(view: RunView) -> str:
+    return " ".join(body for _, body in view.alerts)
+
+
+async def first_run(url: str, address: str, page: str = "", browser: object = "new") -> RunView:
+    """A new tab's first page, the connection left open (returned with the view)."""
+    options = {} if browser == "new" else {"browser": browser}
+    s = Session(url, page=page, headers=from_(address), **options)  # type: ignore[arg-type]
+    await s.__aenter__()
+    view = await s.request(ClientState(page_name=page), timeout=60)  # a first visit
+    view.session = s  # type: ignore[attr-defined]
+    return view
+
+
+async def closed_within(s: Session, seconds: float) -> bool:
+    """Whether the server closes ``s``'s websocket within ``seconds``."""
+    assert s.ws is not None
+    try:
+        async with asyncio.timeout(seconds):
+            while True:
+                await s.ws.recv()
+    except TimeoutError:
+        return False
+    except CLOSED_OR_FAILED:
+        return True
+
+
+def test_a_script_opening_tabs_is_refused_and_closed_while_a_student_gets_in(server):
+    url, _, _ = server
+
+    async def scenario() -> None:
+        script = "203.0.113.21"
+        views = await asyncio.gather(
+            *(first_run(url, script, browser=None) for _ in range(30))
+        )  # thirty new tabs at once from one script (no cookie)
+        refused = [v for v in views if TOO_MANY_TABS in alerts(v)]
+        assert 15 <= len(refused) <= 30 - 5, len(refused)  # a burst gets in, then no more
+        # a student elsewhere opens the lecture at once, with the script's tabs still open
+        start = time.monotonic()
+        student = await first_run(url, "198.51.100.21", page="lecture")
+        assert TOO_MANY_TABS not in alerts(student)
+        assert student.player is not None and not student.exceptions
+        assert time.monotonic() - start < 10
+        # the refused tabs' connections are closed by the server (their files given back)
+        closed = await asyncio.gather(
+            *(closed_within(v.session, clients.CLOSE_AFTER_S + 5) for v in refused)  # type: ignore[attr-defined]
+        )
+        assert all(closed)
+        for v in [*views, student]:
+            await v.session.__aexit__()  # type: ignore[attr-defined]
+
+    asyncio.run(scenario())
+
+
+def test_students_behind_one_address_each_get_in(server):
+    """A lecture hall behind one NAT: one address, forty browsers, all at once."""
+    url, _, _ = server
+
+    async def scenario() -> None:
+        views = await asyncio.gather(*(first_run(url, "198.51.100.40") for _ in range(40)))
+        assert not [alerts(v) for v in views if TOO_MANY_TABS in alerts(v)]
+        for v in views:
+            await v.session.__aexit__()  # type: ignore[attr-defined]
+
+    asyncio.run(scenario())
+
+
+def join_state(s: Session, code: str, nick: str):
+    code_id, _ = s.element("room_join_code")
+    nick_id, _ = s.element("room_join_nick")
+    go_id, _ = s.element("room_join_go")
+    return s.state(
+        [
+            WidgetState(id=code_id, string_value=code),
+            WidgetState(id=nick_id, string_value=nick),
+            WidgetState(id=go_id, trigger_value=True),
+        ]
+    )
+
+
+def test_wrong_codes_slow_their_sender_not_a_student_with_the_right_one(server):
+    url, path, _ = server
+    room, _ = cr.create_room(store_mod.open_store(path))
+
+    async def guesser(k: int) -> list[str]:
+        async with Session(url, page="room", headers=from_("203.0.113.30"), browser=None) as s:
+            await s.open()
+            said = []
+            for j in range(6):
+                view = await s.request(join_state(s, f"ZZZZZZZ{'23456789'[j]}", "x"), 60)
+                said.append(alerts(view))
+            return said
+
+    async def student(k: int) -> str:
+        async with Session(url, page="room", headers=from_(f"198.51.100.{50 + k}")) as s:
+            await s.open()
+            view = await s.request(join_state(s, room.code, f"student {k}"), 60)
+            return " ".join(b for _, _, b in view.texts)
+
+    async def scenario() -> None:
+        said = [t for g in await asyncio.gather(*(guesser(k) for k in range(8))) for t in g]
+        assert sum(clients.refused("wrong code") in t for t in said) >= 30  # 48 tried
+        joined = await asyncio.gather(*(student(k) for k in range(3)))
+        assert all("You joined as student" in t for t in joined), joined
+
+    asyncio.run(scenario())
+
+
+@pytest.fixture(scope="module")
+def small_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server that holds 4 sessions (``PERCEPTRON_MAX_SESSIONS``)."""
+    path = str(tmp_path_factory.mktemp("small") / "s.sqlite3")
+    env = {"PERCEPTRON_STORE": path, clients.SESSIONS_ENV: "4"}
+    with streamlit_server.serve("app.py", env=env) as (_, url):
+        yield stream_url(streamlit_server.port_of(url))
+
+
+def test_a_full_server_says_so_and_closes_the_extra_tab(small_server):
+    async def scenario() -> None:
+        views = [await first_run(small_server, f"198.51.100.{60 + k}") for k in range(4)]
+        assert not any("full" in alerts(v) for v in views)
+        extra = await first_run(small_server, "198.51.100.70")
+        assert "This server is full: 4 people are connected" in alerts(extra)
+        assert await closed_within(extra.session, clients.CLOSE_AFTER_S + 5)  # type: ignore[attr-defined]
+        await views[0].session.__aexit__()  # type: ignore[attr-defined]
+        await asyncio.sleep(1.0)
+        again = await first_run(small_server, "198.51.100.71")  # room again: let in
+        assert "full" not in alerts(again)
+        for v in [*views[1:], again]:
+            await v.session.__aexit__()  # type: ignore[attr-defined]
+
+    asyncio.run(scenario())
+
+
+def test_an_open_tab_costs_the_server_the_files_the_cap_counts(server):
+    url, _, pid = server
+
+    def files() -> int:
+        return len(list(Path(f"/proc/{pid}/fd").iterdir()))
+
+    async def scenario() -> None:
+        before = files()
+        views = [await first_run(url, f"198.51.100.{100 + k % 100}") for k in range(60)]
+        per_tab = (files() - before) / 60
+        # the session cap (clients.max_sessions) divides the open-file limit by this
+        assert per_tab <= clients.FDS_PER_SESSION, per_tab
+        for v in views:
+            await v.session.__aexit__()  # type: ignore[attr-defined]
+
+    asyncio.run(scenario())
+
+
+def test_the_cap_follows_the_open_file_limit_and_the_setting(monkeypatch):
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    monkeypatch.delenv(clients.SESSIONS_ENV, raising=False)
+    expected = min(clients.MAX_SESSIONS_DEFAULT, int(soft * 0.75) // clients.FDS_PER_SESSION)
+    assert clients.max_sessions() == max(10, expected)
+    monkeypatch.setenv(clients.SESSIONS_ENV, "250")
+    assert clients.max_sessions() == 250
+
+
+def test_the_server_raises_its_open_file_limit_to_the_hard_limit():
+    import subprocess
+    import sys
+
+    code = (
+        "import resource; from ui.server import clients; "
+        "s, h = resource.getrlimit(resource.RLIMIT_NOFILE); "
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (min(256, h), h)); "
+        "print(clients.raise_file_limit() == (h, h))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
+    assert out.stdout.strip() == "True", out.stderr[-500:]

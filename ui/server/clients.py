@@ -1,0 +1,339 @@
+"""Who is asking, and how much each may ask: a client is an address and a browser together.
+
+**The address** is the connection's peer; a peer that is a proxy the app trusts (loopback,
+where ``deploy/``'s nginx runs, or an address listed in ``PERCEPTRON_PROXIES``) passes the
+address it saw in ``X-Real-IP``. **The browser** is the token of Streamlit's XSRF cookie
+(``internals.browser_token``), which the page's first response sets: every tab of one
+browser shares it, two phones never do, and a script that sends no cookie is the browser
+"" of its address.
+
+Students behind one NAT share an address, so every action has two limits (``LIMITS``):
+a tight one per browser (its address and token together) and a looser one per address,
+sized for a lecture hall of 300 behind one address. A client over either is refused with
+the action's sentence; nobody else waits for it. Counts live in this process, bounded
+(``MAX_CLIENTS`` most recent of each kind): each server of a deployment counts its own
+clients, and nginx keeps a browser on one server.
+
+**The door** (:func:`admit`, on a session's first run): past ``MAX_SESSIONS`` connected
+sessions, or past its client's rate of new tabs, a session sees one sentence and its
+connection is closed a few seconds later (a browser reconnects by itself and is let in
+once there is room). Sessions that ran nothing for ``IDLE_S`` are closed (:func:`sweep`);
+the server raises its open-file limit to the hard limit at start (:func:`raise_file_limit`).
+
+May import: the standard library, ``perceptron_store.ratelimit``, ``ui.server.internals``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from perceptron_store.ratelimit import RateLimit
+from ui.server import internals
+
+PROXIES_ENV = "PERCEPTRON_PROXIES"  # more trusted proxies: "10.0.0.5,10.0.0.6"
+SESSIONS_ENV = "PERCEPTRON_MAX_SESSIONS"
+# files one open tab holds: its websocket, and the event loop Streamlit 1.67 gives every
+# session (an epoll and a socket pair); measured by tests/load/test_door.py
+FDS_PER_SESSION = 4
+MAX_SESSIONS_DEFAULT = 2000
+IDLE_S = 2 * 3600.0  # a session that ran nothing this long is closed (a lecture is shorter)
+SWEEP_S = 60.0  # how often idle sessions are looked for
+CLOSE_AFTER_S = 3.0  # a refused session's sentence is shown this long before it is closed
+MAX_CLIENTS = 20_000  # buckets kept per process (a few hundred bytes each)
+LOCAL = "_local_browser"  # declared in ui.app.state.SESSION_KEYS: a session without a browser
+
+
+@dataclass(frozen=True)
+class Client:
+    """Where a session comes from: its ``address`` and its ``browser`` token ("" if none)."""
+
+    address: str
+    browser: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.address}|{self.browser}"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How often a client may do one thing: ``per_browser`` and ``per_address``, each
+    (rate a second, burst); ``refused`` is what the page says."""
+
+    per_browser: tuple[float, int]
+    per_address: tuple[float, int]
+    refused: str
+
+
+HOUR = 3600.0
+LIMITS: dict[str, Limit] = {
+    # a new tab (a session's first run); a hall of 300 arriving through one NAT in a minute
+    "tab": Limit(
+        (1.0, 12),
+        (10.0, 300),
+        "Too many new tabs from this device just now: wait a few seconds, then reload.",
+    ),
+    # Start a class
+    "room": Limit(
+        (1 / 600, 3),
+        (1 / 60, 20),
+        "You started several classes just now: use the one you have open, or wait a few minutes.",
+    ),
+    # a new seat in a class (joining again keeps one's seat)
+    "seat": Limit(
+        (1 / 10, 4),
+        (10.0, 300),
+        "Too many seats taken from this device just now: wait a few seconds and join again.",
+    ),
+    # a class code that opens no class: slows the guesser, never the class (31^8 codes:
+    # at a tab's rate of fresh browsers, finding one of 100 open classes takes years)
+    "wrong code": Limit(
+        (0.2, 5),
+        (20.0, 600),
+        "Too many codes that open no class: wait a few seconds and try again.",
+    ),
+    # a new dataset kept in the store (a link's data)
+    "dataset": Limit(
+        (30 / HOUR, 30),
+        (300 / HOUR, 300),
+        "Too many new datasets from this device in the last hour: this one is not kept for "
+        "a link (the page works on).",
+    ),
+    # bytes of new datasets kept in the store
+    "bytes": Limit(
+        (20e6 / HOUR, 20_000_000),
+        (200e6 / HOUR, 200_000_000),
+        "Too many megabytes of datasets from this device in the last hour: this one is not "
+        "kept for a link (the page works on).",
+    ),
+}
+
+_LOCK = threading.Lock()
+_BUCKETS: OrderedDict[tuple[str, str], RateLimit] = OrderedDict()
+_HELD: OrderedDict[tuple[str, str], int] = OrderedDict()  # (what, browser) -> count held
+
+
+def _trusted(peer: str) -> bool:
+    if peer in ("", "127.0.0.1", "::1"):
+        return True
+    extra = {p.strip() for p in os.environ.get(PROXIES_ENV, "").split(",") if p.strip()}
+    return peer in extra
+
+
+def _address(text: object) -> str | None:
+    try:
+        return str(ipaddress.ip_address(str(text).strip()[:64]))
+    except ValueError:
+        return None
+
+
+def client_of(peer: str | None, headers: Mapping[str, str], cookies: Mapping[str, str]) -> Client:
+    """The client of a connection: its ``peer`` (None: loopback), the handshake's ``headers``
+    and ``cookies``. A trusted proxy's ``X-Real-IP`` names the address; anyone else's is
+    ignored (a browser could write any)."""
+    address = peer or "127.0.0.1"
+    if _trusted(peer or ""):
+        forwarded = _address(headers.get("X-Real-IP") or headers.get("x-real-ip") or "")
+        address = forwarded or address
+    return Client(address, internals.browser_token(cookies))
+
+
+def current() -> Client:
+    """The client of the session whose script runs now. A session without a connection
+    (AppTest, a bare script: no handshake headers) is a browser of its own on loopback."""
+    import streamlit as st
+
+    try:
+        ctx = st.context
+        headers = ctx.headers
+        if headers:
+            return client_of(ctx.ip_address, headers, ctx.cookies)
+    except Exception:  # no context at all: the same as no connection
+        pass
+    try:
+        local = st.session_state.setdefault(LOCAL, secrets.token_hex(8))
+    except Exception:  # outside any session
+        local = ""
+    return Client("127.0.0.1", f"local:{local}")
+
+
+def _bucket(kind: str, who: str, rate: float, burst: int) -> RateLimit:
+    key = (kind, who)
+    bucket = _BUCKETS.get(key)
+    if bucket is None:
+        bucket = _BUCKETS[key] = RateLimit(rate, burst)
+        while len(_BUCKETS) > MAX_CLIENTS:
+            _BUCKETS.popitem(last=False)
+    _BUCKETS.move_to_end(key)
+    return bucket
+
+
+def allow(
+    action: str,
+    client: Client,
+    *,
+    cost: float = 1.0,
+    now: float | None = None,
+    take: bool = True,
+) -> bool:
+    """Whether ``client`` may do ``action`` (a key of ``LIMITS``) now; if so it is counted
+    (``cost``: how much of the limit it takes, 1, or bytes for "bytes"; ``take=False``:
+    only asked, not counted)."""
+    limit = LIMITS[action]
+    with _LOCK:
+        mine = _bucket(f"{action}/browser", client.key, *limit.per_browser)
+        address = _bucket(f"{action}/address", client.address, *limit.per_address)
+        if not (mine.allow(now, cost, take=False) and address.allow(now, cost, take=False)):
+            return False
+        if take:
+            mine.allow(now, cost)
+            address.allow(now, cost)
+        return True
+
+
+def refused(action: str) -> str:
+    """The sentence a client over ``action``'s limit is shown."""
+    return LIMITS[action].refused
+
+
+def hold(what: str, client: Client, most: int) -> bool:
+    """Take one of at most ``most`` of ``what`` (say the seats of one class) for
+    ``client``'s browser; False when it holds that many already."""
+    key = (what, client.key)
+    with _LOCK:
+        n = _HELD.get(key, 0)
+        if n >= most:
+            return False
+        _HELD[key] = n + 1
+        _HELD.move_to_end(key)
+        while len(_HELD) > MAX_CLIENTS:
+            _HELD.popitem(last=False)
+        return True
+
+
+def give_back(what: str, client: Client) -> None:
+    """One of ``what`` that ``client`` held is free again."""
+    key = (what, client.key)
+    with _LOCK:
+        n = _HELD.get(key, 0)
+        if n <= 1:
+            _HELD.pop(key, None)
+        else:
+            _HELD[key] = n - 1
+
+
+# ---------------------------------------------------------------------------------- the door
+
+
+def max_sessions() -> int:
+    """Sessions one server holds: ``PERCEPTRON_MAX_SESSIONS``, else 2,000 or what its
+    open-file limit allows (a quarter of the files kept for everything else)."""
+    setting = os.environ.get(SESSIONS_ENV, "").strip()
+    if setting.isdigit() and int(setting) > 0:
+        return int(setting)
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return MAX_SESSIONS_DEFAULT
+    if soft == resource.RLIM_INFINITY:
+        return MAX_SESSIONS_DEFAULT
+    return max(10, min(MAX_SESSIONS_DEFAULT, int(soft * 0.75) // FDS_PER_SESSION))
+
+
+def raise_file_limit() -> tuple[int, int]:
+    """Raise this process's open-file soft limit to its hard limit (every websocket is a
+    file; 1,024, a common default, is 500 tabs); returns (soft, hard) after."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        return resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return (-1, -1)
+
+
+FULL = (
+    "This server is full: {n} people are connected, as many as it holds. Your page "
+    "reconnects by itself in a moment; if it does not, reload it in a minute."
+)
+
+_STARTED = threading.Event()
+_SEEN: dict[str, float] = {}  # session -> when it last ran (sessions connected)
+
+
+def touch(session: str, now: float | None = None) -> None:
+    """A run of ``session`` (``ui.server.fair`` tells every run): it is not idle."""
+    with _LOCK:
+        _SEEN[session] = time.monotonic() if now is None else now
+
+
+def admit(session: str, client: Client) -> str | None:
+    """A session's first run: None to go on, or the sentence of a refusal (its connection
+    is then closed ``CLOSE_AFTER_S`` later)."""
+    active = internals.active_sessions()
+    if active is None:  # no server (AppTest, a bare script): nobody to count
+        return None
+    start_sweeping()
+    touch(session)
+    cap = max_sessions()
+    said = None
+    if active is not None and len(active) > cap:
+        said = FULL.format(n=f"{cap:,}")
+    elif not allow("tab", client):
+        said = refused("tab")
+    if said is not None:
+        internals.close_connection(session, after=CLOSE_AFTER_S)
+        with _LOCK:
+            _SEEN.pop(session, None)
+    return said
+
+
+def sweep(now: float | None = None, active: Iterable[str] | None = None) -> list[str]:
+    """Close the sessions that ran nothing for ``IDLE_S``; returns their ids."""
+    t = time.monotonic() if now is None else now
+    live = list(internals.active_sessions() or []) if active is None else list(active)
+    with _LOCK:
+        # a session met now starts its clock now; one gone is forgotten
+        idle = [s for s in live if t - _SEEN.setdefault(s, t) > IDLE_S]
+        for gone in (set(_SEEN) - set(live)) | set(idle):
+            _SEEN.pop(gone, None)
+    for session in idle:
+        internals.close_connection(session)
+    return idle
+
+
+def start_sweeping() -> None:
+    """Once per process: raise the file limit and sweep idle sessions every ``SWEEP_S``."""
+    if _STARTED.is_set():
+        return
+    _STARTED.set()
+    raise_file_limit()
+
+    def loop() -> None:
+        while True:
+            time.sleep(SWEEP_S)
+            try:
+                sweep()
+            except Exception:  # a sweep that fails is tried again next time
+                continue
+
+    threading.Thread(target=loop, name="perceptron-idle-sweep", daemon=True).start()
+
+
+def reset() -> None:
+    """Forget every count (for tests)."""
+    with _LOCK:
+        _BUCKETS.clear()
+        _HELD.clear()
+        _SEEN.clear()
