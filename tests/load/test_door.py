@@ -20,6 +20,7 @@ from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 import perceptron_store as store_mod
+from tests.load.test_load import run
 from tools import streamlit_server
 from tools.app_client import Session
 from tools.streamlit_client import CLOSED_OR_FAILED, RunView, stream_url
@@ -92,7 +93,7 @@ def test_a_script_opening_tabs_is_refused_and_closed_while_a_student_gets_in(ser
         for v in [*views, student]:
             await v.session.__aexit__()  # type: ignore[attr-defined]
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_students_behind_one_address_each_get_in(server):
@@ -105,7 +106,7 @@ def test_students_behind_one_address_each_get_in(server):
         for v in views:
             await v.session.__aexit__()  # type: ignore[attr-defined]
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def join_state(s: Session, code: str, nick: str):
@@ -146,7 +147,7 @@ def test_wrong_codes_slow_their_sender_not_a_student_with_the_right_one(server):
         joined = await asyncio.gather(*(student(k) for k in range(3)))
         assert all("You joined as student" in t for t in joined), joined
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +173,7 @@ def test_a_full_server_says_so_and_closes_the_extra_tab(small_server):
         for v in [*views[1:], again]:
             await v.session.__aexit__()  # type: ignore[attr-defined]
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_an_open_tab_costs_the_server_the_files_the_cap_counts(server):
@@ -190,7 +191,7 @@ def test_an_open_tab_costs_the_server_the_files_the_cap_counts(server):
         for v in views:
             await v.session.__aexit__()  # type: ignore[attr-defined]
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_the_cap_follows_the_open_file_limit_and_the_setting(monkeypatch):
