@@ -44,15 +44,20 @@ class Holders:
 
     def __init__(self, who, n: int) -> None:
         self.release = threading.Event()
+        self.each = [threading.Event() for _ in range(n)]  # releases one of them
         self.started = [threading.Event() for _ in range(n)]
 
-        def hold(flag: threading.Event) -> None:
+        def hold(flag: threading.Event, mine: threading.Event) -> None:
             who.id = "hold"
             with fair.turn():
                 flag.set()
-                self.release.wait(10)
+                while not (self.release.is_set() or mine.is_set()):
+                    time.sleep(0.005)
 
-        self.threads = [threading.Thread(target=hold, args=(f,)) for f in self.started]
+        self.threads = [
+            threading.Thread(target=hold, args=(f, m))
+            for f, m in zip(self.started, self.each, strict=True)
+        ]
         for t in self.threads:
             t.start()
         assert all(f.wait(5) for f in self.started)
@@ -74,6 +79,7 @@ def test_a_run_on_a_quiet_server_never_waits(as_session):
 
 def test_when_every_place_is_held_the_least_charged_session_goes_first(as_session, monkeypatch):
     monkeypatch.setattr(fair, "SLICE", 30.0)  # places free only when a run ends
+    monkeypatch.setattr(fair, "WINDOW", 60.0)  # the scripts' charges last the whole test
     for k in range(5):  # five scripts that kept the server busy
         hammer(as_session, f"script{k}", 0.15)
     holders = Holders(as_session, fair.PLACES)
@@ -91,10 +97,13 @@ def test_when_every_place_is_held_the_least_charged_session_goes_first(as_sessio
         queued.append(t)
         while fair.waiting() < len(queued):
             time.sleep(0.005)
+    holders.each[0].set()  # one place frees: it goes to the least charged
+    while not order:
+        time.sleep(0.005)
+    assert order[0] == "student", order  # then its place passes to the next
     holders.stop()
     for t in queued:
         t.join(5)
-    assert order[0] == "student", order
     assert sorted(order[1:]) == [f"script{k}" for k in range(5)]
 
 
