@@ -46,5 +46,5 @@ echo "== pytest"
 if [ "$#" -gt 0 ]; then
   exec python3 -m pytest "$@"
 fi
-python3 -m pytest -n "${PYTEST_WORKERS:-4}" --dist loadfile -m "not serial"
+python3 -m pytest -n "${PYTEST_WORKERS:-3}" --dist loadfile -m "not serial"
 python3 -m pytest -p no:xdist -m serial
