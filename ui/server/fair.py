@@ -15,6 +15,14 @@ their waiting is charged too, so they stay behind until they stop (forgiven ``WI
 seconds later). However many sessions send, a quiet run waits for at most one run in
 progress, never for the queue.
 
+A session is *busy* when it started more than ``MAX_RATE`` runs a second over the window,
+or was charged more than ``SHARE`` of it (a held-down key, a script sending as fast as it
+is answered): busy sessions' runs hold at most ``PLACES - 1`` places together, so one is
+always there for everybody else, and a quiet run never waits for a busy one. A busy run
+also rests in its place as long as it ran (at least ``MIN_REST``): busy sessions together
+get at most half of a place's time and ``MAX_RATE`` runs a second, and Streamlit's own
+work for their messages shrinks with them.
+
 A run that has held its place for ``SLICE`` seconds gives the place up and runs on: a
 long computation (the variants page's first run, seconds) never blocks the runs behind it,
 it shares the processor with them as before.
@@ -43,14 +51,19 @@ from ui.server.internals import session_id
 
 WINDOW = 3.0  # seconds of history that count
 PLACES = 2  # runs that hold the interpreter at once; more wait their turn
+MAX_RATE = 6.0  # a session that started more runs a second than this is busy ...
+SHARE = 0.5  # ... and so is one charged more than this part of the window
+MIN_REST = 1 / MAX_RATE  # a busy run keeps its place this long at least ...
+MAX_REST = 1.0  # ... as long as it ran, at most this
 SLICE = 0.1  # s: a run holding its place longer gives it up and runs on
 ENABLED = True  # tests/app/conftest.py switches it off: AppTest reruns back to back
 
 _LOCK = threading.Lock()  # guards everything below
 _CHARGED: OrderedDict[str, deque[tuple[float, float]]] = OrderedDict()  # session -> (end, s)
 _SESSIONS = 2000  # sessions remembered (a few hundred bytes each)
-_HELD: dict[int, float] = {}  # place's run -> when it took the place
+_HELD: dict[int, tuple[float, bool]] = {}  # place's run -> (when it took it, busy?)
 _QUEUE: list[_Waiter] = []  # a heap: least charged first, then first come
+_BUSY_QUEUE: list[_Waiter] = []  # the same, for busy sessions' runs
 _ORDER = itertools.count()
 _DEPTH = threading.local()  # a fragment inside a page run is the same turn
 
@@ -91,33 +104,41 @@ def _record(session: str, end: float, charged: float) -> None:
             _CHARGED.popitem(last=False)
 
 
-def _free(now: float) -> bool:
-    """Whether a place is free: fewer than ``PLACES`` runs took theirs within ``SLICE``."""
-    return sum(1 for since in _HELD.values() if now - since < SLICE) < PLACES
+def _free(now: float, busy: bool) -> bool:
+    """Whether a place is free for a run: fewer than ``PLACES`` runs took theirs within
+    ``SLICE``, and for a busy session's run, fewer than ``PLACES - 1`` busy ones (one
+    place is always left to the others)."""
+    held = [b for since, b in _HELD.values() if now - since < SLICE]
+    return len(held) < PLACES and (not busy or sum(held) < PLACES - 1)
 
 
 def _hand_out(now: float) -> None:
-    """Give free places to the least charged waiters (under ``_LOCK``)."""
-    while _QUEUE and _free(now):
-        waiter = heapq.heappop(_QUEUE)
-        _HELD[waiter.seq] = now
-        waiter.granted.set()
+    """Give free places to the least charged waiters, the others' before the busy
+    sessions' (under ``_LOCK``)."""
+    for queue, busy in ((_QUEUE, False), (_BUSY_QUEUE, True)):
+        while queue and _free(now, busy):
+            waiter = heapq.heappop(queue)
+            _HELD[waiter.seq] = (now, busy)
+            waiter.granted.set()
 
 
-def _take(session: str, arrived: float) -> int:
-    """Wait for a place; returns the run's ticket."""
+def _take(session: str, arrived: float) -> tuple[int, bool]:
+    """Wait for a place; returns the run's ticket, and whether its session is busy."""
     with _LOCK:
-        waiter = _Waiter(_usage(session, arrived)[1], next(_ORDER))
-        if not _QUEUE and _free(arrived):
-            _HELD[waiter.seq] = arrived
-            return waiter.seq
-        heapq.heappush(_QUEUE, waiter)
+        rate, charged = _usage(session, arrived)
+        busy = rate > MAX_RATE or charged > SHARE
+        waiter = _Waiter(charged, next(_ORDER))
+        queue = _BUSY_QUEUE if busy else _QUEUE
+        if not queue and _free(arrived, busy):
+            _HELD[waiter.seq] = (arrived, busy)
+            return waiter.seq, busy
+        heapq.heappush(queue, waiter)
     # a place frees when a run ends (it hands it out) or when a slice runs out (nobody
     # is told: each waiter looks again a slice later)
     while not waiter.granted.wait(SLICE):
         with _LOCK:
             _hand_out(time.monotonic())
-    return waiter.seq
+    return waiter.seq, busy
 
 
 def _give_back(ticket: int) -> None:
@@ -141,22 +162,29 @@ def turn() -> Iterator[None]:
         return
     arrived = time.monotonic()
     clients.touch(session, arrived)
-    ticket = _take(session, arrived)
+    ticket, busy = _take(session, arrived)
     _DEPTH.n = 1
     started, cpu = time.monotonic(), time.thread_time()
     try:
         yield
     finally:
         _DEPTH.n = 0
-        _give_back(ticket)
         used = time.thread_time() - cpu
-        _record(session, time.monotonic(), used + (started - arrived))  # waiting is charged
+        try:
+            if busy:  # rests in its place as long as it ran: busy ones get half the time
+                ran = time.monotonic() - started
+                time.sleep(min(max(ran, MIN_REST), MAX_REST))
+        finally:
+            _give_back(ticket)
+        end = time.monotonic()
+        # waiting is charged; a busy run, its wait, run and rest: so it stays busy
+        _record(session, end, (end - arrived) if busy else used + (started - arrived))
 
 
 def waiting() -> int:
     """Runs waiting for a place now."""
     with _LOCK:
-        return len(_QUEUE)
+        return len(_QUEUE) + len(_BUSY_QUEUE)
 
 
 def reset() -> None:
@@ -165,3 +193,4 @@ def reset() -> None:
         _CHARGED.clear()
         _HELD.clear()
         _QUEUE.clear()
+        _BUSY_QUEUE.clear()

@@ -169,3 +169,36 @@ def test_a_student_stepping_now_and_then_is_charged_a_few_per_cent(as_session):
         time.sleep(0.24)
     _, charged = fair.usage("quiet", time.monotonic())
     assert 0 < charged < 0.1
+
+
+def test_busy_sessions_leave_a_place_to_everybody_else(as_session, monkeypatch):
+    monkeypatch.setattr(fair, "SLICE", 30.0)
+    hammer(as_session, "hammer", fair.WINDOW * 0.5, run=0.005)  # far more than 6 runs a second
+    rate, _ = fair.usage("hammer", time.monotonic())
+    assert rate > fair.MAX_RATE
+    release = threading.Event()
+    held, second = threading.Event(), threading.Event()
+
+    def busy_run(flag: threading.Event) -> None:
+        as_session.id = "hammer"
+        with fair.turn():
+            flag.set()
+            release.wait(10)
+
+    first = threading.Thread(target=busy_run, args=(held,))
+    first.start()
+    assert held.wait(5)
+    other = threading.Thread(target=busy_run, args=(second,))
+    other.start()
+    try:
+        assert not second.wait(0.3)  # a second busy run waits: one place is kept free
+        as_session.id = "quiet"
+        start = time.monotonic()
+        with fair.turn():
+            pass
+        assert time.monotonic() - start < 0.2  # ... for a quiet run, at once
+    finally:
+        release.set()
+        first.join(5)
+        other.join(5)
+    assert second.is_set()
