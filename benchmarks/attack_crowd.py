@@ -28,6 +28,7 @@ import time
 from contextlib import suppress
 from pathlib import Path
 
+from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
@@ -226,7 +227,7 @@ async def tabs_attack(
 # ----------------------------------------------------------------------------- codes, seats
 
 
-def join_state(s: Session, code: str, nick: str) -> object:
+def join_state(s: Session, code: str, nick: str) -> ClientState:
     """The join form submitted: its code and nickname, and the Join button."""
     code_id, _ = s.element("room_join_code")
     nick_id, _ = s.element("room_join_nick")
@@ -251,7 +252,7 @@ def said(view: RunView) -> str:
 async def join_once(port: int, code: str, nick: str, headers: dict[str, str]) -> RunView:
     async with Session(stream_url(port), page="room", headers=headers) as s:
         await s.open()
-        return await s.request(join_state(s, code, nick), timeout=30)  # type: ignore[arg-type]
+        return await s.request(join_state(s, code, nick), timeout=30)
 
 
 def class_code() -> str:
@@ -263,46 +264,51 @@ def class_code() -> str:
     return room.code
 
 
+async def students_join(port: int, code: str, deadline: float, stats: AttackerStats) -> None:
+    """A student elsewhere (an address and a browser of their own) joins class ``code``
+    every second until ``deadline``; each one refused is an outcome that fails the attack."""
+    real = {"joined": 0, "refused": 0}
+    k = 0
+    while time.monotonic() < deadline:
+        k += 1
+        try:
+            view = await join_once(port, code, f"student {k}", elsewhere(k))
+            real["joined" if joined(view) else "refused"] += 1
+            if not joined(view):
+                stats.notes.append(f"a student was refused: {said(view)[:100]}")
+        except CLOSED_OR_FAILED as exc:
+            real["refused"] += 1
+            stats.notes.append(f"a student's join failed: {exc}"[:120])
+        await asyncio.sleep(1.0)
+    stats.notes.append(f"real students: {real['joined']} joined, {real['refused']} refused")
+    if real["refused"]:
+        stats.outcomes["REAL STUDENT REFUSED"] += real["refused"]
+
+
 async def codes_attack(port: int, phase: Phase, stats: AttackerStats, *, conns: int) -> None:
     """``conns`` sessions of one client send wrong codes; a student elsewhere joins every
     second with the right code."""
     code = class_code()
     deadline = await phase.begin()
-    real = {"joined": 0, "refused": 0}
 
     async def guesser(k: int) -> None:
-        async with Session(
-            stream_url(port), page="room", headers=from_attacker(), browser=None
-        ) as s:
+        async with script(port, "room") as s:
             await s.open()
             rng = random.Random(k)
             while time.monotonic() < deadline:
                 wrong = "".join(rng.choice("ABCDEFGHJKMNPQRSTUVWXYZ23456789") for _ in range(8))
                 try:
-                    view = await s.request(join_state(s, wrong, "x"), timeout=30)  # type: ignore[arg-type]
+                    view = await s.request(join_state(s, wrong, "x"), timeout=30)
                 except CLOSED_OR_FAILED:
                     stats.outcomes["closed"] += 1
                     return
                 stats.outcomes["refused: wait" if "Too many" in said(view) else "looked up"] += 1
 
-    async def student() -> None:
-        k = 0
-        while time.monotonic() < deadline:
-            k += 1
-            try:
-                view = await join_once(port, code, f"student {k}", elsewhere(k))
-                real["joined" if joined(view) else "refused"] += 1
-                if not joined(view):
-                    stats.notes.append(f"a student was refused: {said(view)[:100]}")
-            except CLOSED_OR_FAILED as exc:
-                real["refused"] += 1
-                stats.notes.append(f"a student's join failed: {exc}"[:120])
-            await asyncio.sleep(1.0)
-
-    await asyncio.gather(student(), *(guesser(k) for k in range(conns)), return_exceptions=True)
-    stats.notes.append(f"real students: {real['joined']} joined, {real['refused']} refused")
-    if real["refused"]:
-        stats.outcomes["REAL STUDENT REFUSED"] += real["refused"]
+    await asyncio.gather(
+        students_join(port, code, deadline, stats),
+        *(guesser(k) for k in range(conns)),
+        return_exceptions=True,
+    )
 
 
 async def seats_attack(port: int, phase: Phase, stats: AttackerStats, *, conns: int) -> None:
@@ -310,16 +316,13 @@ async def seats_attack(port: int, phase: Phase, stats: AttackerStats, *, conns: 
     elsewhere joins every second."""
     code = class_code()
     deadline = await phase.begin()
-    real = {"joined": 0, "refused": 0}
 
     async def churn(k: int) -> None:
-        async with Session(
-            stream_url(port), page="room", headers=from_attacker(), browser=None
-        ) as s:
+        async with script(port, "room") as s:
             await s.open()
             while time.monotonic() < deadline:
                 try:
-                    view = await s.request(join_state(s, code, f"bot{k}"), timeout=30)  # type: ignore[arg-type]
+                    view = await s.request(join_state(s, code, f"bot{k}"), timeout=30)
                     stats.outcomes["seated" if joined(view) else "refused"] += 1
                     if joined(view) and "room_leave" in s.keyed:
                         await s.request(s.press("room_leave"), timeout=30)
@@ -331,20 +334,8 @@ async def seats_attack(port: int, phase: Phase, stats: AttackerStats, *, conns: 
                     stats.outcomes[type(exc).__name__] += 1
                     await asyncio.sleep(0.5)
 
-    async def student() -> None:
-        k = 0
-        while time.monotonic() < deadline:
-            k += 1
-            try:
-                view = await join_once(port, code, f"student {k}", elsewhere(k))
-                real["joined" if joined(view) else "refused"] += 1
-                if not joined(view):
-                    stats.notes.append(f"a student was refused: {said(view)[:100]}")
-            except CLOSED_OR_FAILED:
-                real["refused"] += 1
-            await asyncio.sleep(1.0)
-
-    await asyncio.gather(student(), *(churn(k) for k in range(conns)), return_exceptions=True)
-    stats.notes.append(f"real students: {real['joined']} joined, {real['refused']} refused")
-    if real["refused"]:
-        stats.outcomes["REAL STUDENT REFUSED"] += real["refused"]
+    await asyncio.gather(
+        students_join(port, code, deadline, stats),
+        *(churn(k) for k in range(conns)),
+        return_exceptions=True,
+    )

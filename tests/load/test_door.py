@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 from streamlit.proto.ClientState_pb2 import ClientState
-from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 import perceptron_store as store_mod
+from benchmarks.attack_crowd import join_state
 from tests.load.test_load import run
 from tools import streamlit_server
 from tools.app_client import Session
@@ -107,19 +107,6 @@ def test_students_behind_one_address_each_get_in(server):
             await v.session.__aexit__()  # type: ignore[attr-defined]
 
     run(scenario())
-
-
-def join_state(s: Session, code: str, nick: str):
-    code_id, _ = s.element("room_join_code")
-    nick_id, _ = s.element("room_join_nick")
-    go_id, _ = s.element("room_join_go")
-    return s.state(
-        [
-            WidgetState(id=code_id, string_value=code),
-            WidgetState(id=nick_id, string_value=nick),
-            WidgetState(id=go_id, trigger_value=True),
-        ]
-    )
 
 
 def test_wrong_codes_slow_their_sender_not_a_student_with_the_right_one(server):
