@@ -183,23 +183,17 @@ def open_link(session: Session, data_id: str) -> None:
     _open(session, data_id, first=False)
 
 
-def _within_quota(size: int) -> bool:
-    """Whether this writer (its browser and its address: ``ui.server.clients``) may keep one
-    more dataset of ``size`` bytes this hour; if so it is counted. Every writer's quota
-    keeps one script from filling the store for everybody."""
+def _over_quota(size: int) -> str | None:
+    """Why this writer (its browser and its address: ``ui.server.clients``) may not keep one
+    more dataset of ``size`` bytes this hour, or None (and it is counted). Every writer's
+    quota keeps one script from filling the store for everybody."""
     who = clients.current()
-    if not clients.allow("dataset", who, take=False):
-        return False
-    if not clients.allow("bytes", who, cost=float(size), take=False):
-        return False
-    return clients.allow("dataset", who) and clients.allow("bytes", who, cost=float(size))
-
-
-def _quota_sentence() -> str:
-    who = clients.current()
-    if not clients.allow("dataset", who, take=False):
-        return clients.refused("dataset")
-    return clients.refused("bytes")
+    for action, cost in (("dataset", 1.0), ("bytes", float(size))):
+        if not clients.allow(action, who, cost=cost, take=False):
+            return clients.refused(action)
+    clients.allow("dataset", who)
+    clients.allow("bytes", who, cost=float(size))
+    return None
 
 
 def keep(session: Session, toast: Any = None) -> None:
@@ -239,10 +233,11 @@ def keep(session: Session, toast: Any = None) -> None:
                 "Many edits at once: the link catches up with your latest data at your next edit.",
             )
         return
-    if not _within_quota(X.nbytes + y.nbytes):  # this writer's hour is used up: tried later
+    over = _over_quota(X.nbytes + y.nbytes)
+    if over is not None:  # this writer's hour is used up: tried again at a later run
         if not state.quota_said:
             state.quota_said = True
-            _say(toast, _quota_sentence())
+            _say(toast, over)
         return
     try:
         call(store.save_dataset, X, y)

@@ -323,7 +323,8 @@ def init(session: Session, query: Mapping[str, Any]) -> None:
 
 
 LINK_PARAM = "data"  # the URL parameter of a link's data: ?data=<store id> (ui.app.links)
-# a class's URL parameters (ui.classmode): its code, a student's seat, the lecturer link's key
+# a class's URL parameters (ui.classmode): its code and the lecturer link's key; seat= is
+# known (no notice) and ignored: a link never gives a seat, a cookie does
 ROOM_PARAMS = ("room", "seat", "key")
 
 

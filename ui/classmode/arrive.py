@@ -79,10 +79,8 @@ def keep_seat(session: Session) -> None:
     seat = seat_of(session)
     if seat is not None:
         session[COOKIE_SET] = True
-        keep = {"lecturer": f"{seat.code}.{seat.secret}"} if seat.lecturer else {}
-        if not seat.lecturer and seat.seat:
-            keep = {"seat": f"{seat.code}.{seat.seat}"}
-        _keeper(key="app_class_keeper", data=keep)
+        kind, secret = ("lecturer", seat.secret) if seat.lecturer else ("seat", seat.seat)
+        _keeper(key="app_class_keeper", data={kind: f"{seat.code}.{secret}"} if secret else {})
     elif session.pop(COOKIE_SET, False):
         _keeper(key="app_class_keeper", data={})  # once: it clears them
 
@@ -95,10 +93,9 @@ def _cookie(cookies: Any, name: str) -> tuple[str, str]:
 
 
 def _from_cookie(session: Session, cookies: Any) -> None:
-    raw = str((cookies or {}).get(COOKIE, "") or "")[:200]
-    if raw:
+    code_text, secret = _cookie(cookies, COOKIE)
+    if code_text or secret:
         session[COOKIE_SET] = True  # kept if it opens the class, else dropped
-    code_text, _, secret = raw.partition(".")
     code = cr.normal_code(code_text)
     if code is None or not secret:
         return

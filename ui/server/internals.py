@@ -130,19 +130,28 @@ def running_fragment() -> tuple[str, str] | None:
     return ctx.session_id, fragment
 
 
+def _active(session_id: str) -> tuple[Any, Any] | None:
+    """(the runtime, the session's ``ActiveSessionInfo``: its ``session`` and ``client``),
+    or None outside a server or for a session not connected now."""
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return None
+    runtime = Runtime.instance()
+    info = runtime._session_mgr.get_active_session_info(session_id)
+    return None if info is None else (runtime, info)
+
+
 @_or(False)
 def rerun_fragment(session_id: str, fragment_id: str) -> bool:
     """Ask session ``session_id`` to run fragment ``fragment_id`` again, as its browser's
     timer would (no widget change). False if the session is gone. For the class push."""
     from streamlit.proto.ClientState_pb2 import ClientState
-    from streamlit.runtime import Runtime
 
-    if not Runtime.exists():
+    found = _active(session_id)
+    if found is None:
         return False
-    runtime = Runtime.instance()
-    info = runtime._session_mgr.get_active_session_info(session_id)
-    if info is None:
-        return False
+    runtime, info = found
     session = info.session
 
     def ask() -> None:
@@ -219,17 +228,13 @@ def active_sessions() -> list[str] | None:
 
 @_or(False)
 def close_connection(session_id: str, *, after: float = 0.0, code: int = 1013) -> bool:
-    """Close session ``session_id``'s websocket ``after`` seconds from now (1013: try again
-    later) and shut the session down at once, kept for no reconnection. False if there is
-    no such session. For refused arrivals, the session cap and idle sessions."""
-    from streamlit.runtime import Runtime
-
-    if not Runtime.exists():
+    """``after`` seconds from now, close session ``session_id``'s websocket (1013: try
+    again later) and shut the session down, kept for no reconnection. False if there is no
+    such session. For refused arrivals, the session cap and idle sessions."""
+    found = _active(session_id)
+    if found is None:
         return False
-    runtime = Runtime.instance()
-    info = runtime._session_mgr.get_active_session_info(session_id)
-    if info is None:
-        return False
+    runtime, info = found
     websocket = getattr(info.client, "_websocket", None)
     loop = runtime._get_async_objs().eventloop
 
