@@ -264,8 +264,8 @@ def raise_file_limit() -> tuple[int, int]:
 
 
 FULL = (
-    "This server is full: {n} people are connected, as many as it holds. Your page "
-    "reconnects by itself in a moment; if it does not, reload it in a minute."
+    "This server is full: {n} connected, as many as it holds. Your page reconnects by "
+    "itself in a moment; if it does not, reload it in a minute."
 )
 
 _STARTED = threading.Event()
@@ -289,7 +289,7 @@ def admit(session: str, client: Client) -> str | None:
     cap = max_sessions()
     said = None
     if active is not None and len(active) > cap:
-        said = FULL.format(n=f"{cap:,}")
+        said = FULL.format(n="1 person is" if cap == 1 else f"{cap:,} people are")
     elif not allow("tab", client):
         said = refused("tab")
     if said is not None:
