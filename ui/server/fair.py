@@ -17,7 +17,7 @@ progress, never for the queue.
 
 A session is *busy* when it started more than ``MAX_RATE`` runs a second over the window,
 or was charged more than ``SHARE`` of it (a held-down key, a script sending as fast as it
-is answered): busy sessions' runs hold at most ``PLACES - 1`` places together, so one is
+is answered): busy sessions' runs hold at most ``BUSY_PLACES`` places together, so the others are
 always there for everybody else, and a quiet run never waits for a busy one. A busy run
 also rests in its place as long as it ran (at least ``MIN_REST``): busy sessions together
 get at most half of a place's time and ``MAX_RATE`` runs a second, and Streamlit's own
@@ -50,7 +50,8 @@ from ui.server import clients
 from ui.server.internals import session_id
 
 WINDOW = 3.0  # seconds of history that count
-PLACES = 2  # runs that hold the interpreter at once; more wait their turn
+PLACES = 3  # runs that hold the interpreter at once; more wait their turn
+BUSY_PLACES = 1  # of them, what busy sessions' runs may hold together
 MAX_RATE = 6.0  # a session that started more runs a second than this is busy ...
 SHARE = 0.5  # ... and so is one charged more than this part of the window
 MIN_REST = 1 / MAX_RATE  # a busy run keeps its place this long at least ...
@@ -106,10 +107,10 @@ def _record(session: str, end: float, charged: float) -> None:
 
 def _free(now: float, busy: bool) -> bool:
     """Whether a place is free for a run: fewer than ``PLACES`` runs took theirs within
-    ``SLICE``, and for a busy session's run, fewer than ``PLACES - 1`` busy ones (one
-    place is always left to the others)."""
+    ``SLICE``, and for a busy session's run, fewer than ``BUSY_PLACES`` busy ones (the
+    other places are always left to everybody else)."""
     held = [b for since, b in _HELD.values() if now - since < SLICE]
-    return len(held) < PLACES and (not busy or sum(held) < PLACES - 1)
+    return len(held) < PLACES and (not busy or sum(held) < BUSY_PLACES)
 
 
 def _hand_out(now: float) -> None:
