@@ -11,6 +11,7 @@ a student's browser has its own XSRF cookie (the client's default).
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -182,12 +183,21 @@ def test_an_open_tab_costs_the_server_the_files_the_cap_counts(server):
 
 
 def test_the_cap_follows_the_open_file_limit_and_the_setting(monkeypatch):
-    import resource
+    import subprocess
+    import sys
 
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    monkeypatch.delenv(clients.SESSIONS_ENV, raising=False)
-    expected = min(clients.MAX_SESSIONS_DEFAULT, int(soft * 0.75) // clients.FDS_PER_SESSION)
-    assert clients.max_sessions() == max(10, expected)
+    code = (
+        "import resource; from ui.server import clients; "
+        "s, h = resource.getrlimit(resource.RLIMIT_NOFILE); "
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (1024, h)); "
+        "print(clients.max_sessions())"
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k != clients.SESSIONS_ENV}
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, env=env
+    )
+    assert out.stdout.strip() == "192", out.stderr[-500:]  # 3/4 of 1,024 files, 4 a tab
     monkeypatch.setenv(clients.SESSIONS_ENV, "250")
     assert clients.max_sessions() == 250
 
