@@ -28,8 +28,9 @@ Attacks (``--attacks``, comma-separated groups), each in a file of its own:
   120 s); 8 connections opening page after page with plain, hostile and huge links;
 - ``many``, ``tabs``, ``codes``, ``seats`` (``benchmarks/attack_crowd.py``): 100 sessions
   each sending five step reports a second; one client opening 20 new tabs a second
-  and keeping them (a student elsewhere opens a page every second: its first page's
-  time; the server's open files and threads); 300 sessions of one client sending
+  and keeping them while a hall of 600 real tabs opens and stays (a student elsewhere
+  opens a page every second: its first page's time; the server's open files and
+  threads); 300 sessions of one client sending
   wrong class codes, and 100 joining and leaving a class, while a student elsewhere
   joins every second (every one must get in);
 - ``markup`` (``benchmarks/attack_markup.py``; a correctness check, no victim): every
@@ -40,11 +41,14 @@ Attacks (``--attacks``, comma-separated groups), each in a file of its own:
 Goals: each attack leaves the victim's step median within 2x its
 quiet figure (``ratio <= 2``; ``many``: within 2x + 20 ms), and the server's RSS stays
 below the ceiling (1 GB); under sustained cold requests it levels off there; ``tabs``:
-a student's first page p95 <= 2 s; ``codes``, ``seats``: no real student refused.
+a student's first page p95 <= 2 s and every tab of the hall in, the server held to
+1,024 open files (``--files``, a common default); ``codes``, ``seats``: no real student
+refused.
 Everything is bounded in count and time; traffic goes only to 127.0.0.1.
 
 Run:  python benchmarks/attack.py [--quick] [--attacks canvas,player,table,log,cold,
       cache,url,many,tabs,codes,seats,markup] [--quiet 8] [--duration 10] [--app-dir DIR]
+      [--files 1024]
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ import argparse
 import asyncio
 import random
 import re
+import resource
 import statistics
 import sys
 import tempfile
@@ -197,12 +202,13 @@ def build_attacks(args: argparse.Namespace, limit: int, keys: list[str]) -> list
         attacks.append(Attack(name, "many", many, dur, tail, slack_ms=20))
 
     tab_s = 30.0 if quick else 120.0
+    hall = 200 if quick else 600
 
     async def tabs(p: int, ph: Phase, st: AttackerStats) -> None:
-        await tabs_attack(p, args.server_pid, ph, st, rate=20.0)
+        await tabs_attack(p, args.server_pid, ph, st, rate=20.0, hall=hall)
 
-    if "tabs" in wanted:  # judged by the student's first page and the server's files
-        name = f"tabs: 20 new a second for {tab_s:.0f} s"
+    if "tabs" in wanted:  # judged by the student's first page and the hall's tabs
+        name = f"tabs: 20 new a second for {tab_s:.0f} s, a hall of {hall}"
         attacks.append(Attack(name, "tabs", tabs, tab_s, tail, judged=False))
     coders = 60 if quick else 300
 
@@ -287,6 +293,9 @@ def main() -> None:
     )
     parser.add_argument("--ceiling-mb", type=float, default=CEILING_MB)
     parser.add_argument("--app-dir", type=Path, default=ROOT, help="serve the app from here")
+    parser.add_argument(
+        "--files", type=int, default=1024, help="the server's open-file limit (0: as started)"
+    )
     args = parser.parse_args()
     args.quiet = args.quiet or (4.0 if args.quick else 8.0)
     args.duration = args.duration or (4.0 if args.quick else 10.0)
@@ -310,6 +319,8 @@ def main() -> None:
     for attack in attacks:
         with server(app_dir, log_path) as (proc, port):
             args.server_pid = proc.pid
+            if args.files:  # a fixed hard limit too: the server cannot raise it
+                resource.prlimit(proc.pid, resource.RLIMIT_NOFILE, (args.files, args.files))
             row = asyncio.run(measure(port, proc.pid, attack, args.quiet))
         rows.append(row)
         failed |= not row.ok(args.ceiling_mb)

@@ -7,8 +7,9 @@ end, wrong class codes, and seats taken and left, from one client.
   line;
 - ``tabs``: one client (no cookie, as a script) opening ``rate`` new sessions a second
   and leaving them open, while a student elsewhere (an address and a browser of their
-  own) opens the lecture page every second: their first page's time, the server's open
-  files and threads;
+  own) opens the lecture page every second, and a hall of real tabs opens and stays:
+  their first page's time, whether every tab of the hall got in, the server's open files
+  and threads;
 - ``codes``: ``conns`` sessions of one client sending wrong class codes through the join
   form, while a student elsewhere joins with the right one every second;
 - ``seats``: ``conns`` sessions of one client joining and leaving a class again and
@@ -155,15 +156,33 @@ async def first_page(port: int, k: int, page: str = "lecture") -> float:
 
 
 async def tabs_attack(
-    port: int, pid: int, phase: Phase, stats: AttackerStats, *, rate: float
+    port: int, pid: int, phase: Phase, stats: AttackerStats, *, rate: float, hall: int = 0
 ) -> None:
     """One client opens ``rate`` new tabs a second, all left open; a student elsewhere
-    opens the lecture every second."""
+    opens the lecture every second; meanwhile a hall of ``hall`` real tabs (browsers of
+    their own, 250 addresses) opens, thirty at a time, and stays open to the end: each must
+    get its page."""
     deadline = await phase.begin()
     held: list[Session] = []
     firsts: list[float] = []
     refused = opened = 0
     peak_files = peak_threads = 0
+    hall_in: list[bool] = []
+
+    async def real_tab(k: int) -> bool:
+        s = Session(stream_url(port), page="", headers=elsewhere(k))
+        try:
+            await s.__aenter__()
+            held.append(s)
+            view = await s.request(s.state(), timeout=60)
+        except (*CLOSED_OR_FAILED, TimeoutError):
+            return False
+        return not view.alerts and not view.exceptions
+
+    async def fill_hall() -> None:
+        for first in range(0, hall, 30):
+            batch = range(first, min(hall, first + 30))
+            hall_in.extend(await asyncio.gather(*(real_tab(1000 + k) for k in batch)))
 
     async def open_one() -> None:
         nonlocal refused, opened
@@ -202,6 +221,7 @@ async def tabs_attack(
             await asyncio.sleep(0.5)
 
     tasks = [asyncio.create_task(student()), asyncio.create_task(sample())]
+    tasks.append(asyncio.create_task(fill_hall()))
     opens: list[asyncio.Task[None]] = []
     while time.monotonic() < deadline:
         opens.append(asyncio.create_task(open_one()))
@@ -218,10 +238,25 @@ async def tabs_attack(
             f"a student's first page: median {statistics.median(firsts):.2f} s, p95 "
             f"{pct(firsts, 0.95):.2f} s, max {max(firsts):.2f} s (n {len(firsts)})"
         )
+    if hall:
+        got = sum(hall_in)
+        if got < hall:
+            stats.outcomes[f"HALL: {hall - got} OF {hall} REAL TABS NOT IN"] += 1
+        stats.notes.append(f"the hall: {got} of {hall} real tabs got their page and stayed")
     stats.notes.append(
         f"attacker: {opened} tabs opened, {refused} refused; the server's peak: "
-        f"{peak_files} open files, {peak_threads} threads"
+        f"{peak_files} open files (limit {file_limit(pid)}), {peak_threads} threads"
     )
+
+
+def file_limit(pid: int) -> int:
+    """The soft open-file limit of process ``pid`` (-1 if unknown)."""
+    import resource
+
+    try:
+        return resource.prlimit(pid, resource.RLIMIT_NOFILE)[0]
+    except OSError:
+        return -1
 
 
 # ----------------------------------------------------------------------------- codes, seats

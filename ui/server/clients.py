@@ -39,9 +39,11 @@ from ui.server import internals
 
 PROXIES_ENV = "PERCEPTRON_PROXIES"  # more trusted proxies: "10.0.0.5,10.0.0.6"
 SESSIONS_ENV = "PERCEPTRON_MAX_SESSIONS"
-# files one open tab holds: its websocket, and the event loop Streamlit 1.67 gives every
-# session (an epoll and a socket pair); measured by tests/load/test_door.py
-FDS_PER_SESSION = 4
+# files one open tab holds: its websocket; and, where the sessions do not share one script
+# loop (internals.share_script_loop), the loop Streamlit 1.67 gives every session (an epoll
+# and a socket pair). Measured by tests/load/test_door.py.
+FILES_PER_TAB = 1
+FILES_PER_TAB_OWN_LOOP = 4
 MAX_SESSIONS_DEFAULT = 2000
 IDLE_S = 2 * 3600.0  # a session that ran nothing this long is closed (a lecture is shorter)
 SWEEP_S = 60.0  # how often idle sessions are looked for
@@ -246,7 +248,13 @@ def max_sessions() -> int:
         return MAX_SESSIONS_DEFAULT
     if soft == resource.RLIM_INFINITY:
         return MAX_SESSIONS_DEFAULT
-    return max(10, min(MAX_SESSIONS_DEFAULT, int(soft * 0.75) // FDS_PER_SESSION))
+    return max(10, min(MAX_SESSIONS_DEFAULT, int(soft * 0.75) // files_per_tab()))
+
+
+def files_per_tab() -> int:
+    """Open files a tab holds on this server (``FILES_PER_TAB``, or four where every
+    session has a script loop of its own)."""
+    return FILES_PER_TAB if internals.script_loop_shared() else FILES_PER_TAB_OWN_LOOP
 
 
 def raise_file_limit() -> tuple[int, int]:

@@ -18,9 +18,12 @@ May import: Streamlit (its private modules too), the standard library. Nothing o
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import importlib
+import inspect
 import sys
+import threading
 import types
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -247,6 +250,96 @@ def close_connection(session_id: str, *, after: float = 0.0, code: int = 1013) -
     return True
 
 
+# ------------------------------------------------------------------ the sessions' script loop
+
+_SHARED_LOOP: asyncio.AbstractEventLoop | None = None
+
+
+@_or(False)
+def share_script_loop() -> bool:
+    """Give every session that starts from now on one shared asyncio loop for its script
+    thread instead of a loop of its own (``AppSession._script_event_loop``), once per
+    process; False (and nothing changed) if this Streamlit has no such loop.
+
+    A loop holds three open files (its epoll and its self-pipe) for as long as its tab is
+    open, the tab's websocket one: under a limit of 1,024 files that is 190 tabs with a
+    loop each, 700 with one shared. Streamlit only installs the loop in the script thread
+    and never runs it; no page of this app drives a loop (there is no asyncio in a page),
+    so nothing ever runs it and one loop serves every thread. A session's close leaves the
+    shared loop open. Sessions that opened before (the first tabs of a server, which
+    arrive before the app's first import ends) are moved to it, and their own loops closed a
+    few seconds later, when no script thread can be installing one."""
+    global _SHARED_LOOP
+    from streamlit.runtime import app_session
+    from streamlit.runtime.app_session import AppSession
+
+    init, close = AppSession.__init__, getattr(app_session, "_close_script_event_loop", None)
+    if close is None or "_script_event_loop" not in _init_names(AppSession):
+        return False
+    if getattr(init, "_shared_loop", False):
+        return True
+    _SHARED_LOOP = asyncio.new_event_loop()
+
+    @functools.wraps(init)
+    def shared_init(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        own, self._script_event_loop = self._script_event_loop, _SHARED_LOOP
+        own.close()
+
+    @functools.wraps(close)
+    def close_unless_shared(loop: asyncio.AbstractEventLoop) -> None:
+        if loop is not _SHARED_LOOP:
+            close(loop)
+
+    shared_init._shared_loop = True  # type: ignore[attr-defined]
+    AppSession.__init__ = shared_init  # type: ignore[method-assign]
+    app_session._close_script_event_loop = close_unless_shared
+    _move_to_shared_loop()
+    return True
+
+
+def _move_to_shared_loop() -> None:
+    """Give the sessions open now the shared loop (their runners install it at their next
+    run), and close their own loops ``_CLOSE_MOVED_AFTER`` seconds later."""
+    from streamlit.runtime import Runtime
+
+    shared = _SHARED_LOOP
+    if shared is None or not Runtime.exists():
+        return
+    moved: list[asyncio.AbstractEventLoop] = []
+    for info in Runtime.instance()._session_mgr.list_sessions():
+        session: Any = info.session
+        own: Any = getattr(session, "_script_event_loop", None)
+        if own is None or own is shared:
+            continue
+        session._script_event_loop = shared
+        runner = getattr(session, "_scriptrunner", None)
+        if runner is not None and getattr(runner, "_event_loop", None) is own:
+            runner._event_loop = shared
+        moved.append(own)
+    if moved:
+        timer = threading.Timer(_CLOSE_MOVED_AFTER, lambda: [loop.close() for loop in moved])
+        timer.daemon = True
+        timer.start()
+
+
+_CLOSE_MOVED_AFTER = 1.0  # s: far longer than a runner takes to install its loop
+
+
+def script_loop_shared() -> bool:
+    """Whether this process's sessions share one script loop (:func:`share_script_loop`)."""
+    return _SHARED_LOOP is not None
+
+
+def _script_loop() -> bool:
+    from streamlit.runtime import app_session
+    from streamlit.runtime.app_session import AppSession
+
+    return hasattr(app_session, "_close_script_event_loop") and (
+        "_script_event_loop" in _init_names(AppSession)
+    )
+
+
 # ------------------------------------------------------------------------------- the wraps
 
 
@@ -409,12 +502,18 @@ def _safe_state_fields() -> bool:
     return {"_lock", "_state"} <= set(getattr(SafeSessionState, "__annotations__", {}))
 
 
+def _init_names(cls: type) -> tuple[str, ...]:
+    """The names a class's ``__init__`` uses (the original's, under a wrap of ours)."""
+    init: Any = inspect.unwrap(cls.__init__)  # type: ignore[misc]
+    return tuple(init.__code__.co_names)
+
+
 def _session_fields() -> bool:
     from streamlit.runtime.app_session import AppSession
     from streamlit.runtime.state.session_state import SessionState, WStates
 
     return (
-        "_client_state" in AppSession.__init__.__code__.co_names
+        "_client_state" in _init_names(AppSession)
         and hasattr(AppSession, "request_rerun")
         and "_new_widget_state" in getattr(SessionState, "__dataclass_fields__", {})
         and "widget_metadata" in getattr(WStates, "__dataclass_fields__", {})
@@ -495,6 +594,11 @@ CHECKS: tuple[Check, ...] = (
         "the limits per browser, the session cap and the idle sessions' close",
         "the XSRF cookie, ActiveSessionInfo.client._websocket, Runtime.close_session",
         _connections,
+    ),
+    Check(
+        "a tab's three files fewer (the sessions' shared script loop)",
+        "AppSession._script_event_loop, app_session._close_script_event_loop",
+        _script_loop,
     ),
     Check(
         "the first paint's navigation (titles, not file names)",

@@ -49,6 +49,10 @@ internals.report()
 internals.stop_pages_directory_mode()
 st.set_option("client.showSidebarNavigation", True)
 
+# A tab holds one open file (its websocket), not four: the sessions share one script loop
+# (see internals.share_script_loop), so a server under a limit of 1,024 files holds 700 tabs.
+internals.share_script_loop()
+
 
 @dataclass(frozen=True)
 class PageSpec:
