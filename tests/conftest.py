@@ -44,3 +44,25 @@ settings.register_profile(
 )
 settings.register_profile("ci", parent=settings.get_profile("default"), derandomize=True)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+# The parallel run hands out whole files in collection order, each to the next free worker:
+# a long file handed out last runs alone at the end while the other workers idle. So the
+# files that start servers and browsers go first, the most tests first within each tier.
+_TIERS = ("deploy", "browser", "load")
+
+
+def pytest_collection_modifyitems(config, items):
+    def file_of(item) -> str:
+        return item.nodeid.split("::")[0]
+
+    per_file: dict[str, int] = {}
+    for item in items:
+        per_file[file_of(item)] = per_file.get(file_of(item), 0) + 1
+
+    def cost(path: str) -> tuple[int, int, str]:
+        parts = path.split("/")
+        tier = next((i for i, name in enumerate(_TIERS) if name in parts[:-1]), len(_TIERS))
+        return tier, -per_file[path], path
+
+    items.sort(key=lambda item: cost(file_of(item)))  # stable: a file's order kept

@@ -36,8 +36,8 @@ from ui.classmode.arrive import SEAT_COOKIE
 from ui.classmode.summary import SUMMARY_COLUMNS
 
 # One class (a lecturer and two students) for the module, its tests in order; they time
-# how soon a follower sees the lecturer (FOLLOW_MS), so they run alone (serial).
-pytestmark = [pytest.mark.browser, pytest.mark.serial]
+# how soon a follower sees the lecturer (FOLLOW_MS).
+pytestmark = [pytest.mark.browser]
 
 NICK = "<b>**Ana**</b>"  # student A's nickname: HTML and markdown, to be shown as typed
 FOLLOW_MS = 3_000  # a follower shows the lecturer's change within this (the goal: 2 s)
