@@ -23,6 +23,12 @@ also rests in its place as long as it ran (at least ``MIN_REST``): busy sessions
 get at most half of a place's time and ``MAX_RATE`` runs a second, and Streamlit's own
 work for their messages shrinks with them.
 
+A page run (a page opened, any widget's change: tens to hundreds of ms) holds one of
+``PLACES - LIGHT_PLACES`` places at most: the last place is kept for fragment runs (a Step,
+a drag, the class push: a few ms each). A student stepping waits for no page run, however
+many pages are opened at once (a hall of phones arriving, a script sending whole-page
+reruns), and among fragment runs the least charged goes first as before.
+
 A run that has held its place for ``SLICE`` seconds gives the place up and runs on: a
 long computation (the variants page's first run, seconds) never blocks the runs behind it,
 it shares the processor with them as before.
@@ -52,6 +58,7 @@ from ui.server.internals import session_id
 WINDOW = 3.0  # seconds of history that count
 PLACES = 3  # runs that hold the interpreter at once; more wait their turn
 BUSY_PLACES = 1  # of them, what busy sessions' runs may hold together
+LIGHT_PLACES = 1  # and what is kept for fragment runs: page runs hold the others at most
 MAX_RATE = 6.0  # a session that started more runs a second than this is busy ...
 SHARE = 0.5  # ... and so is one charged more than this part of the window
 MIN_REST = 1 / MAX_RATE  # a busy run keeps its place this long at least ...
@@ -62,9 +69,10 @@ ENABLED = True  # tests/app/conftest.py switches it off: AppTest reruns back to 
 _LOCK = threading.Lock()  # guards everything below
 _CHARGED: OrderedDict[str, deque[tuple[float, float]]] = OrderedDict()  # session -> (end, s)
 _SESSIONS = 2000  # sessions remembered (a few hundred bytes each)
-_HELD: dict[int, tuple[float, bool]] = {}  # place's run -> (when it took it, busy?)
-_QUEUE: list[_Waiter] = []  # a heap: least charged first, then first come
-_BUSY_QUEUE: list[_Waiter] = []  # the same, for busy sessions' runs
+_HELD: dict[int, tuple[float, bool, bool]] = {}  # place's run -> (since, busy?, page?)
+_QUEUE: list[_Waiter] = []  # a heap of quiet sessions' page runs: least charged, then first
+_LIGHT_QUEUE: list[_Waiter] = []  # the same, for quiet sessions' fragment runs
+_BUSY_QUEUE: list[_Waiter] = []  # the same, for busy sessions' runs of either kind
 _ORDER = itertools.count()
 _DEPTH = threading.local()  # a fragment inside a page run is the same turn
 
@@ -73,6 +81,7 @@ _DEPTH = threading.local()  # a fragment inside a page run is the same turn
 class _Waiter:
     charged: float
     seq: int
+    page: bool = field(default=True, compare=False)
     granted: threading.Event = field(default_factory=threading.Event, compare=False)
 
 
@@ -105,33 +114,48 @@ def _record(session: str, end: float, charged: float) -> None:
             _CHARGED.popitem(last=False)
 
 
-def _free(now: float, busy: bool) -> bool:
+def _free(now: float, busy: bool, page: bool) -> bool:
     """Whether a place is free for a run: fewer than ``PLACES`` runs took theirs within
-    ``SLICE``, and for a busy session's run, fewer than ``BUSY_PLACES`` busy ones (the
-    other places are always left to everybody else)."""
-    held = [b for since, b in _HELD.values() if now - since < SLICE]
-    return len(held) < PLACES and (not busy or sum(held) < BUSY_PLACES)
+    ``SLICE``; for a busy session's run, fewer than ``BUSY_PLACES`` busy ones, and for a
+    page run, fewer than ``PLACES - LIGHT_PLACES`` page runs (the other places are always
+    left to everybody else, and to fragment runs)."""
+    held = [(b, p) for since, b, p in _HELD.values() if now - since < SLICE]
+    return (
+        len(held) < PLACES
+        and (not busy or sum(b for b, _ in held) < BUSY_PLACES)
+        and (not page or sum(p for _, p in held) < PLACES - LIGHT_PLACES)
+    )
 
 
 def _hand_out(now: float) -> None:
-    """Give free places to the least charged waiters, the others' before the busy
-    sessions' (under ``_LOCK``)."""
-    for queue, busy in ((_QUEUE, False), (_BUSY_QUEUE, True)):
-        while queue and _free(now, busy):
-            waiter = heapq.heappop(queue)
-            _HELD[waiter.seq] = (now, busy)
-            waiter.granted.set()
+    """Give free places to waiters (under ``_LOCK``): quiet sessions' before busy ones',
+    and among the quiet, the least charged head of the page and fragment queues that a
+    free place admits."""
+    while True:
+        heads = [
+            (queue[0], queue)
+            for queue, busy in ((_QUEUE, False), (_LIGHT_QUEUE, False))
+            if queue and _free(now, busy, queue[0].page)
+        ]
+        if not heads and _BUSY_QUEUE and _free(now, True, _BUSY_QUEUE[0].page):
+            heads = [(_BUSY_QUEUE[0], _BUSY_QUEUE)]
+        if not heads:
+            return
+        waiter, queue = min(heads, key=lambda head: head[0])
+        heapq.heappop(queue)
+        _HELD[waiter.seq] = (now, queue is _BUSY_QUEUE, waiter.page)
+        waiter.granted.set()
 
 
-def _take(session: str, arrived: float) -> tuple[int, bool]:
+def _take(session: str, arrived: float, page: bool) -> tuple[int, bool]:
     """Wait for a place; returns the run's ticket, and whether its session is busy."""
     with _LOCK:
         rate, charged = _usage(session, arrived)
         busy = rate > MAX_RATE or charged > SHARE
-        waiter = _Waiter(charged, next(_ORDER))
-        queue = _BUSY_QUEUE if busy else _QUEUE
-        if not queue and _free(arrived, busy):
-            _HELD[waiter.seq] = (arrived, busy)
+        waiter = _Waiter(charged, next(_ORDER), page)
+        queue = _BUSY_QUEUE if busy else _QUEUE if page else _LIGHT_QUEUE
+        if not queue and _free(arrived, busy, page):
+            _HELD[waiter.seq] = (arrived, busy, page)
             return waiter.seq, busy
         heapq.heappush(queue, waiter)
     # a place frees when a run ends (it hands it out) or when a slice runs out (nobody
@@ -149,9 +173,9 @@ def _give_back(ticket: int) -> None:
 
 
 @contextmanager
-def turn() -> Iterator[None]:
-    """Run one page or fragment run of this session, after waiting for a place if every
-    place is held."""
+def turn(*, fragment: bool = False) -> Iterator[None]:
+    """Run one page run (or with ``fragment``, one fragment run) of this session, after
+    waiting for a place if every place it may take is held."""
     session = session_id()
     depth = getattr(_DEPTH, "n", 0)
     if depth or session is None or not ENABLED:
@@ -163,7 +187,7 @@ def turn() -> Iterator[None]:
         return
     arrived = time.monotonic()
     clients.touch(session, arrived)
-    ticket, busy = _take(session, arrived)
+    ticket, busy = _take(session, arrived, page=not fragment)
     _DEPTH.n = 1
     started, cpu = time.monotonic(), time.thread_time()
     try:
@@ -185,7 +209,7 @@ def turn() -> Iterator[None]:
 def waiting() -> int:
     """Runs waiting for a place now."""
     with _LOCK:
-        return len(_QUEUE) + len(_BUSY_QUEUE)
+        return len(_QUEUE) + len(_LIGHT_QUEUE) + len(_BUSY_QUEUE)
 
 
 def reset() -> None:
@@ -194,4 +218,5 @@ def reset() -> None:
         _CHARGED.clear()
         _HELD.clear()
         _QUEUE.clear()
+        _LIGHT_QUEUE.clear()
         _BUSY_QUEUE.clear()

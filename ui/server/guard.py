@@ -302,7 +302,7 @@ def fragment(fn: Callable[P, None] | None = None, *, run_every: float | None = N
     @functools.wraps(fn)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
         new_run(st.session_state)
-        with fair.turn():  # a session that keeps the server busy waits its turn
+        with fair.turn(fragment=True):  # a session that keeps the server busy waits
             try:
                 fn(*args, **kwargs)
             except Exception as exc:

@@ -39,24 +39,29 @@ def hammer(who, session: str, seconds: float, run: float = 0.02) -> None:
             work(run)
 
 
-class Holders:
-    """``n`` runs of session ``hold`` that keep their places until released."""
+PAGE_PLACES = fair.PLACES - fair.LIGHT_PLACES
 
-    def __init__(self, who, n: int) -> None:
+
+class Holders:
+    """``pages`` page runs and ``fragments`` fragment runs of session ``hold`` that keep
+    their places until released (by default, every place)."""
+
+    def __init__(self, who, pages: int = PAGE_PLACES, fragments: int = fair.LIGHT_PLACES):
+        n = pages + fragments
         self.release = threading.Event()
         self.each = [threading.Event() for _ in range(n)]  # releases one of them
         self.started = [threading.Event() for _ in range(n)]
 
-        def hold(flag: threading.Event, mine: threading.Event) -> None:
+        def hold(flag: threading.Event, mine: threading.Event, fragment: bool) -> None:
             who.id = "hold"
-            with fair.turn():
+            with fair.turn(fragment=fragment):
                 flag.set()
                 while not (self.release.is_set() or mine.is_set()):
                     time.sleep(0.005)
 
         self.threads = [
-            threading.Thread(target=hold, args=(f, m))
-            for f, m in zip(self.started, self.each, strict=True)
+            threading.Thread(target=hold, args=(f, m, k >= pages))
+            for k, (f, m) in enumerate(zip(self.started, self.each, strict=True))
         ]
         for t in self.threads:
             t.start()
@@ -82,7 +87,7 @@ def test_when_every_place_is_held_the_least_charged_session_goes_first(as_sessio
     monkeypatch.setattr(fair, "WINDOW", 60.0)  # the scripts' charges last the whole test
     for k in range(5):  # five scripts that kept the server busy
         hammer(as_session, f"script{k}", 0.15)
-    holders = Holders(as_session, fair.PLACES)
+    holders = Holders(as_session)
     order: list[str] = []
 
     def run(session: str) -> None:
@@ -97,7 +102,7 @@ def test_when_every_place_is_held_the_least_charged_session_goes_first(as_sessio
         queued.append(t)
         while fair.waiting() < len(queued):
             time.sleep(0.005)
-    holders.each[0].set()  # one place frees: it goes to the least charged
+    holders.each[0].set()  # one page place frees: it goes to the least charged
     while not order:
         time.sleep(0.005)
     assert order[0] == "student", order  # then its place passes to the next
@@ -109,7 +114,7 @@ def test_when_every_place_is_held_the_least_charged_session_goes_first(as_sessio
 
 def test_waiting_is_charged(as_session, monkeypatch):
     monkeypatch.setattr(fair, "SLICE", 30.0)
-    holders = Holders(as_session, fair.PLACES)
+    holders = Holders(as_session)
     done = threading.Event()
 
     def run() -> None:
@@ -128,7 +133,7 @@ def test_waiting_is_charged(as_session, monkeypatch):
 
 def test_a_long_run_gives_up_its_place_and_runs_on(as_session, monkeypatch):
     monkeypatch.setattr(fair, "SLICE", 0.05)
-    holders = Holders(as_session, fair.PLACES)  # two runs of ten seconds
+    holders = Holders(as_session)  # runs that hold every place for ten seconds
     try:
         start = time.monotonic()
         with fair.turn():
@@ -140,7 +145,7 @@ def test_a_long_run_gives_up_its_place_and_runs_on(as_session, monkeypatch):
 
 def test_a_fragment_inside_a_page_run_is_the_same_turn(as_session, monkeypatch):
     monkeypatch.setattr(fair, "SLICE", 30.0)
-    holders = Holders(as_session, fair.PLACES - 1)  # one place left
+    holders = Holders(as_session, pages=PAGE_PLACES - 1)  # one page place left
     done = threading.Event()
 
     def page_with_fragment() -> None:
@@ -202,3 +207,35 @@ def test_busy_sessions_leave_a_place_to_everybody_else(as_session, monkeypatch):
         first.join(5)
         other.join(5)
     assert second.is_set()
+
+
+def test_a_step_waits_for_no_page_run(as_session, monkeypatch):
+    """Pages opened at once by many new sessions (charged nothing yet) hold the page
+    places and queue; a stepping student's fragment run goes at once."""
+    monkeypatch.setattr(fair, "SLICE", 30.0)
+    for _ in range(8):  # the student has stepped: charged more than the new sessions
+        with fair.turn(fragment=True):
+            work(0.01)
+    holders = Holders(as_session, fragments=0)  # every page place held
+    queued = []
+
+    def page_run(session: str) -> None:
+        as_session.id = session
+        with fair.turn():
+            pass
+
+    for k in range(5):
+        queued.append(threading.Thread(target=page_run, args=(f"new{k}",)))
+        queued[-1].start()
+    while fair.waiting() < 5:
+        time.sleep(0.005)
+    try:
+        start = time.monotonic()
+        with fair.turn(fragment=True):
+            pass
+        assert time.monotonic() - start < 0.2
+        assert fair.waiting() == 5  # the pages still wait for theirs
+    finally:
+        holders.stop()
+        for t in queued:
+            t.join(5)
