@@ -21,7 +21,7 @@ from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 import perceptron_store as store_mod
-from benchmarks.attack_crowd import join_state
+from benchmarks.attack_crowd import join_state, open_files
 from tests.load.test_load import run
 from tools import streamlit_server
 from tools.app_client import Session
@@ -163,10 +163,6 @@ def test_a_full_server_says_so_and_closes_the_extra_tab(small_server):
             await v.session.__aexit__()  # type: ignore[attr-defined]
 
     run(scenario())
-
-
-def open_files(pid: int) -> int:
-    return len(list(Path(f"/proc/{pid}/fd").iterdir()))
 
 
 def test_an_open_tab_costs_the_server_one_file(server):

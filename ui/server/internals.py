@@ -273,9 +273,9 @@ def share_script_loop() -> bool:
     from streamlit.runtime import app_session
     from streamlit.runtime.app_session import AppSession
 
-    init, close = AppSession.__init__, getattr(app_session, "_close_script_event_loop", None)
-    if close is None or "_script_event_loop" not in _init_names(AppSession):
+    if not _script_loop():
         return False
+    init, close = AppSession.__init__, app_session._close_script_event_loop
     if getattr(init, "_shared_loop", False):
         return True
     _SHARED_LOOP = asyncio.new_event_loop()
