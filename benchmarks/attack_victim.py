@@ -161,12 +161,22 @@ class Victim:
             self.proc.join(timeout=5)
         self._reader.join(timeout=2)
 
-    def window(self, a: float, b: float) -> Latencies:
-        """Presses sent in [a, b); one never answered counts as its wait so far (until b)."""
+    def window(self, a: float, b: float, *, last: bool = True) -> Latencies:
+        """Presses waiting for their answer in [a, b): sent in it, or sent before ``a`` and
+        answered after it (a press sent just before an attack and answered seconds into it
+        is the attack's). In the ``last`` window a press never answered counts as its wait
+        so far (until b); in an earlier one a press answered after ``b`` is the next's."""
         out = Latencies()
         done = {r[1]: r for r in self.records if r[0] in ("press", "error")}
+
+        def answered_at(sent: float) -> float:
+            answer = done.get(sent)
+            return float("inf") if answer is None or answer[2] is None else sent + answer[2] / 1000
+
         for r in self.records:
-            if r[0] != "sent" or not a <= r[1] < b:
+            if r[0] != "sent" or r[1] >= b or answered_at(r[1]) <= a:
+                continue
+            if not last and answered_at(r[1]) > b:
                 continue
             answer = done.get(r[1])
             if answer is None or answer[2] is None:
@@ -277,7 +287,7 @@ async def measure(port: int, pid: int, attack: Attack, quiet: float) -> Row:
     rss = sampler.between(q1, a1)
     return Row(
         attack.name,
-        victim.window(q0, q1),
+        victim.window(q0, q1, last=False),
         victim.window(q1, a1),
         stats,
         max(rss, default=float("nan")),

@@ -33,9 +33,10 @@ A run that has held its place for ``SLICE`` seconds gives the place up and runs 
 long computation (the variants page's first run, seconds) never blocks the runs behind it,
 it shares the processor with them as before.
 
-A run the browser asked for again while it waited (a newer report of the same session:
-Streamlit merges them into one rerun) is not worked through: when it gets its place,
-Streamlit stops the script at its first call and starts the newer run, which queues again.
+A run superseded while it waits is not worked through. Reruns of a session whose run waits
+are merged into it (``internals.one_script_thread_per_session``); when it gets its place,
+Streamlit starts the newer run in that place at once. A run told to stop while it waits
+(its tab closed) leaves the queue at its next look, a slice later.
 
 May import: the standard library, ``ui.server.internals``, ``ui.server.clients`` (told of
 every run, for the idle sessions' close).
@@ -52,7 +53,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from ui.server import clients
+from ui.server import clients, internals
 from ui.server.internals import session_id
 
 WINDOW = 3.0  # seconds of history that count
@@ -64,9 +65,13 @@ SHARE = 0.5  # ... and so is one charged more than this part of the window
 MIN_REST = 1 / MAX_RATE  # a busy run keeps its place this long at least ...
 MAX_REST = 1.0  # ... as long as it ran, at most this
 SLICE = 0.1  # s: a run holding its place longer gives it up and runs on
+LOOK = 0.5  # s: how often a waiting run looks whether its tab closed
+LATE = 0.05  # s: while the event loop is this far behind, page runs wait
 ENABLED = True  # tests/app/conftest.py switches it off: AppTest reruns back to back
 
 _LOCK = threading.Lock()  # guards everything below
+_QUEUED = threading.Condition(_LOCK)  # told when a run joins a queue (the ticker waits)
+_TICKER: threading.Thread | None = None
 _CHARGED: OrderedDict[str, deque[tuple[float, float]]] = OrderedDict()  # session -> (end, s)
 _SESSIONS = 2000  # sessions remembered (a few hundred bytes each)
 _HELD: dict[int, tuple[float, bool, bool]] = {}  # place's run -> (since, busy?, page?)
@@ -74,6 +79,8 @@ _QUEUE: list[_Waiter] = []  # a heap of quiet sessions' page runs: least charged
 _LIGHT_QUEUE: list[_Waiter] = []  # the same, for quiet sessions' fragment runs
 _BUSY_QUEUE: list[_Waiter] = []  # the same, for busy sessions' runs of either kind
 _ORDER = itertools.count()
+_WAITING: dict[str, int] = {}  # session -> its runs in a queue
+_CARRIED: dict[str, tuple[int, bool, float]] = {}  # session -> place kept for its newer run
 _DEPTH = threading.local()  # a fragment inside a page run is the same turn
 
 
@@ -82,6 +89,7 @@ class _Waiter:
     charged: float
     seq: int
     page: bool = field(default=True, compare=False)
+    session: str = field(default="", compare=False)
     granted: threading.Event = field(default_factory=threading.Event, compare=False)
 
 
@@ -120,6 +128,8 @@ def _free(now: float, busy: bool, page: bool) -> bool:
     page run, fewer than ``PLACES - LIGHT_PLACES`` page runs (the other places are always
     left to everybody else, and to fragment runs)."""
     held = [(b, p) for since, b, p in _HELD.values() if now - since < SLICE]
+    if page and internals.loop_late() > LATE:  # its messages would wait behind the others'
+        return False
     return (
         len(held) < PLACES
         and (not busy or sum(b for b, _ in held) < BUSY_PLACES)
@@ -143,6 +153,7 @@ def _hand_out(now: float) -> None:
             return
         waiter, queue = min(heads, key=lambda head: head[0])
         heapq.heappop(queue)
+        _unqueued(waiter.session)
         _HELD[waiter.seq] = (now, queue is _BUSY_QUEUE, waiter.page)
         waiter.granted.set()
 
@@ -152,18 +163,94 @@ def _take(session: str, arrived: float, page: bool) -> tuple[int, bool]:
     with _LOCK:
         rate, charged = _usage(session, arrived)
         busy = rate > MAX_RATE or charged > SHARE
-        waiter = _Waiter(charged, next(_ORDER), page)
+        waiter = _Waiter(charged, next(_ORDER), page, session)
         queue = _BUSY_QUEUE if busy else _QUEUE if page else _LIGHT_QUEUE
         if not queue and _free(arrived, busy, page):
             _HELD[waiter.seq] = (arrived, busy, page)
             return waiter.seq, busy
         heapq.heappush(queue, waiter)
-    # a place frees when a run ends (it hands it out) or when a slice runs out (nobody
-    # is told: each waiter looks again a slice later)
-    while not waiter.granted.wait(SLICE):
+        _WAITING[session] = _WAITING.get(session, 0) + 1
+        _QUEUED.notify()
+    # a place frees when a run ends (it hands it out) or when a slice runs out (the
+    # ticker looks); a waiter itself only looks now and then whether its tab closed
+    _start_ticker()
+    try:
+        while not waiter.granted.wait(LOOK):
+            if internals.superseded_by() == "stop":  # its tab closed, or a newer run took over
+                internals.yield_to_requests()
+    except BaseException:
         with _LOCK:
+            if waiter.granted.is_set():
+                _HELD.pop(waiter.seq, None)
+            else:
+                queue.remove(waiter)
+                heapq.heapify(queue)
+                _unqueued(session)
             _hand_out(time.monotonic())
+        end = time.monotonic()
+        _record(session, end, end - arrived)  # the wait is charged, as for any run
+        raise
     return waiter.seq, busy
+
+
+def _start_ticker() -> None:
+    global _TICKER
+    with _LOCK:
+        if _TICKER is not None:
+            return
+        _TICKER = threading.Thread(target=_tick, name="perceptron-fair-ticker", daemon=True)
+    _TICKER.start()
+
+
+def _tick() -> None:
+    """Hand out the places whose slice ran out, every half slice while runs wait. One
+    thread does it for every waiter: a hundred waiters each looking ten times a second
+    would take the interpreter from the server's event loop a thousand times a second."""
+    with _LOCK:
+        while True:
+            if _QUEUE or _LIGHT_QUEUE or _BUSY_QUEUE:
+                _hand_out(time.monotonic())
+                _QUEUED.wait(SLICE / 2)  # the lock is free meanwhile
+            else:
+                _QUEUED.wait()
+
+
+def _carry(session: str, ticket: int, busy: bool, arrived: float) -> None:
+    """Keep the place of a run superseded as it got it for the newer run of its session,
+    which Streamlit starts at once; its wait is charged now."""
+    now = time.monotonic()
+    with _LOCK:
+        _CARRIED[session] = (ticket, busy, now)
+    _record(session, now, now - arrived)
+
+
+def _carried(session: str, now: float, page: bool) -> tuple[int, bool] | None:
+    """The place kept for this session's newer run, if any (taken: held from ``now``);
+    places kept longer than ``SLICE`` for a run that never came are given back."""
+    with _LOCK:
+        for other, (ticket, _, since) in list(_CARRIED.items()):
+            if other != session and now - since > SLICE:
+                del _CARRIED[other]
+                _HELD.pop(ticket, None)
+        kept = _CARRIED.pop(session, None)
+        if kept is None or kept[0] not in _HELD:
+            return None
+        ticket, busy, _ = kept
+        _HELD[ticket] = (now, busy, page)
+        return ticket, busy
+
+
+def _unqueued(session: str) -> None:
+    left = _WAITING.pop(session, 0) - 1
+    if left > 0:
+        _WAITING[session] = left
+
+
+def is_waiting(session: str) -> bool:
+    """Whether a run of ``session`` waits for its place now (it has not begun). Read
+    without the lock: a run granted its place at this instant still reads as waiting, and
+    a rerun handed to it then is taken at its script's next call, as Streamlit does."""
+    return session in _WAITING
 
 
 def _give_back(ticket: int) -> None:
@@ -187,7 +274,13 @@ def turn(*, fragment: bool = False) -> Iterator[None]:
         return
     arrived = time.monotonic()
     clients.touch(session, arrived)
-    ticket, busy = _take(session, arrived, page=not fragment)
+    ticket, busy = _carried(session, arrived, not fragment) or _take(
+        session, arrived, page=not fragment
+    )
+    if internals.superseded_by() == "rerun":  # a newer run came while this one waited
+        _carry(session, ticket, busy, arrived)
+        internals.yield_to_requests()  # Streamlit starts it in this run's place
+        _carried(session, arrived, not fragment)  # it had not, after all
     _DEPTH.n = 1
     started, cpu = time.monotonic(), time.thread_time()
     try:
@@ -220,3 +313,5 @@ def reset() -> None:
         _QUEUE.clear()
         _LIGHT_QUEUE.clear()
         _BUSY_QUEUE.clear()
+        _WAITING.clear()
+        _CARRIED.clear()

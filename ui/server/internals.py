@@ -22,8 +22,11 @@ import asyncio
 import functools
 import importlib
 import inspect
+import logging
+import queue
 import sys
 import threading
+import time
 import types
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -32,6 +35,7 @@ from typing import Any, TypeVar, cast
 
 import streamlit as st
 
+_LOG = logging.getLogger(__name__)
 TESTED = "1.67.0"  # the Streamlit every internal below was checked on (the lock's)
 
 
@@ -167,6 +171,52 @@ def rerun_fragment(session_id: str, fragment_id: str) -> bool:
 
     runtime._get_async_objs().eventloop.call_soon_threadsafe(ask)
     return True
+
+
+@_or(None)
+def superseded_by() -> str | None:
+    """What this thread's session asked of its running script since it began: "stop"
+    (its tab closed, or a newer run took over), "rerun" (a newer whole-page rerun, to be
+    started in its place at its next call), or None. For the fair share."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    from streamlit.runtime.scriptrunner_utils import script_requests as sr
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    requests = None if ctx is None else ctx.script_requests
+    if requests is None:
+        return None
+    with requests._lock:
+        state, data = requests._state, requests._rerun_data
+    if state == sr.ScriptRequestType.STOP:
+        return "stop"
+    if state == sr.ScriptRequestType.RERUN and not sr._fragment_run_should_not_preempt_script(
+        data.fragment_id_queue, data.is_fragment_scoped_rerun
+    ):
+        return "rerun"
+    return None
+
+
+@_or(None)
+def yield_to_requests() -> None:
+    """Stop this thread's script now, or restart it as a newer whole-page rerun, if its
+    session asked for that since it began: what Streamlit does at the script's next call
+    (``ScriptRequests.on_scriptrunner_yield``; the exceptions are Streamlit's, which its
+    runner handles). For the fair share: a run superseded while it waits for a place
+    leaves the queue, and one that got its place starts the newer run in it."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, StopException
+    from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    requests = None if ctx is None else ctx.script_requests
+    if requests is None:
+        return
+    request = requests.on_scriptrunner_yield()
+    if request is None:
+        return
+    if request.type == ScriptRequestType.RERUN:
+        raise RerunException(request.rerun_data)
+    raise StopException()
 
 
 def pending_trigger(session_state: Any, widget_id: str) -> Any:
@@ -337,6 +387,332 @@ def _script_loop() -> bool:
 
     return hasattr(app_session, "_close_script_event_loop") and (
         "_script_event_loop" in _init_names(AppSession)
+    )
+
+
+# ----------------------------------------------------------- one script thread a session
+
+_STOPPING = "_perceptron_stopping"  # a session's runners told to stop, not yet ended
+_HELD_BACK = "_perceptron_held_back"  # a session's reruns merged while they end
+_MERGING = threading.local()  # .on: this rerun goes to the session's waiting run
+
+
+class _AppSessionConfig(types.ModuleType):
+    """Streamlit's config as ``app_session`` reads it, except that ``runner.fastReruns``
+    reads off while a rerun is handed to a run that waits for its place."""
+
+    def __init__(self, config: types.ModuleType) -> None:
+        super().__init__(config.__name__)
+        self._config = config
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._config, name)
+
+    def get_option(self, key: str) -> Any:
+        if key == "runner.fastReruns" and getattr(_MERGING, "on", False):
+            return False
+        return self._config.get_option(key)
+
+
+@_or(False)
+def one_script_thread_per_session(*, waiting: Callable[[str], bool]) -> bool:
+    """Start a session's script threads no faster than its runs begin, once per process;
+    False (and nothing changed) if this Streamlit differs. ``waiting(session_id)``: whether
+    the session's run waits for its place (the fair share's queue) and has not begun.
+
+    With ``runner.fastReruns`` (on by default) every whole-page rerun tells the running
+    script to stop at its next call and starts a new thread for the rerun at once. One
+    student's widget change a second is nothing; a script sending five a second from each
+    of 100 sessions starts 500 threads a second, each start holding the server's event
+    loop until the new thread first gets the interpreter, and the server answers nobody
+    (a classmate's Step: once in 10 s). So:
+
+    - a rerun for a session whose run has not begun (it waits for its place) is handed to
+      that run, as with fastReruns off: Streamlit merges the two, and the waiting run
+      starts again as the newer one on its own thread (``yield_to_requests``);
+    - a rerun that arrives while the session's previous script is still stopping is held
+      back, merged with any later ones as Streamlit merges reruns (``ScriptRequests``),
+      and started when that script ends.
+
+    A student's one rerun starts at once, as before; a session runs at most two script
+    threads, one stopping and one running, and starts a thread per run, not per message."""
+    from streamlit.runtime import app_session
+    from streamlit.runtime.app_session import AppSession, AppSessionState
+    from streamlit.runtime.scriptrunner import ScriptRunnerEvent
+    from streamlit.runtime.scriptrunner_utils.script_requests import (
+        ScriptRequests,
+        ScriptRequestType,
+    )
+
+    if not _runner_handoff():
+        return False
+    request, create = AppSession.request_rerun, AppSession._create_scriptrunner
+    handle = AppSession._handle_scriptrunner_event_on_event_loop
+    if getattr(request, "_one_thread", False):
+        return True
+
+    def stopping(session: Any) -> set[Any]:
+        runners: set[Any] = session.__dict__.setdefault(_STOPPING, set())
+        for runner in list(runners):  # a thread that ended has sent its last event
+            thread = getattr(runner, "_script_thread", None)
+            if thread is not None and not thread.is_alive():
+                runners.discard(runner)
+        return runners
+
+    @functools.wraps(request)
+    def request_rerun(self: Any, client_state: Any = None) -> None:
+        before = self._scriptrunner
+        _MERGING.on = before is not None and waiting(self.id)
+        try:
+            request(self, client_state)
+        finally:
+            _MERGING.on = False
+        if before is not None and self._scriptrunner is not before:
+            self.__dict__.setdefault(_STOPPING, set()).add(before)  # told to stop
+
+    @functools.wraps(create)
+    def create_scriptrunner(self: Any, rerun_data: Any) -> None:
+        held: Any = self.__dict__.get(_HELD_BACK)
+        if not stopping(self) and held is None:
+            create(self, rerun_data)
+            return
+        if held is None:
+            held = self.__dict__[_HELD_BACK] = ScriptRequests()
+        held.request_rerun(rerun_data)  # merged as the running script would merge it
+        self._unsettle()
+
+    @functools.wraps(handle)
+    def handle_event(self: Any, sender: Any, event: Any, *args: Any, **kwargs: Any) -> None:
+        handle(self, sender, event, *args, **kwargs)
+        if event != ScriptRunnerEvent.SHUTDOWN:
+            return
+        self.__dict__.get(_STOPPING, set()).discard(sender)
+        held: Any = self.__dict__.get(_HELD_BACK)
+        if held is None or stopping(self) or self._scriptrunner is not None:
+            return
+        del self.__dict__[_HELD_BACK]
+        ready = held.on_scriptrunner_ready()
+        live = self._state != AppSessionState.SHUTDOWN_REQUESTED
+        if live and ready.type == ScriptRequestType.RERUN:
+            create(self, ready.rerun_data)
+
+    request_rerun._one_thread = True  # type: ignore[attr-defined]
+    config = getattr(app_session, "config")  # noqa: B009  (imported there, not exported)
+    setattr(app_session, "config", _AppSessionConfig(config))  # noqa: B010
+    AppSession.request_rerun = request_rerun  # type: ignore[method-assign]
+    AppSession._create_scriptrunner = create_scriptrunner  # type: ignore[method-assign,assignment]
+    AppSession._handle_scriptrunner_event_on_event_loop = handle_event  # type: ignore[method-assign]
+    return True
+
+
+_STARTS: queue.SimpleQueue[threading.Thread] = queue.SimpleQueue()
+
+
+@_or(False)
+def start_script_threads_off_the_loop() -> bool:
+    """Start sessions' script threads from a thread of their own, not from the server's
+    event loop, once per process; False (and nothing changed) if this Streamlit differs.
+
+    ``Thread.start`` waits until the new thread first holds the interpreter: with scripts
+    running, milliseconds each. Streamlit starts a session's script thread on the event
+    loop for every run of a page or fragment, so a class's runs (a hundred a second under
+    a script's flood) kept the loop from sending anything, a classmate's answer included
+    (seconds). The thread is made where Streamlit makes it and started by a starter thread
+    a moment later; the runner takes its requests from the moment it is made."""
+    from streamlit.runtime.scriptrunner import ScriptRunner
+
+    start = ScriptRunner.start
+    if getattr(start, "_off_the_loop", False):
+        return True
+    if "_run_script_thread" not in start.__code__.co_names:
+        return False
+
+    def starter() -> None:
+        while True:
+            thread = _STARTS.get()
+            try:
+                thread.start()
+            except RuntimeError:  # no thread to be had: the tab's run is lost, not the server
+                _LOG.exception("a script thread could not start")
+
+    @functools.wraps(start)
+    def start_later(self: Any) -> None:
+        if self._script_thread is not None:
+            raise RuntimeError("ScriptRunner was already started")
+        self._script_thread = threading.Thread(
+            target=self._run_script_thread, name="ScriptRunner.scriptThread", daemon=True
+        )
+        _STARTS.put(self._script_thread)
+
+    threading.Thread(target=starter, name="perceptron-script-starter", daemon=True).start()
+    start_later._off_the_loop = True  # type: ignore[attr-defined]
+    ScriptRunner.start = start_later  # type: ignore[method-assign]
+    return True
+
+
+@_or(False)
+def wake_the_sender_once() -> bool:
+    """Wake Streamlit's sending loop once for many messages, not once per message, once
+    per process; False (and nothing changed) if this Streamlit differs.
+
+    Every message a script enqueues wakes the loop that sends (``need_send_data``) through
+    ``call_soon_threadsafe``: a write to the loop's pipe and a callback each, thousands a
+    second under load. A wake already on its way, or an event already set, takes every
+    message enqueued before it along: the loop clears the event before it flushes."""
+    from streamlit.runtime import Runtime
+
+    enqueued = Runtime._enqueued_some_message
+    if getattr(enqueued, "_once", False):
+        return True
+    pending = threading.Event()  # a wake is on its way
+
+    @functools.wraps(enqueued)
+    def wake(self: Any) -> None:
+        objs = self._get_async_objs()
+        if pending.is_set() or objs.need_send_data.is_set():
+            return
+        pending.set()
+
+        def arrive() -> None:
+            pending.clear()
+            objs.need_send_data.set()
+
+        try:
+            objs.eventloop.call_soon_threadsafe(arrive)
+        except RuntimeError:  # the loop closed: nothing to send any more
+            pending.clear()
+            raise
+
+    wake._once = True  # type: ignore[attr-defined]
+    Runtime._enqueued_some_message = wake  # type: ignore[method-assign]
+    return True
+
+
+@_or(False)
+def send_a_sessions_messages_at_once() -> bool:
+    """Hand each session's waiting messages to its connection in one go, once per process;
+    False (and nothing changed) if this Streamlit differs.
+
+    Streamlit's sending loop gives the event loop a turn after every message it hands to
+    a connection. A turn costs little on an idle server, but while scripts run the loop
+    gets the interpreter back only after they let it go (about 5 ms), so a loop that sends
+    a few hundred messages a second is behind at once: 100 sessions each sending whole-page
+    reruns queued thousands of them, and a classmate's three-message Step waited behind
+    all of them (seconds). Handing a connection a message only queues its bytes (each
+    connection has its own sender, which takes turns with the others), so the messages
+    of every session go in one turn, each in its order, and the loop moves on."""
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.app_session import AppSession
+    from streamlit.runtime.session_manager import SessionClientDisconnectedError
+
+    flush = AppSession.flush_browser_queue
+    if getattr(flush, "_at_once", False):
+        return True
+    if not _sending_loop():
+        return False
+
+    @functools.wraps(flush)
+    def flush_and_send(self: Any) -> list[Any]:
+        messages = flush(self)
+        if not messages or not Runtime.exists():
+            return messages
+        runtime = Runtime.instance()
+        info = runtime._session_mgr.get_active_session_info(self.id)
+        if info is None:
+            return messages
+        for message in messages:
+            try:
+                runtime._send_message(info, message)
+            except SessionClientDisconnectedError:  # as Streamlit's loop does
+                runtime.disconnect_session(self.id, client=info.client)
+                break
+        return []
+
+    flush_and_send._at_once = True  # type: ignore[attr-defined]
+    AppSession.flush_browser_queue = flush_and_send  # type: ignore[method-assign]
+    return True
+
+
+def _sending_loop() -> bool:
+    from streamlit.runtime import Runtime, session_manager
+
+    loop = inspect.getsource(Runtime._loop_coroutine)
+    return (
+        "flush_browser_queue()" in loop
+        and "self._send_message(active_session_info, msg)" in loop
+        and hasattr(Runtime, "disconnect_session")
+        and hasattr(session_manager, "SessionClientDisconnectedError")
+    )
+
+
+_BEAT = [0.0]  # when the server's event loop last ran the beat (0: not watched)
+BEAT_S = 0.02  # s between beats
+
+
+@_or(False)
+def watch_the_loop() -> bool:
+    """Have the server's event loop note the time every ``BEAT_S`` seconds, once per
+    process (:func:`loop_late` reads it); False outside a Streamlit server."""
+    from streamlit.runtime import Runtime
+
+    if _BEAT[0] or not Runtime.exists():
+        return bool(_BEAT[0])
+    loop = Runtime.instance()._get_async_objs().eventloop
+    _BEAT[0] = time.monotonic()
+
+    def beat() -> None:
+        _BEAT[0] = time.monotonic()
+        loop.call_later(BEAT_S, beat)
+
+    loop.call_soon_threadsafe(beat)
+    return True
+
+
+def loop_late() -> float:
+    """Seconds the server's event loop is behind: how long past its due time its next
+    beat is (0 on time, and outside a server). The loop sends every message, so while it
+    is behind, a page run's messages would only wait behind the others'."""
+    last = _BEAT[0]
+    return max(0.0, time.monotonic() - last - BEAT_S) if last else 0.0
+
+
+def _requests_of_run() -> bool:
+    from streamlit.runtime.scriptrunner_utils import exceptions, script_requests
+    from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequests
+    from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
+
+    return (
+        "script_requests" in getattr(ScriptRunContext, "__dataclass_fields__", {})
+        and hasattr(ScriptRequests, "on_scriptrunner_yield")
+        and {"_lock", "_state", "_rerun_data"} <= set(_init_names(ScriptRequests))
+        and hasattr(script_requests, "_fragment_run_should_not_preempt_script")
+        and hasattr(exceptions, "RerunException")
+        and hasattr(exceptions, "StopException")
+    )
+
+
+def _runner_handoff() -> bool:
+    from streamlit.runtime import app_session
+    from streamlit.runtime.app_session import AppSession
+    from streamlit.runtime.scriptrunner import ScriptRunner, ScriptRunnerEvent
+    from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequests
+
+    return (
+        all(
+            hasattr(AppSession, name)
+            for name in (
+                "request_rerun",
+                "_create_scriptrunner",
+                "_handle_scriptrunner_event_on_event_loop",
+                "_unsettle",
+            )
+        )
+        and "_scriptrunner" in _init_names(AppSession)
+        and "_script_thread" in _init_names(ScriptRunner)
+        and hasattr(ScriptRunnerEvent, "SHUTDOWN")
+        and hasattr(ScriptRequests, "on_scriptrunner_ready")
+        and "runner.fastReruns" in inspect.unwrap(AppSession.request_rerun).__code__.co_consts
+        and isinstance(getattr(app_session, "config", None), types.ModuleType)
     )
 
 
@@ -599,6 +975,17 @@ CHECKS: tuple[Check, ...] = (
         "a tab's three files fewer (the sessions' shared script loop)",
         "AppSession._script_event_loop, app_session._close_script_event_loop",
         _script_loop,
+    ),
+    Check(
+        "one script thread a session (a script's whole-page reruns start no threads)",
+        "AppSession._create_scriptrunner, ._handle_scriptrunner_event_on_event_loop, "
+        "ScriptRunner._script_thread, ScriptRequests",
+        _runner_handoff,
+    ),
+    Check(
+        "the fair share's queue (a superseded run leaves it)",
+        "ScriptRunContext.script_requests, ScriptRequests.on_scriptrunner_yield",
+        _requests_of_run,
     ),
     Check(
         "the first paint's navigation (titles, not file names)",

@@ -239,3 +239,116 @@ def test_a_step_waits_for_no_page_run(as_session, monkeypatch):
         holders.stop()
         for t in queued:
             t.join(5)
+
+
+def test_page_runs_wait_while_the_event_loop_is_behind_and_a_step_does_not(as_session, monkeypatch):
+    """While the loop that sends every message is behind, a page run's messages would only
+    queue behind the others': page runs wait, a Step (a few messages) goes."""
+    late = [1.0]
+    monkeypatch.setattr(fair.internals, "loop_late", lambda: late[0])
+    started = time.monotonic()
+    with fair.turn(fragment=True):
+        pass
+    assert time.monotonic() - started < 0.2
+    done = threading.Event()
+
+    def page_run() -> None:
+        as_session.id = "page"
+        with fair.turn():
+            done.set()
+
+    t = threading.Thread(target=page_run)
+    t.start()
+    assert not done.wait(0.4)  # the loop is behind
+    assert fair.is_waiting("page")
+    late[0] = 0.0  # it caught up: the ticker hands the place out
+    assert done.wait(2)
+    t.join(5)
+    assert not fair.is_waiting("page")
+
+
+class Superseded(BaseException):
+    """What Streamlit raises in a script whose session asked for a newer run."""
+
+
+def test_a_run_superseded_while_it_waited_hands_its_place_to_the_newer_run(as_session, monkeypatch):
+    monkeypatch.setattr(fair, "SLICE", 30.0)
+    asked: dict[str, str | None] = {"old": "rerun"}  # old's session sent a newer rerun
+
+    def superseded_by() -> str | None:
+        return asked.get(getattr(as_session, "id", ""))
+
+    def yield_to_requests() -> None:
+        if asked.pop(as_session.id, None):
+            raise Superseded
+
+    monkeypatch.setattr(fair.internals, "superseded_by", superseded_by)
+    monkeypatch.setattr(fair.internals, "yield_to_requests", yield_to_requests)
+    holders = Holders(as_session, pages=PAGE_PLACES - 1, fragments=0)  # one page place left
+    order: list[str] = []
+
+    def runs(session: str) -> None:
+        as_session.id = session
+        try:
+            with fair.turn():
+                order.append(f"{session} stale")  # never: superseded as it got its place
+        except Superseded:
+            with fair.turn():  # Streamlit starts the newer run at once
+                order.append(session)
+
+    def other() -> None:
+        as_session.id = "other"
+        with fair.turn():
+            order.append("other")
+
+    try:
+        first = threading.Thread(target=runs, args=("old",))
+        first.start()
+        first.join(5)
+        assert order == ["old"]  # the newer run went in the place the stale one got
+        assert fair.waiting() == 0
+        late = threading.Thread(target=other)
+        late.start()
+        late.join(5)
+        assert order == ["old", "other"]  # the kept place was given back
+    finally:
+        holders.stop()
+
+
+def test_a_run_whose_tab_closed_while_it_waited_leaves_the_queue(as_session, monkeypatch):
+    monkeypatch.setattr(fair, "SLICE", 30.0)
+    monkeypatch.setattr(fair, "LOOK", 0.05)
+    closed = threading.Event()
+
+    def superseded_by() -> str | None:
+        return "stop" if closed.is_set() and as_session.id == "gone" else None
+
+    def yield_to_requests() -> None:
+        if superseded_by() == "stop":
+            raise Superseded
+
+    monkeypatch.setattr(fair.internals, "superseded_by", superseded_by)
+    monkeypatch.setattr(fair.internals, "yield_to_requests", yield_to_requests)
+    holders = Holders(as_session)
+    left = threading.Event()
+
+    def run() -> None:
+        as_session.id = "gone"
+        try:
+            with fair.turn():
+                pass
+        except Superseded:
+            left.set()
+
+    t = threading.Thread(target=run)
+    t.start()
+    try:
+        while fair.waiting() < 1:
+            time.sleep(0.005)
+        assert fair.is_waiting("gone")
+        closed.set()  # its tab closes: Streamlit asks the script to stop
+        assert left.wait(2)
+        assert fair.waiting() == 0 and not fair.is_waiting("gone")
+    finally:
+        holders.stop()
+        t.join(5)

@@ -128,3 +128,11 @@ def test_no_other_module_reaches_into_streamlit():
         if "data-testid" in text or "data-test-" in text:
             offenders.append(str(path.relative_to(ROOT)))
     assert not offenders, "\n".join(offenders)
+
+
+def test_outside_a_server_the_run_helpers_do_nothing():
+    """The fair share asks these in every run; AppTest and bare scripts have no server."""
+    assert internals.loop_late() == 0.0
+    assert internals.superseded_by() is None
+    assert internals.yield_to_requests() is None
+    assert internals.watch_the_loop() is False
