@@ -66,6 +66,7 @@ MIN_REST = 1 / MAX_RATE  # a busy run keeps its place this long at least ...
 MAX_REST = 1.0  # ... as long as it ran, at most this
 SLICE = 0.1  # s: a run holding its place longer gives it up and runs on
 LOOK = 0.5  # s: how often a waiting run looks whether its tab closed
+TICK = 0.05  # s: how often the ticker hands out places while runs wait
 LATE = 0.05  # s: while the event loop is this far behind, page runs wait
 ENABLED = True  # tests/app/conftest.py switches it off: AppTest reruns back to back
 
@@ -128,8 +129,8 @@ def _free(now: float, busy: bool, page: bool) -> bool:
     page run, fewer than ``PLACES - LIGHT_PLACES`` page runs (the other places are always
     left to everybody else, and to fragment runs)."""
     held = [(b, p) for since, b, p in _HELD.values() if now - since < SLICE]
-    if page and internals.loop_late() > LATE:  # its messages would wait behind the others'
-        return False
+    if page and held and internals.loop_late() > LATE:  # its messages would wait behind
+        return False  # the others' (alone, a run never waits: nothing else is sending)
     return (
         len(held) < PLACES
         and (not busy or sum(b for b, _ in held) < BUSY_PLACES)
@@ -203,14 +204,15 @@ def _start_ticker() -> None:
 
 
 def _tick() -> None:
-    """Hand out the places whose slice ran out, every half slice while runs wait. One
+    """Hand out the places whose slice ran out (and to page runs once the event loop
+    caught up), every ``TICK`` seconds while runs wait. One
     thread does it for every waiter: a hundred waiters each looking ten times a second
     would take the interpreter from the server's event loop a thousand times a second."""
     with _LOCK:
         while True:
             if _QUEUE or _LIGHT_QUEUE or _BUSY_QUEUE:
                 _hand_out(time.monotonic())
-                _QUEUED.wait(SLICE / 2)  # the lock is free meanwhile
+                _QUEUED.wait(TICK)  # the lock is free meanwhile
             else:
                 _QUEUED.wait()
 

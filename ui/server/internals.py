@@ -455,7 +455,7 @@ def one_script_thread_per_session(*, waiting: Callable[[str], bool]) -> bool:
         runners: set[Any] = session.__dict__.setdefault(_STOPPING, set())
         for runner in list(runners):  # a thread that ended has sent its last event
             thread = getattr(runner, "_script_thread", None)
-            if thread is not None and not thread.is_alive():
+            if thread is not None and thread.ident is not None and not thread.is_alive():
                 runners.discard(runner)
         return runners
 
