@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.attack_crowd import drain, from_attacker
-from benchmarks.attack_phases import compact
+from benchmarks.attack_phases import close, compact
 from tests.load.test_load import run
 from tools import streamlit_server
 from tools.app_client import Session
@@ -112,8 +112,7 @@ def test_a_classmate_steps_while_sixty_sessions_send_whole_page_reruns(server):
             sent_reruns = await attack
         for task in readers:
             task.cancel()
-        for s in sessions:
-            await s.__aexit__(None, None, None)
+        await asyncio.gather(*(close(s) for s in sessions))
         return waits, wrong, sent_reruns, base, most
 
     waits, wrong, sent, base, most = run(scenario())
