@@ -67,7 +67,8 @@ MAX_REST = 1.0  # ... as long as it ran, at most this
 SLICE = 0.1  # s: a run holding its place longer gives it up and runs on
 LOOK = 0.5  # s: how often a waiting run looks whether its tab closed
 TICK = 0.05  # s: how often the ticker hands out places while runs wait
-LATE = 0.05  # s: while the event loop is this far behind, page runs wait
+LATE = 0.05  # s: while the event loop is this far behind, page runs wait ...
+LATE_WAIT = 1.0  # s: ... this long at most
 ENABLED = True  # tests/app/conftest.py switches it off: AppTest reruns back to back
 
 _LOCK = threading.Lock()  # guards everything below
@@ -91,6 +92,7 @@ class _Waiter:
     seq: int
     page: bool = field(default=True, compare=False)
     session: str = field(default="", compare=False)
+    arrived: float = field(default=0.0, compare=False)
     granted: threading.Event = field(default_factory=threading.Event, compare=False)
 
 
@@ -123,14 +125,19 @@ def _record(session: str, end: float, charged: float) -> None:
             _CHARGED.popitem(last=False)
 
 
-def _free(now: float, busy: bool, page: bool) -> bool:
+def _free(now: float, busy: bool, page: bool, arrived: float | None = None) -> bool:
     """Whether a place is free for a run: fewer than ``PLACES`` runs took theirs within
     ``SLICE``; for a busy session's run, fewer than ``BUSY_PLACES`` busy ones, and for a
     page run, fewer than ``PLACES - LIGHT_PLACES`` page runs (the other places are always
     left to everybody else, and to fragment runs)."""
     held = [(b, p) for since, b, p in _HELD.values() if now - since < SLICE]
-    if page and held and internals.loop_late() > LATE:  # its messages would wait behind
-        return False  # the others' (alone, a run never waits: nothing else is sending)
+    if (  # its messages would wait behind the others' (for at most LATE_WAIT)
+        page
+        and held  # alone, a run never waits: nothing else is sending
+        and (arrived is None or now - arrived < LATE_WAIT)
+        and internals.loop_late() > LATE
+    ):
+        return False
     return (
         len(held) < PLACES
         and (not busy or sum(b for b, _ in held) < BUSY_PLACES)
@@ -146,9 +153,13 @@ def _hand_out(now: float) -> None:
         heads = [
             (queue[0], queue)
             for queue, busy in ((_QUEUE, False), (_LIGHT_QUEUE, False))
-            if queue and _free(now, busy, queue[0].page)
+            if queue and _free(now, busy, queue[0].page, queue[0].arrived)
         ]
-        if not heads and _BUSY_QUEUE and _free(now, True, _BUSY_QUEUE[0].page):
+        if (
+            not heads
+            and _BUSY_QUEUE
+            and _free(now, True, _BUSY_QUEUE[0].page, _BUSY_QUEUE[0].arrived)
+        ):
             heads = [(_BUSY_QUEUE[0], _BUSY_QUEUE)]
         if not heads:
             return
@@ -164,9 +175,9 @@ def _take(session: str, arrived: float, page: bool) -> tuple[int, bool]:
     with _LOCK:
         rate, charged = _usage(session, arrived)
         busy = rate > MAX_RATE or charged > SHARE
-        waiter = _Waiter(charged, next(_ORDER), page, session)
+        waiter = _Waiter(charged, next(_ORDER), page, session, arrived)
         queue = _BUSY_QUEUE if busy else _QUEUE if page else _LIGHT_QUEUE
-        if not queue and _free(arrived, busy, page):
+        if not queue and _free(arrived, busy, page, arrived):
             _HELD[waiter.seq] = (arrived, busy, page)
             return waiter.seq, busy
         heapq.heappush(queue, waiter)

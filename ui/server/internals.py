@@ -532,7 +532,7 @@ def start_script_threads_off_the_loop() -> bool:
             thread = _STARTS.get()
             try:
                 thread.start()
-            except RuntimeError:  # no thread to be had: the tab's run is lost, not the server
+            except Exception:  # no thread to be had: the tab's run is lost, not the server
                 _LOG.exception("a script thread could not start")
 
     @functools.wraps(start)

@@ -362,3 +362,17 @@ def test_a_run_whose_tab_closed_while_it_waited_leaves_the_queue(as_session, mon
     finally:
         holders.stop()
         t.join(5)
+
+
+def test_a_page_run_waits_for_a_late_loop_a_second_at_most(as_session, monkeypatch):
+    monkeypatch.setattr(fair, "SLICE", 30.0)
+    monkeypatch.setattr(fair.internals, "loop_late", lambda: 1.0)  # behind, and stays so
+    holders = Holders(as_session, pages=1, fragments=0)
+    try:
+        started = time.monotonic()
+        with fair.turn():
+            pass
+        waited = time.monotonic() - started
+        assert fair.LATE_WAIT <= waited < fair.LATE_WAIT + 1.0
+    finally:
+        holders.stop()
