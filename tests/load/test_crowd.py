@@ -4,11 +4,10 @@ a classmate's Step is still answered, and the server's threads stay bounded.
 Each of ``SESSIONS`` lecture sessions sends five whole-page reruns a second (what any
 widget's change sends) without reading its answers' timing, as
 ``benchmarks/attack.py --attacks many`` does with 100; a student elsewhere presses Step
-every quarter second throughout. Before the server started a script thread per run (not
-per message), off its event loop, and sent each session's messages in one turn, the
-student's Step went unanswered for the whole attack (10 s and more). The bounds below are
-liveness bounds, twenty times the quiet figure, not speed goals (those are the
-benchmark's).
+every quarter second throughout. The server must start a script thread per run, not per
+message, off its event loop, and send each session's messages in one turn, or the event
+loop has no time left to answer the student. The bounds below are liveness bounds, twenty
+times the quiet figure, not speed goals (those are the benchmark's).
 """
 
 from __future__ import annotations

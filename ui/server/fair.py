@@ -36,7 +36,7 @@ it shares the processor with them as before.
 A run superseded while it waits is not worked through. Reruns of a session whose run waits
 are merged into it (``internals.one_script_thread_per_session``); when it gets its place,
 Streamlit starts the newer run in that place at once. A run told to stop while it waits
-(its tab closed) leaves the queue at its next look, a slice later.
+(its tab closed) leaves the queue at its next look, ``LOOK`` seconds at most.
 
 May import: the standard library, ``ui.server.internals``, ``ui.server.clients`` (told of
 every run, for the idle sessions' close).
@@ -125,7 +125,7 @@ def _record(session: str, end: float, charged: float) -> None:
             _CHARGED.popitem(last=False)
 
 
-def _free(now: float, busy: bool, page: bool, arrived: float | None = None) -> bool:
+def _free(now: float, busy: bool, page: bool, arrived: float) -> bool:
     """Whether a place is free for a run: fewer than ``PLACES`` runs took theirs within
     ``SLICE``; for a busy session's run, fewer than ``BUSY_PLACES`` busy ones, and for a
     page run, fewer than ``PLACES - LIGHT_PLACES`` page runs (the other places are always
@@ -134,7 +134,7 @@ def _free(now: float, busy: bool, page: bool, arrived: float | None = None) -> b
     if (  # its messages would wait behind the others' (for at most LATE_WAIT)
         page
         and held  # alone, a run never waits: nothing else is sending
-        and (arrived is None or now - arrived < LATE_WAIT)
+        and now - arrived < LATE_WAIT
         and internals.loop_late() > LATE
     ):
         return False

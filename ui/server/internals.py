@@ -173,16 +173,22 @@ def rerun_fragment(session_id: str, fragment_id: str) -> bool:
     return True
 
 
+def _requests_of_this_run() -> Any:
+    """The ``ScriptRequests`` of the script running on this thread, or None."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return None if ctx is None else ctx.script_requests
+
+
 @_or(None)
 def superseded_by() -> str | None:
     """What this thread's session asked of its running script since it began: "stop"
     (its tab closed, or a newer run took over), "rerun" (a newer whole-page rerun, to be
     started in its place at its next call), or None. For the fair share."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
     from streamlit.runtime.scriptrunner_utils import script_requests as sr
 
-    ctx = get_script_run_ctx(suppress_warning=True)
-    requests = None if ctx is None else ctx.script_requests
+    requests = _requests_of_this_run()
     if requests is None:
         return None
     with requests._lock:
@@ -203,12 +209,10 @@ def yield_to_requests() -> None:
     (``ScriptRequests.on_scriptrunner_yield``; the exceptions are Streamlit's, which its
     runner handles). For the fair share: a run superseded while it waits for a place
     leaves the queue, and one that got its place starts the newer run in it."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
     from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, StopException
     from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
 
-    ctx = get_script_run_ctx(suppress_warning=True)
-    requests = None if ctx is None else ctx.script_requests
+    requests = _requests_of_this_run()
     if requests is None:
         return
     request = requests.on_scriptrunner_yield()
