@@ -260,6 +260,22 @@ class Class(OnLoopback):
         streamlit_server.wait_ready(proc, url, what=f"app server {i}")
         app.proc = proc
 
+    def report(self, *, lines: int = 60) -> str:
+        """What each server was doing: every live app server prints its threads' stacks
+        to its log (``SIGUSR1``), then the last ``lines`` of each app's log and of
+        nginx's error and access logs. For a test that waited in vain."""
+        for app in self.apps:
+            if app.proc.poll() is None:
+                app.proc.send_signal(signal.SIGUSR1)
+        time.sleep(1.0)
+        out = []
+        logs = [self.run_dir / f"app-{i}.log" for i in range(len(self.apps))]
+        for path in [*logs, self.run_dir / "error.log", self.access_log]:
+            text = path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
+            tail = "\n".join(text.splitlines()[-lines:])
+            out.append(f"----- {path.name} (last {lines} lines)\n{tail}")
+        return "\n".join(out)
+
     def routes(self) -> list[tuple[str, str, str]]:
         """(request line, upstream address, sticky key) of every request logged so far."""
         out = []

@@ -47,7 +47,7 @@ def test_a_tab_on_its_own_data_keeps_them_and_drags_on_when_its_server_is_killed
         cls.kill(first)
         # the page ran again on the other server (a drag during that run would be a
         # fragment rerun asked of a session that runs the whole page: Streamlit drops it)
-        reconnected_and_ran(page, sockets, opened)
+        reconnected_and_ran(cls, page, sockets, opened)
         second_id = drag_point_one(page)  # the other server must answer this drag
         after = points(page)
         screenshot(page, "nginx-link-after-kill")
@@ -71,7 +71,7 @@ def test_a_fresh_lecture_tab_steps_on_when_its_server_is_killed(cls: Class):
         first = cls.server_of(route_cookie(page))
         opened = len(sockets)
         cls.kill(first)
-        reconnected_and_ran(page, sockets, opened)  # the page ran again on the other server
+        reconnected_and_ran(cls, page, sockets, opened)  # the page ran again on the other server
         page.locator('.lec button[data-act="step"]').click()
         expect(status(page)).to_contain_text("step t = 1 of", timeout=30_000)
         expect(page).to_have_url(re.compile(r"lec_t=1(&|$)"), timeout=30_000)  # heard

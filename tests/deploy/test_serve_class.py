@@ -82,14 +82,21 @@ def record_runs(page: Any) -> list[list[int]]:
     return sockets
 
 
-def reconnected_and_ran(page: Any, sockets: list[list[int]], before: int) -> None:
-    """Wait until a websocket opened after the first ``before`` ones has had a run."""
-    expect_until(
-        page,
-        lambda: any(runs for runs in sockets[before:]),
-        "the browser reconnected and the other server ran the page",
-        90,
-    )
+def reconnected_and_ran(cls: Class, page: Any, sockets: list[list[int]], before: int) -> None:
+    """Wait until a websocket opened after the first ``before`` ones has had a run; if
+    none has within 90 s, fail with what the servers and nginx were doing."""
+    try:
+        expect_until(
+            page,
+            lambda: any(runs for runs in sockets[before:]),
+            "the browser reconnected and the other server ran the page",
+            90,
+        )
+    except AssertionError as failed:
+        runs = [len(r) for r in sockets]
+        raise AssertionError(
+            f"{failed}\nruns on each socket: {runs}\n{cls.report(lines=400)}"
+        ) from failed
 
 
 def expect_until(page: Any, check: Callable[[], bool], what: str, timeout_s: float) -> None:
@@ -144,7 +151,7 @@ def test_a_page_keeps_working_when_its_server_is_killed(cls: Class):
         # The other server runs the page for the new session (from the URL's lec_t=1);
         # a step out of the window sent during that first run would be dropped by
         # Streamlit (a fragment's rerun asked for during the page's run), so wait for it.
-        reconnected_and_ran(page, sockets, opened)
+        reconnected_and_ran(cls, page, sockets, opened)
         expect(status(page)).to_contain_text("step t = 1 of", timeout=60_000)
         page.keyboard.press("End")  # the last window: only a live server can send it
         expect(status(page)).to_contain_text("end of the run", timeout=90_000)

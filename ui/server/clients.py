@@ -25,9 +25,11 @@ May import: the standard library, ``perceptron_store.ratelimit``, ``ui.server.in
 
 from __future__ import annotations
 
+import faulthandler
 import ipaddress
 import os
 import secrets
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -322,11 +324,15 @@ def sweep(now: float | None = None, active: Iterable[str] | None = None) -> list
 
 
 def start_sweeping() -> None:
-    """Once per process: raise the file limit and sweep idle sessions every ``SWEEP_S``."""
+    """Once per process: raise the file limit, have ``SIGUSR1`` print every thread's
+    stack to the server's log (what a stuck server is doing, without a debugger:
+    ``kill -USR1 <pid>``), and sweep idle sessions every ``SWEEP_S``."""
     if _STARTED.is_set():
         return
     _STARTED.set()
     raise_file_limit()
+    if hasattr(signal, "SIGUSR1"):
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
 
     def loop() -> None:
         while True:
