@@ -33,6 +33,11 @@ Attacks (``--attacks``, comma-separated groups), each in a file of its own:
   threads); 300 sessions of one client sending
   wrong class codes, and 100 joining and leaving a class, while a student elsewhere
   joins every second (every one must get in);
+- ``store`` (``benchmarks/attack_store.py``): 4 sessions of one address, and 20 of an
+  address each, uploading distinct 5,000-point CSVs as fast as they are answered for
+  ``--store-seconds`` (600; quick 90) into an empty store capped at ``--store-mb`` (64;
+  quick 8, so that it fills) while a class of 30 seats and answers is live and 10
+  students' datasets were opened; a real student joins every 2 s;
 - ``markup`` (``benchmarks/attack_markup.py``; a correctness check, no victim): every
   page opened from a link with hostile values and with 1,000 unknown parameters; fails
   if any text the browser renders as markdown holds live markup made from them, or if
@@ -43,12 +48,13 @@ quiet figure (``ratio <= 2``; ``many``: within 2x + 20 ms), and the server's RSS
 below the ceiling (1 GB); under sustained cold requests it levels off there; ``tabs``:
 a student's first page p95 <= 2 s and every tab of the hall in, the server held to
 1,024 open files (``--files``, a common default); ``codes``, ``seats``: no real student
-refused.
+refused; ``store``: nothing of the class nor any student's dataset lost, no real student
+refused, every writer whose data were not kept told so on its page, the store within its cap.
 Everything is bounded in count and time; traffic goes only to 127.0.0.1.
 
 Run:  python benchmarks/attack.py [--quick] [--attacks canvas,player,table,log,cold,
-      cache,url,many,tabs,codes,seats,markup] [--quiet 8] [--duration 10] [--app-dir DIR]
-      [--files 1024]
+      cache,url,many,tabs,codes,seats,store,markup] [--quiet 8] [--duration 10]
+      [--app-dir DIR] [--files 1024] [--store-mb 64] [--store-seconds 600]
 """
 
 from __future__ import annotations
@@ -93,6 +99,7 @@ from benchmarks.attack_phases import (  # noqa: E402
     setting_keys,
     widget_state_limit,
 )
+from benchmarks.attack_store import store_attack  # noqa: E402
 from benchmarks.attack_table import table_attack  # noqa: E402
 from benchmarks.attack_victim import PERIOD, RATIO_GOAL, Attack, Row, measure  # noqa: E402
 from benchmarks.load_phases import verdict  # noqa: E402
@@ -230,6 +237,30 @@ def build_attacks(args: argparse.Namespace, limit: int, keys: list[str]) -> list
         attacks.append(
             Attack(f"seats: {churners} join and leave", "seats", seats, dur, tail, judged=False)
         )
+    store_mb = args.store_mb or (8.0 if quick else 64.0)
+    store_s = args.store_seconds or (90.0 if quick else 600.0)
+    for writers, spread in ((4, False), (20, True)):
+
+        async def stored(
+            p: int, ph: Phase, st: AttackerStats, w: int = writers, sp: bool = spread
+        ) -> None:
+            await store_attack(
+                p, ph, st, setting=args.store_setting, cap=int(store_mb * 1e6), writers=w, spread=sp
+            )
+
+        if "store" in wanted:  # judged by what is lost
+            where = f"{writers} addresses" if spread else "one address"
+            attacks.append(
+                Attack(
+                    f"store: {writers} writers, {where}",
+                    "store",
+                    stored,
+                    store_s,
+                    60.0,
+                    judged=False,
+                    env={"PERCEPTRON_STORE_MAX_MB": f"{store_mb:g}"},  # and a store: main
+                )
+            )
     return attacks
 
 
@@ -280,7 +311,7 @@ def memory_summary(row: Row, ceiling: float) -> tuple[str, bool]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="shorter phases, fewer cases")
-    groups = "canvas,player,table,log,cold,cache,url,many,tabs,codes,seats,markup"
+    groups = "canvas,player,table,log,cold,cache,url,many,tabs,codes,seats,store,markup"
     parser.add_argument("--attacks", default=groups, help=f"comma-separated of {groups}")
     parser.add_argument("--quiet", type=float, help="quiet phase, s (8; quick 4)")
     parser.add_argument("--duration", type=float, help="attack phase, s (10; quick 4)")
@@ -296,6 +327,8 @@ def main() -> None:
     parser.add_argument(
         "--files", type=int, default=1024, help="the server's open-file limit (0: as started)"
     )
+    parser.add_argument("--store-mb", type=float, default=0, help="store: its cap, MB (64; 8)")
+    parser.add_argument("--store-seconds", type=float, default=0, help="store: s (600; 90)")
     args = parser.parse_args()
     args.quiet = args.quiet or (4.0 if args.quick else 8.0)
     args.duration = args.duration or (4.0 if args.quick else 10.0)
@@ -317,7 +350,10 @@ def main() -> None:
     rows: list[Row] = []
     failed = False
     for attack in attacks:
-        with server(app_dir, log_path) as (proc, port):
+        if attack.group == "store":  # a store of its own, empty, for each such attack
+            path = Path(tempfile.mkdtemp(prefix="perceptron_attack_store_")) / "store.sqlite3"
+            args.store_setting = attack.env["PERCEPTRON_STORE"] = f"sqlite://{path}"
+        with server(app_dir, log_path, attack.env) as (proc, port):
             args.server_pid = proc.pid
             if args.files:  # a fixed hard limit too: the server cannot raise it
                 resource.prlimit(proc.pid, resource.RLIMIT_NOFILE, (args.files, args.files))

@@ -65,11 +65,14 @@ def setting_keys(app_dir: Path) -> list[str]:
 
 
 @contextmanager
-def server(app_dir: Path, log_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
-    """A fresh server for one attack: (process, port); stopped by its PID afterwards."""
+def server(
+    app_dir: Path, log_path: Path, env: dict[str, str] | None = None
+) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """A fresh server for one attack: (process, port); stopped by its PID afterwards.
+    ``env``: settings added to this process's environment for it (its store)."""
     with (
         open(log_path, "ab") as log,
-        streamlit_server.serve("app.py", log=log, app_dir=app_dir) as (proc, url),
+        streamlit_server.serve("app.py", log=log, app_dir=app_dir, env=env or {}) as (proc, url),
     ):
         yield proc, streamlit_server.port_of(url)
 

@@ -238,6 +238,7 @@ class Attack:
     settle: float = 0.0  # s of sampling after the attack, no attacker connected
     slack_ms: float = 0.0  # the goal: a median within 2x quiet, plus this
     judged: bool = True  # False: the victim's figures are shown, the attack's own goal judges
+    env: dict[str, str] = field(default_factory=dict)  # the server's settings (its store)
 
 
 async def warm(port: int) -> None:

@@ -96,6 +96,9 @@ class DictStore:
     def delete(self, key: str) -> bool:
         return (self.data.pop(key, None) is not None) | (self.maps.pop(key, None) is not None)
 
+    def used_bytes(self) -> int:
+        return sum(len(k) + len(v) for k, (v, _) in self.data.items())
+
     def close(self) -> None:
         self.data.clear()
         self.maps.clear()

@@ -145,6 +145,10 @@ class Store(Protocol):
         StoreDown."""
         ...
 
+    def used_bytes(self) -> int:
+        """The bytes counted against the size cap now. Raises StoreDown."""
+        ...
+
     def close(self) -> None: ...
 
 

@@ -13,7 +13,11 @@
   sends them all), with a ``fragment_id`` to rerun only that fragment (the run then
   ends with ``FINISHED_FRAGMENT_RUN_SUCCESSFULLY``);
 - a component's event: a ``WidgetState`` with the trigger id
-  ``$$STREAMLIT_INTERNAL_KEY_<element id>__events`` and its ``json_trigger_value``.
+  ``$$STREAMLIT_INTERNAL_KEY_<element id>__events`` and its ``json_trigger_value``;
+- a file uploaded: an HTTP ``PUT`` of the file (a multipart form) to
+  ``/_stcore/upload_file/<session id>/<file id>`` with the XSRF cookie and its token in
+  ``X-Xsrftoken``, then a rerun whose uploader's ``file_uploader_state_value`` names the
+  file (the session id is the one ``new_session`` gave).
 
 Every keyed element and block a run sends is remembered under its key
 (:meth:`Client.element`), so a client can open a lazy expander (``open_expander``), fire any
@@ -29,6 +33,9 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+import urllib.error
+import urllib.request
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Self, TypedDict, Unpack
 
@@ -36,6 +43,7 @@ import websockets
 from streamlit.proto.Alert_pb2 import Alert
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ClientState_pb2 import ClientState
+from streamlit.proto.Common_pb2 import UploadedFileInfo
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
@@ -71,6 +79,35 @@ def stream_url(where: int | str) -> str:
     if base.startswith(("http://", "https://")):
         base = "ws" + base[4:]
     return base if base.endswith("/_stcore/stream") else base + "/_stcore/stream"
+
+
+def http_base(stream: str) -> str:
+    """``http://host:port`` of a server (or front door) from its websocket's URL."""
+    base = stream.removesuffix("/_stcore/stream")
+    return "http" + base[2:] if base.startswith("ws") else base
+
+
+def put_file(url: str, name: str, data: bytes, headers: dict[str, str], timeout: float) -> int:
+    """PUT ``data`` as the file ``name`` in a multipart form to ``url``; the HTTP status."""
+    boundary = secrets.token_hex(16)
+    body = b"".join(
+        [
+            f"--{boundary}\r\n".encode(),
+            f'Content-Disposition: form-data; name="file"; filename="{name}"\r\n'.encode(),
+            b"Content-Type: text/csv\r\n\r\n",
+            data,
+            f"\r\n--{boundary}--\r\n".encode(),
+        ]
+    )
+    request = urllib.request.Request(url, data=body, method="PUT")
+    for k, v in headers.items():
+        request.add_header(k, v)
+    request.add_header("Content-Type", f"multipart/form-data; boundary={boundary}")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as refused:
+        return int(refused.code)
 
 
 def user_key(element_id: str) -> str:
@@ -161,6 +198,8 @@ class Client:
         self.url = url
         browser = options.get("browser", secrets.token_hex(16))
         self.headers = with_browser(options.get("headers"), browser)
+        self.browser = browser
+        self.session_id = ""  # the server's id of this session (its new_session says)
         self.page = page
         self.query_string = query_string
         self.full_rerun = options.get("full_rerun", False)
@@ -292,6 +331,32 @@ class Client:
         self.sticky[element_id] = widget
         return self.state([widget], "" if self.full_rerun else fragment_id)
 
+    async def upload(
+        self, key: str, name: str, data: bytes, timeout: float = RUN_TIMEOUT
+    ) -> ClientState:
+        """Upload ``data`` as the file ``name`` into the file uploader keyed ``key``, as a
+        browser does (RunError if the server refuses the file); returns the rerun that
+        hands it to the page."""
+        element_id, fragment_id = self.element(key)
+        if not self.session_id or self.browser is None:
+            raise RunError("an upload needs the session's id and a browser's XSRF cookie")
+        file_id = str(uuid.uuid4())
+        path = f"/_stcore/upload_file/{self.session_id}/{file_id}"
+        cookie = browser_cookie(self.browser)
+        headers = dict(self.headers or {})
+        headers["X-Xsrftoken"] = cookie.split("=", 1)[1]
+        status = await asyncio.to_thread(
+            put_file, http_base(self.url) + path, name, data, headers, timeout
+        )
+        if status != 204:
+            raise RunError(f"the server refused the upload: HTTP {status}")
+        widget = WidgetState(id=element_id)
+        info = UploadedFileInfo(file_id=file_id, name=name, size=len(data))
+        info.file_urls.file_id, info.file_urls.upload_url = file_id, path
+        info.file_urls.delete_url = path
+        widget.file_uploader_state_value.uploaded_file_info.append(info)
+        return self.state([widget], "" if self.full_rerun else fragment_id)
+
     def element(self, key: str) -> tuple[str, str]:
         """(id, fragment id) of the element the page keyed ``key`` (RunError if none)."""
         if key not in self.keyed:
@@ -330,6 +395,8 @@ class Client:
             view.status = fwd.script_finished
         elif kind == "navigation":
             view.page_hash = fwd.navigation.page_script_hash
+        elif kind == "new_session":
+            self.session_id = fwd.new_session.initialize.session_id or self.session_id
         elif kind == "page_info_changed":
             self.query_string = fwd.page_info_changed.query_string
         elif kind == "auto_rerun":
