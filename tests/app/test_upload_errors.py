@@ -189,7 +189,8 @@ def test_a_forged_upload_naming_a_file_the_server_does_not_hold_is_refused_in_wo
 
         state.init(st.session_state, {})  # the settings every page starts from
         st.session_state["forged_upload"] = DeletedFile("a-file-id-never-uploaded")
-        sidebar._upload("forged_upload")
+        sidebar._upload("forged_upload")  # the uploader's on_change ...
+        sidebar.take_upload(st.session_state)  # ... and the run that reads the file
         refusal = st.session_state[sidebar.UPLOAD_ERROR]
         st.write(f"{refusal.file} | {refusal.reason}")
         st.write(str(sidebar.CUSTOM in st.session_state))

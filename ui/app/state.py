@@ -225,6 +225,7 @@ SESSION_KEYS: dict[str, str] = {
         "the refused upload on show (ui.app.sidebar.Refusal): until another page, other data, "
         "a good upload or Dismiss"
     ),
+    "data_upload_pending": "the uploader whose new file the run reads (ui.app.sidebar)",
     "room_seat": "ui.classmode.seat.Seat: the class this session is in, and as whom",
     "room_limit": "ui.classmode.arrive: the session's join attempts (a rate limit)",
     "room_url": "ui.classmode.seat: the URL's class parameter (room=) for to_query",

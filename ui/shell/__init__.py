@@ -19,7 +19,7 @@ import streamlit as st
 
 import perceptron_core
 from ui.app import links, state
-from ui.app.sidebar import dataset_sidebar, upload_refusal
+from ui.app.sidebar import dataset_sidebar, take_upload, upload_refusal
 from ui.classmode import arrive, follow
 from ui.classmode import classroom as cr
 from ui.classmode import seat as seats
@@ -186,6 +186,7 @@ def _run_app() -> None:
     guard.new_run(st.session_state)  # a new browser message: its first event is read
     state.init(st.session_state, st.query_params)
     links.arrive(st.session_state, st.query_params)  # a link's data=<id>: its points
+    take_upload(st.session_state)  # a file just uploaded: read in this run's turn
     # a class's room=, seat=, key=, or the lecturer's cookie
     joining = arrive.arrive(st.session_state, st.query_params, lambda: st.context.cookies)
     if joining:  # a join link: the class page's code box holds its code
