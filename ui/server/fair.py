@@ -29,9 +29,13 @@ a drag, the class push: a few ms each). A student stepping waits for no page run
 many pages are opened at once (a hall of phones arriving, a script sending whole-page
 reruns), and among fragment runs the least charged goes first as before.
 
-A run that has held its place for ``SLICE`` seconds gives the place up and runs on: a
-long computation (the variants page's first run, seconds) never blocks the runs behind it,
-it shares the processor with them as before.
+A quiet session's run that has held its place for ``SLICE`` seconds gives the place up
+and runs on: a long computation (the variants page's first run, seconds) never blocks the
+runs behind it, it shares the processor with them as before. A busy session's run keeps
+its place until it ends: long runs sent without end (a script uploading 5,000-row files
+flat out: 40 ms of parsing each) would otherwise each give up its place after ``SLICE`` and
+run on beside the next, twenty at once, and a classmate's Step got a twentieth of the
+interpreter.
 
 A run superseded while it waits is not worked through. Reruns of a session whose run waits
 are merged into it (``internals.one_script_thread_per_session``); when it gets its place,
@@ -126,11 +130,12 @@ def _record(session: str, end: float, charged: float) -> None:
 
 
 def _free(now: float, busy: bool, page: bool, arrived: float) -> bool:
-    """Whether a place is free for a run: fewer than ``PLACES`` runs took theirs within
-    ``SLICE``; for a busy session's run, fewer than ``BUSY_PLACES`` busy ones, and for a
-    page run, fewer than ``PLACES - LIGHT_PLACES`` page runs (the other places are always
-    left to everybody else, and to fragment runs)."""
-    held = [(b, p) for since, b, p in _HELD.values() if now - since < SLICE]
+    """Whether a place is free for a run: fewer than ``PLACES`` runs hold theirs (a quiet
+    session's run for ``SLICE`` at most, a busy one's until it ends); for a busy session's
+    run, fewer than ``BUSY_PLACES`` busy ones, and for a page run, fewer than ``PLACES -
+    LIGHT_PLACES`` page runs (the other places are always left to everybody else, and to
+    fragment runs)."""
+    held = [(b, p) for since, b, p in _HELD.values() if b or now - since < SLICE]
     if (  # its messages would wait behind the others' (for at most LATE_WAIT)
         page
         and held  # alone, a run never waits: nothing else is sending

@@ -143,6 +143,46 @@ def test_a_long_run_gives_up_its_place_and_runs_on(as_session, monkeypatch):
         holders.stop()
 
 
+def test_a_busy_sessions_long_run_keeps_its_place_until_it_ends(as_session, monkeypatch):
+    """Busy sessions' long runs do not pile up beside each other past their slice (twenty
+    scripts each parsing a 5,000-row upload at once), while a quiet run still goes at once."""
+    monkeypatch.setattr(fair, "SLICE", 0.05)
+    for session in ("script1", "script2"):  # busy: more than MAX_RATE runs a second
+        hammer(as_session, session, 0.4, run=0.005)
+        assert fair.usage(session, time.monotonic())[0] > fair.MAX_RATE
+    release, started = threading.Event(), threading.Event()
+    second_began: list[float] = []
+
+    def long_run() -> None:
+        as_session.id = "script1"
+        with fair.turn():
+            started.set()
+            release.wait(5)
+
+    def next_busy_run() -> None:
+        as_session.id = "script2"
+        with fair.turn():
+            second_began.append(time.monotonic())
+
+    first = threading.Thread(target=long_run)
+    first.start()
+    assert started.wait(5)
+    second = threading.Thread(target=next_busy_run)
+    second.start()
+    time.sleep(0.5)  # ten slices
+    assert not second_began, "a busy run took a place beside a busy run still running"
+    as_session.id = "student"
+    t0 = time.monotonic()
+    with fair.turn():
+        pass
+    assert time.monotonic() - t0 < 0.3  # a quiet run is not held by the busy ones
+    released = time.monotonic()
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert second_began and second_began[0] >= released
+
+
 def test_a_fragment_inside_a_page_run_is_the_same_turn(as_session, monkeypatch):
     monkeypatch.setattr(fair, "SLICE", 30.0)
     holders = Holders(as_session, pages=PAGE_PLACES - 1)  # one page place left
