@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -229,7 +229,7 @@ async def store_attack(
     deadline = await phase.begin()
     tallies = [Writer() for _ in range(writers)]
     streams = [np.random.default_rng(100 + k) for k in range(writers)]
-    await asyncio.gather(
+    ended = await asyncio.gather(
         students(port, live.code, deadline, stats),
         *(
             write(port, k, deadline, streams[k], tallies[k], spread=spread, rows=rows)
@@ -237,10 +237,13 @@ async def store_attack(
         ),
         return_exceptions=True,
     )
+    for failure in [e for e in ended if isinstance(e, BaseException)]:  # never passed over
+        stats.outcomes[f"ATTACK BROKE: {type(failure).__name__}"] += 1
+        stats.notes.append(f"a writer or the student stopped: {failure}"[:160])
     total = Writer()
     for t in tallies:
-        for name in ("uploads", "kept", "refused", "untold", "browsers"):
-            setattr(total, name, getattr(total, name) + getattr(t, name))
+        for f in fields(Writer):
+            setattr(total, f.name, getattr(total, f.name) + getattr(t, f.name))
     stats.outcomes["kept"] += total.kept
     stats.outcomes["not kept"] += total.refused
     used = s.used_bytes()

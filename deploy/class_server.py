@@ -263,7 +263,8 @@ class Class(OnLoopback):
     def report(self, *, lines: int = 60) -> str:
         """What each server was doing: every live app server prints its threads' stacks
         to its log (``SIGUSR1``), then the last ``lines`` of each app's log and of
-        nginx's error and access logs. For a test that waited in vain."""
+        nginx's error and access logs. For a test that waited in vain: a server that has
+        run no page yet has no handler for the signal, and it ends the server."""
         for app in self.apps:
             if app.proc.poll() is None:
                 app.proc.send_signal(signal.SIGUSR1)
