@@ -245,7 +245,12 @@ class Class(OnLoopback):
         streamlit_server.stop(self.apps[i].proc, signal.SIGKILL)
 
     def restart(self, i: int) -> None:
-        """Start app server i again on its port (after :meth:`kill`)."""
+        """Start app server i again on its port (after :meth:`kill`), and return once
+        nginx takes it back. nginx keeps a server that failed out of the hash ring for
+        ``FAIL_TIMEOUT_S`` after its last failure, and a browser arriving meanwhile has its
+        requests split between the servers as that time runs out (its page's last request
+        on one, its websocket on the other): so nginx is reloaded, and its new workers
+        start with every server in the ring."""
         app = self.apps[i]
         streamlit_server.stop(app.proc)
         log = open(self.run_dir / f"app-{i}.log", "ab")  # noqa: SIM115 (the child keeps it)
@@ -259,6 +264,19 @@ class Class(OnLoopback):
             )
         streamlit_server.wait_ready(proc, url, what=f"app server {i}")
         app.proc = proc
+        self.reload_nginx()
+
+    def reload_nginx(self) -> None:
+        """Reload nginx (``SIGHUP``) and wait until its old workers have gone (10 s at
+        most): from then on every request meets a worker with no server marked failed."""
+        old = _children(self.nginx.pid)
+        self.nginx.send_signal(signal.SIGHUP)
+        deadline = time.monotonic() + FAIL_TIMEOUT_S
+        while time.monotonic() < deadline:
+            now = _children(self.nginx.pid)
+            if now and not (now & old):
+                return
+            time.sleep(0.05)
 
     def report(self, *, lines: int = 60) -> str:
         """What each server was doing: every live app server prints its threads' stacks
@@ -298,6 +316,19 @@ class Class(OnLoopback):
                     if app.address == last:
                         return i
         raise ValueError(f"no request with the sticky key {key!r} reached an app server")
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (nginx's workers), from /proc."""
+    out = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[1] == str(pid):
+            out.add(int(stat.parent.name))
+    return out
 
 
 def _start_redis(run_dir: Path, port: int) -> subprocess.Popen[bytes]:
