@@ -4,7 +4,7 @@ import streamlit as st
 
 from ui.app import links
 from ui.app.state import session_key
-from ui.classmode import arrive, challenge, strip
+from ui.classmode import address, arrive, challenge, strip
 from ui.classmode import classroom as cr
 from ui.classmode import seat as seats
 from ui.classmode.summary import summary
@@ -87,12 +87,19 @@ def projector(seat: seats.Seat) -> None:
     if room is None:
         st.warning("This class cannot be read right now (it ended, or the store is down).")
         return
-    url = strip.join_url(room.code)
+    where = address.current()
+    url = f"{where.url}/room?room={room.code}"
     left, right = st.columns([2, 3], vertical_alignment="center")
-    left.image(qr_svg(url), caption="Scan to join", width=340)
+    if where.reachable:
+        left.image(qr_svg(url), caption="Scan to join", width=340)
+    else:  # a QR code of an address phones cannot open would send the class nowhere
+        left.warning(where.problem, icon=":material/wifi_off:")
     with right:
         st.header("Join this class", anchor=False)
-        st.markdown(f"Scan the code, or open **{safe(url.split('?')[0])}** and type")
+        if where.reachable:
+            st.markdown(f"Scan the code, or open **{safe(url.split('?')[0])}** and type")
+        else:
+            st.markdown("The class code:")
         st.container(key="room_code").markdown(cr.shown_code(room.code))
         count = links.call(cr.members, room)
         st.container(key="room_count").markdown(

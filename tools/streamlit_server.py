@@ -27,9 +27,12 @@ ROOT = Path(__file__).resolve().parents[1]
 class Options(TypedDict, total=False):
     """How a server is started (every key optional): ``port`` (a free one if None), ``log``
     (its output; none if None), ``app_dir`` (the app's copy it runs: this repository by
-    default) and ``env`` (added to this process's environment, say ``PERCEPTRON_STORE``)."""
+    default), ``env`` (added to this process's environment, say ``PERCEPTRON_STORE``) and
+    ``address`` (where it listens: 127.0.0.1 unless given; "0.0.0.0" is every interface,
+    as a lecture laptop's server for the phones in the room)."""
 
     port: int | None
+    address: str
     log: IO[bytes] | None
     app_dir: Path
     env: Mapping[str, str] | None
@@ -44,7 +47,7 @@ def free_port() -> int:
 def launch(
     script: str | Path = "app.py", **options: Unpack[Options]
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``streamlit run script`` (see :class:`Options`) on 127.0.0.1 and return
+    """Start ``streamlit run script`` (see :class:`Options`) and return
     (process, URL) at once, before it answers (see :func:`wait_ready`): several servers
     start side by side."""
     port = options.get("port") or free_port()
@@ -52,7 +55,7 @@ def launch(
     proc = subprocess.Popen(
         [
             *(sys.executable, "-m", "streamlit", "run", str(script)),
-            *("--server.port", str(port), "--server.address", "127.0.0.1"),
+            *("--server.port", str(port), "--server.address", options.get("address", "127.0.0.1")),
             *("--server.headless", "true", "--browser.gatherUsageStats", "false"),
             *("--server.fileWatcherType", "none"),
         ],

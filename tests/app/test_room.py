@@ -57,13 +57,28 @@ def room_of(code: str) -> cr.Room:
     return cr.load_room(links.the_store(), code, fresh=True)
 
 
-def test_a_lecturer_starts_a_class_and_the_page_shows_its_code_and_qr() -> None:
+def test_a_lecturer_starts_a_class_and_the_page_shows_its_code_and_qr(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PERCEPTRON_PUBLIC_URL", "https://lab.example.edu")
     at, seat = lecturer()
     assert seat.lecturer and room_of(seat.code) is not None
     assert cr.shown_code(seat.code) in texts(at)
     assert "0 students have joined" in texts(at).replace("**", "")
     assert len(at.get("image")) == 1  # the QR code
+    assert "lab\\.example\\.edu" in texts(at)  # the join address, as plain text
     assert "key" not in at.query_params and "room" not in at.query_params  # nothing on show
+
+
+def test_with_no_address_phones_can_reach_the_projector_says_so_instead_of_a_qr_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("PERCEPTRON_PUBLIC_URL", raising=False)
+    at, seat = lecturer()  # AppTest's page has no address at all
+    assert len(at.get("image")) == 0
+    said = " ".join(w.value for w in at.warning)
+    assert "Phones cannot join" in said and "PERCEPTRON_PUBLIC_URL" in said
+    assert cr.shown_code(seat.code) in texts(at)  # the code is still shown
 
 
 def test_students_join_by_link_and_by_code_and_are_counted() -> None:

@@ -39,9 +39,14 @@ def uploader(page):
 
 @pytest.fixture(scope="session")
 def app_url():
+    port = streamlit_server.free_port()
     with (
         open(ROOT / "tests" / "browser" / f"streamlit{_WORKER}.log", "wb") as log,
-        streamlit_server.serve("app.py", log=log) as (_, url),
+        # a deployment whose public address is this loopback one: the class page's QR
+        # code and join address are the URL the tests' students open
+        streamlit_server.serve(
+            "app.py", log=log, port=port, env={"PERCEPTRON_PUBLIC_URL": f"http://127.0.0.1:{port}"}
+        ) as (_, url),
     ):
         yield url
 

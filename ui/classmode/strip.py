@@ -11,14 +11,13 @@ read per process every ``classroom.RECENT_S``) and draws only what it drew befor
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 import streamlit as st
 
 from ui.app.state import Session, session_key
+from ui.classmode import address
 from ui.classmode import classroom as cr
 from ui.classmode.arrive import ROOM_PAGE, leave, lecturer_do, start_and_go
 from ui.classmode.follow import (
@@ -83,20 +82,21 @@ def sidebar_box(session: Session) -> None:
 
 
 def public_url() -> str:
-    """The address students' phones open: ``PERCEPTRON_PUBLIC_URL`` if set, else the
-    address the lecturer's browser is on (its scheme, host and port)."""
-    env = os.environ.get("PERCEPTRON_PUBLIC_URL", "").strip()
-    if env:
-        return env.rstrip("/")
-    url = str(getattr(st.context, "url", "") or "")
-    parts = urlsplit(url)
-    if not parts.scheme or not parts.netloc:
-        return "http://localhost:8501"
-    return f"{parts.scheme}://{parts.netloc}"
+    """The address students' phones open (``ui.classmode.address``); when none is known,
+    the address of the lecturer's own page (a link that works on this machine only)."""
+    return address.current().url or address.page_origin()
 
 
 def join_url(code: str) -> str:
     return f"{public_url()}/room?room={code}"
+
+
+def join_line() -> str:
+    """Where the strip says students join: the address, or that phones cannot reach it."""
+    where = address.current()
+    if where.reachable:
+        return f"join at {safe(where.url)}/room"
+    return "**phones cannot join yet** (the Class page says why)"
 
 
 @dataclass(frozen=True)
@@ -213,7 +213,7 @@ def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
     head = box.columns([4, 1.3], vertical_alignment="center")
     head[0].markdown(
         f"Class **{cr.shown_code(room.code)}** · **{count}** "
-        f"{'student' if count == 1 else 'students'} · join at {safe(public_url())}/room"
+        f"{'student' if count == 1 else 'students'} · {join_line()}"
     )
     if hooks is None:
         head[1].caption("Ask questions from *Step by step*.")
