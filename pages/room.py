@@ -3,15 +3,15 @@
 import streamlit as st
 
 from ui.app import links
-from ui.app.state import session_key
+from ui.app.state import assign, session_key
 from ui.classmode import address, arrive, challenge, strip
 from ui.classmode import classroom as cr
 from ui.classmode import seat as seats
 from ui.classmode.summary import summary
-from ui.look.plots import CHART
 from ui.look.style import page_style
 from ui.look.text import asset, safe
 from ui.room import figures
+from ui.room.board import board
 from ui.room.qr import qr_svg
 from ui.room.views import open_submission
 from ui.server import guard
@@ -24,14 +24,40 @@ TO_LECTURE = session_key("room_to_lecture")
 if ss.pop(TO_LECTURE, False):
     st.switch_page("pages/lecture.py")  # a submission opened on the board
 seat = seats.seat_of(ss)
+PRESENTER_KEY = "room_presenter_on"  # the container the page draws in presenter mode
+VIEW = session_key("room_view")
+VIEWS = {"join": "Join", "board": "Board"}  # the projector's two views, Join first
+# While a container keyed PRESENTER_KEY is on the page (a lecturer's class in presenter
+# mode): no sidebar and no header (the page's own button leaves presenter mode), little
+# padding, and type that grows with the screen (rem-based: all of the page), so that the
+# back row reads it on a 1280x720 projector and a 1920x1080 one alike. The projector's
+# screen (room_screen) fills the window: the lecturer's controls start under it.
+ON = f"html:has(.st-key-{PRESENTER_KEY})"
 style = page_style(
     "room_page",
-    """
-.st-key-room_code p { font-size: clamp(2rem, 5vw, 5rem); font-weight: 800; white-space: nowrap;
-  letter-spacing: 0.06em; line-height: 1.1; margin: 0; font-variant-numeric: tabular-nums; }
-.st-key-room_count p { font-size: 1.6rem; }
-.st-key-room_board MARKDOWN p { font-size: 1.15rem; }
-""".replace("MARKDOWN", testid("stMarkdownContainer")),
+    f"""
+.st-key-room_code p {{ font-size: clamp(2rem, 5vw, 5rem); font-weight: 800; white-space: nowrap;
+  letter-spacing: 0.06em; line-height: 1.1; margin: 0; font-variant-numeric: tabular-nums; }}
+.st-key-room_count p {{ font-size: 1.6rem; }}
+.st-key-room_board {testid("stMarkdownContainer")} p {{ font-size: 1.15rem; }}
+{ON} {{ font-size: clamp(16px, min(1.45vw, 2.6vh), 40px); }}
+{ON} section{testid("stSidebar")},
+{ON} {testid("stExpandSidebarButton")},
+{ON} header{testid("stHeader")} {{ display: none !important; }}
+{ON} {testid("stMainBlockContainer")} {{
+  padding: 0.5rem 1.5rem 1rem !important; max-width: 100% !important; }}
+.st-key-room_screen {{ min-height: calc(100vh - 1.5rem);
+  --room-board-max-height: calc(100vh - 6.5rem); }}
+.st-key-room_screen .st-key-room_qr {{ width: min(calc(100vh - 8.5rem), 46vw); margin: 0 auto; }}
+.st-key-room_screen .st-key-room_code p {{ font-size: min(6.8vw, 12vh); }}
+.st-key-room_screen .st-key-room_count p {{ font-size: 2.2rem; }}
+.st-key-room_screen .st-key-room_address p {{ font-size: 1.25rem; }}
+.st-key-room_screen .st-key-room_best_few {testid("stMarkdownContainer")} {{ font-size: 1.15rem; }}
+.st-key-room_screen .st-key-room_best_few th {{ white-space: nowrap; }}
+/* the view on show: bold and underlined, not only coloured */
+.st-key-room_view_pick [role="radio"][aria-checked="true"] {{ font-weight: 700;
+  text-decoration: underline; text-underline-offset: 0.2em; }}
+""",
 )
 style()
 
@@ -82,68 +108,168 @@ def student_view(seat: seats.Seat) -> None:
 
 @guard.fragment(run_every=2.0)
 def projector(seat: seats.Seat) -> None:
-    """The projector's view: join QR code, code, count; the challenge (live)."""
+    """What the projector shows of the class (live). In presenter mode one screen, the
+    view the lecturer picked (Join or Board), and the board's picker under it; else the
+    join QR code, code and count, with the challenge's board under them."""
+    presenter = bool(ss["app_presenter"])
     room = seats.room_now(ss)
-    if room is None:
-        st.warning("This class cannot be read right now (it ended, or the store is down).")
+    c = room.challenge if room is not None else None
+    subs = links.call(cr.submissions, room, c.id) if room is not None and c is not None else []
+    if not presenter:
+        if room is None:
+            st.warning(GONE)
+            return
+        join_view(room, presenter=False)
+        with st.container(key="room_board"):
+            challenge_board(room, subs)
         return
+    with st.container(key="room_screen"):
+        view = view_bar()
+        if room is None:
+            st.warning(GONE)
+            return
+        if view == "board":
+            board_view(room, subs)
+        else:
+            join_view(room, presenter=True)
+    st.subheader("For the lecturer (under the projector's screen)", anchor=False)
+    open_picker(subs)
+
+
+GONE = "This class cannot be read right now (it ended, or the store is down)."
+
+
+def view_bar() -> str:
+    """The projector's view switch (Join / Board: buttons the keyboard reaches) and the way
+    out of presenter mode; returns the view to draw."""
+    if "room_view_pick" not in ss:
+        ss["room_view_pick"] = ss.get(VIEW, "join")
+    with st.container(horizontal=True, vertical_alignment="center", key="room_bar"):
+        st.segmented_control(
+            "On the projector",
+            list(VIEWS),
+            format_func=VIEWS.__getitem__,
+            required=True,
+            label_visibility="collapsed",
+            key="room_view_pick",
+            on_change=keep_view,
+        )
+        if st.button(
+            "Leave presenter mode",
+            key="room_presenter_off",
+            icon=":material/close_fullscreen:",
+            type="tertiary",
+            on_click=lambda: assign(ss, "app_presenter", False),
+        ):
+            st.rerun(scope="app")  # the whole page, with its sidebar and header
+    return str(ss.get(VIEW, "join"))
+
+
+def keep_view() -> None:
+    """The view outlives its widget (whose state Streamlit drops on another page)."""
+    picked = ss.get("room_view_pick")
+    if picked in VIEWS:
+        ss[VIEW] = picked
+    else:  # a forged or empty value: the switch shows the view on show
+        ss["room_view_pick"] = ss.get(VIEW, "join")
+
+
+def join_view(room: cr.Room, *, presenter: bool) -> None:
+    """The QR code of the join link (or why phones cannot join), the address, the code in
+    big letters and how many joined."""
     where = address.current()
     url = f"{where.url}/room?room={room.code}"
-    left, right = st.columns([2, 3], vertical_alignment="center")
-    if where.reachable:
-        left.image(qr_svg(url), caption="Scan to join", width=340)
-    else:  # a QR code of an address phones cannot open would send the class nowhere
-        left.warning(where.problem, icon=":material/wifi_off:")
+    left, right = st.columns([1, 1] if presenter else [2, 3], vertical_alignment="center")
+    with left.container(key="room_qr"):
+        if where.reachable:
+            st.image(
+                qr_svg(url),
+                caption="Scan to join",
+                width="stretch" if presenter else 340,
+                alt=f"QR code of the join link, {url}",
+            )
+        else:  # a QR code of an address phones cannot open would send the class nowhere
+            st.warning(where.problem, icon=":material/wifi_off:")
     with right:
         st.header("Join this class", anchor=False)
-        if where.reachable:
-            st.markdown(f"Scan the code, or open **{safe(url.split('?')[0])}** and type")
-        else:
-            st.markdown("The class code:")
+        st.container(key="room_address").markdown(
+            f"Scan the code, or open **{safe(url.split('?')[0])}** and type"
+            if where.reachable
+            else "The class code:"
+        )
         st.container(key="room_code").markdown(cr.shown_code(room.code))
         count = links.call(cr.members, room)
         st.container(key="room_count").markdown(
             f"**{count}** {'student has' if count == 1 else 'students have'} joined"
             + (" · this class is closed" if room.closed else "")
         )
-    with st.container(key="room_board"):
-        challenge_board(room)
 
 
-def challenge_board(room: cr.Room) -> None:
+def rules(c: cr.Challenge) -> str:
+    state = "open" if c.open else "closed"
+    return (
+        f"Challenge {c.id} ({state}): at most **{c.max_points} points**, margin **γ ≥ "
+        f"{c.min_gamma:g}**; the most mistakes M in the given order wins."
+    )
+
+
+def board_view(room: cr.Room, subs: list[cr.Submission]) -> None:
+    """The projector's board: the chart beside the challenge's rules and the best few, on
+    one screen."""
+    c = room.challenge
+    chart, side = st.columns([3, 2], gap="medium")
+    with side:
+        st.subheader("The margin challenge", anchor=False)
+        if c is None:
+            st.markdown(
+                "No challenge yet: open one under this screen. Students then build a set in "
+                "the margin lab and submit it."
+            )
+            return
+        st.markdown(f"{rules(c)} Class **{cr.shown_code(room.code)}**.")
+    with chart:
+        board(subs, key="room_chart")
+    with side.container(key="room_best_few"):
+        st.markdown(figures.best_markdown(subs) or "No submissions yet.")
+        if subs:
+            st.caption(figures.challenge_text(subs))
+
+
+def challenge_board(room: cr.Room, subs: list[cr.Submission]) -> None:
     c = room.challenge
     st.subheader("The margin challenge")
     if c is None:
         st.caption("Open a challenge below: students build a set in the margin lab and submit it.")
         return
-    state = "open" if c.open else "closed"
-    st.markdown(
-        f"Challenge {c.id} ({state}): at most **{c.max_points} points**, margin **γ ≥ "
-        f"{c.min_gamma:g}**; the most mistakes M in the given order wins."
-    )
-    subs = links.call(cr.submissions, room, c.id)
+    st.markdown(rules(c))
     chart, best = st.columns([1, 1])
-    chart.plotly_chart(
-        figures.challenge_figure(subs), config={**CHART, "displayModeBar": False}, key="room_chart"
-    )
+    with chart:
+        board(subs, key="room_chart")
     chart.caption(figures.challenge_text(subs))
     best.dataframe(figures.best_rows(subs), hide_index=True, key="room_best")
-    if subs:
-        pick = best.selectbox(
-            "Open a submission on Step by step",
-            range(len(subs)),
-            format_func=lambda i: f"#{i + 1} {subs[i].nick or '(no name)'}: M = {subs[i].M}",
-            key="room_pick",
-        )
-        if best.button("Open it", key="room_open", icon=":material/play_circle:"):
-            err = open_submission(ss, subs[pick], pick + 1)
-            if err:
-                best.error(err)
-            else:
-                # the page is left from a whole run, not from this timed fragment (its
-                # timer can fire while the next page draws)
-                ss[TO_LECTURE] = True
-                st.rerun(scope="app")
+    with best:
+        open_picker(subs)
+
+
+def open_picker(subs: list[cr.Submission]) -> None:
+    """Open a submission on Step by step, in one click."""
+    if not subs:
+        return
+    pick = st.selectbox(
+        "Open a submission on Step by step",
+        range(len(subs)),
+        format_func=lambda i: f"#{i + 1} {subs[i].nick or '(no name)'}: M = {subs[i].M}",
+        key="room_pick",
+    )
+    if st.button("Open it", key="room_open", icon=":material/play_circle:"):
+        err = open_submission(ss, subs[pick], pick + 1)
+        if err:
+            st.error(err)
+        else:
+            # the page is left from a whole run, not from this timed fragment (its
+            # timer can fire while the next page draws)
+            ss[TO_LECTURE] = True
+            st.rerun(scope="app")
 
 
 def lecturer_controls(seat: seats.Seat) -> None:
@@ -203,9 +329,11 @@ if seat is None:
 elif not seat.lecturer:
     student_view(seat)
 else:
-    projector(seat)
-    lecturer_controls(seat)
-    st.caption(
-        "Ask the class about the next example from *Step by step*: its class strip has "
-        "**Ask the class** and **Reveal**."
-    )
+    # in presenter mode the container's key turns the page's presenter CSS on
+    with st.container(key=PRESENTER_KEY if ss["app_presenter"] else None):
+        projector(seat)
+        lecturer_controls(seat)
+        st.caption(
+            "Ask the class about the next example from *Step by step*: its class strip has "
+            "**Ask the class** and **Reveal**."
+        )

@@ -8,6 +8,8 @@ browser's next poll.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from apptest_helpers import lecture_scene, open_app
@@ -400,3 +402,132 @@ def test_a_student_with_too_many_points_starts_from_four() -> None:
     assert not a.button(key="mar_submit").disabled
     a.button(key="mar_submit").click().run()
     assert "Submitted: M = " in texts(a)
+
+
+# ------------------------------------------------------------------ presenter mode: the projector
+
+ADMIN = {"room_ch_open", "room_ch_close", "room_csv", "room_sure", "room_close", "room_pick"}
+
+
+def block(at, key: str):
+    """The container the page keyed ``key``, or None."""
+    stack = [at._tree]
+    while stack:
+        node = stack.pop()
+        if getattr(node, "key", None) == key and not hasattr(node, "value"):
+            return node
+        children = getattr(node, "children", {})
+        stack.extend(children.values() if isinstance(children, dict) else children)
+    return None
+
+
+def within(node) -> list:
+    """Every element under ``node``."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        children = getattr(n, "children", {})
+        stack.extend(children.values() if isinstance(children, dict) else children)
+    return out
+
+
+def shown(node) -> str:
+    """The text of the markdown, headers and captions under ``node``."""
+    return "\n".join(
+        str(n.value)
+        for n in within(node)
+        if type(n).__name__ in ("Markdown", "Header", "Subheader", "Caption", "Warning")
+    )
+
+
+def keys_in(node) -> set[str]:
+    return {n.key for n in within(node) if isinstance(getattr(n, "key", None), str)}
+
+
+def board_drawings(node) -> list[str]:
+    """The SVG drawings of the challenge's board under ``node``."""
+    for n in within(node):
+        proto = getattr(n, "proto", None)
+        if getattr(proto, "component_name", "") == "perceptron_room_board":
+            return [d["svg"] for d in json.loads(proto.json or proto.bytes)["drawings"]]
+    return []
+
+
+def presenting(monkeypatch: pytest.MonkeyPatch):
+    """A lecturer who started a class in presenter mode (an address phones can reach)."""
+    monkeypatch.setenv("PERCEPTRON_PUBLIC_URL", "https://lab.example.edu")
+    at = open_app("pages/room.py", query={"app_presenter": "1"})
+    next(b for b in at.sidebar.button if b.key == "room_start").click().run()
+    assert not at.exception
+    return at, at.session_state["room_seat"]
+
+
+def submit_from_margin_lab(code: str, nick: str, shift: float) -> None:
+    """A student joins and submits a 4-point set (the margin lab's Submit this set)."""
+    a = student(code, nick, page="pages/margin.py")
+    small_set(a)
+    X, y, name = a.session_state["data_custom"]
+    a.session_state["data_custom"] = (X * shift, y, name)
+    a.run()
+    a.button(key="mar_submit").click().run()
+    assert "Submitted: M = " in texts(a)
+
+
+def test_presenter_mode_shows_the_join_view_alone_on_the_projector(monkeypatch) -> None:
+    at, seat = presenting(monkeypatch)
+    student(seat.code, "Ana")
+    student(seat.code, "Bo")
+    at.run()
+    assert block(at, "room_presenter_on") is not None  # the page's presenter CSS is on
+    screen = block(at, "room_screen")
+    assert at.button_group(key="room_view_pick").value == "join"
+    said = shown(screen).replace("**", "")
+    assert cr.shown_code(seat.code) in said and "2 students have joined" in said
+    assert "lab\\.example\\.edu" in said  # the join address
+    qr = at.get("image")
+    assert len(qr) == 1 and any(n is qr[0] for n in within(screen))  # the QR code
+    # on the projector: the switch and the way out of presenter mode, no lecturer's control
+    assert keys_in(screen) >= {"room_view_pick", "room_presenter_off"}
+    assert not keys_in(screen) & ADMIN
+    assert not any(type(n).__name__ == "Code" for n in within(screen))  # the lecturer link
+    # the lecturer's controls are on the page, under the projector's screen
+    assert {"room_ch_open", "room_csv", "room_close"} <= keys_in(block(at, "room_presenter_on"))
+
+
+def test_presenter_mode_shows_the_board_with_the_best_few_and_keeps_the_view(
+    monkeypatch,
+) -> None:
+    at, seat = presenting(monkeypatch)
+    at.button(key="room_ch_open").click().run()  # under the projector's screen
+    submit_from_margin_lab(seat.code, "<b>Ana</b>", 1.0)
+    submit_from_margin_lab(seat.code, "Bo", 2.0)
+    at.button_group(key="room_view_pick").set_value("board").run()
+    assert not at.exception
+    screen = block(at, "room_screen")
+    said = shown(screen)
+    assert "The margin challenge" in said and "at most **10 points**" in said
+    assert "\\<b\\>Ana\\<\\/b\\>" in said and "| #2 |" in said  # the best few, escaped
+    assert "2 submissions; 2 of them make at most" in said
+    drawings = board_drawings(screen)
+    assert drawings and all('aria-label="Mistakes M against the bound' in d for d in drawings)
+    assert all("Ana" not in d for d in drawings)  # no nickname in the chart
+    assert len(at.get("image")) == 0  # the board alone: no QR code
+    assert not keys_in(screen) & ADMIN  # the picker and the controls are under it
+    assert {"room_pick", "room_open", "room_ch_close"} <= keys_in(block(at, "room_presenter_on"))
+    # the choice outlives the page: Step by step and back, the board again
+    at.switch_page("pages/lecture.py").run()
+    at.switch_page("pages/room.py").run()
+    assert at.button_group(key="room_view_pick").value == "board"
+    assert board_drawings(block(at, "room_screen"))
+
+
+def test_leaving_presenter_mode_gives_the_class_page_as_it_was(monkeypatch) -> None:
+    at, seat = presenting(monkeypatch)
+    at.button(key="room_presenter_off").click().run()
+    assert not at.exception
+    assert at.session_state["app_presenter"] is False
+    assert at.sidebar.toggle[0].value is False  # the sidebar's switch agrees
+    assert block(at, "room_presenter_on") is None and block(at, "room_screen") is None
+    assert block(at, "room_board") is not None  # join and board on one page, as always
+    assert cr.shown_code(seat.code) in texts(at)

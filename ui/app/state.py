@@ -231,6 +231,7 @@ SESSION_KEYS: dict[str, str] = {
     "room_url": "ui.classmode.seat: the URL's class parameter (room=) for to_query",
     "room_go": "ui.classmode.arrive: a class was just started; its page comes after the sidebar",
     "room_to_lecture": "class page: a submission was opened; Step by step comes next",
+    "room_view": "class page: the projector's view in presenter mode, join or board",
     "room_cookie": "classmode: this browser holds the class cookie (kept, or dropped once)",
     "room_hooks": "ui.classmode.strip.LectureHooks the lecture page lends the lecturer's strip",
     "lec_window": (
