@@ -58,6 +58,15 @@ PRIVATE_NETWORKS = tuple(
     ipaddress.ip_network(n) for n in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
 )
 ROUTE = re.compile(r"upstream=(.+?) route=(\S+)")
+# Debian's brotli filter for nginx (libnginx-mod-http-brotli-filter): compresses what nginx
+# sends. Its sibling brotli_static serves precompressed files from disk; nginx here has no
+# files of its own (the app servers send them), so only the filter is loaded.
+BROTLI_FILTER = "ngx_http_brotli_filter_module.so"
+MODULES_PATH = re.compile(r"--modules-path=(\S+)")
+DEBIAN_MODULES = Path("/usr/lib/nginx/modules")
+STATIC_CACHE_MB = (
+    100  # nginx's cache of the frontend's files, compressed (deploy/nginx.conf.template)
+)
 
 
 # ---------------------------------------------------------------------------- configs
@@ -82,6 +91,24 @@ def _user_line() -> str:
     return f"user nobody {grp.getgrgid(nobody.pw_gid).gr_name};"
 
 
+def modules_dir() -> Path:
+    """Where this machine's nginx loads its dynamic modules from: the ``--modules-path``
+    it was built with (``nginx -V``), Debian's /usr/lib/nginx/modules if it names none
+    or there is no nginx."""
+    try:
+        built = subprocess.run([tool("nginx"), "-V"], capture_output=True, text=True, timeout=10)
+    except (FileNotFoundError, OSError, subprocess.TimeoutExpired):
+        return DEBIAN_MODULES
+    found = MODULES_PATH.search(built.stderr + built.stdout)
+    return Path(found.group(1)) if found else DEBIAN_MODULES
+
+
+def brotli_module() -> Path | None:
+    """The brotli filter module of this machine's nginx, or None if it is not installed."""
+    path = modules_dir() / BROTLI_FILTER
+    return path if path.is_file() else None
+
+
 def nginx_conf(
     *,
     listen: str,
@@ -89,10 +116,16 @@ def nginx_conf(
     run_dir: Path,
     max_fails: int = MAX_FAILS,
     fail_timeout_s: int = FAIL_TIMEOUT_S,
+    brotli: bool | None = None,
+    static_cache_mb: int = STATIC_CACHE_MB,
+    work_dir: Path | None = None,
 ) -> str:
     """nginx's configuration: listen on ``listen`` ("8080", "127.0.0.1:8080") in front of
-    the app servers ``upstreams`` ("127.0.0.1:8501", "10.0.0.11:8501"), files under
-    ``run_dir``."""
+    the app servers ``upstreams`` ("127.0.0.1:8501", "10.0.0.11:8501"), pid and logs under
+    ``run_dir``, the workers' temp files, cache and socket under ``work_dir`` (``run_dir``
+    if None). Compressed with gzip, and with brotli if ``brotli`` (None: if this
+    machine's nginx has the module; True without it is a ValueError); the frontend's
+    files cached in at most ``static_cache_mb`` MB."""
     if not upstreams:
         raise ValueError("at least one app server is needed")
     for upstream in upstreams:
@@ -100,8 +133,20 @@ def nginx_conf(
             raise ValueError(f"an app server is HOST:PORT, not {upstream!r}")
     if not LISTEN.match(listen):
         raise ValueError(f"nginx listens on PORT or ADDRESS:PORT, not {listen!r}")
-    if not run_dir.is_absolute() or re.search(r"[\s;{}'\"$#]", str(run_dir)):
-        raise ValueError(f"the run directory must be an absolute plain path: {run_dir}")
+    work_dir = work_dir or run_dir
+    for path in (run_dir, work_dir):
+        if not path.is_absolute() or re.search(r"[\s;{}'\"$#]", str(path)):
+            raise ValueError(f"the run directory must be an absolute plain path: {path}")
+    if len(str(work_dir / "compressor.sock")) > 100:  # a Unix socket's path: 107 bytes at most
+        raise ValueError(f"the run directory's path is too long for nginx's socket: {work_dir}")
+    if static_cache_mb < 1:
+        raise ValueError("nginx's cache of the frontend's files needs at least 1 MB")
+    module = brotli_module() if brotli is not False else None
+    if brotli and module is None:
+        raise ValueError(
+            f"this nginx has no brotli module ({modules_dir() / BROTLI_FILTER}): "
+            "apt-get install libnginx-mod-http-brotli-filter"
+        )
     servers = "\n".join(
         f"        server {u} max_fails={max_fails} fail_timeout={fail_timeout_s}s;"
         for u in upstreams
@@ -111,8 +156,12 @@ def nginx_conf(
         {
             "USER_LINE": _user_line(),
             "RUN_DIR": str(run_dir),
+            "WORK_DIR": str(work_dir),
             "LISTEN": listen,
             "UPSTREAM_SERVERS": servers,
+            "BR": "" if module else "# ",
+            "BROTLI_MODULE": str(module or modules_dir() / BROTLI_FILTER),
+            "STATIC_CACHE_MB": str(static_cache_mb),
         },
     )
 
@@ -344,11 +393,18 @@ def _start_redis(run_dir: Path, port: int) -> subprocess.Popen[bytes]:
     return proc
 
 
+def _others_pass(path: Path) -> bool:
+    """Whether any user may pass through every directory above ``path`` (o+x on each)."""
+    return all(parent.stat().st_mode & 0o001 for parent in path.parents)
+
+
 def _start_nginx(
-    run_dir: Path, listen: str, upstreams: Sequence[str], health: str
+    run_dir: Path, work_dir: Path, listen: str, upstreams: Sequence[str], health: str
 ) -> subprocess.Popen[bytes]:
     conf = run_dir / "nginx.conf"
-    conf.write_text(nginx_conf(listen=listen, upstreams=upstreams, run_dir=run_dir), "utf-8")
+    text = nginx_conf(listen=listen, upstreams=upstreams, run_dir=run_dir, work_dir=work_dir)
+    conf.write_text(text, "utf-8")
+    (work_dir / "compressor.sock").unlink(missing_ok=True)  # left by an nginx that was killed
     nginx = tool("nginx")
     args = ["-p", str(run_dir), "-c", str(conf), "-e", str(run_dir / "error.log")]
     test = subprocess.run([nginx, "-t", "-q", *args], capture_output=True, text=True)
@@ -382,8 +438,15 @@ def serve_class(
             stack.callback(shutil.rmtree, run_dir, ignore_errors=True)
         run_dir = run_dir.resolve()
         run_dir.mkdir(parents=True, exist_ok=True)
+        work_dir = run_dir
         if os.geteuid() == 0:
-            run_dir.chmod(0o711)  # nginx's workers (nobody) reach their temp directories
+            # nginx's workers run as nobody and must pass through every directory above
+            # their temp files, cache and socket: under a private one (/root, pytest's
+            # temp directories) they get a directory of their own in the system's temp.
+            if not _others_pass(run_dir):
+                work_dir = Path(tempfile.mkdtemp(prefix="perceptron-nginx-"))
+                stack.callback(shutil.rmtree, work_dir, ignore_errors=True)
+            work_dir.chmod(0o711)
         port = port or streamlit_server.free_port()
         redis_port = streamlit_server.free_port()
         redis = _start_redis(run_dir, redis_port)
@@ -402,7 +465,7 @@ def serve_class(
             streamlit_server.wait_ready(app.proc, app.url, what=f"app server {i} ({app.url})")
         listen = f"{host}:{port}" if host else str(port)
         health = f"http://127.0.0.1:{port}/_stcore/health"
-        nginx = _start_nginx(run_dir, listen, [a.address for a in apps], health)
+        nginx = _start_nginx(run_dir, work_dir, listen, [a.address for a in apps], health)
         stack.callback(streamlit_server.stop, nginx)
         yield Class(port, run_dir, redis_port, apps, redis, nginx, extra, app_dir)
 
@@ -420,6 +483,11 @@ def _serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, on_signal)
     run_dir = Path(args.run_dir) if args.run_dir else None
     print(f"starting redis-server, {args.n} app servers and nginx ...", flush=True)
+    compression = (
+        "gzip and brotli (brotli reaches browsers over https or on localhost only)"
+        if brotli_module()
+        else "gzip (for brotli too: apt-get install libnginx-mod-http-brotli-filter)"
+    )
     with serve_class(args.n, port=args.port, host=args.host, run_dir=run_dir) as cls:
         where = "every interface" if args.host in ("", "0.0.0.0") else args.host
         print(
@@ -427,6 +495,7 @@ def _serve(args: argparse.Namespace) -> int:
             f"(nginx on {where}, port {cls.port})\n"
             f"  app servers: {', '.join(a.url for a in cls.apps)} (loopback only)\n"
             f"  store: {cls.store} (loopback only, protected mode)\n"
+            f"  compression: {compression}\n"
             f"  configurations and logs: {cls.run_dir}\n"
             "Ctrl-C stops them all.",
             flush=True,

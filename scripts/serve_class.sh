@@ -15,6 +15,8 @@
 #
 # Needs Debian's redis-server and nginx (`apt-get install redis-server nginx`, as
 # scripts/test.sh does) and the app's requirements (`pip install -r requirements.txt`).
+# nginx compresses with gzip, and with brotli too where Debian's module is installed
+# (`apt-get install libnginx-mod-http-brotli-filter`); the start says which.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -10,12 +10,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages the tests start for real: chromium (browser tests), redis-server (the
-# store's Redis backend) and nginx (the multi-server deployment). Each is installed only if
-# missing; apt-get update runs once, non-interactively.
+# store's Redis backend), nginx (the multi-server deployment) and its brotli filter module
+# (the deployment's compression; a module package has no command: its file is looked
+# for). Each is installed only if missing; apt-get update runs once, non-interactively.
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+[ -f /usr/lib/nginx/modules/ngx_http_brotli_filter_module.so ] ||
+  missing+=(libnginx-mod-http-brotli-filter)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 if [ "${#missing[@]}" -gt 0 ]; then
   sudo=""
