@@ -54,6 +54,10 @@ style = page_style(
 .st-key-room_screen .st-key-room_address p {{ font-size: 1.25rem; }}
 .st-key-room_screen .st-key-room_best_few {testid("stMarkdownContainer")} {{ font-size: 1.15rem; }}
 .st-key-room_screen .st-key-room_best_few th {{ white-space: nowrap; }}
+/* with reduced motion nothing on the projector fades or slides (Streamlit fades the
+   elements it redraws, every 2 s here) */
+@media (prefers-reduced-motion: reduce) {{ .st-key-{PRESENTER_KEY} * {{
+  transition: none !important; animation: none !important; }} }}
 /* the view on show: bold and underlined, not only coloured */
 .st-key-room_view_pick [role="radio"][aria-checked="true"] {{ font-weight: 700;
   text-decoration: underline; text-underline-offset: 0.2em; }}
@@ -107,11 +111,13 @@ def student_view(seat: seats.Seat) -> None:
 
 
 @guard.fragment(run_every=2.0)
-def projector(seat: seats.Seat) -> None:
+def projector(presenter: bool) -> None:
     """What the projector shows of the class (live). In presenter mode one screen, the
     view the lecturer picked (Join or Board), and the board's picker under it; else the
-    join QR code, code and count, with the challenge's board under them."""
-    presenter = bool(ss["app_presenter"])
+    join QR code, code and count, with the challenge's board under them. ``presenter``:
+    the mode the page was drawn in."""
+    if bool(ss["app_presenter"]) != presenter:  # left (or entered) from this fragment
+        st.rerun(scope="app")  # the whole page: its sidebar, and the sidebar's switch
     room = seats.room_now(ss)
     c = room.challenge if room is not None else None
     subs = links.call(cr.submissions, room, c.id) if room is not None and c is not None else []
@@ -154,14 +160,13 @@ def view_bar() -> str:
             key="room_view_pick",
             on_change=keep_view,
         )
-        if st.button(
+        st.button(
             "Leave presenter mode",
             key="room_presenter_off",
             icon=":material/close_fullscreen:",
             type="tertiary",
             on_click=lambda: assign(ss, "app_presenter", False),
-        ):
-            st.rerun(scope="app")  # the whole page, with its sidebar and header
+        )
     return str(ss.get(VIEW, "join"))
 
 
@@ -331,7 +336,7 @@ elif not seat.lecturer:
 else:
     # in presenter mode the container's key turns the page's presenter CSS on
     with st.container(key=PRESENTER_KEY if ss["app_presenter"] else None):
-        projector(seat)
+        projector(bool(ss["app_presenter"]))
         lecturer_controls(seat)
         st.caption(
             "Ask the class about the next example from *Step by step*: its class strip has "

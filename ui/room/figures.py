@@ -25,7 +25,7 @@ LO = 0.8  # the axes' floor: M = 0 is drawn on it (a log axis has no 0)
 # letters are narrower in any sans-serif (bold DejaVu's digits, the widest met, 0.70), so a
 # box this wide holds its text in whatever font the browser has.
 CHAR_EM = 0.72
-LEGEND_EM = 0.8  # the legend's type, in the ticks' ems
+LEGEND_EM = 0.85  # the legend's type, in the ticks' ems
 LINE_EM = 1.4  # a label's box height in ems: the font's ascent and descent, with room
 BASELINE_EM = 1.05  # a label's baseline below its box's top, in ems
 TEXT = "#31333f"
@@ -44,8 +44,9 @@ class Frame:
 
 
 # The board is drawn in each frame, and the browser shows the widest whose ``from`` width
-# (CSS px) its box reaches: text stays 14 to 22 px on a phone or a laptop's half page, and
-# on a projector grows with the screen (20 units: 20 px at 760 px wide, 30 px at 1,140 px).
+# (CSS px) its box reaches: ticks stay about 14 to 20 px on a phone or beside a laptop's
+# table, and on a projector grow with the screen (23 px on a 1280x720 board, 34 px on a
+# 1920x1080 one).
 FRAMES: tuple[tuple[int, Frame], ...] = (
     (0, Frame(360, 300, 14)),
     (480, Frame(520, 380, 16)),
