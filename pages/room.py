@@ -146,8 +146,8 @@ GONE = "This class cannot be read right now (it ended, or the store is down)."
 
 
 def view_bar() -> str:
-    """The projector's view switch (Join / Board: buttons the keyboard reaches) and the way
-    out of presenter mode; returns the view to draw."""
+    """The projector's view switch (Join / Board: a radio group, reached by Tab, then the
+    arrows) and the way out of presenter mode; returns the view to draw."""
     if "room_view_pick" not in ss:
         ss["room_view_pick"] = ss.get(VIEW, "join")
     with st.container(horizontal=True, vertical_alignment="center", key="room_bar"):
