@@ -9,19 +9,26 @@ So every run (a page, or a fragment such as Step) takes one of ``PLACES`` places
 starts. While a place is free it takes it at once: a quiet server costs nothing. When every
 place is held, runs wait, and a freed place goes to the waiting run whose session was
 *charged* least over the last ``WINDOW`` seconds: charged with the processor time its runs
-used plus the time they waited here. A student who steps a few times a second is charged a
-few per cent and goes to the front; sessions that keep the server busy wait behind, and
-their waiting is charged too, so they stay behind until they stop (forgiven ``WINDOW``
-seconds later). However many sessions send, a quiet run waits for at most one run in
-progress, never for the queue.
+used, and with the time a run waited here when the session asked for more meanwhile (a
+newer run merged into the waiting one). A student who steps a few times a second is
+charged a few per cent and goes to the front; sessions that send faster than they are
+answered wait behind, and that waiting is charged too, so they stay behind until they
+stop (forgiven ``WINDOW`` seconds later). However many sessions send, a quiet run waits for
+at most one run in progress, never for the queue.
+
+Waiting alone is not charged: it is the server's load, not the session's demand. A hall of
+phones scanning the QR code in the same second all wait for the processor, each with one
+page asked for; were that wait charged, every newcomer would be busy (below) by its second
+run, and its Join would queue one at a time behind everybody's rests. The class gets in
+at the speed of the processor, the least charged first.
 
 A session is *busy* when it started more than ``MAX_RATE`` runs a second over the window,
-or was charged more than ``SHARE`` of it (a held-down key, a script sending as fast as it
-is answered): busy sessions' runs hold at most ``BUSY_PLACES`` places together, so the others are
-always there for everybody else, and a quiet run never waits for a busy one. A busy run
-also rests in its place as long as it ran (at least ``MIN_REST``): busy sessions together
-get at most half of a place's time and ``MAX_RATE`` runs a second, and Streamlit's own
-work for their messages shrinks with them.
+or was charged more than ``SHARE`` of it (a held-down key, a long computation after
+another, a script sending without waiting for answers): busy sessions' runs hold at most
+``BUSY_PLACES`` places together, so the others are always there for everybody else, and a
+quiet run never waits for a busy one. A busy run also rests in its place as long as it ran
+(at least ``MIN_REST``): busy sessions together get at most half of a place's time and
+``MAX_RATE`` runs a second, and Streamlit's own work for their messages shrinks with them.
 
 A page run (a page opened, any widget's change: tens to hundreds of ms) holds one of
 ``PLACES - LIGHT_PLACES`` places at most: the last place is kept for fragment runs (a Step,
@@ -313,8 +320,9 @@ def turn(*, fragment: bool = False) -> Iterator[None]:
         finally:
             _give_back(ticket)
         end = time.monotonic()
-        # waiting is charged; a busy run, its wait, run and rest: so it stays busy
-        _record(session, end, (end - arrived) if busy else used + (started - arrived))
+        # a busy run is charged its wait, run and rest (so it stays busy); any other its
+        # processor time (a wait during which it asked for more was charged by _carry)
+        _record(session, end, (end - arrived) if busy else used)
 
 
 def waiting() -> int:

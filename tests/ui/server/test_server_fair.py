@@ -112,13 +112,20 @@ def test_when_every_place_is_held_the_least_charged_session_goes_first(as_sessio
     assert sorted(order[1:]) == [f"script{k}" for k in range(5)]
 
 
-def test_waiting_is_charged(as_session, monkeypatch):
+def wait_for_a_place(as_session, monkeypatch, session: str, asked_more: bool) -> float:
+    """One run of ``session`` that waits 0.3 s for a place (every place held), having
+    asked for a newer run meanwhile or not; returns its charge over the window, in s."""
     monkeypatch.setattr(fair, "SLICE", 30.0)
+    asked = {session: "rerun"} if asked_more else {}
+    monkeypatch.setattr(
+        fair.internals, "superseded_by", lambda: asked.get(getattr(as_session, "id", ""))
+    )
+    monkeypatch.setattr(fair.internals, "yield_to_requests", lambda: asked.pop(session, None))
     holders = Holders(as_session)
     done = threading.Event()
 
     def run() -> None:
-        as_session.id = "waiter"
+        as_session.id = session
         with fair.turn():
             done.set()
 
@@ -127,8 +134,26 @@ def test_waiting_is_charged(as_session, monkeypatch):
     assert not done.wait(0.3)  # no place yet
     holders.stop()
     t.join(5)
-    _, charged = fair.usage("waiter", time.monotonic())
-    assert charged * fair.WINDOW >= 0.25  # the 0.3 s it waited, not the run's microseconds
+    assert done.is_set()
+    _, charged = fair.usage(session, time.monotonic())
+    return charged * fair.WINDOW
+
+
+def test_a_session_that_asked_for_more_while_it_waited_is_charged_the_wait(as_session, monkeypatch):
+    assert wait_for_a_place(as_session, monkeypatch, "script", asked_more=True) >= 0.25
+
+
+def test_waiting_alone_is_not_charged_and_a_newcomer_is_not_busy_after_it(as_session, monkeypatch):
+    """A hall of phones arriving at once: each waits for the processor with one page asked
+    for. Its next run (Join) is not busy: it waits for no rest and takes any place."""
+    assert wait_for_a_place(as_session, monkeypatch, "phone", asked_more=False) < 0.05
+    rate, charged = fair.usage("phone", time.monotonic())
+    assert rate <= fair.MAX_RATE and charged <= fair.SHARE
+    as_session.id = "phone"
+    start = time.monotonic()
+    with fair.turn():
+        pass
+    assert time.monotonic() - start < fair.MIN_REST  # no busy session's rest
 
 
 def test_a_long_run_gives_up_its_place_and_runs_on(as_session, monkeypatch):
