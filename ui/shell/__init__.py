@@ -59,7 +59,9 @@ internals.share_script_loop()
 # threads.
 internals.one_script_thread_per_session(waiting=fair.is_waiting)
 internals.start_script_threads_off_the_loop()
+# The event loop takes a run's messages many at a time, not one turn each (each says why).
 internals.wake_the_sender_once()
+internals.hand_script_events_over_in_turns()
 internals.send_a_sessions_messages_at_once()
 internals.watch_the_loop()
 
@@ -193,6 +195,7 @@ def _run_app() -> None:
         st.session_state["room_join_code"] = cr.shown_code(joining)
     follow.before_run(st.session_state)  # a followed lecturer's change, before the widgets
     page = st.navigation(_pages(st.session_state))
+    follow.arrive_on(st.session_state, page.url_path)  # a follower: the lecturer's lecture
     spec = next(p for p in PAGES if p.url_path == page.url_path)
     st.sidebar.toggle(
         "Presenter mode",
