@@ -133,6 +133,22 @@ def before_run(session: Session) -> None:
     seat.fresh = True
 
 
+def arrive_on(session: Session, page: str) -> None:
+    """A following student opening Step by step takes the lecturer's lecture before the
+    page's first widget (called after the navigation, before the sidebar): else the page
+    would draw the student's own run first, then run again with the lecturer's (a flash
+    of the wrong chart on the phone, and a page run for nothing)."""
+    seat = seat_of(session)
+    if page != LECTURE_PAGE or seat is None or not seat.following or seat.pending is not None:
+        return
+    try:
+        room = reach(cr.load_room, seat.code)
+    except Refused:
+        return  # the page goes on by itself; the strip says why
+    if room is not None and not room.closed and follow_now(session, room):
+        before_run(session)
+
+
 def follow_here(session: Session) -> int | None:
     """In the lecture's instrument (a fragment) of a following student: the lecturer's
     step, when only the step changed (the instrument moves to it without a page run); a
