@@ -210,6 +210,7 @@ class Client:
         self.last: RunView | None = None  # what the last finished run sent
         self.last_with: dict[str, RunView] = {}  # an element key -> the last run that drew it
         self.auto_reruns: dict[str, float] = {}  # fragment id -> interval (see RunView)
+        self.page_hashes: dict[str, str] = {}  # every page's URL path -> its script hash
 
     async def __aenter__(self) -> Self:
         self.ws = await websockets.connect(
@@ -316,6 +317,16 @@ class Client:
         state.is_auto_rerun = True
         return state
 
+    def go(self, page: str) -> ClientState:
+        """A link to another page of the app clicked (``st.page_link``): a rerun of that
+        page's script, as the browser sends it (no query string, no widget values)."""
+        if page not in self.page_hashes:
+            raise RunError(f"the navigation has no page {page!r}")
+        self.sticky.clear()
+        self.page = page
+        self.query_string = ""
+        return ClientState(page_script_hash=self.page_hashes[page])
+
     def press(self, key: str) -> ClientState:
         """A click on the button keyed ``key``: its ``trigger_value``, in its fragment."""
         element_id, fragment_id = self.element(key)
@@ -395,6 +406,8 @@ class Client:
             view.status = fwd.script_finished
         elif kind == "navigation":
             view.page_hash = fwd.navigation.page_script_hash
+            for page in fwd.navigation.app_pages:
+                self.page_hashes[page.url_pathname] = page.page_script_hash
         elif kind == "new_session":
             self.session_id = fwd.new_session.initialize.session_id or self.session_id
         elif kind == "page_info_changed":
