@@ -12,6 +12,7 @@ import json
 
 import numpy as np
 import pytest
+import streamlit as st
 from apptest_helpers import lecture_scene, open_app
 
 import perceptron_store as store
@@ -229,6 +230,35 @@ def test_followers_show_the_lecturers_data_settings_and_step() -> None:
     a.button(key="room_follow").click().run()
     a.run()
     assert a.session_state["lec_t"] == 20
+
+
+def test_a_student_who_joined_opens_step_by_step_on_the_lecturers_lecture_in_one_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Joined on the class page, then Follow: the page's first run draws the lecturer's
+    data and step, not the student's own run followed by a second run."""
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    lec.session_state["data_seed"] = 7
+    lec.session_state["data_seed_w"] = 7
+    lec.run()
+    lec.session_state["lec_t"] = 12
+    lec.run()
+    a = student(seat.code)  # on the class page: nothing of the lecture applied yet
+    assert a.session_state["data_seed"] != 7
+    reruns: list[str] = []
+    rerun = st.rerun
+
+    def counted(*args: object, **kwargs: object) -> None:
+        reruns.append(repr(kwargs))
+        rerun(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(st, "rerun", counted)
+    a.switch_page("pages/lecture.py").run()
+    assert not a.exception
+    assert reruns == []
+    assert a.session_state["data_seed"] == 7
+    assert lecture_scene(a)["t"] == 12
 
 
 def test_ask_answer_reveal() -> None:
