@@ -40,9 +40,10 @@ if not presenter:  # presenter mode gives the title's room to the chart
     st.title("The perceptron, step by step")
 
 X, y, data_name = current_dataset()
-if presenter or class_follow.following(ss):  # a follower's settings are the lecturer's
+# in presenter mode the player shows the settings, under its status line
+if not presenter and class_follow.following(ss):  # a follower's settings are the lecturer's
     st.caption(lecture.settings_summary(ss))
-else:
+elif not presenter:
     # the two settings a lecture changes most, in view
     c: Sequence[DeltaGenerator] = st.columns([1, 1, 2])
     c[0].toggle("bias (x ← (x, 1))", **bind(ss, "lec_bias"))
@@ -116,6 +117,7 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
         run_id=ss[RUN],
         presenter=bool(ss["app_presenter"]),
         asked=arrive.asked_here(ss),  # the lecturer's chart marks the class's question
+        summary=lecture.settings_summary(ss) if ss["app_presenter"] else "",
     )
     k = run.trace.mistakes_before(t)
     # on_change="rerun" makes the expander lazy: the log is built only while it is open

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from ui.app.state import Session, session_key
 from ui.classmode import address
@@ -206,10 +208,13 @@ def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
         count = reach(cr.members, room)
     except Refused:
         count = 0  # the tally below says the class cannot be read
-    _strip_style()
-    box = st.container(border=True, key="room_strip")
     hooks = session.get(HOOKS) if isinstance(session.get(HOOKS), LectureHooks) else None
     q = room.question
+    if session.get("app_presenter"):
+        _strip_row(room, q, count, session, hooks)
+        return
+    _strip_style()
+    box = st.container(border=True, key="room_strip")
     head = box.columns([4, 1.3], vertical_alignment="center")
     head[0].markdown(
         f"Class **{cr.shown_code(room.code)}** · **{count}** "
@@ -217,26 +222,97 @@ def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
     )
     if hooks is None:
         head[1].caption("Ask questions from *Step by step*.")
-    else:  # Ask with no question open, else Reveal
-        label, key, act, icon = (
-            ("Ask the class", "room_ask", _ask, ":material/help:")
-            if q is None or q.revealed
-            else ("Reveal", "room_reveal", _reveal, ":material/visibility:")
-        )
-        head[1].button(
-            label,
-            key=key,
-            on_click=act,
-            args=(session, hooks),
-            icon=icon,
-            type="primary",
-            width="stretch",
-        )
+    else:
+        _ask_or_reveal(head[1], session, hooks, q, width="stretch")
     if q is not None and not q.revealed:
         with box:
             _tally_bars(room, q, count)
     elif q is not None:
         box.caption(f"Question {q.id}: {truth_text(q)}")
+
+
+def _ask_or_reveal(
+    where: DeltaGenerator,
+    session: Session,
+    hooks: LectureHooks,
+    q: cr.Question | None,
+    *,
+    width: Literal["stretch", "content"],
+) -> None:
+    """Ask with no question open, else Reveal."""
+    label, key, act, icon = (
+        ("Ask the class", "room_ask", _ask, ":material/help:")
+        if q is None or q.revealed
+        else ("Reveal", "room_reveal", _reveal, ":material/visibility:")
+    )
+    where.button(
+        label, key=key, on_click=act, args=(session, hooks), icon=icon, type="primary", width=width
+    )
+
+
+def _strip_row(
+    room: cr.Room,
+    q: cr.Question | None,
+    count: int,
+    session: Session,
+    hooks: LectureHooks | None,
+) -> None:
+    """The lecturer's strip in presenter mode: one row above the lecture, so the chart
+    keeps the projector's height. The code, the join address and the count; the open
+    question's answers so far (the question itself is ringed on the chart and named in
+    the player's status line); Ask or Reveal. A text too long for the row ends in an
+    ellipsis (hovering shows it whole) rather than starting a second row."""
+    _strip_row_style()
+    box = st.container(key="room_strip_row").container(
+        border=True,
+        key="room_strip",
+        horizontal=True,
+        vertical_alignment="center",
+        gap="medium",
+        wrap=False,
+    )
+    students = f"**{count}** {'student' if count == 1 else 'students'}"
+    box.markdown(
+        f"Class **{cr.shown_code(room.code)}** · {join_line()} · {students}",
+        wrap=False,
+        width="stretch",
+    )
+    state = _question_state(room, q, count)
+    if state:
+        with box.container(key="room_strip_state", width="content"):
+            st.markdown(state, wrap=False)
+    if hooks is None:
+        box.caption("Ask questions from *Step by step*.", width="content")
+    else:
+        _ask_or_reveal(box, session, hooks, q, width="content")
+
+
+def _question_state(room: cr.Room, q: cr.Question | None, count: int) -> str:
+    """The question's state in a few words: how many answered and what (words and
+    numbers, not bars: colour is never the only cue), or the revealed answer."""
+    if q is None:
+        return ""
+    if q.revealed:
+        return f"Question {q.id}: {'a mistake' if q.mistake else 'no mistake'}"
+    try:
+        t = cr.tally(reach(cr.answers_of, room, q.id))
+    except Refused:
+        return f"Question {q.id}: the answers cannot be read now"
+    return (
+        f"**Question {q.id}**: **{t.answered} of {count} answered** · "
+        f"mistake {t.mistake} · no mistake {t.no_mistake}"
+    )
+
+
+# the one-row strip: no taller than its button, which is as compact as the row's text
+_strip_row_style = page_style(
+    "room_strip_row",
+    """
+.st-key-room_strip_row .st-key-room_strip { padding: 0.3rem 0.8rem; }
+.st-key-room_strip_row .st-key-room_strip p { font-size: 1rem; }
+.st-key-room_strip_row .st-key-room_strip button { min-height: 2rem; padding: 0.15rem 0.9rem; }
+""",
+)
 
 
 # the lecturer's strip is read from the back of a lecture hall: its text a step larger

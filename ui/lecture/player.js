@@ -141,13 +141,23 @@
  * @property {boolean} presenter
  * @property {number} play a new value: a replay plays on into this window
  * @property {[number, number] | null} asked the class's open question: [step, point]
+ * @property {string} summary the run's settings, shown in presenter mode (the page's widgets are hidden)
  */
 
 /** @typedef {LectureScene & PlayerStep} PlayerData the scene and the step, as drawn */
 /** @typedef {PlayerData & {asked: [number, number]}} AskedData */
 
-/** @typedef {{x: number, y: number, w: number, h: number}} Box a panel's place in CSS px */
-/** @typedef {{width: number, height: number, font: number, panels: Record<PanelId, Box>}} Layout */
+/** @typedef {{x: number, y: number, w: number, h: number, inline?: boolean}} Box a panel's place in CSS px; inline: its title and key on one line */
+/**
+ * @typedef {object} Layout
+ * @property {number} width
+ * @property {number} height
+ * @property {number} font the chart's font size, CSS px
+ * @property {Record<PanelId, Box>} panels
+ * @property {number} stampRoom how wide the stamp over the data panel may be
+ * @property {number} least the presenter's chart is never lower than this
+ * @property {boolean} full the chart is as high as it may be (a phone's is always)
+ */
 
 /**
  * A panel as drawn (panel()): its groups and its scales, data units to CSS px.
@@ -160,7 +170,6 @@
  * @property {number} y
  * @property {number} w
  * @property {number} h
- * @property {(el: Element) => void} fit
  */
 /** @typedef {SVGGElement & {P: Panel}} SeriesG a group a proof panel's curve is drawn in, and its panel */
 
@@ -170,7 +179,9 @@
  * @property {Panel} data
  * @property {SVGGElement} dyn the half-planes
  * @property {SVGGElement} line the line w·x = 0
- * @property {SVGGElement} top w, the ring of the example just shown, the stamp
+ * @property {SVGGElement} top w, the rings of the examples shown and asked, their labels
+ * @property {SVGGElement} stamp the step and what it did, above the data panel
+ * @property {Rect[]} marks the points' boxes: no label covers one
  * @property {Panel} claim1
  * @property {Panel} claim2
  * @property {Panel} squeeze
@@ -212,6 +223,7 @@
  * @property {HTMLInputElement} range
  * @property {HTMLSpanElement} rangeText
  * @property {HTMLParagraphElement} status
+ * @property {HTMLParagraphElement} facts the run's facts and settings (presenter mode)
  * @property {HTMLParagraphElement} note
  * @property {HTMLDivElement} maths
  * @property {HTMLDivElement} chartBox
@@ -221,7 +233,7 @@
  * @property {Layout} layout
  * @property {SVGSVGElement} svg
  * @property {Drawn} [P]
- * @property {number} [shrink] CSS px the presenter's chart gave up to fit the screen
+ * @property {number} [shrink] CSS px the presenter's chart gave up (or, below 0, gained) against its estimate of the room
  * @property {boolean} [refitting]
  * @property {number} [noteTimer]
  * @property {number} [resize]
@@ -386,47 +398,141 @@ function writeMaths(box, v, d) {
 
 // --- the chart (an SVG laid out in CSS pixels, so fonts are real sizes) -----------------
 
-/** @param {number} width @param {boolean} presenter @returns {Layout} */
-function layout(width, presenter) {
-  const font = presenter ? 17 : 13;
+// Text is measured on a canvas (measureText), not in the page: measuring the SVG's text
+// would force a layout of the whole page at every step.
+/** @type {CanvasRenderingContext2D | null | undefined} */
+let measurer;
+let family = "sans-serif"; // the player's font (the SVG inherits it), read at each redraw
+const ASCENT = 1.0, DESCENT = 0.32; // a text's box above and below its baseline, per px of font (generous)
+
+/** @param {string} text @param {number} px font size @param {number} [weight] @returns {number} its width, CSS px */
+function textWidth(text, px, weight) {
+  if (measurer === undefined) measurer = document.createElement("canvas").getContext("2d");
+  if (!measurer) return text.length * px * 0.62; // no canvas: a generous estimate
+  measurer.font = `${weight || 400} ${px}px ${family}`;
+  return measurer.measureText(text).width;
+}
+
+/** @typedef {{x0: number, y0: number, x1: number, y1: number}} Rect a box in CSS px */
+
+/** @param {Rect} a @param {Rect} b */
+const overlaps = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+/** @param {number} cx @param {number} cy @param {number} r @returns {Rect} */
+const around = (cx, cy, r) => ({ x0: cx - r, y0: cy - r, x1: cx + r, y1: cy + r });
+
+/**
+ * Where a label `w` px wide (font `px`) goes beside the anchor (ax, ay), `gap` px from it:
+ * the first spot, going round from the direction `prefer` (radians, y down) and then
+ * farther out, whose box stays in `frame` and covers nothing in `taken` (the points, the
+ * rings, the labels placed before it); null when there is none.
+ * @param {number} w @param {number} px @param {number} ax @param {number} ay @param {number} gap
+ * @param {number} prefer @param {Rect[]} taken @param {Rect} frame
+ * @returns {{x: number, y: number, box: Rect} | null} x: the text's start, y: its baseline
+ */
+function place(w, px, ax, ay, gap, prefer, taken, frame) {
+  const hw = w / 2 + 2, up = ASCENT * px, hh = ((ASCENT + DESCENT) * px) / 2;
+  for (const far of [1, 2.5, 4.5]) {
+    for (let j = 0; j < 16; j++) { // sixteenths of a turn: 0, +1, −1, +2, −2, ...
+      const ang = prefer + ((j % 2 ? 1 : -1) * Math.ceil(j / 2) * Math.PI) / 8;
+      const dx = Math.cos(ang), dy = Math.sin(ang);
+      const t = gap * far + Math.abs(dx) * hw + Math.abs(dy) * hh; // the box clears the anchor
+      const cx = ax + dx * t, cy = ay + dy * t;
+      const box = { x0: cx - hw, y0: cy - hh, x1: cx + hw, y1: cy + hh };
+      if (box.x0 < frame.x0 || box.x1 > frame.x1 || box.y0 < frame.y0 || box.y1 > frame.y1) continue;
+      if (!taken.some((b) => overlaps(box, b))) return { x: cx - w / 2, y: cy - hh + up, box };
+    }
+  }
+  return null;
+}
+
+/** @param {Element} el @param {number} wide its measured width @param {number} room */
+function squeezeTo(el, wide, room) {
+  // a text never cut: one wider than its room is squeezed to fit it
+  if (wide > room) {
+    el.setAttribute("textLength", String(room));
+    el.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+}
+
+/** @typedef {Array<[string, string?]>} KeyParts a legend line: its texts and their classes */
+
+/** @param {PlayerData} d @param {ProofId} id @returns {KeyParts | null} the key under a proof panel's title */
+function keyParts(d, id) {
+  if (id === "squeeze") {
+    // a squeeze only when separable (figures._curves), and then its key too (figures._panels)
+    if (!d.squeeze || !d.panels.squeeze.key) return null;
+    const [dot, norm, low, up] = d.panels.squeeze.key;
+    return [["● " + dot, "plus"], ["  ◆ " + norm, "minus"], ["  - - " + low, "plus"], ["  - - " + up, "minus"]];
+  }
+  if (!d[id]) return null;
+  const [name, rel, bname] = d.panels[id].key;
+  return [[name, "w"], [` ${rel} `], [bname, "boundtxt"], [" (dashed)"]];
+}
+
+/** @param {KeyParts} parts @param {number} px */
+const keyWidth = (parts, px) => parts.reduce((sum, [str, cls]) => sum + textWidth(str, px, cls === "w" ? 600 : 400), 0);
+
+/**
+ * Where the panels go. Above the data panel: its title and the stamp's two lines (the
+ * step, what the example just shown did), outside the plot so they cover no point. Above a
+ * proof panel: its title and its key, on one line where both fit, else on two.
+ * @param {number} width @param {PlayerData} d @returns {Layout}
+ */
+function layout(width, d) {
+  const presenter = !!d.presenter;
+  // presenter type follows the page's, which follows the viewport (player.py's page CSS)
+  const root = parseFloat(getComputedStyle(document.documentElement).fontSize) || 18;
+  const font = presenter ? root * (17 / 18) : 13;
   const narrow = width < 720;
-  const spare = window.innerHeight - S.chartTop - S.below - 12; // room left on screen
-  const height = narrow
-    ? width + 3 * 200
-    : presenter
-      ? Math.max(360, Math.min(spare - (S.shrink || 0), 0.62 * width))
-      : Math.min(Math.max(440, 0.56 * width), 680);
-  const head = font * 2.6; // a title line and a key line above each panel
+  const dataHead = font * 3.9;
   const foot = font * 1.5; // the tick labels under a proof panel
+  const spare = window.innerHeight - S.chartTop - S.below - 12; // room left on screen
+  const least = 20 * font; // the presenter's chart never shrinks below this
+  const ids = /** @type {ProofId[]} */ (["claim1", "claim2", "squeeze"]);
+  /** @param {number} w the proof panels' width @returns {boolean} each title and its key fit one line (all or none: alike) */
+  const inline = (w) => ids.every((id) => {
+    const parts = keyParts(d, id);
+    return !parts || textWidth(d.panels[id].title, font, 600) + 1.5 * font + keyWidth(parts, 0.92 * font) <= w;
+  });
   if (narrow) {
     const side = width - 56;
-    const panels = /** @type {Record<PanelId, Box>} */ ({ data: { x: 48, y: head, w: side, h: side } });
-    let top = side + head + 2.6 * font;
-    for (const id of /** @type {ProofId[]} */ (["claim1", "claim2", "squeeze"])) {
-      panels[id] = { x: 48, y: top + head, w: side, h: 200 - head - foot - font };
+    const panels = /** @type {Record<PanelId, Box>} */ ({ data: { x: 48, y: dataHead, w: side, h: side } });
+    let top = dataHead + side + 2.6 * font;
+    const one = inline(side), head = one ? 1.5 * font : 2.6 * font;
+    for (const id of ids) {
+      panels[id] = { x: 48, y: top + head, w: side, h: 200 - head - foot - font, inline: one };
       top += 200;
     }
-    return { width, height, font, panels };
+    return { width, height: top, font, panels, stampRoom: side, least, full: true };
   }
-  const dataSide = Math.min(height - head - 2.6 * font, 0.5 * width);
+  const most = presenter ? 0.62 * width : Math.min(Math.max(440, 0.56 * width), 680);
+  const height = presenter ? Math.max(least, Math.min(spare - (S.shrink || 0), most)) : most;
+  const dataSide = Math.min(height - dataHead - 2.6 * font, 0.5 * width);
   const left = 4.2 * font;
   const rightX = left + dataSide + 5.2 * font;
   const rightW = width - rightX - 12;
   const slot = height / 3;
-  const panels = /** @type {Record<PanelId, Box>} */ ({ data: { x: left, y: head, w: dataSide, h: dataSide } });
-  /** @type {ProofId[]} */ (["claim1", "claim2", "squeeze"]).forEach((id, j) => {
-    panels[id] = { x: rightX, y: j * slot + head, w: rightW, h: slot - head - foot - (j === 2 ? font : 0) };
+  const panels = /** @type {Record<PanelId, Box>} */ ({ data: { x: left, y: dataHead, w: dataSide, h: dataSide } });
+  const one = inline(rightW), head = one ? 1.5 * font : 2.6 * font;
+  ids.forEach((id, j) => {
+    panels[id] = { x: rightX, y: j * slot + head, w: rightW, h: slot - head - foot - (j === 2 ? 0.4 * font : 0), inline: one };
   });
-  return { width, height, font, panels };
+  return { width, height, font, panels, stampRoom: dataSide + 1.5 * font, least, full: height >= most };
 }
 
-/** @param {number} lo @param {number} hi @param {number} count @returns {number[]} */
-function ticks(lo, hi, count) {
+/**
+ * The round values to tick between lo and hi on an axis `length` px long, at least `gap` px
+ * apart (so their labels never overlap): steps of 1, 2 or 5 times a power of ten.
+ * @param {number} lo @param {number} hi @param {number} length @param {number} gap
+ * @returns {number[]}
+ */
+function ticks(lo, hi, length, gap) {
   const span = hi - lo;
-  if (!(span > 0)) return [lo];
-  const raw = span / count;
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((f) => f * mag).find((f) => span / f <= count) || 10 * mag;
+  if (!(span > 0) || !(length > 0)) return [lo];
+  const least = (span * gap) / length; // the smallest step that keeps the gap
+  const mag = 10 ** Math.floor(Math.log10(least));
+  const step = [1, 2, 5, 10].map((f) => f * mag).find((f) => f >= least * (1 - 1e-9)) || 10 * mag;
   const out = [];
   for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9 * span; v += step) out.push(+v.toPrecision(12));
   return out;
@@ -445,9 +551,10 @@ function tickText(v) {
  * @param {PanelSpec} spec
  * @param {number} font
  * @param {boolean} equal
+ * @param {KeyParts | null} parts its key (a proof panel's), drawn under the title or beside it
  * @returns {Panel}
  */
-function panel(svg, box, spec, font, equal) {
+function panel(svg, box, spec, font, equal, parts) {
   const [x0, x1] = spec.x;
   const [y0, y1] = spec.y;
   let { x, y, w, h: ht } = box;
@@ -458,14 +565,27 @@ function panel(svg, box, spec, font, equal) {
   const px = (/** @type {number} */ v) => x + ((v - x0) / (x1 - x0)) * w;
   const py = (/** @type {number} */ v) => y + (1 - (v - y0) / (y1 - y0)) * ht;
   const g = s("g", { class: "panel" }, svg);
-  s("text", { x: x + w / 2, y: y - 1.75 * font, class: "title", "text-anchor": "middle" }, g, spec.title);
+  // the title: over the stamp's two lines (data), beside its key (one line) or over it
+  const tw = textWidth(spec.title, font, 600);
+  const kw = parts ? keyWidth(parts, 0.92 * font) : 0;
+  const ty = y - (equal ? 3.05 : box.inline ? 0.45 : 1.75) * font;
+  if (box.inline && parts) {
+    const start = x + (w - (tw + 1.5 * font + kw)) / 2;
+    s("text", { x: start, y: ty, class: "title" }, g, spec.title);
+    key(g, start + tw + 1.5 * font, ty, "start", parts);
+  } else {
+    squeezeTo(s("text", { x: x + w / 2, y: ty, class: "title", "text-anchor": "middle" }, g, spec.title), tw, w + 3 * font);
+    if (parts) squeezeTo(key(g, x + w / 2, y - 0.45 * font, "middle", parts), kw, w + 3 * font);
+  }
   s("rect", { x, y, width: w, height: ht, class: "frame" }, g);
   const grid = s("g", { class: "grid" }, g);
-  for (const v of ticks(x0, x1, Math.max(2, Math.floor(w / (font * 5))))) {
+  for (const v of ticks(x0, x1, w, font * 4.5)) {
     s("line", { x1: px(v), x2: px(v), y1: y, y2: y + ht, class: v === 0 ? "axis" : "" }, grid);
     s("text", { x: px(v), y: y + ht + font * 1.15, "text-anchor": "middle" }, grid, tickText(v));
   }
-  for (const v of ticks(y0, y1, Math.max(3, Math.floor(ht / (font * 2.2))))) {
+  // a tall panel: a tick every 2.2 lines of text or more; a low one: three or so ticks,
+  // never closer than 1.5 lines, so no two labels overlap
+  for (const v of ticks(y0, y1, ht, Math.max(1.5 * font, Math.min(2.2 * font, ht / 3)))) {
     s("line", { y1: py(v), y2: py(v), x1: x, x2: x + w, class: v === 0 ? "axis" : "" }, grid);
     s("text", { x: x - 5, y: py(v) + font * 0.35, "text-anchor": "end" }, grid, tickText(v));
   }
@@ -475,16 +595,7 @@ function panel(svg, box, spec, font, equal) {
   const id = `clip-${Math.random().toString(36).slice(2)}`;
   s("rect", { x, y, width: w, height: ht }, s("clipPath", { id }, s("defs", {}, g)));
   const inner = s("g", { "clip-path": `url(#${id})` }, g);
-  // a title never cut: squeeze one longer than the panel to fit it (its width is
-  // estimated, not measured: a measurement here forced a layout of the whole page)
-  const fit = (/** @type {Element} */ el) => {
-    const room = w + 3 * font;
-    if (el.textContent.length * font * 0.56 > room) {
-      el.setAttribute("textLength", String(room));
-      el.setAttribute("lengthAdjust", "spacingAndGlyphs");
-    }
-  };
-  return { g, inner, px, py, x, y, w, h: ht, fit };
+  return { g, inner, px, py, x, y, w, h: ht };
 }
 
 /** @param {Path} points @param {{px: (v: number) => number, py: (v: number) => number}} P */
@@ -492,10 +603,10 @@ function poly(points, P) {
   return points.map(([a, b]) => `${P.px(a).toFixed(1)},${P.py(b).toFixed(1)}`).join(" ");
 }
 
-/** @param {Panel} P @param {Array<[string, string?]>} parts @param {number} font */
-function key(P, parts, font) {
-  // the panel's legend, on its own line under the title: never on a curve
-  const text = s("text", { x: P.x + P.w / 2, y: P.y - 0.45 * font, "text-anchor": "middle", class: "key" }, P.g);
+/** @param {SVGGElement} g @param {number} x @param {number} y @param {"start" | "middle"} anchor @param {KeyParts} parts */
+function key(g, x, y, anchor, parts) {
+  // the panel's legend, beside or under its title: never on a curve
+  const text = s("text", { x, y, "text-anchor": anchor, class: "key" }, g);
   parts.forEach(([str, cls]) => s("tspan", { class: cls || "" }, text, str));
   return text;
 }
@@ -503,7 +614,7 @@ function key(P, parts, font) {
 /** @param {SVGSVGElement} svg @param {PlayerData} d @param {Layout} L @returns {Drawn} */
 function drawStatic(svg, d, L) {
   const P = /** @type {Drawn} */ ({}); // every field is set below
-  const data = panel(svg, L.panels.data, d.panels.data, L.font, true);
+  const data = panel(svg, L.panels.data, d.panels.data, L.font, true, null);
   P.data = data;
   P.dyn = s("g", {}, data.inner); // half-planes: under everything
   if (d.ring) {
@@ -517,6 +628,7 @@ function drawStatic(svg, d, L) {
   P.line = s("g", {}, data.inner);
   const pts = s("g", { class: "points" }, data.inner);
   const size = Math.max(4, L.font * 0.42);
+  P.marks = [];
   d.points.x.forEach((a, i) => {
     const cx = data.px(a), cy = data.py(d.points.y[i]);
     const plus = d.points.label[i] > 0;
@@ -524,11 +636,13 @@ function drawStatic(svg, d, L) {
       ? s("circle", { cx, cy, r: size, class: "plus" }, pts)
       : s("path", { d: `M${cx - size},${cy - size}L${cx + size},${cy + size}M${cx - size},${cy + size}L${cx + size},${cy - size}`, class: "minus" }, pts);
     if (d.points.tip) s("title", {}, mark, d.points.tip[i]);
+    P.marks.push(around(cx, cy, size + 3)); // with its stroke, and a little air
   });
-  P.top = s("g", {}, data.inner); // w, the ring of the example just shown, the stamp
+  P.top = s("g", {}, data.inner); // w, the rings of the examples shown and asked, their labels
+  P.stamp = s("g", { class: "stamp" }, data.g); // above the plot: it covers nothing drawn
   for (const id of /** @type {ProofId[]} */ (["claim1", "claim2", "squeeze"])) {
     const spec = d.panels[id];
-    const Q = panel(svg, L.panels[id], spec, L.font, false);
+    const Q = panel(svg, L.panels[id], spec, L.font, false, keyParts(d, id));
     P[id] = Q;
     // its P (the panel) is set by drawStep, before series() reads it
     P[/** @type {SeriesId} */ (id + "_dyn")] = /** @type {SeriesG} */ (s("g", {}, Q.inner));
@@ -538,10 +652,7 @@ function drawStatic(svg, d, L) {
   }
   for (const id of /** @type {const} */ (["claim1", "claim2"])) {
     const c = d[id];
-    if (!c) continue;
-    const [name, rel, bname] = d.panels[id].key;
-    s("polyline", { points: poly(c.bound, P[id]), class: "bound" }, P[id].inner);
-    key(P[id], [[name, "w"], [` ${rel} `], [bname, "boundtxt"], [" (dashed)"]], L.font);
+    if (c) s("polyline", { points: poly(c.bound, P[id]), class: "bound" }, P[id].inner);
   }
   const q = d.squeeze;
   if (q) {
@@ -553,13 +664,6 @@ function drawStatic(svg, d, L) {
     const bx = Q.px(q.bound);
     s("line", { x1: bx, x2: bx, y1: Q.y, y2: Q.y + Q.h, class: "boundline" }, Q.inner);
     s("text", { x: bx - 4, y: Q.y + Q.h - 5, "text-anchor": "end", class: "boundtxt label" }, Q.inner, q.bound_text);
-    // a squeeze only when separable (figures._curves), and then its key too (figures._panels)
-    const [dot, norm, low, up] = /** @type {[string, string, string, string]} */ (d.panels.squeeze.key);
-    key(Q, [["● " + dot, "plus"], ["  ◆ " + norm, "minus"], ["  - - " + low, "plus"], ["  - - " + up, "minus"]], L.font);
-  }
-  for (const t of svg.querySelectorAll("text.title")) {
-    const Pn = Object.values(P).find(/** @returns {p is Panel} */ (p) => !!p && "g" in p && p.g.contains(t));
-    if (Pn) Pn.fit(t);
   }
   return P;
 }
@@ -596,41 +700,62 @@ const asking = (d) => Array.isArray(d.asked) && S.t === d.asked[0] && d.asked[1]
 
 /** @param {Drawn} P @param {PlayerData} d @param {StepView} v @param {Layout} L */
 function drawStep(P, d, v, L) {
-  const data = P.data;
+  const data = P.data, f = L.font;
   P.dyn.replaceChildren();
   if (v.plus.length) s("polygon", { points: poly(v.plus, data), class: "half plus" }, P.dyn);
   if (v.minus.length) s("polygon", { points: poly(v.minus, data), class: "half minus" }, P.dyn);
   P.line.replaceChildren();
   if (v.line) s("polyline", { points: poly(v.line, data), class: "wline" }, P.line);
   P.top.replaceChildren();
+  // Labels cover no point: each goes to the first free spot beside what it names, and
+  // above the plot, with the stamp, when there is none.
+  const taken = P.marks.slice();
+  const frame = { x0: data.x + 2, y0: data.y + 2, x1: data.x + data.w - 2, y1: data.y + data.h - 2 };
+  /** @type {string[]} */
+  const unplaced = [];
+  if (v.shown !== null) {
+    const cx = data.px(d.points.x[v.shown]), cy = data.py(d.points.y[v.shown]), r = f * 1.05;
+    s("circle", { cx, cy, r, class: v.mistake ? "shown mistake" : "shown right" }, P.top);
+    taken.push(around(cx, cy, r + 2));
+  }
+  if (asking(d)) { // the class's open question: "will this point be a mistake?"
+    const i = d.asked[1], cx = data.px(d.points.x[i]), cy = data.py(d.points.y[i]), r = f * 1.5;
+    s("circle", { cx, cy, r, class: "asked" }, P.top);
+    const spot = place(textWidth("?", f, 700), f, cx, cy, r + 2, -Math.PI / 4, taken, frame);
+    if (spot) {
+      s("text", { x: spot.x, y: spot.y, class: "askedtxt label" }, P.top, "?");
+      taken.push(spot.box);
+    } else {
+      unplaced.push(`? point ${i + 1}`);
+    }
+    taken.push(around(cx, cy, r + 2));
+  }
   if (v.arrow) {
     const ox = data.px(0), oy = data.py(0), ax = data.px(v.arrow[0]), ay = data.py(v.arrow[1]);
-    const ang = Math.atan2(ay - oy, ax - ox), hd = L.font * 0.9;
+    const ang = Math.atan2(ay - oy, ax - ox), hd = f * 0.9;
     s("line", { x1: ox, y1: oy, x2: ax, y2: ay, class: "warrow" }, P.top);
     s("path", {
       d: `M${ax},${ay}L${ax - hd * Math.cos(ang - 0.4)},${ay - hd * Math.sin(ang - 0.4)}L${ax - hd * Math.cos(ang + 0.4)},${ay - hd * Math.sin(ang + 0.4)}Z`,
       class: "whead",
     }, P.top);
-    s("text", { x: ax + 6, y: ay - 6, class: "wlabel label" }, P.top, v.arrow_label);
+    const spot = place(textWidth(v.arrow_label, f, 700), f, ax, ay, 0.3 * f, ang, taken, frame);
+    if (spot) s("text", { x: spot.x, y: spot.y, class: "wlabel label" }, P.top, v.arrow_label);
+    else unplaced.push(`arrow: ${v.arrow_label}`);
   }
-  if (v.shown !== null) {
-    const cx = data.px(d.points.x[v.shown]), cy = data.py(d.points.y[v.shown]);
-    s("circle", { cx, cy, r: L.font * 1.05, class: v.mistake ? "shown mistake" : "shown right" }, P.top);
-  }
-  if (asking(d)) { // the class's open question: "will this point be a mistake?"
-    const i = d.asked[1], cx = data.px(d.points.x[i]), cy = data.py(d.points.y[i]), r = L.font * 1.5;
-    s("circle", { cx, cy, r, class: "asked" }, P.top);
-    s("text", { x: cx + r * 0.8, y: cy - r * 0.8, class: "askedtxt label" }, P.top, "?");
-  }
-  // the stamp: in the corner of the panel, on a white box, so no line crosses it
-  const stamp = s("g", { class: "stamp" }, P.top);
-  const sx = data.x + 6, sy = data.y + L.font * 1.2;
-  const bg = s("rect", { x: sx - 3, y: sy - L.font, height: v.said ? L.font * 2.5 : L.font * 1.35, class: "stampbg" }, stamp);
+  // the stamp: above the plot, the step and what the example just shown did
+  P.stamp.replaceChildren();
   const first = `t = ${v.t} · k = ${v.k}`;
-  s("text", { x: sx, y: sy, class: "stamptxt" }, stamp, first);
-  if (v.said) s("text", { x: sx, y: sy + L.font * 1.2, class: v.mistake ? "said mistake" : "said right" }, stamp, v.said);
-  const wide = Math.max(first.length, v.said.length) * L.font * 0.56; // estimated: no forced layout
-  bg.setAttribute("width", String(wide + 8));
+  const y1 = data.y - 1.75 * f, y2 = data.y - 0.45 * f;
+  s("text", { x: data.x, y: y1, class: "stamptxt" }, P.stamp, first);
+  if (unplaced.length) { // a label with no free spot on the plot: named here
+    const more = " · " + unplaced.join(" · ");
+    const at = data.x + textWidth(first, f, 700);
+    squeezeTo(s("text", { x: at, y: y1, class: "stampmore" }, P.stamp, more), textWidth(more, f, 600), Math.max(f, L.stampRoom - (at - data.x)));
+  }
+  if (v.said) {
+    const said = s("text", { x: data.x, y: y2, class: v.mistake ? "said mistake" : "said right" }, P.stamp, v.said);
+    squeezeTo(said, textWidth(v.said, f, 600), L.stampRoom);
+  }
   for (const id of /** @type {const} */ (["claim1", "claim2"])) {
     const c = d[id];
     const dyn = P[/** @type {SeriesId} */ (id + "_dyn")];
@@ -638,19 +763,23 @@ function drawStep(P, d, v, L) {
     if (!c) continue;
     dyn.P = P[id];
     const now = id === "claim1" ? v.dot : v.nsq;
-    series(dyn, c.k, c.v, v.k, now, "w", "circle", L.font);
+    series(dyn, c.k, c.v, v.k, now, "w", "circle", f);
   }
   const q = d.squeeze;
   const dyn = P.squeeze_dyn;
   dyn.replaceChildren();
   if (q) {
-    dyn.P = P.squeeze;
-    series(dyn, q.k, q.dot, v.k, v.dot === null ? null : v.dot / d.eta_value, "sq plus", "circle", L.font);
-    series(dyn, q.k, q.norm, v.k, Math.sqrt(v.nsq) / d.eta_value, "sq minus", "diamond", L.font);
-    const kx = P.squeeze.px(v.k);
-    s("line", { x1: kx, x2: kx, y1: P.squeeze.y, y2: P.squeeze.y + P.squeeze.h, class: "kline" }, dyn);
-    const end = v.t === d.T;
-    s("text", { x: kx + 4, y: P.squeeze.y + L.font * 1.1, class: "label" }, dyn, end ? `M = ${v.k}` : `k = ${v.k} so far`);
+    const Q = P.squeeze;
+    dyn.P = Q;
+    series(dyn, q.k, q.dot, v.k, v.dot === null ? null : v.dot / d.eta_value, "sq plus", "circle", f);
+    series(dyn, q.k, q.norm, v.k, Math.sqrt(v.nsq) / d.eta_value, "sq minus", "diamond", f);
+    const kx = Q.px(v.k);
+    s("line", { x1: kx, x2: kx, y1: Q.y, y2: Q.y + Q.h, class: "kline" }, dyn);
+    const text = v.t === d.T ? `M = ${v.k}` : `k = ${v.k} so far`;
+    // right of the line, clear of the markers on it; left of it where the panel ends
+    const clear = Math.max(3, f * 0.3) * 1.3 + 4;
+    const right = kx + clear + textWidth(text, f) <= Q.x + Q.w;
+    s("text", { x: right ? kx + clear : kx - clear, y: Q.y + f * 1.1, "text-anchor": right ? "start" : "end", class: "label" }, dyn, text);
   }
 }
 
@@ -682,21 +811,25 @@ function build(root, data) {
   speed.value = String(S.speed);
   speed.addEventListener("change", () => { S.speed = +speed.value; if (S.playing) { stop(); play(); } });
   S.speedSel = speed;
+  // on a projector the scrubber shares the buttons' row: the chart keeps the height
+  const scrub = h("div", { class: "scrub" }, data.presenter ? bar : null);
   const tools = h("div", { class: "tools" }, bar);
   const copy = h("button", { type: "button", "data-act": "copy", title: "copy a link that opens this step" }, tools, data.presenter ? "Copy link" : "Copy link to this step");
   copy.addEventListener("click", copyLink);
   const pres = h("button", { type: "button", "data-act": "presenter", "aria-pressed": String(!!data.presenter), title: "presenter mode for a projector (p)", "aria-keyshortcuts": "p" }, tools, data.presenter ? "Exit presenter" : "Presenter mode");
   pres.addEventListener("click", () => togglePresenter());
   S.presBtn = pres;
-  const scrub = h("div", { class: "scrub" }, wrap);
+  if (!data.presenter) wrap.appendChild(scrub);
   const range = h("input", { type: "range", min: 0, max: data.T, step: 1, value: S.t, "aria-label": "scrub: step t" }, scrub);
   range.addEventListener("input", () => scrubTo(+range.value, false));
   range.addEventListener("change", () => scrubTo(+range.value, true));
   S.range = range;
   S.rangeText = h("span", { class: "rangetext" }, scrub);
   S.status = h("p", { class: "status", "aria-live": "polite" }, wrap);
-  S.note = h("p", { class: "note", role: "status" }, wrap);
-  S.maths = h("div", { class: "maths" }, wrap);
+  S.facts = h("p", { class: "facts" }, wrap);
+  const mathrow = h("div", { class: "mathrow" }, wrap); // on a projector the note floats in it
+  S.note = h("p", { class: "note", role: "status" }, mathrow);
+  S.maths = h("div", { class: "maths" }, mathrow);
   S.chartBox = h("div", { class: "chart" }, wrap);
   S.say = h("p", { class: "say", id: "lec-say" }, wrap);
   const legend = h("div", { class: "legend", "aria-hidden": "true" }, wrap);
@@ -720,7 +853,11 @@ function paint() {
   S.status.replaceChildren();
   chip(S.status, d.name, "name");
   for (const part of v.status) chip(S.status, part);
-  for (const part of d.facts) chip(S.status, part, "fact");
+  // on a projector the run's facts and settings are a second, smaller line: the first,
+  // what moves, stays one line
+  S.facts.replaceChildren();
+  for (const part of d.facts) chip(d.presenter ? S.facts : S.status, part, "fact");
+  if (d.presenter && d.summary) chip(S.facts, d.summary, "fact");
   if (v.end) chip(S.status, v.end, "end");
   const asked = asking(d) ? ` The class is asked: will point ${d.asked[1] + 1}, shown next, be a mistake?` : "";
   if (asked) chip(S.status, `? class question: point ${/** @type {AskedData} */ (d).asked[1] + 1}`, "chip asked");
@@ -745,7 +882,8 @@ function redraw() {
   const width = Math.max(320, Math.floor(S.chartBox.getBoundingClientRect().width || 900));
   S.chartTop = S.chartBox.getBoundingClientRect().top + window.scrollY;
   S.below = S.legend ? S.legend.getBoundingClientRect().height + 8 : 40;
-  const L = layout(width, !!S.data.presenter);
+  family = getComputedStyle(S.wrap).fontFamily || family;
+  const L = layout(width, S.data);
   S.layout = L;
   const svg = s("svg", { width: L.width, height: L.height, viewBox: `0 0 ${L.width} ${L.height}`, role: "img", class: "fig" });
   svg.style.fontSize = `${L.font}px`;
@@ -753,16 +891,24 @@ function redraw() {
   S.svg = svg;
   S.P = drawStatic(svg, S.data, L);
   paint();
-  if (S.data.presenter && !S.refitting) { // on a projector all of it fits the screen
+  if (S.data.presenter && !S.refitting) { // on a projector all of it fits the screen, and fills it
     const over = S.wrap.getBoundingClientRect().bottom + 6 - window.innerHeight;
-    if (over > 1 && L.height > 360) {
+    if ((over > 1 && L.height > L.least) || (over < -4 && !L.full)) {
       S.shrink = (S.shrink || 0) + over;
       S.refitting = true;
       try { redraw(); } finally { S.refitting = false; }
-    } else if (over < -40 && S.shrink) {
-      S.shrink = Math.max(0, S.shrink + over);
     }
   }
+}
+
+// On a projector, what is above the chart can change after it is drawn (the class strip
+// arrives, a question's line wraps): the chart is drawn again for the room it has.
+function refit() {
+  if (!S.root || !S.root.isConnected || !S.data || !S.data.presenter || !S.chartBox || !S.layout) return;
+  const top = S.chartBox.getBoundingClientRect().top + window.scrollY;
+  const room = window.innerHeight - (S.wrap.getBoundingClientRect().bottom + 6); // under the legend
+  const L = S.layout;
+  if (Math.abs(top - S.chartTop) > 2 || (room < -1 && L.height > L.least) || (room > 8 && !L.full)) redraw();
 }
 
 // --- moving ------------------------------------------------------------------------
@@ -882,6 +1028,7 @@ function scrubTo(t, released) {
   const d = /** @type {PlayerData} */ (S.data); // the scrubber is built with it
   if (t >= d.start && t <= d.stop) { if (S.playing) stop(); moveTo(t); return; }
   S.rangeText.textContent = `step t = ${t} of ${d.T} (release to load it)`;
+  if (d.presenter && !released) say(S.rangeText.textContent); // its text is hidden on a projector
   if (released) moveTo(t);
 }
 
@@ -991,6 +1138,7 @@ function mount(component) {
     window.addEventListener("keydown", onKey, true);
     window.addEventListener("keyup", onKeyUp, true);
     window.addEventListener("resize", () => { clearTimeout(S.resize); S.resize = setTimeout(redraw, 150); });
+    setInterval(refit, 400);
   }
   if (fresh || !S.wrap || !root.contains(S.wrap) || prevPresenter !== data.presenter) {
     build(root, data);

@@ -88,8 +88,19 @@ _CSS = f"""
 .lec.presenter button, .lec.presenter select {{ padding: 0.2em 0.6em; min-height: 2.1em; }}
 .lec.presenter .scrub {{ margin: 2px 0 0; }}
 .lec.presenter .status {{ margin: 2px 0 0; }}
-.lec.presenter .maths {{ min-height: 3.2em; margin: 0; }}
+/* two lines of maths at every step (the first one's hint included): the chart stays put */
+.lec.presenter .maths {{ min-height: 4.4em; margin: 0; }}
 .lec.presenter .keys {{ display: none; }}
+.lec .facts {{ display: none; }}
+.lec.presenter .facts {{ display: block; margin: 0 0 2px; font-size: 0.85em; color: #555;
+  line-height: 1.35; }}
+.lec .facts span + span::before {{ content: " · "; color: #777; }}
+.lec.presenter .bar .scrub {{ flex: 1 1 6em; min-width: 6em; margin: 0 6px; }}
+.lec.presenter .rangetext {{ display: none; }}
+.lec .mathrow {{ position: relative; }}
+.lec.presenter .note {{ position: absolute; top: 0; right: 0; z-index: 2; max-width: 60%;
+  min-height: 0; padding: 0.2em 0.6em; background: #fff8e1; border-radius: 0.4em; }}
+.lec.presenter .note:empty {{ padding: 0; }}
 .fig text {{ fill: #31333f; }}
 .fig .title {{ font-weight: 600; }}
 .fig .key {{ font-size: 0.92em; }}
@@ -119,8 +130,8 @@ _CSS = f"""
 .fig .asked {{ fill: none; stroke: {ASKED}; stroke-width: 3; stroke-dasharray: 2 4; }}
 .fig .askedtxt {{ fill: {ASKED}; font-weight: 700; }}
 .lec .status .asked {{ font-weight: 700; }}
-.fig .stampbg {{ fill: #fff; fill-opacity: 0.92; }}
 .fig .stamptxt {{ font-weight: 700; }}
+.fig .stampmore {{ font-weight: 600; }}
 .fig .said.mistake {{ fill: {MINUS}; font-weight: 600; }}
 .fig .said.right {{ fill: {CURRENT_LINE}; font-weight: 600; }}
 .fig .bound {{ fill: none; stroke: {BOUND}; stroke-width: 2; stroke-dasharray: 7 4; }}
@@ -156,6 +167,10 @@ export default function (component) {
 }
 """
 PRESENTER_KEY = "lec_presenter_on"  # the container the page draws in presenter mode
+# Presenter type scales with the screen: 18 px at 1280×720, 27 px at 1920×1080 (the
+# smaller of the width's and the height's share, so a 4:3 or 16:10 projector fits too);
+# the page's rem-sized text, the player's and its chart's (player.js reads it) follow.
+PRESENTER_FONT = "clamp(12px, min(1.40625vw, 2.5vh), 72px)"
 # The page's own CSS, in the document (not in a shadow root), from this component's
 # definition: no st.html, so no markup reaches the page from a run. The carrier takes
 # no room; and while a container keyed PRESENTER_KEY is on the page (presenter mode),
@@ -163,7 +178,7 @@ PRESENTER_KEY = "lec_presenter_on"  # the container the page draws in presenter 
 # every font a step larger (rem-based: all of the page).
 _PAGE_CSS = f"""
 .st-key-lec_scene {{ display: none; }}
-html:has(.st-key-{PRESENTER_KEY}) {{ font-size: 18px; }}
+html:has(.st-key-{PRESENTER_KEY}) {{ font-size: {PRESENTER_FONT}; }}
 html:has(.st-key-{PRESENTER_KEY}) section{testid("stSidebar")},
 html:has(.st-key-{PRESENTER_KEY}) {testid("stExpandSidebarButton")},
 html:has(.st-key-{PRESENTER_KEY}) header{testid("stHeader")} {{ display: none !important; }}
@@ -252,10 +267,12 @@ def player(
     run_id: str,
     presenter: bool,
     asked: tuple[int, int] | None = None,
+    summary: str = "",
 ) -> None:
     """Mount the instrument at step ``t`` of the scene ``carry`` sent (run ``run_id``,
     window ``window_now``); ``asked`` (step, point): the class's open question, marked on
-    the chart at that step."""
+    the chart at that step; ``summary``: the run's settings, which presenter mode shows
+    under the status line (its widgets are hidden)."""
 
     def handle(event: str, value: Any) -> None:
         if event == "at":
@@ -281,6 +298,7 @@ def player(
             "presenter": presenter,
             "play": int(session.get(PLAY, 0)),
             "asked": None if asked is None else [int(asked[0]), int(asked[1])],
+            "summary": summary,
         },
         # mypy matches a **dict against every keyword parameter of the renderer (default,
         # width, height), not only its **on_callbacks: these are all on_<event>_change

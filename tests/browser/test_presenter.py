@@ -1,0 +1,324 @@
+"""Step by step on a lecture hall's projector, and the same chart on a phone.
+
+A lecturer runs a class in presenter mode at 1280×720 and 1920×1080 with a question open:
+what the lecturer points at (the strip with its Reveal, the Step button, the status line,
+the maths, the four chart panels and the legend) is on the screen, the class strip is
+one row, no proof panel is squeezed until its ticks overlap, and the type is the same
+share of the screen at both sizes. On every device, no label on the chart covers a point
+(bounding boxes, at every step of the run).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from browser.devices import DEVICES, SCREENSHOTS
+from browser.test_lecture import button, open_lecture, status
+from browser.test_room import Klass, ensure_joined, key
+
+pytestmark = pytest.mark.browser
+
+PROJECTORS = ((1280, 720), (1920, 1080))
+
+# The chart's data panel: every text on it against every point it draws (the part of the
+# point inside the plot's frame), and the labels on the plot against each other.
+LABELS_OVER_POINTS = """svg => {
+  const box = e => e.getBoundingClientRect();
+  const data = svg.querySelector('g.panel');
+  const f = box(data.querySelector('rect.frame'));
+  const marks = [...data.querySelectorAll('.points circle, .points path')];
+  const points = marks.map((e, i) => {
+    const r = box(e);
+    return {i, l: Math.max(r.left, f.left), t: Math.max(r.top, f.top),
+            r: Math.min(r.right, f.right), b: Math.min(r.bottom, f.bottom)};
+  }).filter(p => p.l < p.r && p.t < p.b);
+  const meets = (a, p) => a.left < p.r && p.l < a.right && a.top < p.b && p.t < a.bottom;
+  const texts = [...data.querySelectorAll('text')].filter(t => t.textContent.trim());
+  const out = [];
+  for (const t of texts) {
+    const r = box(t);
+    for (const p of points) if (meets(r, p)) out.push(`"${t.textContent}" over point ${p.i + 1}`);
+  }
+  const onPlot = [...data.querySelectorAll('.wlabel, .askedtxt')].map(t => [t, box(t)]);
+  for (const [a, ra] of onPlot) for (const [b, rb] of onPlot)
+    if (a !== b && meets(ra, {l: rb.left, t: rb.top, r: rb.right, b: rb.bottom}))
+      out.push(`"${a.textContent}" over "${b.textContent}"`);
+  const more = data.querySelector('.stampmore');
+  return {drawn: svg.isConnected, t: +svg.dataset.t, points: points.length,
+          texts: texts.length, out,
+          wlabel: data.querySelectorAll('.wlabel').length,
+          arrow: data.querySelectorAll('.warrow').length,
+          named: more ? more.textContent : ''};
+}"""
+
+# The type a lecturer reads, in CSS px.
+SIZES = """root => {
+  const px = e => parseFloat(getComputedStyle(e).fontSize);
+  return {status: px(root.querySelector('.status')),
+          button: px(root.querySelector('button[data-act=step]')),
+          subscript: px(root.querySelector('.maths msub > :last-child')),
+          tick: px(root.querySelector('svg.fig .grid text')),
+          stamp: px(root.querySelector('svg.fig .stamptxt'))};
+}"""
+
+# Each panel's tick labels up its side (they share an x): any two that overlap.
+TICKS_OVERLAP = """svg => [...svg.querySelectorAll('g.panel')].map(g => {
+  const rects = [...g.querySelectorAll('.grid text[text-anchor=end]')]
+    .filter(t => !t.classList.contains('axlabel')).map(t => t.getBoundingClientRect());
+  let n = 0;
+  for (let i = 0; i < rects.length; i++) for (let j = i + 1; j < rects.length; j++) {
+    const a = rects[i], b = rects[j];
+    if (a.top < b.bottom && b.top < a.bottom) n++;
+  }
+  return [rects.length, n];
+})"""
+
+
+def on_screen(page: Page, part: Locator, what: str) -> None:
+    """``part`` is whole on the screen: nothing to scroll to."""
+    w, h = page.viewport_size["width"], page.viewport_size["height"]
+    box = part.bounding_box()
+    assert box is not None, what
+    assert box["x"] >= -1 and box["x"] + box["width"] <= w + 1, (what, w, box)
+    assert box["y"] >= -1 and box["y"] + box["height"] <= h + 1, (what, h, box)
+
+
+def settled(page: Page) -> None:
+    """The chart drawn for the screen it is on (fonts in, the refit after a resize done),
+    and then left alone: a chart that stays on the page a whole second (the player checks
+    its fit every 400 ms) is not being drawn again and again."""
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    svg = chart(page)
+    for _ in range(8):
+        svg.evaluate("s => { s.dataset.seen = 'yes'; }")
+        page.wait_for_timeout(1000)
+        if svg.evaluate("s => s.dataset.seen === 'yes'"):
+            return
+    raise AssertionError("the chart is drawn again and again")
+
+
+def chart(page: Page) -> Locator:
+    """The chart on show (not a hidden copy Streamlit keeps while a run redraws the page)."""
+    return page.locator(".lec svg.fig").filter(visible=True)
+
+
+def labels_over_points(page: Page, t: int | None = None) -> dict:
+    """What covers what on the data panel, once the chart on show is at step ``t``."""
+    for _ in range(5):
+        if t is not None:
+            expect(chart(page)).to_have_attribute("data-t", str(t))
+        seen = chart(page).evaluate(LABELS_OVER_POINTS)
+        if seen["drawn"]:
+            return seen
+        # the chart found was replaced before it was read (drawn again for the room it has)
+    raise AssertionError("the chart is replaced again and again")
+
+
+def the_projector_shows_it_all(page: Page, name: str) -> dict:
+    """Everything the lecturer points at is whole on the screen, nothing overlaps; returns
+    the panels' heights and the type sizes."""
+    settled(page)
+    assert page.evaluate("window.scrollY") == 0
+    expect(page.get_by_test_id("stSidebar")).to_be_hidden()
+    strip = key(page, "room_strip")
+    parts = {
+        "strip": strip,
+        "Ask or Reveal": strip.get_by_role("button"),
+        "Step": button(page, "step"),
+        "status": status(page),
+        "facts and settings": page.locator(".lec .facts"),
+        "maths": page.locator(".lec .maths"),
+        "legend": page.locator(".lec .legend"),
+    }
+    for what, part in parts.items():
+        on_screen(page, part, what)
+    frames = chart(page).locator("rect.frame")
+    expect(frames).to_have_count(4)  # the data and the proof's three
+    for j in range(4):
+        on_screen(page, frames.nth(j), f"panel {j}")
+        on_screen(page, chart(page).locator(".title").nth(j), f"title {j}")
+    sizes = page.locator(".lec").filter(visible=True).evaluate(SIZES)
+    heights = [frames.nth(j).bounding_box()["height"] for j in range(4)]
+    # usable panels: each proof panel at least four lines of its ticks high, the data
+    # panel fifteen, and no two tick labels up a panel's side overlapping
+    assert min(heights[1:]) >= 4 * sizes["tick"], (heights, sizes)
+    assert heights[0] >= 15 * sizes["tick"], (heights, sizes)
+    for n, overlapping in chart(page).evaluate(TICKS_OVERLAP):
+        assert n >= 2 and overlapping == 0, (n, overlapping)
+    drawn = labels_over_points(page)
+    assert drawn["out"] == [] and drawn["points"] > 0, drawn
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"presenter-{name}.png")
+    return {"heights": heights, **sizes}
+
+
+def strip_is_one_row(page: Page) -> None:
+    """The class strip: the code, the join address, the question's state and the button on
+    one row, each text one line high, the strip no higher than three lines of its text."""
+    strip = key(page, "room_strip")
+    rows = strip.evaluate(
+        """s => {
+          const r = e => e.getBoundingClientRect();
+          const px = parseFloat(getComputedStyle(s.querySelector('p')).fontSize);
+          const parts = [...s.querySelectorAll('p, button')].filter(e => r(e).height > 0);
+          const lines = [...s.querySelectorAll('p')].map(p => r(p).height / px);
+          const mids = parts.map(e => r(e).top + r(e).height / 2);
+          return {px, height: r(s).height, lines, spread: Math.max(...mids) - Math.min(...mids)};
+        }"""
+    )
+    assert rows["height"] <= 3 * rows["px"], rows
+    assert max(rows["lines"]) < 1.9, rows  # no text wrapped onto a second line
+    assert rows["spread"] <= rows["px"], rows  # side by side, not stacked
+
+
+# ------------------------------------------------------------------------------- a class
+
+
+@dataclass
+class Room:
+    k: Klass
+    asked_point: int = 0
+
+
+@pytest.fixture(scope="module")
+def room(browser: Browser, app_url: str) -> Iterator[Room]:
+    """A class: the lecturer on a 1280×720 projector, a student on a phone, one on a laptop."""
+    contexts = [
+        browser.new_context(viewport={"width": 1280, "height": 720}),
+        browser.new_context(**DEVICES["phone"]),
+        browser.new_context(**DEVICES["laptop"]),
+    ]
+    k = Klass(*(c.new_page() for c in contexts), url=app_url)
+    ensure_joined(k)
+    yield Room(k)
+    for c in contexts:
+        c.close()
+
+
+def lecturer_presents(r: Room) -> Page:
+    """The lecturer's Step by step in presenter mode (the seat comes with the cookie)."""
+    page = r.k.lecturer
+    if "/lecture" not in page.url or not page.locator(".lec.presenter").count():
+        page.goto(r.k.url + "/lecture?app_presenter=1&lec_t=9")
+        expect(page.locator(".lec.presenter svg.fig")).to_be_visible(timeout=30_000)
+    expect(key(page, "room_strip")).to_contain_text(f"Class {r.k.code}", timeout=15_000)
+    return page
+
+
+def test_the_projector_with_a_class_and_a_question_open_shows_it_all_at_both_sizes(room):
+    page = lecturer_presents(room)
+    page.set_viewport_size({"width": 1280, "height": 720})
+    expect(key(page, "room_ask")).to_be_visible(timeout=15_000)
+    strip_is_one_row(page)
+    quiet = the_projector_shows_it_all(page, "class-1280x720")
+    key(page, "room_ask").get_by_role("button", name="Ask the class").click()
+    strip = key(page, "room_strip")
+    expect(strip).to_contain_text(re.compile(r"Question \d+: 0 of 2 answered"), timeout=10_000)
+    expect(key(page, "room_reveal")).to_be_visible()
+    asked = chart(page).locator("circle.asked")
+    expect(asked).to_have_count(1, timeout=10_000)  # the chart rings the example asked about
+    expect(status(page)).to_contain_text("? class question: point")
+    measured = {}
+    for w, h in PROJECTORS:
+        page.set_viewport_size({"width": w, "height": h})
+        strip_is_one_row(page)
+        measured[w] = the_projector_shows_it_all(page, f"question-{w}x{h}")
+        # the "?" by the example asked about covers no point either
+        assert chart(page).locator(".askedtxt").count() == 1
+    # a question open costs the chart nothing: the strip stays one row
+    assert measured[1280]["heights"] == pytest.approx(quiet["heights"], abs=2)
+    # presenter type is the same share of the screen at both sizes (18 px status at 720)
+    for what in ("status", "button", "subscript", "tick", "stamp"):
+        small, large = measured[1280][what], measured[1920][what]
+        assert large / small == pytest.approx(1080 / 720, rel=0.03), (what, small, large)
+    assert measured[1280]["status"] >= 18 and measured[1280]["tick"] >= 15
+    page.set_viewport_size({"width": 1280, "height": 720})
+
+
+def test_the_projectors_question_reaches_the_students_and_the_tally_stays_one_row(room):
+    page = lecturer_presents(room)
+    if not key(page, "room_reveal").count():
+        key(page, "room_ask").get_by_role("button", name="Ask the class").click()
+    expect(key(page, "room_reveal")).to_be_visible(timeout=10_000)
+    qid = re.search(r"Question (\d+)", key(page, "room_strip").inner_text()).group(1)
+    phone = room.k.a  # on the class page since joining: the question's card comes to it
+    card = phone.locator(f".st-key-room_card_{qid}").filter(visible=True)
+    expect(card).to_be_visible(timeout=15_000)
+    card.get_by_role("radio", name="mistake", exact=True).click()
+    expect(card).to_contain_text("Counted: you said mistake.")
+    strip = key(page, "room_strip")
+    expect(strip).to_contain_text(f"Question {qid}: 1 of 2 answered · mistake 1 · no mistake 0")
+    strip_is_one_row(page)
+    # the Reveal is reached from the keyboard and pressed with Enter
+    reveal = key(page, "room_reveal").get_by_role("button")
+    button(page, "step").focus()
+    for _ in range(40):
+        page.keyboard.press("Shift+Tab")
+        if reveal.evaluate("b => b === document.activeElement"):
+            break
+    else:
+        raise AssertionError("Shift+Tab from Step never reached Reveal")
+    page.keyboard.press("Enter")
+    expect(key(page, "room_ask")).to_be_visible(timeout=10_000)
+    # the answer, in words, and the step it was about on the chart (the reveal steps to it)
+    said = re.search(rf"Question {qid}: (a mistake|no mistake)", strip.inner_text())
+    assert said, strip.inner_text()
+    stamp = chart(page).locator(".said")
+    expect(stamp).to_have_class(re.compile("mistake" if said.group(1) == "a mistake" else "right"))
+    strip_is_one_row(page)
+    the_projector_shows_it_all(page, "revealed-1280x720")
+
+
+# ------------------------------------------------------------------------------- labels
+
+
+def steps_through_the_run(page: Page, steps: int) -> list[dict]:
+    """Press → ``steps`` times; what the data panel shows at each step."""
+    seen = [labels_over_points(page, 0)]
+    for t in range(1, steps + 1):
+        page.keyboard.press("ArrowRight")
+        seen.append(labels_over_points(page, t))
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("device", "query"),
+    [
+        ("projector-1280", "?app_presenter=1"),
+        ("projector-1920", "?app_presenter=1"),
+        ("phone", ""),
+        ("laptop", ""),
+        ("phone", "?data_n=150"),  # crowded: a label may find no free spot on the plot
+        ("projector-1280", "?app_presenter=1&data_n=150"),
+    ],
+)
+def test_no_label_covers_a_point_at_any_step(app_url, browser, device, query):
+    if device.startswith("projector"):
+        w = int(device.split("-")[1])
+        context = browser.new_context(viewport={"width": w, "height": w * 9 // 16})
+    else:
+        context = browser.new_context(**DEVICES[device])
+    page = context.new_page()
+    try:
+        open_lecture(page, app_url, query)
+        expect(status(page)).to_contain_text("step t = 0 of")
+        settled(page)
+        T = int(re.search(r"step t = 0 of ([\d,]+)", status(page).inner_text()).group(1))
+        seen = steps_through_the_run(page, min(T, 99))  # the first window: no server round trip
+        assert [s["t"] for s in seen] == list(range(len(seen)))
+        assert [s for s in seen if s["points"] == 0 or s["texts"] < 3] == []
+        assert [(s["t"], s["out"]) for s in seen if s["out"]] == []
+        for s in seen:  # w's arrow is named: beside it on the plot, else over the plot
+            assert s["arrow"] == 0 or s["wlabel"] == 1 or "arrow: w" in s["named"], s
+        assert any(s["wlabel"] for s in seen)  # and beside it where there is room
+        chart(page).scroll_into_view_if_needed()
+        SCREENSHOTS.mkdir(exist_ok=True)
+        name = re.sub(r"\W+", "-", f"labels-{device}{query}").strip("-")
+        page.screenshot(path=SCREENSHOTS / f"{name}.png")
+    finally:
+        context.close()
