@@ -69,20 +69,23 @@ style()
 def join_form() -> None:
     st.title("Join a class")
     with st.form("room_join", enter_to_submit=True, border=True):
-        code = st.text_input("Class code (on the projector)", key="room_join_code", max_chars=20)
-        nick = st.text_input(
+        st.text_input("Class code (on the projector)", key="room_join_code", max_chars=20)
+        st.text_input(
             "Nickname (optional, at most 20 characters; shown to the class)",
             key="room_join_nick",
             max_chars=cr.MAX_NICK,
         )
-        if st.form_submit_button(
-            "Join", type="primary", icon=":material/login:", key="room_join_go"
-        ):
-            err = arrive.join(ss, code, nick)
-            if err:
-                st.error(err, icon=":material/error:")
-            else:
-                st.rerun()
+        st.form_submit_button(
+            "Join",
+            type="primary",
+            icon=":material/login:",
+            key="room_join_go",
+            on_click=arrive.ask_to_join,  # the run that follows joins, then draws the class
+            args=(ss,),
+        )
+        said = ss.pop(arrive.JOIN_SAID, None)
+        if said:
+            st.error(said, icon=":material/error:")
     st.markdown(asset("room"))
 
 

@@ -232,6 +232,31 @@ def test_followers_show_the_lecturers_data_settings_and_step() -> None:
     assert a.session_state["lec_t"] == 20
 
 
+def count_reruns(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every ``st.rerun`` a page asks for from now on (a page run spent for nothing)."""
+    reruns: list[str] = []
+    rerun = st.rerun
+
+    def counted(*args: object, **kwargs: object) -> None:
+        reruns.append(repr(kwargs))
+        rerun(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(st, "rerun", counted)
+    return reruns
+
+
+def test_join_draws_the_class_in_the_same_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    _, seat = lecturer()
+    at = open_app("pages/room.py", query={"room": seat.code})
+    at.text_input(key="room_join_nick").input("Pia")
+    reruns = count_reruns(monkeypatch)
+    at.button(key="room_join_go").click().run()
+    assert not at.exception
+    assert reruns == []
+    assert "You joined as Pia" in texts(at)
+    assert at.session_state["room_seat"].following
+
+
 def test_a_student_who_joined_opens_step_by_step_on_the_lecturers_lecture_in_one_run(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -246,14 +271,7 @@ def test_a_student_who_joined_opens_step_by_step_on_the_lecturers_lecture_in_one
     lec.run()
     a = student(seat.code)  # on the class page: nothing of the lecture applied yet
     assert a.session_state["data_seed"] != 7
-    reruns: list[str] = []
-    rerun = st.rerun
-
-    def counted(*args: object, **kwargs: object) -> None:
-        reruns.append(repr(kwargs))
-        rerun(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(st, "rerun", counted)
+    reruns = count_reruns(monkeypatch)
     a.switch_page("pages/lecture.py").run()
     assert not a.exception
     assert reruns == []

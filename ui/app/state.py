@@ -230,6 +230,8 @@ SESSION_KEYS: dict[str, str] = {
     "room_limit": "ui.classmode.arrive: the session's join attempts (a rate limit)",
     "room_url": "ui.classmode.seat: the URL's class parameter (room=) for to_query",
     "room_go": "ui.classmode.arrive: a class was just started; its page comes after the sidebar",
+    "room_join_asked": "ui.classmode.arrive: Join was pressed: the form's code and nickname",
+    "room_join_said": "ui.classmode.arrive: why the last Join was refused, said in the form",
     "room_to_lecture": "class page: a submission was opened; Step by step comes next",
     "room_view": "class page: the projector's view in presenter mode, join or board",
     "room_cookie": "classmode: this browser holds the class cookie (kept, or dropped once)",

@@ -45,6 +45,10 @@ LIMIT = session_key("room_limit")
 JOIN_RATE, JOIN_BURST = 0.2, 5  # a session's join attempts: 5 at once, then one every 5 s
 SEATS_PER_BROWSER = 3  # seats one browser holds in one class (a phone's tabs, a reload)
 
+JOIN_ASKED = session_key("room_join_asked")
+JOIN_SAID = session_key("room_join_said")
+JOIN_FIELDS = ("room_join_code", "room_join_nick")  # the join form's inputs (pages/room.py)
+
 COOKIE = "perceptron_class"  # the lecturer's browser keeps "<code>.<secret>" (a reload)
 SEAT_COOKIE = "perceptron_seat"  # a student's browser keeps "<code>.<seat>" (a reload)
 COOKIE_SET = session_key("room_cookie")
@@ -249,6 +253,25 @@ def join(session: Session, text: object, nick: object) -> str | None:
     arriving = Seat(code=code, role=Role.FOLLOWING, seat=seat_id, nick=cr.clean_nick(nick))
     move(session, "join", arriving)
     return None
+
+
+def ask_to_join(session: Session) -> None:
+    """The join form's button (its ``on_click``, before the run): the run that follows
+    joins with the form's code and nickname (:func:`join_asked`), early and in its turn of
+    the fair share, so it draws the class at once instead of running a second time."""
+    session[JOIN_ASKED] = tuple(str(session.get(key) or "")[:40] for key in JOIN_FIELDS)
+
+
+def join_asked(session: Session) -> None:
+    """Early in a run (before anything of the class is drawn): the join the form asked
+    for, if any; a refusal is kept for the form to say (:data:`JOIN_SAID`)."""
+    asked = session.pop(JOIN_ASKED, None)
+    if asked is None:
+        return
+    code, nick = asked
+    said = join(session, code, nick)
+    if said:
+        session[JOIN_SAID] = said
 
 
 def leave(session: Session) -> None:

@@ -193,6 +193,7 @@ def _run_app() -> None:
     joining = arrive.arrive(st.session_state, st.query_params, lambda: st.context.cookies)
     if joining:  # a join link: the class page's code box holds its code
         st.session_state["room_join_code"] = cr.shown_code(joining)
+    arrive.join_asked(st.session_state)  # the join form's button: the class from this run
     follow.before_run(st.session_state)  # a followed lecturer's change, before the widgets
     page = st.navigation(_pages(st.session_state))
     follow.arrive_on(st.session_state, page.url_path)  # a follower: the lecturer's lecture
