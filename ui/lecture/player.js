@@ -422,21 +422,21 @@ const overlaps = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a
 const around = (cx, cy, r) => ({ x0: cx - r, y0: cy - r, x1: cx + r, y1: cy + r });
 
 /**
- * Where a label `w` px wide (font `px`) goes beside the anchor (ax, ay), `gap` px from it:
- * the first spot, going round from the direction `prefer` (radians, y down) and then
- * farther out, whose box stays in `frame` and covers nothing in `taken` (the points, the
- * rings, the labels placed before it); null when there is none.
- * @param {number} w @param {number} px @param {number} ax @param {number} ay @param {number} gap
+ * Where a label `w` px wide (font `px`) goes beside the anchor (ax, ay): the first spot,
+ * going round from the direction `prefer` (radians, y down), `gaps[0]` px from the anchor,
+ * then `gaps[1]` px and so on, whose box stays in `frame` and covers nothing in `taken`
+ * (the points, the rings, the labels placed before it); null when there is none.
+ * @param {number} w @param {number} px @param {number} ax @param {number} ay @param {number[]} gaps
  * @param {number} prefer @param {Rect[]} taken @param {Rect} frame
  * @returns {{x: number, y: number, box: Rect} | null} x: the text's start, y: its baseline
  */
-function place(w, px, ax, ay, gap, prefer, taken, frame) {
+function place(w, px, ax, ay, gaps, prefer, taken, frame) {
   const hw = w / 2 + 2, up = ASCENT * px, hh = ((ASCENT + DESCENT) * px) / 2;
-  for (const far of [1, 2.5, 4.5]) {
+  for (const gap of gaps) {
     for (let j = 0; j < 16; j++) { // sixteenths of a turn: 0, +1, −1, +2, −2, ...
       const ang = prefer + ((j % 2 ? 1 : -1) * Math.ceil(j / 2) * Math.PI) / 8;
       const dx = Math.cos(ang), dy = Math.sin(ang);
-      const t = gap * far + Math.abs(dx) * hw + Math.abs(dy) * hh; // the box clears the anchor
+      const t = gap + Math.abs(dx) * hw + Math.abs(dy) * hh; // the box clears the anchor by gap
       const cx = ax + dx * t, cy = ay + dy * t;
       const box = { x0: cx - hw, y0: cy - hh, x1: cx + hw, y1: cy + hh };
       if (box.x0 < frame.x0 || box.x1 > frame.x1 || box.y0 < frame.y0 || box.y1 > frame.y1) continue;
@@ -721,7 +721,8 @@ function drawStep(P, d, v, L) {
   if (asking(d)) { // the class's open question: "will this point be a mistake?"
     const i = d.asked[1], cx = data.px(d.points.x[i]), cy = data.py(d.points.y[i]), r = f * 1.5;
     s("circle", { cx, cy, r, class: "asked" }, P.top);
-    const spot = place(textWidth("?", f, 700), f, cx, cy, r + 2, -Math.PI / 4, taken, frame);
+    const gaps = [r + 2, r + 0.8 * f, r + 1.8 * f];
+    const spot = place(textWidth("?", f, 700), f, cx, cy, gaps, -Math.PI / 4, taken, frame);
     if (spot) {
       s("text", { x: spot.x, y: spot.y, class: "askedtxt label" }, P.top, "?");
       taken.push(spot.box);
@@ -738,7 +739,13 @@ function drawStep(P, d, v, L) {
       d: `M${ax},${ay}L${ax - hd * Math.cos(ang - 0.4)},${ay - hd * Math.sin(ang - 0.4)}L${ax - hd * Math.cos(ang + 0.4)},${ay - hd * Math.sin(ang + 0.4)}Z`,
       class: "whead",
     }, P.top);
-    const spot = place(textWidth(v.arrow_label, f, 700), f, ax, ay, 0.3 * f, ang, taken, frame);
+    // beside its tip, else beside its shaft: close enough to read as w's
+    const wide = textWidth(v.arrow_label, f, 700);
+    let spot = place(wide, f, ax, ay, [0.3 * f, 0.9 * f, 1.6 * f], ang, taken, frame);
+    for (const along of [0.75, 0.5]) {
+      const sx = ox + along * (ax - ox), sy = oy + along * (ay - oy);
+      if (!spot) spot = place(wide, f, sx, sy, [0.6 * f, 1.2 * f], ang - Math.PI / 2, taken, frame);
+    }
     if (spot) s("text", { x: spot.x, y: spot.y, class: "wlabel label" }, P.top, v.arrow_label);
     else unplaced.push(`arrow: ${v.arrow_label}`);
   }
@@ -748,8 +755,8 @@ function drawStep(P, d, v, L) {
   const y1 = data.y - 1.75 * f, y2 = data.y - 0.45 * f;
   s("text", { x: data.x, y: y1, class: "stamptxt" }, P.stamp, first);
   if (unplaced.length) { // a label with no free spot on the plot: named here
-    const more = " · " + unplaced.join(" · ");
-    const at = data.x + textWidth(first, f, 700);
+    const more = "· " + unplaced.join(" · ");
+    const at = data.x + textWidth(first + " ", f, 700);
     squeezeTo(s("text", { x: at, y: y1, class: "stampmore" }, P.stamp, more), textWidth(more, f, 600), Math.max(f, L.stampRoom - (at - data.x)));
   }
   if (v.said) {
