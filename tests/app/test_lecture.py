@@ -201,3 +201,18 @@ def test_a_shared_link_first_opened_on_another_page_keeps_its_step():
     at.switch_page("pages/lecture.py").run()
     assert at.session_state["lec_t"] == 12 and "step t = 12 of" in status(at)
     assert not at.exception
+
+
+def test_presenter_mode_shows_the_runs_settings_in_the_player_not_above_it():
+    """The widgets are hidden on a projector: the player's second status line says the
+    settings (one row less above the chart than a caption), and nothing says them twice."""
+    query = {"app_presenter": "1", "lec_bias": "0", "lec_rule": "negative"}
+    at = lecture(query)
+    summary = lecture_scene(at)["summary"]
+    assert summary.startswith("Run: no bias · ") and "mistake iff y·(w·x) < 0" in summary
+    assert not [c.value for c in at.caption if c.value.startswith("Run: ")]
+    bias = "bias (x ← (x, 1))"
+    assert bias not in [t.label for t in at.toggle]  # no settings widgets on the page
+    plain = lecture({"lec_bias": "0"})
+    assert lecture_scene(plain)["summary"] == ""  # the widgets say it
+    assert bias in [t.label for t in plain.toggle]
