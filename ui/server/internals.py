@@ -701,7 +701,7 @@ def hand_script_events_over_in_turns() -> bool:
         self._call_soon_on_event_loop(lambda: hand_over(self, events))
 
     in_turns._in_turns = True  # type: ignore[attr-defined]
-    AppSession._on_scriptrunner_event = in_turns  # type: ignore[method-assign]
+    AppSession._on_scriptrunner_event = in_turns  # type: ignore[method-assign,assignment]
     return True
 
 
