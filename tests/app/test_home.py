@@ -39,15 +39,30 @@ def test_home_page_links_every_other_page_with_its_sentence():
 
 
 def test_the_sidebar_says_when_a_page_does_not_use_its_dataset():
+    """A page with data of its own folds the dataset's controls under the dataset's name;
+    unfolded, they say it is for the other pages."""
     own = "This page has data of its own"
     for page, uses_it in (
         ("pages/spam.py", False),
         ("pages/experts.py", False),
+        ("pages/room.py", False),
         ("pages/lecture.py", True),
     ):
         at = open_app(page)
-        said = any(own in c.value for c in at.sidebar.caption)
-        assert said is not uses_it, page
+        said = [c.value.replace("\\", "") for c in at.sidebar.caption if own in c.value]
+        folded = [e for e in at.sidebar.expander if e.label == "Change it here"]
+        drawn = [s for s in at.sidebar.selectbox if s.key == "data_name_w"]
+        if uses_it:
+            assert not said and not folded and drawn, page
+            continue
+        assert len(said) == 1 and "Separable, chosen margin (n = 40" in said[0], page
+        assert len(folded) == 1 and not drawn, page
+        at.session_state["data_elsewhere"] = True  # unfolded
+        at.run()
+        assert at.sidebar.selectbox(key="data_name_w").value == "separable", page
+        at.sidebar.number_input(key="data_seed_w").set_value(5).run()
+        assert at.session_state["data_elsewhere"], page  # still unfolded after a change
+        assert any("seed 5" in c.value for c in at.sidebar.caption if own in c.value), page
 
 
 def test_every_page_ends_with_the_glossary_of_symbols():
@@ -139,6 +154,7 @@ def test_the_click_replaces_an_uploaded_dataset():
     at = open_app()
     X = np.array([[0.0, 1.0], [1.0, 0.0], [-1.0, 0.5]])
     at.session_state["data_custom"] = (X, np.array([1, -1, 1]), "mine.csv")
+    at.session_state["data_elsewhere"] = True  # the dataset's controls unfolded
     at.run()
     assert any("Using your data: mine" in i.value for i in at.sidebar.info)
     at.button(key=FOUR_POINTS.button_key).click().run()

@@ -152,12 +152,18 @@ def test_a_dataset_change_in_the_sidebar_restarts_the_lecture_run():
     assert at.session_state["lec_t"] == 0 and "step t = 0 of" in status(at)
     assert "lec_t" not in at.query_params
     step(at, 2)
-    at.switch_page("pages/home.py").run()  # on another page
+    at.switch_page("pages/home.py").run()  # on another page: the dataset folded
+    with pytest.raises(KeyError):
+        at.sidebar.number_input(key="data_seed_w")
+    at.session_state["data_elsewhere"] = True  # the student unfolds it
+    at.run()
     at.sidebar.number_input(key="data_seed_w").set_value(7).run()
     at.switch_page("pages/lecture.py").run()
     assert at.session_state["lec_t"] == 0 and "step t = 0 of" in status(at)
     step(at, 2)
-    at.switch_page("pages/home.py").run()
+    at.switch_page("pages/home.py").run()  # folded again: a page switch forgets it
+    at.session_state["data_elsewhere"] = True
+    at.run()
     at.sidebar.button(key="data_regenerate").click().run()  # seed 7 -> 8
     at.switch_page("pages/lecture.py").run()
     assert at.session_state["data_seed"] == 8 and at.session_state["lec_t"] == 0

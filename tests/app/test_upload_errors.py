@@ -172,6 +172,8 @@ def test_a_hostile_file_name_is_shown_as_typed():
 def test_an_error_on_a_page_with_its_own_data_is_said_there_too():
     """The spam page uses data of its own; the sidebar's upload is still refused in view."""
     at = open_app("pages/spam.py")
+    at.session_state["data_elsewhere"] = True  # the dataset's controls unfolded
+    at.run()
     at = upload(at, "bad.csv", BAD)
     assert refused(at).startswith("bad.csv was not used.")
 

@@ -216,13 +216,26 @@ def current_dataset() -> tuple[np.ndarray, np.ndarray, str]:
 def dataset_sidebar(*, used_here: bool = True) -> None:
     """Dataset choice, size, seed, parameters, upload and download.
 
-    ``used_here=False``: the page on show has data of its own, and says so here.
+    ``used_here=False``: the page on show has data of its own; the dataset's controls
+    fold under its name, drawn only while unfolded (a closed expander with
+    ``on_change="rerun"`` runs nothing inside it). Most who open such a page (the class's
+    join link, the home page) never change the dataset there, and its eight widgets were
+    a third of the page's run.
     """
-    sb = st.sidebar
+    sb: Any = st.sidebar
     ss: Session = st.session_state
     sb.header("Dataset")
     if not used_here:
-        sb.caption("This page has data of its own; this dataset is for the other pages.")
+        _, _, name = current_dataset()
+        sb.caption(
+            f"This page has data of its own; this dataset is for the other pages: {safe(name)}."
+        )
+        # one label whatever the dataset: a new label would be a new expander, folded again
+        sb = sb.expander(
+            "Change it here", icon=":material/dataset:", key="data_elsewhere", on_change="rerun"
+        )
+        if not sb.open:
+            return
     custom = CUSTOM in st.session_state
     if custom:
         X, y, name = st.session_state[CUSTOM]
