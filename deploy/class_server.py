@@ -4,10 +4,12 @@ One machine (``scripts/serve_class.sh N [--port 8080]`` runs ``serve``): N ``str
 run app.py`` on free loopback ports, one ``redis-server`` on 127.0.0.1 (protected mode, no
 persistence: the store's time to live is the only keeping), and nginx on the given port
 in front of them: sticky sessions by a cookie hash, the websocket upgraded on
-``/_stcore/stream``, passive health checks. Every process runs as the current user, no
-root: nginx's and Redis's configurations, pid files, logs and temp files are in one run
-directory. Every app server gets ``PERCEPTRON_STORE=redis://127.0.0.1:<port>/0``, so a
-dataset saved through one opens through any other. Ctrl-C (or SIGTERM) stops them all.
+``/_stcore/stream``, passive health checks, the frontend's files compressed and cached,
+the icon font cut to the icons the app shows (``deploy/fonts/``, :func:`icon_font`).
+Every process runs as the current user, no root: nginx's and Redis's configurations, pid
+files, logs and temp files are in one run directory. Every app server gets
+``PERCEPTRON_STORE=redis://127.0.0.1:<port>/0``, so a dataset saved through one opens
+through any other. Ctrl-C (or SIGTERM) stops them all.
 
 Several machines: ``render nginx --upstream HOST:PORT ...`` and ``render redis --bind
 <private address> --password ...`` print the same templates filled in for them
@@ -21,7 +23,10 @@ from __future__ import annotations
 
 import argparse
 import grp
+import hashlib
+import importlib.util
 import ipaddress
+import json
 import os
 import pwd
 import re
@@ -59,14 +64,18 @@ PRIVATE_NETWORKS = tuple(
 )
 ROUTE = re.compile(r"upstream=(.+?) route=(\S+)")
 # Debian's brotli filter for nginx (libnginx-mod-http-brotli-filter): compresses what nginx
-# sends. Its sibling brotli_static serves precompressed files from disk; nginx here has no
-# files of its own (the app servers send them), so only the filter is loaded.
+# sends. Its sibling brotli_static serves precompressed files from disk; nginx here has one
+# file of its own, the icon font, compressed already (woff2), so only the filter is loaded.
 BROTLI_FILTER = "ngx_http_brotli_filter_module.so"
 MODULES_PATH = re.compile(r"--modules-path=(\S+)")
 DEBIAN_MODULES = Path("/usr/lib/nginx/modules")
 STATIC_CACHE_MB = (
     100  # nginx's cache of the frontend's files, compressed (deploy/nginx.conf.template)
 )
+# The icon font students get: Streamlit's Material Symbols Rounded cut to the icons the app
+# can show (scripts/subset_icons.py wrote it and its manifest, with the SHA-256 of the font
+# it was cut from).
+ICON_MANIFEST = DEPLOY / "fonts" / "MaterialSymbols-Rounded.subset.json"
 
 
 # ---------------------------------------------------------------------------- configs
@@ -109,6 +118,68 @@ def brotli_module() -> Path | None:
     return path if path.is_file() else None
 
 
+@dataclass(frozen=True)
+class IconFont:
+    """Which Material Symbols Rounded a student gets through nginx: the subset, at the
+    original's URL (``/static/media/MaterialSymbols-Rounded.<hash>.woff2``), or, with
+    ``subset`` None, the app servers' original; ``why`` says which, in a line."""
+
+    url: str
+    subset: Path | None
+    why: str
+
+
+def streamlit_media() -> Path | None:
+    """The installed Streamlit's font folder (``streamlit/static/static/media``), found
+    without importing Streamlit; None if Streamlit is not installed."""
+    spec = importlib.util.find_spec("streamlit")
+    if spec is None or spec.origin is None:
+        return None
+    return Path(spec.origin).parent / "static" / "static" / "media"
+
+
+def icon_font(media: Path | None = None, manifest: Path = ICON_MANIFEST) -> IconFont:
+    """The subset of ``manifest`` if the installed Streamlit's font (in ``media``, the
+    installed Streamlit's if None) is the very file it was cut from (its SHA-256): a
+    subset of another font could lack an icon that Streamlit draws, and it would show its
+    name in letters instead. Otherwise the original, and why."""
+    try:
+        made = json.loads(manifest.read_text(encoding="utf-8"))
+        name, digest = str(made["original"]), str(made["original_sha256"])
+        subset = manifest.parent / str(made["subset"])
+    except (OSError, ValueError, KeyError) as exc:
+        return IconFont("", None, f"the original icon font: no subset's manifest ({exc})")
+    url = f"/static/media/{name}"
+    media = media or streamlit_media()
+    original = media / name if media else None
+    if original is None or not original.is_file():
+        return IconFont(
+            url,
+            None,
+            f"the original icon font: this Streamlit has no {name}, the font the subset "
+            f"was cut from (Streamlit {made.get('streamlit')}); python3 "
+            "scripts/subset_icons.py cuts one from the installed Streamlit's",
+        )
+    if hashlib.sha256(original.read_bytes()).hexdigest() != digest:
+        return IconFont(
+            url,
+            None,
+            f"the original icon font ({original.stat().st_size / 1000:,.0f} kB): this "
+            f"Streamlit's {name} is not the one the subset was cut from (SHA-256 "
+            f"{digest[:12]}...); python3 scripts/subset_icons.py cuts a new one",
+        )
+    if not subset.is_file() or hashlib.sha256(subset.read_bytes()).hexdigest() != str(
+        made.get("subset_sha256")
+    ):
+        return IconFont(url, None, f"the original icon font: {subset} is not its manifest's")
+    return IconFont(
+        url,
+        subset,
+        f"the icon font cut to the app's icons, {subset.stat().st_size / 1000:,.0f} kB "
+        f"instead of {original.stat().st_size / 1000:,.0f} kB ({subset.name})",
+    )
+
+
 def nginx_conf(
     *,
     listen: str,
@@ -119,13 +190,17 @@ def nginx_conf(
     brotli: bool | None = None,
     static_cache_mb: int = STATIC_CACHE_MB,
     work_dir: Path | None = None,
+    icons: IconFont | None = None,
+    icon_file: Path | None = None,
 ) -> str:
     """nginx's configuration: listen on ``listen`` ("8080", "127.0.0.1:8080") in front of
     the app servers ``upstreams`` ("127.0.0.1:8501", "10.0.0.11:8501"), pid and logs under
     ``run_dir``, the workers' temp files, cache and socket under ``work_dir`` (``run_dir``
     if None). Compressed with gzip, and with brotli if ``brotli`` (None: if this
     machine's nginx has the module; True without it is a ValueError); the frontend's
-    files cached in at most ``static_cache_mb`` MB."""
+    files cached in at most ``static_cache_mb`` MB. The icon font: ``icons`` (this
+    machine's :func:`icon_font` if None); its subset, if any, read by nginx from
+    ``icon_file`` (the subset itself if None)."""
     if not upstreams:
         raise ValueError("at least one app server is needed")
     for upstream in upstreams:
@@ -137,6 +212,12 @@ def nginx_conf(
     for path in (run_dir, work_dir):
         if not path.is_absolute() or re.search(r"[\s;{}'\"$#]", str(path)):
             raise ValueError(f"the run directory must be an absolute plain path: {path}")
+    icons = icons or icon_font()
+    icon_file = icon_file or icons.subset
+    if icon_file is not None and (
+        not icon_file.is_absolute() or re.search(r"[\s;{}'\"$#]", str(icon_file))
+    ):
+        raise ValueError(f"the icon font's path must be an absolute plain path: {icon_file}")
     if len(str(work_dir / "compressor.sock")) > 100:  # a Unix socket's path: 107 bytes at most
         raise ValueError(f"the run directory's path is too long for nginx's socket: {work_dir}")
     if static_cache_mb < 1:
@@ -162,6 +243,9 @@ def nginx_conf(
             "BR": "" if module else "# ",
             "BROTLI_MODULE": str(module or modules_dir() / BROTLI_FILTER),
             "STATIC_CACHE_MB": str(static_cache_mb),
+            "ICONS": "" if icons.subset and icon_file else "# ",
+            "ICON_URL": icons.url or "/static/media/MaterialSymbols-Rounded.woff2",
+            "ICON_FILE": str(icon_file or "(none)"),
         },
     )
 
@@ -280,6 +364,7 @@ class Class(OnLoopback):
     nginx: subprocess.Popen[bytes]
     env: dict[str, str] = field(default_factory=dict)
     app_dir: Path = ROOT
+    icons: IconFont | None = None  # the icon font nginx sends
 
     @property
     def store(self) -> str:
@@ -399,10 +484,29 @@ def _others_pass(path: Path) -> bool:
 
 
 def _start_nginx(
-    run_dir: Path, work_dir: Path, listen: str, upstreams: Sequence[str], health: str
+    run_dir: Path,
+    work_dir: Path,
+    listen: str,
+    upstreams: Sequence[str],
+    health: str,
+    icons: IconFont,
 ) -> subprocess.Popen[bytes]:
     conf = run_dir / "nginx.conf"
-    text = nginx_conf(listen=listen, upstreams=upstreams, run_dir=run_dir, work_dir=work_dir)
+    icon_file = None
+    if icons.subset is not None:  # beside the cache: where nginx's workers can read it
+        icon_file = work_dir / "fonts" / icons.subset.name
+        icon_file.parent.mkdir(exist_ok=True)
+        icon_file.parent.chmod(0o755)
+        shutil.copyfile(icons.subset, icon_file)
+        icon_file.chmod(0o644)
+    text = nginx_conf(
+        listen=listen,
+        upstreams=upstreams,
+        run_dir=run_dir,
+        work_dir=work_dir,
+        icons=icons,
+        icon_file=icon_file,
+    )
     conf.write_text(text, "utf-8")
     (work_dir / "compressor.sock").unlink(missing_ok=True)  # left by an nginx that was killed
     nginx = tool("nginx")
@@ -465,9 +569,11 @@ def serve_class(
             streamlit_server.wait_ready(app.proc, app.url, what=f"app server {i} ({app.url})")
         listen = f"{host}:{port}" if host else str(port)
         health = f"http://127.0.0.1:{port}/_stcore/health"
-        nginx = _start_nginx(run_dir, work_dir, listen, [a.address for a in apps], health)
+        icons = icon_font()
+        upstreams = [a.address for a in apps]
+        nginx = _start_nginx(run_dir, work_dir, listen, upstreams, health, icons)
         stack.callback(streamlit_server.stop, nginx)
-        yield Class(port, run_dir, redis_port, apps, redis, nginx, extra, app_dir)
+        yield Class(port, run_dir, redis_port, apps, redis, nginx, extra, app_dir, icons)
 
 
 # ---------------------------------------------------------------------------- command line
@@ -496,6 +602,7 @@ def _serve(args: argparse.Namespace) -> int:
             f"  app servers: {', '.join(a.url for a in cls.apps)} (loopback only)\n"
             f"  store: {cls.store} (loopback only, protected mode)\n"
             f"  compression: {compression}\n"
+            f"  icons: {cls.icons.why if cls.icons else '?'}\n"
             f"  configurations and logs: {cls.run_dir}\n"
             "Ctrl-C stops them all.",
             flush=True,
@@ -516,7 +623,10 @@ def _serve(args: argparse.Namespace) -> int:
 def _render(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir).resolve()
     if args.what == "nginx":
-        print(nginx_conf(listen=args.listen, upstreams=args.upstream, run_dir=run_dir), end="")
+        icons = icon_font()
+        print(f"icons: {icons.why}", file=sys.stderr)
+        conf = nginx_conf(listen=args.listen, upstreams=args.upstream, run_dir=run_dir, icons=icons)
+        print(conf, end="")
     else:
         print(
             redis_conf(port=args.port, run_dir=run_dir, bind=args.bind, password=args.password),

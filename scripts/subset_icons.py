@@ -151,7 +151,7 @@ def wanted(font: TTFont, root: Path = ROOT, media: Path | None = None) -> dict[s
 def cut(font_path: Path, keep: set[str]) -> tuple[TTFont, int]:
     """The font at ``font_path`` with only the ligatures named in ``keep`` (and the glyphs
     they are typed with, and the font's layout features); and the original's glyph count."""
-    font = TTFont(font_path)
+    font = TTFont(font_path, recalcTimestamp=False)  # the same bytes from the same font
     total = font["maxp"].numGlyphs
     letters = _letters(font)
     for table in _ligature_tables(font):

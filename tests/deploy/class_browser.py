@@ -1,4 +1,4 @@
-"""Debian's chromium through Playwright for the class tests.
+"""Debian's chromium through Playwright for the class tests, and a plain GET.
 
 Playwright's sync API runs one instance per thread, and ``tests/browser`` keeps its own
 for the whole session; so each test here drives its own chromium in a thread of its own
@@ -7,10 +7,12 @@ for the whole session; so each test here drives its own chromium in a thread of 
 
 from __future__ import annotations
 
+import http.client
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, EXPECT_TIMEOUT_MS
 
@@ -52,3 +54,24 @@ def in_browser(body: Callable[[Any], T], timeout: float = 240) -> T:
 def screenshot(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"deploy-{name}.png"), full_page=True)
+
+
+def get(url: str, encoding: str | None = None) -> Any:
+    """(status, headers with lower-case names, body as sent) of a GET, with exactly the
+    Accept-Encoding given (none if None), as a browser's request would carry it."""
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    try:
+        conn.putrequest(
+            "GET",
+            parts.path + (f"?{parts.query}" if parts.query else ""),
+            skip_accept_encoding=True,
+        )
+        if encoding is not None:
+            conn.putheader("Accept-Encoding", encoding)
+        conn.endheaders()
+        response = conn.getresponse()
+        body = response.read()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, body
+    finally:
+        conn.close()

@@ -18,15 +18,13 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import http.client
 import re
 import subprocess
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
-from class_browser import in_browser
+from class_browser import get, in_browser
 
 from deploy import class_server
 from deploy.class_server import Class
@@ -35,27 +33,6 @@ pytestmark = pytest.mark.browser
 
 LONG = "public, immutable, max-age=31536000"
 PAGE_FILES = re.compile(r'(?:src|href)="\./(static/(?:js|css|media)/[^"]+)"')
-
-
-def get(url: str, encoding: str | None = None) -> Any:
-    """(status, headers with lower-case names, body as sent) of a GET, with exactly the
-    Accept-Encoding given (none if None), as a browser's request would carry it."""
-    parts = urlsplit(url)
-    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
-    try:
-        conn.putrequest(
-            "GET",
-            parts.path + (f"?{parts.query}" if parts.query else ""),
-            skip_accept_encoding=True,
-        )
-        if encoding is not None:
-            conn.putheader("Accept-Encoding", encoding)
-        conn.endheaders()
-        response = conn.getresponse()
-        body = response.read()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, body
-    finally:
-        conn.close()
 
 
 @pytest.fixture(scope="module")
