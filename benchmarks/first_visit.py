@@ -24,9 +24,11 @@ the encoded body: ``Network.loadingFinished.encodedDataLength``), the responses 
 browser's cache answered, and the websocket's payload apart (Streamlit's websocket is
 not compressed: ``server.enableWebsocketCompression`` is off; beside it, the same
 messages deflated as permessage-deflate would send them). The CPU of the app servers and
-of nginx (Linux /proc) during each visit. Then the main bundle's size in each encoding
-through nginx, and what one plain server would pay to gzip a first visit's files on
-every request (zlib in this process, at Streamlit's own level).
+of nginx (Linux /proc) during each visit, and each font's bytes (woff2: compressed
+already; through nginx the icon font is cut to the app's icons, ``deploy/fonts/``). Then
+the main bundle's size in each encoding through nginx, and what one plain server would
+pay to gzip a first visit's files on every request (zlib in this process, at
+Streamlit's own level).
 
 Goal (the hall's Wi-Fi): a student's first visit through the class deployment, as a
 phone in the hall gets it, at most 1.2 MB; the ratio against one plain server in the
@@ -80,6 +82,7 @@ GOAL_BYTES = 1_200_000
 QUIET_S = 1.5  # the visit is over once the page is drawn and no request has moved this long
 STARLETTE_GZIP_LEVEL = 5  # Streamlit's own gzip level (starlette_server_config.GZIP_COMPRESSLEVEL)
 STATIC_SEEN: list[str] = []  # the frontend's files the first visits fetched (paths)
+FONT_NAME = re.compile(r"(?:\.ttf)?\.[\w-]{8}\.woff2$")  # a font's file name less its hash
 
 
 @dataclass
@@ -120,6 +123,7 @@ class Visit:
     ws_bytes: int = 0  # websocket payload received
     ws_deflated: int = 0  # the same, were the websocket compressed (permessage-deflate)
     encodings: dict[str, int] = field(default_factory=dict)  # Content-Encoding -> responses
+    fonts: dict[str, int] = field(default_factory=dict)  # a woff2's name -> bytes on the wire
     seconds: float = 0.0
     app_cpu: float = 0.0
     nginx_cpu: float = 0.0
@@ -179,6 +183,10 @@ class Recorder:
             return
         self.visit.responses += 1
         self.visit.bytes += int(event["encodedDataLength"])
+        path = urlsplit(self.url[rid]).path
+        if path.endswith(".woff2"):
+            name = FONT_NAME.sub("", path.rsplit("/", 1)[-1])
+            self.visit.fonts[name] = int(event["encodedDataLength"])
         encoding = self.encoding.get(rid, "none")
         self.visit.encodings[encoding] = self.visit.encodings.get(encoding, 0) + 1
 
@@ -423,6 +431,11 @@ def report(
             f"app CPU {1e3 * v.app_cpu:.0f} ms, nginx CPU {1e3 * v.nginx_cpu:.0f} ms, "
             f"{v.seconds:.1f} s, {len(v.failed)} failed"
         )
+    print("The fonts of a first visit (bytes on the wire, headers included):")
+    for name, way, door, which, v in rows:
+        if which == "first":
+            fonts = ", ".join(f"{k} {kb(n)}" for k, n in sorted(v.fonts.items()))
+            print(f"  {name}, {door}, {way}: {kb(sum(v.fonts.values()))}: {fonts}")
     for v in [r[4] for r in rows] + [c[2] for c in cold]:
         for failure in v.failed:
             print(f"  failed: {failure}")
