@@ -231,12 +231,13 @@ def test_in_chromium_through_nginx_every_icon_is_a_glyph(cls: Class):
             expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=60_000)
             found = {i["name"] for i in drawn_icons(page)}
             if open_sidebar:
+                screenshot(page, f"icons-{name}")
                 page.get_by_test_id("stExpandSidebarButton").click()
                 sidebar = page.get_by_test_id("stSidebar")
                 expect(sidebar).to_have_attribute("data-collapsed", "false")
                 page.wait_for_timeout(500)  # the sidebar's slide
                 found |= {i["name"] for i in drawn_icons(page)}
-            screenshot(page, f"icons-{name}")
+            screenshot(page, f"icons-{name}{'-sidebar' if open_sidebar else ''}")
             sizes = [len(r.body()) for r in fonts]
             assert sizes == [SUBSET.stat().st_size], f"{name}: the icon font came as {sizes}"
             shown[name] = found
