@@ -175,6 +175,7 @@ def drawn_icons(page: Any) -> list[dict[str, Any]]:
     return list(seen["icons"])
 
 
+@pytest.mark.browser
 def test_in_chromium_through_nginx_every_icon_is_a_glyph(cls: Class):
     from playwright.sync_api import expect
 
