@@ -19,7 +19,6 @@ May import: Streamlit (its private modules too), the standard library. Nothing o
 from __future__ import annotations
 
 import asyncio
-import collections
 import functools
 import importlib
 import inspect
@@ -638,89 +637,6 @@ def send_a_sessions_messages_at_once() -> bool:
     return True
 
 
-_EVENTS = "_perceptron_script_events"  # a session's script events not yet handed over
-EVENTS_PER_TURN = 64  # the loop takes this many of one session's events, then others' turn
-
-
-@dataclass
-class _Events:
-    """A session's script events on their way to the event loop, in order."""
-
-    lock: threading.Lock
-    waiting: collections.deque[tuple[Any, dict[str, Any]]]
-    handing: bool = False  # a hand-over is on the loop's list
-
-
-@_or(False)
-def hand_script_events_over_in_turns() -> bool:
-    """Give the server's event loop a session's script events (each message a script
-    draws) many at a time, once per process; False (and nothing changed) if this
-    Streamlit differs.
-
-    Streamlit hands every event of a script to the event loop with its own
-    ``call_soon_threadsafe``: a write to the loop's pipe, which lets the interpreter go,
-    and a turn of the loop. A page of forty elements is forty of them; while other
-    scripts run, each write waits to get the interpreter back (a few ms), so a hall of
-    phones arriving at once kept each page's script waiting on its own messages. Here an
-    event joins the session's queue, and only the first of a batch asks the loop for a
-    turn; the loop hands the whole queue over in that turn, in order (``EVENTS_PER_TURN``
-    at a time, the other callbacks between)."""
-    from streamlit.runtime.app_session import AppSession
-
-    on_event = AppSession._on_scriptrunner_event
-    if getattr(on_event, "_in_turns", False):
-        return True
-    if not _script_events():
-        return False
-
-    def hand_over(session: Any, events: _Events) -> None:
-        for _ in range(EVENTS_PER_TURN):
-            with events.lock:
-                if not events.waiting:
-                    events.handing = False
-                    return
-                sender, kwargs = events.waiting.popleft()
-            try:
-                session._handle_scriptrunner_event_on_event_loop(sender, **kwargs)
-            except Exception:  # as the loop does with a callback that fails: said, not fatal
-                _LOG.exception("a script event could not be handled")
-        session._call_soon_on_event_loop(lambda: hand_over(session, events))
-
-    @functools.wraps(on_event)
-    def in_turns(self: Any, sender: Any, **kwargs: Any) -> None:
-        events = self.__dict__.get(_EVENTS)
-        if events is None:
-            events = self.__dict__.setdefault(
-                _EVENTS, _Events(threading.Lock(), collections.deque())
-            )
-        with events.lock:
-            events.waiting.append((sender, kwargs))
-            if events.handing:
-                return
-            events.handing = True
-        self._call_soon_on_event_loop(lambda: hand_over(self, events))
-
-    in_turns._in_turns = True  # type: ignore[attr-defined]
-    AppSession._on_scriptrunner_event = in_turns  # type: ignore[method-assign,assignment]
-    return True
-
-
-def _script_events() -> bool:
-    from streamlit.runtime.app_session import AppSession
-    from streamlit.runtime.scriptrunner import ScriptRunner
-
-    handler = inspect.signature(AppSession._handle_scriptrunner_event_on_event_loop)
-    receiver = inspect.signature(AppSession._on_scriptrunner_event)
-    sends = inspect.getsource(ScriptRunner)
-    return (
-        hasattr(AppSession, "_call_soon_on_event_loop")
-        and list(receiver.parameters) == list(handler.parameters)  # the same arguments
-        and "self.on_event.send(" in sends
-        and "self._scriptrunner.on_event.connect(self._on_scriptrunner_event)"
-        in inspect.getsource(AppSession._create_scriptrunner)
-    )
-
-
 def _sending_loop() -> bool:
     from streamlit.runtime import Runtime, session_manager
 
@@ -1074,11 +990,6 @@ CHECKS: tuple[Check, ...] = (
         "the fair share's queue (a superseded run leaves it)",
         "ScriptRunContext.script_requests, ScriptRequests.on_scriptrunner_yield",
         _requests_of_run,
-    ),
-    Check(
-        "a script's messages handed to the event loop many at a time",
-        "AppSession._on_scriptrunner_event, ._call_soon_on_event_loop",
-        _script_events,
     ),
     Check(
         "the first paint's navigation (titles, not file names)",

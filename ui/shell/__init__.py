@@ -59,9 +59,7 @@ internals.share_script_loop()
 # threads.
 internals.one_script_thread_per_session(waiting=fair.is_waiting)
 internals.start_script_threads_off_the_loop()
-# The event loop takes a run's messages many at a time, not one turn each (each says why).
 internals.wake_the_sender_once()
-internals.hand_script_events_over_in_turns()
 internals.send_a_sessions_messages_at_once()
 internals.watch_the_loop()
 
