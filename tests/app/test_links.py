@@ -63,8 +63,7 @@ def test_drawn_points_are_in_the_link_and_a_new_session_opens_them(fresh_store):
 def test_an_upload_is_in_the_link_and_back_to_generated_drops_it(fresh_store):
     X = np.array([[1.0, 2.0], [2.0, 1.0], [-1.0, -1.0], [-1.0, 1.0]])
     y = np.array([1.0, 1.0, -1.0, -1.0])
-    at = open_app(session={"data_custom": (X, y, "four.csv")})
-    at.run()
+    at = open_app("pages/lecture.py", session={"data_custom": (X, y, "four.csv")})
     data_id = link_of(at)
     assert store.load_dataset(fresh_store, data_id)[0].tolist() == X.tolist()
     at.button(key="data_back").click().run()

@@ -51,7 +51,7 @@ def test_the_sidebar_shows_no_slider_named_gamma_or_r(name):
     """The page as drawn: every sidebar slider and caption of each dataset."""
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["data_name"] = name
-    at.run()
+    at.run().switch_page("pages/lecture.py").run()  # a page on the sidebar's dataset
     assert not at.exception, [e.value for e in at.exception]
     labels = [s.label for s in at.sidebar.slider]
     assert len(labels) == (0 if DATASETS[name].fixed_size else 1 + len(DATASETS[name].params))
@@ -66,7 +66,7 @@ def test_a_link_with_the_old_keys_still_sets_the_knobs():
     query = {"data_name": "separable", "data_separable_margin": "0.5", "data_separable_radius": "4"}
     for key, value in query.items():
         at.query_params[key] = value
-    at.run()
+    at.run().switch_page("pages/lecture.py").run()
     assert not at.exception, [e.value for e in at.exception]
     knobs = {s.label: s.value for s in at.sidebar.slider}
     assert knobs["empty band half-width"] == 0.5 and knobs["disc radius"] == 4.0
