@@ -25,7 +25,7 @@ from benchmarks.attack_crowd import join_state, open_files
 from tests.load.test_load import run
 from tools import streamlit_server
 from tools.app_client import Session
-from tools.streamlit_client import CLOSED_OR_FAILED, RunView, stream_url
+from tools.streamlit_client import CLOSED_OR_FAILED, RunView, message, stream_url
 from ui.classmode import classroom as cr
 from ui.server import clients
 
@@ -76,11 +76,15 @@ def test_a_script_opening_tabs_is_refused_and_closed_while_a_student_gets_in(ser
 
     async def scenario() -> None:
         script = "203.0.113.21"
-        views = await asyncio.gather(
-            *(first_run(url, script, browser=None) for _ in range(30))
+        tried = await asyncio.gather(
+            *(first_run(url, script, browser=None) for _ in range(30)), return_exceptions=True
         )  # thirty new tabs at once from one script (no cookie)
+        views = [v for v in tried if isinstance(v, RunView)]
+        at_door = [e for e in tried if not isinstance(e, RunView)]  # closed before a session
+        assert all(isinstance(e, CLOSED_OR_FAILED) for e in at_door), at_door
         refused = [v for v in views if TOO_MANY_TABS in alerts(v)]
-        assert 15 <= len(refused) <= 30 - 5, len(refused)  # a burst gets in, then no more
+        # a burst gets in, then no more
+        assert 15 <= len(refused) + len(at_door) <= 30 - 5, (len(refused), len(at_door))
         # a student elsewhere opens the lecture at once, with the script's tabs still open
         start = time.monotonic()
         student = await first_run(url, "198.51.100.21", page="lecture")
@@ -93,6 +97,50 @@ def test_a_script_opening_tabs_is_refused_and_closed_while_a_student_gets_in(ser
         )
         assert all(closed)
         for v in [*views, student]:
+            await v.session.__aexit__()  # type: ignore[attr-defined]
+
+    run(scenario())
+
+
+async def closed_at_connection(url: str, address: str, page: str = "room") -> int | None:
+    """A script's new tab (no cookie): the code the server closed it with before sending
+    anything (1013: try again later), or None if a session answered."""
+    s = Session(url, page=page, headers=from_(address), browser=None)
+    await s.__aenter__()
+    try:
+        await s.send(message(ClientState(page_name=page)))  # its first visit
+        async with asyncio.timeout(30):
+            await s.ws.recv()  # type: ignore[union-attr]
+        return None  # a message of a session
+    except CLOSED_OR_FAILED as closed:
+        received = getattr(closed, "rcvd", None)
+        return None if received is None else int(received.code)
+    finally:
+        await s.__aexit__()
+
+
+def test_past_its_burst_a_script_is_closed_before_it_is_a_session(server):
+    """A script's tab (no cookie) past its rate of new tabs is closed at the connection,
+    "try again later" (1013), before the server says anything: no session, no first run.
+    A browser past its own rate (it has Streamlit's cookie) is still told why."""
+    url, _, _ = server
+
+    async def scenario() -> None:
+        script = "203.0.113.22"
+        start = time.monotonic()
+        burst = [await first_run(url, script, browser=None) for _ in range(12)]
+        assert not [alerts(v) for v in burst if TOO_MANY_TABS in alerts(v)]  # its burst
+        codes = await asyncio.gather(*(closed_at_connection(url, script) for _ in range(20)))
+        refilled = int(time.monotonic() - start) + 1  # a tab a second
+        assert codes.count(1013) >= max(10, 20 - refilled), codes
+        assert set(codes) <= {None, 1013}, codes
+        one = "ab" * 16  # one browser's cookie in twenty tabs
+        browser = await asyncio.gather(
+            *(first_run(url, "203.0.113.23", browser=one) for _ in range(20))
+        )
+        told = [v for v in browser if TOO_MANY_TABS in alerts(v)]
+        assert told, "a browser past its rate is told why"
+        for v in [*burst, *browser]:
             await v.session.__aexit__()  # type: ignore[attr-defined]
 
     run(scenario())

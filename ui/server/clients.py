@@ -17,8 +17,10 @@ clients, and nginx keeps a browser on one server.
 **The door** (:func:`admit`, on a session's first run): past ``MAX_SESSIONS`` connected
 sessions, or past its client's rate of new tabs, a session sees one sentence and its
 connection is closed a few seconds later (a browser reconnects by itself and is let in
-once there is room). Sessions that ran nothing for ``IDLE_S`` are closed (:func:`sweep`);
-the server raises its open-file limit to the hard limit at start (:func:`raise_file_limit`).
+once there is room). A connection without a browser token (a script) past its rate is
+closed before it becomes a session (:func:`refused_at_connection`). Sessions that ran
+nothing for ``IDLE_S`` are closed (:func:`sweep`); the server raises its open-file limit
+to the hard limit at start (:func:`raise_file_limit`).
 
 May import: the standard library, ``perceptron_store.ratelimit``, ``ui.server.internals``.
 """
@@ -121,6 +123,7 @@ LIMITS: dict[str, Limit] = {
 
 _LOCK = threading.Lock()
 _BUCKETS: OrderedDict[tuple[str, str], RateLimit] = OrderedDict()
+_COUNTED: OrderedDict[str, None] = OrderedDict()  # sessions whose new tab was counted already
 _HELD: OrderedDict[tuple[str, str], int] = OrderedDict()  # (what, browser) -> count held
 
 
@@ -298,15 +301,39 @@ def admit(session: str, client: Client) -> str | None:
     touch(session)
     cap = max_sessions()
     said = None
+    with _LOCK:
+        counted = _COUNTED.pop(session, False) is None  # at its connection
     if active is not None and len(active) > cap:
         said = FULL.format(n="1 person is" if cap == 1 else f"{cap:,} people are")
-    elif not allow("tab", client):
+    elif not counted and not allow("tab", client):
         said = refused("tab")
     if said is not None:
         internals.close_connection(session, after=CLOSE_AFTER_S)
         with _LOCK:
             _SEEN.pop(session, None)
     return said
+
+
+def refused_at_connection(
+    peer: str | None, headers: Mapping[str, str], cookies: Mapping[str, str], session: str
+) -> bool:
+    """Whether a new connection (to be session ``session``) is refused before it becomes a
+    session: a client without a browser token past its rate of new tabs. Every browser has
+    Streamlit's cookie from the page it loaded, so this is a script, and nobody reads a
+    sentence; refused here, its tab costs the server a connection instead of a session and
+    a first run (about a third of a student's first page). Counted here, so a script's
+    tabs opened at once cannot all pass before their first runs count them; a browser is
+    counted, and told why when refused, by :func:`admit`."""
+    client = client_of(peer, headers, cookies)
+    if client.browser:
+        return False
+    if not allow("tab", client):
+        return True
+    with _LOCK:
+        _COUNTED[session] = None
+        while len(_COUNTED) > MAX_CLIENTS:
+            _COUNTED.popitem(last=False)
+    return False
 
 
 def sweep(now: float | None = None, active: Iterable[str] | None = None) -> list[str]:
@@ -349,5 +376,6 @@ def reset() -> None:
     """Forget every count (for tests)."""
     with _LOCK:
         _BUCKETS.clear()
+        _COUNTED.clear()
         _HELD.clear()
         _SEEN.clear()

@@ -19,6 +19,7 @@ May import: Streamlit (its private modules too), the standard library. Nothing o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import importlib
 import inspect
@@ -28,6 +29,7 @@ import sys
 import threading
 import time
 import types
+import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -302,6 +304,54 @@ def close_connection(session_id: str, *, after: float = 0.0, code: int = 1013) -
 
     loop.call_soon_threadsafe(loop.call_later, after, close)
     return True
+
+
+Door = Callable[[str | None, Mapping[str, str], Mapping[str, str], str], bool]
+
+
+@_or(False)
+def refuse_at_connection(refuse: Door) -> bool:
+    """Before Streamlit makes a new session for a connection, ask ``refuse(peer, headers,
+    cookies, session)`` (``session``: the id the session will have); when it says so, close
+    the websocket (1013: try again later) and make no session: no session state, no script
+    thread, no run, no message. False (and nothing changed) if this Streamlit connects
+    sessions differently. A reconnection (the browser names its old session) is not asked
+    about. For the door (``ui.server.clients``): a script's refused tab costs the server a
+    connection, not a session and its first run."""
+    from streamlit.runtime import Runtime
+
+    original = Runtime.connect_session
+    if getattr(original, "_perceptron_door", False):
+        return True
+
+    def connect_session(
+        self: Any,
+        client: Any,
+        user_info: Any,
+        existing_session_id: str | None = None,
+        session_id_override: str | None = None,
+    ) -> str:
+        websocket = getattr(client, "_websocket", None)
+        if existing_session_id or session_id_override or websocket is None:
+            return original(self, client, user_info, existing_session_id, session_id_override)
+        session = str(uuid.uuid4())  # as Streamlit names its sessions
+        context = client.client_context
+        headers = {str(k).lower(): str(v) for k, v in context.headers}
+        if refuse(context.remote_ip, headers, dict(context.cookies), session):
+            asyncio.get_running_loop().create_task(_close_quietly(websocket, 1013))
+            # an id no session has: the handler's later messages are dropped, and its
+            # disconnect finds nothing to do
+            return f"refused-{session}"
+        return original(self, client, user_info, None, session)
+
+    connect_session._perceptron_door = True  # type: ignore[attr-defined]
+    Runtime.connect_session = connect_session  # type: ignore[method-assign]
+    return True
+
+
+async def _close_quietly(websocket: Any, code: int) -> None:
+    with contextlib.suppress(Exception):  # already closed by the other side: nothing to do
+        await websocket.close(code=code)
 
 
 # ------------------------------------------------------------------ the sessions' script loop
@@ -917,9 +967,13 @@ def _connections() -> bool:
     from streamlit.web.server.starlette import starlette_server_config, starlette_websocket
 
     client = starlette_websocket.StarletteSessionClient.__init__.__code__
+    connect = inspect.signature(Runtime.connect_session).parameters
     return (
         starlette_server_config.XSRF_COOKIE_NAME == XSRF_COOKIE
         and "_websocket" in client.co_names
+        and hasattr(starlette_websocket.StarletteSessionClient, "client_context")
+        and list(connect)[:5]
+        == ["self", "client", "user_info", "existing_session_id", "session_id_override"]
         and hasattr(Runtime, "close_session")
         and {"client", "session"} <= set(getattr(ActiveSessionInfo, "__dataclass_fields__", {}))
     )
@@ -972,7 +1026,8 @@ CHECKS: tuple[Check, ...] = (
     ),
     Check(
         "the limits per browser, the session cap and the idle sessions' close",
-        "the XSRF cookie, ActiveSessionInfo.client._websocket, Runtime.close_session",
+        "the XSRF cookie, ActiveSessionInfo.client._websocket, Runtime.close_session, "
+        "Runtime.connect_session, StarletteSessionClient.client_context",
         _connections,
     ),
     Check(

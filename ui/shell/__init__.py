@@ -62,6 +62,9 @@ internals.start_script_threads_off_the_loop()
 internals.wake_the_sender_once()
 internals.send_a_sessions_messages_at_once()
 internals.watch_the_loop()
+# a script's tab past its rate is closed before it is a session (its first run, the
+# sentence and the close cost the server a third of a student's first page)
+internals.refuse_at_connection(clients.refused_at_connection)
 
 
 @dataclass(frozen=True)
