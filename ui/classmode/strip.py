@@ -318,7 +318,12 @@ def _question_state(room: cr.Room, q: cr.Question | None, count: int, *, live: b
     if q is None:
         return ""
     try:
-        votes = reach(cr.tallies, room, q)
+        # open: the vote under way only; revealed: every vote, for the shift between them
+        votes = (
+            reach(cr.tallies, room, q)
+            if q.revealed
+            else [cr.tally(reach(cr.answers_of, room, q.id, q.rounds))]
+        )
     except Refused:
         return f"Question {q.id}: the answers cannot be read now"
     if q.revealed:

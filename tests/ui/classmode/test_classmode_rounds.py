@@ -171,16 +171,16 @@ def test_a_room_document_from_before_rounds_reads_as_one_vote(s) -> None:
 def test_the_answers_are_kept_as_long_as_the_closed_room(s, monkeypatch) -> None:
     """Each answer map expires ttl after its own last write; closing the class gives it
     the room's remaining life, so the recap does not lose the early questions' votes."""
-    room, secret = cr.create_room(s, ttl=2.0)
+    room, secret = cr.create_room(s, ttl=4.0)
     seat = cr.join(s, room, "Ana")
     room = cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question()))
     cr.answer(s, room, seat, 1, True, None)
     room = cr.lecturer_update(s, room.code, secret, cr.vote_again)
     cr.answer(s, room, seat, 1, True, "cw", 2)
-    time.sleep(1.2)  # the answers have 0.8 s left, the closed room will have 2 s
+    time.sleep(2.4)  # the answers have 1.6 s left, the closed room will have 4 s
     room = cr.lecturer_update(s, room.code, secret, cr.close_room)
     cr.keep_results(s, room)
-    time.sleep(1.2)
+    time.sleep(2.4)  # past the votes' own expiry, within the room's
     assert cr.load_room(s, room.code, fresh=True) is not None
     assert [t.answered for t in cr.tallies(s, room, room.asked[0])] == [1, 1]
 
@@ -191,7 +191,8 @@ def test_the_answers_are_kept_as_long_as_the_closed_room(s, monkeypatch) -> None
 def test_the_summary_has_a_row_per_vote_and_a_column_per_part(s) -> None:
     room, secret, seats = asked(s)
     up = lambda change: cr.lecturer_update(s, room.code, secret, change)  # noqa: E731
-    for seat, said in zip(seats, ((False, "cw"), (True, "ccw"), (False, None), (True, "cw"))):
+    firsts = ((False, "cw"), (True, "ccw"), (False, None), (True, "cw"))
+    for seat, said in zip(seats, firsts, strict=True):
         cr.answer(s, room, seat, 1, *said)
     room = up(cr.vote_again)
     for seat in seats[:3]:
