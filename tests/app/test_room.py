@@ -522,7 +522,8 @@ def test_closing_the_class_shows_its_lecturer_the_recap_with_the_summary() -> No
     assert f"{right_m} ✓ right" in recap  # the right answer, marked in words
     assert "| first vote | 1 |" in recap and "| second vote | 1 |" in recap
     right = (1, 0) if q.mistake else (0, 1)
-    assert f"right: {right[0]} of 1 ({right[0]:.0%}) → {right[1]} of 1 ({right[1]:.0%})" in recap
+    moved = f"{right[0]} of 1 ({right[0]:.0%}) → {right[1]} of 1 ({right[1]:.0%})"
+    assert f"Right on mistake or not, from the first vote to the second: {moved}." in recap
     assert "Ana" not in said
     # the lecturer link (or the lecturer's cookie, a reload) opens the recap again
     again = open_app("pages/room.py", query={"room": seat.code, "key": seat.secret})

@@ -23,7 +23,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import perceptron_store as store
-from browser.devices import DEVICES, SCREENSHOTS
+from browser.devices import DEVICES, MAIN, SCREENSHOTS
 from browser.test_lecture import status
 from browser.test_room import FOLLOW_MS, Klass, card, ensure_joined, key, main, no_exception
 from perceptron_core import DATASETS
@@ -57,8 +57,11 @@ def turning_mistake() -> int:
     raise AssertionError("the default lecture has no mistake that turns the line")
 
 
-def shot(page: Page, name: str) -> None:
+def shot(page: Page, name: str, *, top: bool = False) -> None:
+    """A screenshot to look at (``top``: of the page's top, else where it is scrolled)."""
     SHOTS.mkdir(exist_ok=True)
+    if top:
+        page.evaluate(f"() => {MAIN}.scrollTo(0, 0)")
     SCREENSHOTS.mkdir(exist_ok=True)
     page.evaluate("() => document.fonts.ready.then(() => true)")
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 300)))")
@@ -94,16 +97,11 @@ def test_a_question_voted_twice_is_revealed_graded_part_by_part_and_recapped(kla
     s = store.open_store()  # the server's store (the tests' PERCEPTRON_STORE)
     code = cr.normal_code(k.code)
     assert code is not None
-    # a challenge, and one set submitted to it (the recap lists its results)
+    # a challenge (the recap lists its results)
     opener = key(lecturer, "room_ch_open").get_by_role("button", name="Open the challenge")
     opener.scroll_into_view_if_needed()
     opener.click()
     expect(key(lecturer, "room_ch_close")).to_be_visible(timeout=10_000)
-    room = cr.load_room(s, code, fresh=True)
-    assert room is not None and room.challenge is not None
-    data = store.save_dataset(s, np.array([[1.0, 1.0], [-1.0, -1.0]]), np.array([1, -1]))
-    seat = cr.join(s, room, "Zoe")
-    cr.submit(s, room, cr.Submission(seat, "Zoe", data, 4, 9, 12.5, 0.3, 1.6, time.time()), 1)
 
     # the projector: Step by step in presenter mode, at a step whose next example turns
     lecturer.set_viewport_size({"width": 1280, "height": 720})
@@ -172,6 +170,13 @@ def test_a_question_voted_twice_is_revealed_graded_part_by_part_and_recapped(kla
     expect(bars.nth(2)).to_contain_text("mistake ✓ right: 2 (100%)")
     shot(lecturer, "strip_revealed_1280x720")
 
+    # a set submitted to the challenge (a third student's, straight to the store)
+    room = cr.load_room(s, code, fresh=True)
+    assert room is not None and room.challenge is not None
+    data = store.save_dataset(s, np.array([[1.0, 1.0], [-1.0, -1.0]]), np.array([1, -1]))
+    seat = cr.join(s, room, "Zoe")
+    cr.submit(s, room, cr.Submission(seat, "Zoe", data, 4, 9, 12.5, 0.3, 1.6, time.time()), 1)
+
     # Close the class: the lecturer is left the recap, with the summary CSV
     lecturer.goto(f"{k.url}/room")
     expect(key(lecturer, "room_code")).to_be_visible(timeout=30_000)
@@ -186,10 +191,10 @@ def test_a_question_voted_twice_is_revealed_graded_part_by_part_and_recapped(kla
     expect(rows).to_have_count(2)
     expect(rows.nth(0)).to_contain_text("first vote")
     expect(rows.nth(1)).to_contain_text("second vote")
-    expect(recap).to_contain_text("right: 1 of 2 (50%) → 2 of 2 (100%)")
+    expect(recap).to_contain_text("from the first vote to the second: 1 of 2 (50%) → 2 of 2 (100%)")
     expect(main(lecturer)).to_contain_text("Challenge 1:")
     expect(main(lecturer)).to_contain_text("Zoe")
-    shot(lecturer, "recap_1280x720")
+    shot(lecturer, "recap_1280x720", top=True)
     with lecturer.expect_download() as dl:
         key(lecturer, "room_recap_csv").get_by_role("button").click()
     text = Path(dl.value.path()).read_text(encoding="utf-8")

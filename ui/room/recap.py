@@ -62,7 +62,8 @@ def recap_view(session: Session, public_url: str) -> bool:
             st.markdown(table(q, votes.get(q.id, [])))
             shift = shift_words(q, votes.get(q.id, []))
             if q.rounds > 1 and shift:
-                st.markdown(f"From the first vote to the second, mistake or not {shift}.")
+                moved = shift.removeprefix("right: ")
+                st.markdown(f"Right on mistake or not, from the first vote to the second: {moved}.")
     st.caption("The turns' shares are of the answers that said which way the line turns.")
     st.subheader("The margin challenge", anchor=False)
     if not room.challenges:
