@@ -303,9 +303,10 @@ async def run_room(
         await follow(
             q.t + 1, revealer, revealer.send(revealer.session.press("room_reveal")), out.reveal_s
         )
+        truth = "it was a mistake" if q.mistake else "it was no mistake"
         right = {
-            i: f"**Yours:** {said} — "
-            + ("✓ right." if (said == "mistake") == q.mistake else "✗ not this time.")
+            i: f"**Yours:** {said} "
+            + ("✓ right" if (said == "mistake") == q.mistake else f"✗ ({truth})")
             for i, said in finals.items()
         }
         await until(

@@ -13,6 +13,7 @@ from ui.look.text import asset, safe
 from ui.room import figures
 from ui.room.board import board
 from ui.room.qr import qr_svg
+from ui.room.recap import recap_view
 from ui.room.views import open_submission
 from ui.server import guard
 from ui.server.internals import testid
@@ -317,7 +318,7 @@ def lecturer_controls(seat: seats.Seat) -> None:
         st.markdown("**Close the class**")
         sure = st.checkbox("Yes, end it for every student", key="room_sure")
         if st.button("Close the class", key="room_close", disabled=not sure):
-            say(arrive.lecturer_do(ss, cr.close_room))
+            say(arrive.close_class(ss))  # the page then shows the class's recap
     with st.expander("Lecturer link (private: reopens this class on another device)"):
         st.caption("Anyone with this link can run the class. Do not show it on the projector.")
         st.code(f"{strip.public_url()}/room?room={seat.code}&key={seat.secret}", language=None)
@@ -333,7 +334,8 @@ def say(err: str | None) -> None:
 
 
 if seat is None:
-    join_form()
+    if not recap_view(ss, strip.public_url()):  # a closed class's lecturer: its recap
+        join_form()
 elif not seat.lecturer:
     student_view(seat)
 else:

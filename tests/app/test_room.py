@@ -8,6 +8,7 @@ browser's next poll.
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import numpy as np
@@ -279,6 +280,13 @@ def test_a_student_who_joined_opens_step_by_step_on_the_lecturers_lecture_in_one
     assert lecture_scene(a)["t"] == 12
 
 
+def card_of(at, qid: int) -> str:
+    """The text of a student's card of question ``qid``."""
+    node = block(at, f"room_card_{qid}")
+    assert node is not None, f"no card of question {qid}"
+    return shown(node)
+
+
 def test_ask_answer_reveal() -> None:
     lec, seat = lecturer()
     lec.switch_page("pages/lecture.py").run()
@@ -299,8 +307,6 @@ def test_ask_answer_reveal() -> None:
     b.button_group(key=f"room_q{q.id}_said").set_value("no mistake").run()  # changed
     lec.run()
     assert "**2** of 2 answered" in texts(lec)
-    bars = [p.value for p in lec.get("progress")]
-    assert len(bars) == 2
     t0 = lec.session_state["lec_t"]
     lec.button(key="room_reveal").click().run()
     lec.run()
@@ -312,9 +318,141 @@ def test_ask_answer_reveal() -> None:
     b.run()
     truth = "It was a mistake" if q.mistake else "No mistake"
     assert truth in texts(a) and truth in texts(b)
-    marks = [("✓" in texts(x), "✗" in texts(x)) for x in (a, b)]
+    marks = [
+        ("mistake ✓ right" in card_of(x, q.id), "mistake ✗" in card_of(x, q.id)) for x in (a, b)
+    ]
     assert sorted(marks) == [(False, True), (True, False)]  # one right, one not
     assert a.session_state["lec_t"] == t0 + 1
+
+
+def test_the_shares_are_hidden_until_the_reveal_unless_the_lecturer_shows_them_live() -> None:
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    a = student(seat.code, page="pages/lecture.py")
+    b = student(seat.code, "Bo", page="pages/lecture.py")
+    lec.button(key="room_ask").click().run()
+    q = room_of(seat.code).question
+    a.run()
+    a.button_group(key=f"room_q{q.id}_said").set_value("mistake").run()
+    b.run()
+    b.button_group(key=f"room_q{q.id}_said").set_value("no mistake").run()
+    lec.run()
+    said = texts(lec)
+    assert "**2** of 2 answered" in said
+    assert lec.get("progress") == [] and "50%" not in said and "mistake: 1" not in said
+    assert lec.toggle(key="room_live_pick").value is False  # off by default
+    # a student's card says the answer counted, never how the others answered
+    mine = card_of(a, q.id)
+    assert "Counted: you said mistake." in mine and "%" not in mine and "answered" not in mine
+    # the lecturer shows the shares live: the bars, with words and numbers
+    lec.toggle(key="room_live_pick").set_value(True).run()
+    assert sorted(p.proto.text for p in lec.get("progress")) == [
+        "mistake: 1 (50%)",
+        "no mistake: 1 (50%)",
+    ]
+    # kept for the session: the class page (no strip there) and back
+    lec.switch_page("pages/room.py").run()
+    lec.switch_page("pages/lecture.py").run()
+    assert lec.toggle(key="room_live_pick").value is True
+    assert len(lec.get("progress")) == 2
+    lec.toggle(key="room_live_pick").set_value(False).run()
+    assert lec.get("progress") == []
+    # the reveal shows the shares (and which answer was right) whatever the switch says
+    lec.button(key="room_reveal").click().run()
+    lec.run()
+    right = "mistake" if q.mistake else "no mistake"
+    bars = sorted(p.proto.text for p in lec.get("progress"))
+    assert bars == sorted(
+        [f"{right} ✓ right: 1 (50%)", f"{'no mistake' if q.mistake else 'mistake'}: 1 (50%)"]
+    )
+
+
+def test_the_presenters_strip_says_how_many_answered_not_what(monkeypatch) -> None:
+    lec, seat = presenting(monkeypatch)
+    lec.switch_page("pages/lecture.py").run()
+    a = student(seat.code, page="pages/lecture.py")
+    lec.button(key="room_ask").click().run()
+    a.run()
+    a.button_group(key="room_q1_said").set_value("mistake").run()
+    lec.run()
+    row = shown(block(lec, "room_strip_state"))
+    assert "**1 of 1 answered**" in row and "mistake" not in row
+    lec.toggle(key="room_live_pick").set_value(True).run()
+    assert "· mistake 1 · no mistake 0" in shown(block(lec, "room_strip_state"))
+
+
+def second_mistake(at) -> int:
+    """The step t at which the run's next example is its second mistake (the first, from
+    w = 0, only makes the line appear; the second turns it)."""
+    steps = lecture_scene(at)["steps"]
+    return next(s["t"] for s, nxt in itertools.pairwise(steps) if s["k"] == 1 and nxt["k"] == 2)
+
+
+def test_discuss_and_vote_again_keeps_both_votes_and_grades_each_part() -> None:
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    lec.session_state["lec_t"] = second_mistake(lec)
+    lec.run()
+    a = student(seat.code, page="pages/lecture.py")
+    b = student(seat.code, "Bo", page="pages/lecture.py")
+    lec.button(key="room_ask").click().run()
+    q = room_of(seat.code).question
+    assert q.mistake and q.turn in ("cw", "ccw"), q  # a mistake that turns the line
+    right_turn = cr.TURN_WORDS[q.turn]
+    wrong_turn = cr.TURN_WORDS["ccw" if q.turn == "cw" else "cw"]
+    for x, said in ((a, "no mistake"), (b, "mistake")):  # the first vote
+        x.run()
+        x.button_group(key="room_q1_said").set_value(said).run()
+    b.button_group(key="room_q1_turn").set_value(wrong_turn).run()
+    lec.run()
+    assert "**2** of 2 answered" in texts(lec)
+    # Discuss and vote again: the first vote closes and is kept; the shares stay hidden
+    lec.button(key="room_again").click().run()
+    lec.run()
+    assert room_of(seat.code).question.rounds == 2
+    assert "**0** of 2 answered" in texts(lec) and lec.get("progress") == []
+    assert not [x for x in lec.button if x.key == "room_again"]  # one second vote
+    a.run()
+    card = card_of(a, 1)
+    assert "vote again" in card and "Your first vote: no mistake." in card
+    a.button_group(key="room_q1_v2_said").set_value("mistake").run()
+    a.button_group(key="room_q1_v2_turn").set_value(right_turn).run()
+    assert "Counted (second vote): you said mistake, " + right_turn in card_of(a, 1)
+    b.run()
+    b.button_group(key="room_q1_v2_said").set_value("mistake").run()
+    b.button_group(key="room_q1_v2_turn").set_value(wrong_turn).run()
+    lec.run()
+    assert "**2** of 2 answered" in texts(lec)
+    s = links.the_store()
+    room = room_of(seat.code)
+    first, second = cr.tallies(s, room, room.question)
+    assert (first.answered, first.mistake, second.answered, second.mistake) == (2, 1, 2, 2)
+    lec.button(key="room_reveal").click().run()
+    lec.run()
+    # the reveal: both votes side by side, the right answer marked, the shift in words
+    bars = [p.proto.text for p in lec.get("progress")]
+    assert bars == [
+        "mistake ✓ right: 1 (50%)",
+        "no mistake: 1 (50%)",
+        "mistake ✓ right: 2 (100%)",
+        "no mistake: 0 (0%)",
+    ]
+    assert "right: 1 of 2 (50%) → 2 of 2 (100%)" in texts(lec)
+    for x in (a, b):
+        x.run()
+        x.run()
+    # each part graded on its own: B's "mistake" was right, its turn was not
+    b_card = card_of(b, 1)
+    assert (
+        f"**Your first vote:** mistake ✓ right · {wrong_turn} ✗ (the line turned {right_turn})"
+        in b_card
+    )
+    assert f"**Your second vote:** mistake ✓ right · {wrong_turn} ✗" in b_card
+    a_card = card_of(a, 1)
+    assert (
+        "**Your first vote:** no mistake ✗ (it was a mistake) · which way: not answered" in a_card
+    )
+    assert f"**Your second vote:** mistake ✓ right · {right_turn} ✓ right." in a_card
 
 
 def small_set(at) -> None:
@@ -355,6 +493,49 @@ def test_closing_the_class_ends_it_for_students_and_the_summary_has_no_names() -
     a.run()  # the strip's next poll: the class has ended, and the page says so
     assert "room_seat" not in a.session_state
     assert "has ended" in texts(a)
+
+
+def test_closing_the_class_shows_its_lecturer_the_recap_with_the_summary() -> None:
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    a = student(seat.code, "Ana", page="pages/lecture.py")
+    lec.button(key="room_ask").click().run()
+    a.run()
+    a.button_group(key="room_q1_said").set_value("mistake").run()
+    lec.button(key="room_again").click().run()
+    a.run()
+    a.button_group(key="room_q1_v2_said").set_value("no mistake").run()
+    lec.button(key="room_reveal").click().run()
+    lec.switch_page("pages/room.py").run()
+    lec.checkbox(key="room_sure").check().run()
+    lec.button(key="room_close").click().run()
+    assert not lec.exception and room_of(seat.code).closed
+    assert "room_seat" not in lec.session_state  # the class is over for the lecturer too
+    said = texts(lec)
+    assert f"Class {cr.shown_code(seat.code)} is closed: the recap" in said
+    assert "Join a class" not in said  # not the join form
+    csv_button = lec.get("download_button")
+    assert [d.proto.label for d in csv_button] == ["Download the summary (CSV)"]
+    q = room_of(seat.code).asked[0]
+    right_m = "mistake" if q.mistake else "no mistake"
+    recap = shown(block(lec, "room_recap_q1"))
+    assert f"{right_m} ✓ right" in recap  # the right answer, marked in words
+    assert "| first vote | 1 |" in recap and "| second vote | 1 |" in recap
+    right = (1, 0) if q.mistake else (0, 1)
+    moved = f"{right[0]} of 1 ({right[0]:.0%}) → {right[1]} of 1 ({right[1]:.0%})"
+    assert f"Right on mistake or not, from the first vote to the second: {moved}." in recap
+    assert "Ana" not in said
+    # the lecturer link (or the lecturer's cookie, a reload) opens the recap again
+    again = open_app("pages/room.py", query={"room": seat.code, "key": seat.secret})
+    assert "is closed: the recap" in texts(again) and "room_seat" not in again.session_state
+    session: dict = {}
+    arrive.arrive(session, {}, lambda: {arrive.COOKIE: f"{seat.code}.{seat.secret}"})
+    assert session["room_recap"] == (seat.code, seat.secret) and "room_seat" not in session
+    forged = open_app("pages/room.py", query={"room": seat.code, "key": "guess"})
+    assert "the recap" not in texts(forged)
+    # Done: the page is the join form again
+    lec.button(key="room_recap_done").click().run()
+    assert "Join a class" in texts(lec) and "room_recap" not in lec.session_state
 
 
 def test_the_lecturers_cookie_reopens_the_class_after_a_reload() -> None:

@@ -43,7 +43,14 @@ from ui.classmode import strip as class_strip
 from .test_load import run
 
 FRAGMENT_OK = ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
-LECTURER_BUTTONS = ("room_ask", "room_reveal", "room_ch_open", "room_ch_close", "room_close")
+LECTURER_BUTTONS = (
+    "room_ask",
+    "room_again",
+    "room_reveal",
+    "room_ch_open",
+    "room_ch_close",
+    "room_close",
+)
 
 
 @pytest.fixture(scope="module")

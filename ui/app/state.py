@@ -236,6 +236,8 @@ SESSION_KEYS: dict[str, str] = {
     "room_view": "class page: the projector's view in presenter mode, join or board",
     "room_cookie": "classmode: this browser holds the class cookie (kept, or dropped once)",
     "room_hooks": "ui.classmode.strip.LectureHooks the lecture page lends the lecturer's strip",
+    "room_live": "ui.classmode.strip: the lecturer shows the answers' shares while the class votes",
+    "room_recap": "ui.classmode.arrive: a closed class's (code, secret): its lecturer's recap",
     "lec_window": (
         "lecture: (run, start, stop) of the scene this full run sent, None from the start of "
         "the next (whose start may drop it undelivered)"

@@ -45,6 +45,7 @@ LIMIT = session_key("room_limit")
 JOIN_RATE, JOIN_BURST = 0.2, 5  # a session's join attempts: 5 at once, then one every 5 s
 SEATS_PER_BROWSER = 3  # seats one browser holds in one class (a phone's tabs, a reload)
 
+RECAP = session_key("room_recap")  # a closed class's (code, secret): its lecturer's recap
 JOIN_ASKED = session_key("room_join_asked")
 JOIN_SAID = session_key("room_join_said")
 JOIN_FIELDS = ("room_join_code", "room_join_nick")  # the join form's inputs (pages/room.py)
@@ -81,10 +82,14 @@ def keep_seat(session: Session) -> None:
     that holds one it should not (the class ended or was left) drops it. The cookies are
     read once, as the session arrives, not at every run."""
     seat = seat_of(session)
+    recap = recap_of(session)
     if seat is not None:
         session[COOKIE_SET] = True
         kind, secret = ("lecturer", seat.secret) if seat.lecturer else ("seat", seat.seat)
         _keeper(key="app_class_keeper", data={kind: f"{seat.code}.{secret}"} if secret else {})
+    elif recap is not None:  # a closed class's lecturer: a reload brings its recap back
+        session[COOKIE_SET] = True
+        _keeper(key="app_class_keeper", data={"lecturer": ".".join(recap)})
     elif session.pop(COOKIE_SET, False):
         _keeper(key="app_class_keeper", data={})  # once: it clears them
 
@@ -107,8 +112,11 @@ def _from_cookie(session: Session, cookies: Any) -> None:
         room = reach(cr.load_room, code)
     except Refused:
         return  # a reload while the store is down: the tab is not the lecturer's until then
-    if room is not None and not room.closed and cr.holds_secret(room, secret):
-        move(session, "reopen", Seat(code=code, role=Role.LECTURER, secret=secret))
+    if room is not None and cr.holds_secret(room, secret):
+        if room.closed:
+            session[RECAP] = (code, secret)
+        else:
+            move(session, "reopen", Seat(code=code, role=Role.LECTURER, secret=secret))
 
 
 def arrive(session: Session, query: Any, cookies: Callable[[], Any] | None = None) -> str | None:
@@ -143,6 +151,9 @@ def arrive(session: Session, query: Any, cookies: Callable[[], Any] | None = Non
             if not cr.holds_secret(room, str(key)[:100]):
                 notice(session, "That lecturer link's key is not this class's key.")
                 return code
+            if room.closed:  # the class is over: its lecturer sees the recap
+                session[RECAP] = (code, str(key))
+                return None
             move(session, "reopen", Seat(code=code, role=Role.LECTURER, secret=str(key)))
             return None
         if seat_id and cr.valid_seat(str(seat_id)):
@@ -165,6 +176,7 @@ def start(session: Session) -> str | None:
         room, secret = reach(cr.create_room)
     except Refused as refused:
         return str(refused)
+    session.pop(RECAP, None)  # a new class: the last one's recap is on its lecturer link
     move(session, "start", Seat(code=room.code, role=Role.LECTURER, secret=secret))
     return None
 
@@ -285,6 +297,38 @@ def leave(session: Session) -> None:
                 clients.give_back(_seats(seat.code), clients.current())
         move(session, "leave")
     session[URL] = {}
+
+
+def recap_of(session: Session) -> tuple[str, str] | None:
+    """The closed class whose recap this session's lecturer may see: (code, secret)."""
+    recap = session.get(RECAP)
+    if isinstance(recap, tuple) and len(recap) == 2 and all(isinstance(v, str) for v in recap):
+        return recap
+    return None
+
+
+def keep_recap(session: Session, seat: Seat) -> None:
+    """The lecturer of a class that has closed keeps its recap (the class page shows it,
+    with the summary, until the room expires)."""
+    if seat.lecturer and seat.secret:
+        session[RECAP] = (seat.code, seat.secret)
+
+
+def close_class(session: Session) -> str | None:
+    """Close the class for every student; its lecturer's page shows the recap next.
+    Returns an error sentence or None."""
+    seat = seat_of(session)
+    if seat is None or not seat.lecturer:
+        return "Only the lecturer of a class can do that."
+    try:
+        room = reach(cr.lecturer_update, seat.code, seat.secret, cr.close_room)
+    except Refused as refused:
+        return str(refused)
+    with contextlib.suppress(Refused):  # else the answers may expire before the recap
+        reach(cr.keep_results, room)
+    keep_recap(session, seat)
+    leave(session)
+    return None
 
 
 def lecturer_do(session: Session, change: Callable[[cr.Room], cr.Room]) -> str | None:

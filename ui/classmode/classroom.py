@@ -6,6 +6,7 @@ servers), so every app server of a class sees the same room:
     room:<code>                the room's document (JSON): written by the lecturer only
     room:<code>:members        map seat id -> {"nick"}             (at most MAX_MEMBERS)
     room:<code>:answers:<q>    map seat id -> {"mistake", "turn"}  (one answer per seat)
+    room:<code>:answers:<q>:2  the same, of the second vote on question q (if there was one)
     room:<code>:subs:<c>       map seat id -> a submission         (one per seat)
 
 Every student writes only a field of a map under their own seat id (an atomic write in
@@ -47,6 +48,9 @@ CLOCK_SLACK_S = 2.0
 MAX_NICK = 20
 MAX_ASKED = 200  # questions kept for the summary
 MAX_CHALLENGES = 20
+# Peer instruction: a question is voted on once, or twice with a discussion between (the
+# first vote's answers are kept; each vote has its own map, one answer per seat in each)
+MAX_ROUNDS = 2
 TURNS = ("ccw", "cw", "none")  # which way the line turns at the step: the answers' words
 TURN_WORDS = {"ccw": "counter-clockwise", "cw": "clockwise", "none": "no turn"}
 # the challenge's bounds (the lecturer's form and the document's check)
@@ -124,6 +128,8 @@ class Question:
     bias, after the lecture's scaling of x); ``w`` is w before the step.
     ``mistake`` and ``turn`` are the answer, shown once ``revealed``. ``opened`` is when
     the room asked it (wall-clock seconds): only seats taken before then may answer.
+    ``rounds`` is how many votes were opened: 1, or 2 after "Discuss and vote again"
+    (answers go to the latest vote; the earlier one is closed and kept).
     """
 
     id: int
@@ -139,6 +145,7 @@ class Question:
     turn: str
     revealed: bool = False
     opened: float = 0.0
+    rounds: int = 1
 
     @property
     def margin(self) -> float:
@@ -234,8 +241,10 @@ def members_key(code: str) -> str:
     return f"room:{code}:members"
 
 
-def answers_key(code: str, qid: int) -> str:
-    return f"room:{code}:answers:{qid}"
+def answers_key(code: str, qid: int, vote: int = 1) -> str:
+    """The map of the answers to question ``qid``'s vote ``vote`` (1: the first; its key is
+    the one a single vote always had)."""
+    return f"room:{code}:answers:{qid}" if vote == 1 else f"room:{code}:answers:{qid}:{vote}"
 
 
 def subs_key(code: str, cid: int) -> str:
@@ -338,6 +347,22 @@ def ask(room: Room, question: Question) -> Room:
     return replace(room, question=q, asked=(*room.asked, q)[-MAX_ASKED:])
 
 
+def vote_again(room: Room) -> Room:
+    """ "Discuss and vote again": the open question's first vote closes (its answers are
+    kept) and a second opens, to the same seats. Nothing of the first vote is shown."""
+    q = room.question
+    if room.closed or q is None or q.revealed:
+        raise RoomError("There is no open question to vote on again.")
+    if q.rounds >= MAX_ROUNDS:
+        raise RoomError("The class has already voted again on this question: reveal it.")
+    again = replace(q, rounds=q.rounds + 1)
+    return replace(
+        room,
+        question=again,
+        asked=tuple(again if a.id == q.id else a for a in room.asked),
+    )
+
+
 def reveal(room: Room) -> Room:
     q = room.question
     if q is None or q.revealed:
@@ -384,6 +409,17 @@ def close_room(room: Room) -> Room:
     if room.closed:
         return room
     return replace(room, closed=True)
+
+
+def keep_results(s: Store, room: Room) -> None:
+    """Keep the answers and submissions as long as the room's document (the recap reads
+    them until the room expires): each map expires ``ttl`` after its own last write, which
+    may be hours before the class was closed."""
+    for q in room.asked:
+        for vote in range(1, q.rounds + 1):
+            s.touch(answers_key(room.code, q.id, vote), ttl=room.ttl)
+    for c in room.challenges:
+        s.touch(subs_key(room.code, c.id), ttl=room.ttl)
 
 
 # ----------------------------------------------------------------------------- the students
@@ -439,16 +475,29 @@ def leave(s: Store, code: str, seat: str) -> None:
         s.delete_field(members_key(code), seat)
 
 
-def answer(s: Store, room: Room, seat: str, qid: object, mistake: object, turn: object) -> None:
-    """A student's answer to the open question (a new one replaces the old).
+def answer(
+    s: Store,
+    room: Room,
+    seat: str,
+    qid: object,
+    mistake: object,
+    turn: object,
+    vote: object = 1,
+) -> None:
+    """A student's answer to vote ``vote`` of the open question (a new one replaces the
+    seat's earlier answer in that vote; the first vote's answers stay once the second opens).
 
-    Raises RoomError when the question is not the open one, is revealed, or the answer
-    is not one a student can give."""
+    Raises RoomError when the question is not the open one, is revealed, the vote is not
+    the open one, or the answer is not one a student can give."""
     q = room.question
     if room.closed or q is None or q.id != qid:
         raise RoomError("That question is no longer open.")
     if q.revealed:
         raise RoomError("The answer has been revealed: answers are closed.")
+    if isinstance(vote, bool) or not isinstance(vote, int) or not 1 <= vote <= q.rounds:
+        raise RoomError("That vote is not open.")
+    if vote < q.rounds:  # a click on the first vote's card that arrived after it closed
+        raise RoomError("The first vote has closed: discuss, then answer again.")
     if not isinstance(mistake, bool) or (turn is not None and turn not in TURNS):
         raise RoomError("That answer is not one of the choices.")
     if not valid_seat(seat):
@@ -460,28 +509,54 @@ def answer(s: Store, room: Room, seat: str, qid: object, mistake: object, turn: 
         raise RoomError("You joined after this question was asked: answer the next one.")
     body = json.dumps({"mistake": mistake, "turn": turn}).encode()
     try:
-        s.put_field(answers_key(room.code, q.id), seat, body, ttl=room.ttl, max_fields=MAX_MEMBERS)
+        s.put_field(
+            answers_key(room.code, q.id, q.rounds), seat, body, ttl=room.ttl, max_fields=MAX_MEMBERS
+        )
     except store_mod.MapFull as exc:
         raise RoomError("This question has all the answers it can hold.") from exc
 
 
 @dataclass(frozen=True)
+class Grade:
+    """One answer graded part by part, as the question asked it: mistake or not, and
+    (when the student said) which way the line turns; ``turn_right`` is None when the
+    student gave no turn."""
+
+    mistake_right: bool
+    turn_right: bool | None
+
+
+def grade(q: Question, mistake: bool, turn: str | None) -> Grade:
+    """Each part on its own: "mistake" against the step's truth, the turn against the way
+    the line turned (no mistake: the line does not move, so "no turn" is right)."""
+    return Grade(mistake == q.mistake, None if turn is None else turn == q.turn)
+
+
+@dataclass(frozen=True)
 class Tally:
-    """The answers to one question: how many answered, and how many said each thing."""
+    """The answers to one vote on a question: how many answered, and how many said each
+    thing; once graded (a question given), how many got each part right."""
 
     answered: int = 0
     mistake: int = 0
     no_mistake: int = 0
     turns: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TURNS, 0))
-    right: int = 0  # answers whose mistake/no mistake was the truth (once revealed)
+    right_mistake: int = 0  # answers whose mistake / no mistake was the truth
+    right_turn: int = 0  # answers whose turn was the way the line turned (of those with one)
 
-    def share(self, count: int) -> float:
-        return count / self.answered if self.answered else 0.0
+    @property
+    def turned(self) -> int:
+        """How many answers said which way the line turns (the part is optional)."""
+        return sum(self.turns.values())
+
+    def share(self, count: int, of: int | None = None) -> float:
+        whole = self.answered if of is None else of
+        return count / whole if whole else 0.0
 
 
 def tally(answers: Mapping[str, bytes], question: Question | None = None) -> Tally:
     """Count the answers (one per seat: a map's field); malformed entries are skipped."""
-    mistake = no_mistake = right = 0
+    mistake = no_mistake = right_mistake = right_turn = 0
     turns = dict.fromkeys(TURNS, 0)
     for blob in answers.values():
         try:
@@ -496,15 +571,25 @@ def tally(answers: Mapping[str, bytes], question: Question | None = None) -> Tal
             mistake += 1
         else:
             no_mistake += 1
-        if turn in turns:
+        if turn not in turns:
+            turn = None  # not a choice: the answer counts, its turn does not
+        else:
             turns[turn] += 1
-        if question is not None and said == question.mistake:
-            right += 1
-    return Tally(mistake + no_mistake, mistake, no_mistake, turns, right)
+        if question is not None:
+            g = grade(question, said, turn)
+            right_mistake += g.mistake_right
+            right_turn += bool(g.turn_right)
+    return Tally(mistake + no_mistake, mistake, no_mistake, turns, right_mistake, right_turn)
 
 
-def answers_of(s: Store, room: Room, qid: int) -> dict[str, bytes]:
-    return s.fields(answers_key(room.code, qid))
+def answers_of(s: Store, room: Room, qid: int, vote: int = 1) -> dict[str, bytes]:
+    return s.fields(answers_key(room.code, qid, vote))
+
+
+def tallies(s: Store, room: Room, q: Question) -> list[Tally]:
+    """The tally of each vote on ``q``, the first first (graded: the truth is in ``q``; the
+    page shows the grades only once it is revealed)."""
+    return [tally(answers_of(s, room, q.id, vote), q) for vote in range(1, q.rounds + 1)]
 
 
 @dataclass(frozen=True)

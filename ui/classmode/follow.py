@@ -56,11 +56,15 @@ def parts_shown(room: cr.Room | None) -> dict[str, Hashable]:
     return {
         "strip": (
             room.closed,
-            None if q is None else (q.id, q.revealed),
+            None if q is None else (q.id, q.rounds, q.revealed),
             None if c is None else (c.id, c.open),
         ),
         "end": room.closed,  # the strip on Step by step: only the class's end
-        "lecture": (room.closed, room.lecture_n, None if q is None else (q.id, q.revealed)),
+        "lecture": (
+            room.closed,
+            room.lecture_n,
+            None if q is None else (q.id, q.rounds, q.revealed),
+        ),
     }
 
 

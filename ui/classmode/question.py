@@ -135,9 +135,38 @@ def truth_text(q: cr.Question) -> str:
 
 
 ANSWERS = {"mistake": True, "no mistake": False}
+VOTES = ("first vote", "second vote")
 
 
-def _answer(session: Session, qid: int, key_m: str, key_t: str) -> None:
+def said_text(mistake: bool, turn: str | None) -> str:
+    return ("mistake" if mistake else "no mistake") + (f", {cr.TURN_WORDS[turn]}" if turn else "")
+
+
+def graded_text(q: cr.Question, mistake: bool, turn: str | None) -> str:
+    """A student's answer graded part by part, as asked, in words and marks (✓ right /
+    ✗ with the truth; colour is never the cue): "mistake ✓ right · counter-clockwise ✗
+    (the line turned clockwise)"."""
+    g = cr.grade(q, mistake, turn)
+    said = "mistake" if mistake else "no mistake"
+    truth = "it was a mistake" if q.mistake else "it was no mistake"
+    parts = [f"{said} ✓ right" if g.mistake_right else f"{said} ✗ ({truth})"]
+    if turn is None:
+        parts.append("which way: not answered")
+    elif g.turn_right:
+        parts.append(f"{cr.TURN_WORDS[turn]} ✓ right")
+    else:
+        moved = (
+            "no mistake: the line did not move"
+            if not q.mistake
+            else "the line did not turn"
+            if q.turn == "none"
+            else f"the line turned {cr.TURN_WORDS[q.turn]}"
+        )
+        parts.append(f"{cr.TURN_WORDS[turn]} ✗ ({moved})")
+    return " · ".join(parts)
+
+
+def _answer(session: Session, qid: int, vote: int, key_m: str, key_t: str) -> None:
     seat = seat_of(session)
     said = session.get(key_m)
     turn = session.get(key_t)
@@ -151,57 +180,78 @@ def _answer(session: Session, qid: int, key_m: str, key_t: str) -> None:
         room = reach(cr.load_room, seat.code, fresh=True)
         if room is None:
             raise Refused("This class is no longer open.")
-        reach(cr.answer, room, seat.seat or "", qid, ANSWERS[said], turn_code)
+        reach(cr.answer, room, seat.seat or "", qid, ANSWERS[said], turn_code, vote)
     except Refused as refused:
         say(session, f"{refused} Your answer was not counted.")
         return
-    seat.answers[qid] = (ANSWERS[said], turn_code)
+    seat.answers[(qid, vote)] = (ANSWERS[said], turn_code)
 
 
 def question_card(session: Session, q: cr.Question) -> None:
-    """A student's card: the next example, and the answer, then the truth with theirs."""
+    """A student's card: the next example, and the answer (a second time after the class
+    discussed it, if the lecturer asks), then the truth with theirs, graded part by part.
+    While the class votes the card says only that the answer counted, never how others
+    answered."""
     seat = seat_of(session)
-    mine = seat.answers.get(q.id) if seat is not None else None
+    mine = {v: seat.answers.get((q.id, v)) if seat is not None else None for v in (1, 2)}
     box = st.container(border=True, key=f"room_card_{q.id}")
-    box.markdown(f"**Question {q.id} from the lecturer.** {question_text(q)}")
+    again = q.rounds > 1 and not q.revealed
+    head = (
+        f"**Question {q.id} from the lecturer: vote again.** Discuss it with your "
+        "neighbours, then answer again (your first answer is kept). "
+        if again
+        else f"**Question {q.id} from the lecturer.** "
+    )
+    box.markdown(head + question_text(q))
     box.plotly_chart(
         question_figure(q),
         config={**CHART, "displayModeBar": False},
         key=f"room_qfig_{q.id}_{int(q.revealed)}",
     )
     if not q.revealed:
-        key_m, key_t = f"room_q{q.id}_said", f"room_q{q.id}_turn"
+        vote = q.rounds
+        if again:
+            first = mine[1]
+            box.caption(
+                f"Your first vote: {said_text(*first)}."
+                if first is not None
+                else "You did not answer the first vote."
+            )
+        tag = "" if vote == 1 else f"_v{vote}"
+        key_m, key_t = f"room_q{q.id}{tag}_said", f"room_q{q.id}{tag}_turn"
         c1, c2 = box.columns(2)
         c1.pills(
             "Will it be a mistake?",
             list(ANSWERS),
             key=key_m,
             on_change=_answer,
-            args=(session, q.id, key_m, key_t),
+            args=(session, q.id, vote, key_m, key_t),
         )
         c2.pills(
             "If so, which way will the line turn? (optional)",
             [cr.TURN_WORDS[t] for t in cr.TURNS],
             key=key_t,
             on_change=_answer,
-            args=(session, q.id, key_m, key_t),
+            args=(session, q.id, vote, key_m, key_t),
         )
-        if mine is not None:
+        now = mine[vote]
+        if now is not None:
             box.caption(
-                f"Counted: you said {'mistake' if mine[0] else 'no mistake'}"
-                + (f", {cr.TURN_WORDS[mine[1]]}" if mine[1] else "")
-                + ". You can change your answer until the lecturer reveals it."
+                ("Counted: " if vote == 1 else "Counted (second vote): ")
+                + f"you said {said_text(*now)}."
+                + " You can change your answer until the lecturer reveals it."
             )
         return
     box.markdown(f"**Answer:** {truth_text(q)}")
-    if mine is None:
+    votes = range(1, q.rounds + 1)
+    if all(mine[v] is None for v in votes):
         box.caption("You did not answer this one.")
-    else:
-        right = mine[0] == q.mistake
-        turn = "" if mine[1] is None else f", {cr.TURN_WORDS[mine[1]]}"
+        return
+    for v in votes:
+        name = "Yours" if q.rounds == 1 else f"Your {VOTES[v - 1]}"
+        got = mine[v]
         box.markdown(
-            f"**Yours:** {'mistake' if mine[0] else 'no mistake'}{turn} — "
-            + ("✓ right." if right else "✗ not this time.")
+            f"**{name}:** " + ("not answered" if got is None else graded_text(q, *got) + ".")
         )
 
 

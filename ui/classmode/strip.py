@@ -1,6 +1,11 @@
 """Class mode on every page: the sidebar's class box, and the live strip at the top of
-the page: the lecturer's code, count, question and live tally, with Ask and Reveal; a
-student's question card and the follow switch.
+the page: the lecturer's code, count and question, with Ask, "Discuss and vote again" and
+Reveal; a student's question card and the follow switch.
+
+While the class votes the lecturer's strip says how many answered, not what: a share on
+the projector sways those who have not answered yet. The lecturer may show the shares
+live (:data:`LIVE`, off by default, kept for the session); the reveal shows them, each vote
+beside the other, with the right answer.
 
 The strip is a fragment. The lecturer's runs every second (:data:`POLL_S`: one session
 per class reads the answers); a student's is rerun when the room changes
@@ -21,7 +26,7 @@ from streamlit.delta_generator import DeltaGenerator
 from ui.app.state import Session, session_key
 from ui.classmode import address
 from ui.classmode import classroom as cr
-from ui.classmode.arrive import ROOM_PAGE, leave, lecturer_do, start_and_go
+from ui.classmode.arrive import ROOM_PAGE, keep_recap, leave, lecturer_do, start_and_go
 from ui.classmode.follow import (
     LECTURE_PAGE,
     STEP_KEY,
@@ -42,12 +47,15 @@ from ui.classmode.seat import (
     say,
     seat_of,
 )
+from ui.classmode.summary import VOTE_NAMES, shift_words
 from ui.look.numbers import vector_text
 from ui.look.style import page_style
 from ui.look.text import safe
 from ui.server.internals import running_fragment, testid
 
 HOOKS = session_key("room_hooks")
+LIVE = session_key("room_live")  # the lecturer shows the answers' shares while the class votes
+LIVE_PICK = "room_live_pick"  # its switch (a widget: its state goes with the strip's page)
 POLL_S = 1.0  # the lecturer's strip reads the answers this often (one session per class)
 HEARTBEAT_S = 30.0  # a student's strip runs by itself this often, in case a push is lost
 ROOM_URL = "room"  # the class page's url_path
@@ -131,8 +139,12 @@ def live(session: Session, page: str) -> None:
         st.caption(STRIP_DOWN)
         return
     if room is None or room.closed:
+        ended = f"Class {cr.shown_code(seat.code)} has ended. The page is yours again."
+        if room is not None and seat.lecturer:  # closed elsewhere (the lecturer link)
+            keep_recap(session, seat)
+            ended += " Its recap and summary are on the Class page."
         leave(session)
-        notice(session, f"Class {cr.shown_code(seat.code)} has ended. The page is yours again.")
+        notice(session, ended)
         st.rerun(scope="app")
     if seat.redraw:
         seat.redraw = False
@@ -226,9 +238,16 @@ def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
         _ask_or_reveal(head[1], session, hooks, q, width="stretch")
     if q is not None and not q.revealed:
         with box:
-            _tally_bars(room, q, count)
+            _tally_bars(session, room, q, count)
+            tools = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+            with tools:
+                _live_switch(session)
+                if hooks is not None:
+                    _again_button(session, q, width="content")
     elif q is not None:
         box.caption(f"Question {q.id}: {truth_text(q)}")
+        with box:
+            _revealed_bars(room, q)
 
 
 def _ask_or_reveal(
@@ -277,31 +296,45 @@ def _strip_row(
         wrap=False,
         width="stretch",
     )
-    state = _question_state(room, q, count)
+    state = _question_state(room, q, count, live=bool(session.get(LIVE)))
     if state:
         with box.container(key="room_strip_state", width="content"):
             st.markdown(state, wrap=False)
+    if q is not None and not q.revealed:
+        with box.container(width="content"):
+            _live_switch(session, label="Shares")
     if hooks is None:
         box.caption("Ask questions from *Step by step*.", width="content")
     else:
+        if q is not None and not q.revealed:
+            _again_button(session, q, width="content", where=box)
         _ask_or_reveal(box, session, hooks, q, width="content")
 
 
-def _question_state(room: cr.Room, q: cr.Question | None, count: int) -> str:
-    """The question's state in a few words: how many answered and what (words and
-    numbers, not bars: colour is never the only cue), or the revealed answer."""
+def _question_state(room: cr.Room, q: cr.Question | None, count: int, *, live: bool) -> str:
+    """The question's state in a few words: how many answered (and, if the lecturer shows
+    them live, what: words and numbers, not bars: colour is never the only cue), or the
+    revealed answer and how many were right in each vote."""
     if q is None:
         return ""
-    if q.revealed:
-        return f"Question {q.id}: {'a mistake' if q.mistake else 'no mistake'}"
     try:
-        t = cr.tally(reach(cr.answers_of, room, q.id))
+        # open: the vote under way only; revealed: every vote, for the shift between them
+        votes = (
+            reach(cr.tallies, room, q)
+            if q.revealed
+            else [cr.tally(reach(cr.answers_of, room, q.id, q.rounds))]
+        )
     except Refused:
         return f"Question {q.id}: the answers cannot be read now"
-    return (
-        f"**Question {q.id}**: **{t.answered} of {count} answered** · "
-        f"mistake {t.mistake} · no mistake {t.no_mistake}"
-    )
+    if q.revealed:
+        shift = shift_words(q, votes)
+        return f"Question {q.id}: {'a mistake' if q.mistake else 'no mistake'}" + (
+            f" · {shift}" if shift else ""
+        )
+    t = votes[-1]
+    said = f" · mistake {t.mistake} · no mistake {t.no_mistake}" if live else ""
+    vote = " (vote 2)" if q.rounds > 1 else ""
+    return f"**Question {q.id}**{vote}: **{t.answered} of {count} answered**{said}"
 
 
 # the one-row strip: no taller than its button, which is as compact as the row's text
@@ -325,19 +358,40 @@ _strip_style = page_style(
 )
 
 
-def _tally_bars(room: cr.Room, q: cr.Question, count: int) -> None:
-    """The answers so far, live: how many answered, and each answer's share as a bar with
-    its words and numbers (the colour is never the only cue)."""
+def _live_switch(session: Session, label: str = "Show the shares live") -> None:
+    """The lecturer's choice to show the answers' shares while the class votes (off: only
+    how many answered). Kept for the session, whatever page the strip is on."""
+    if LIVE_PICK not in session:
+        session[LIVE_PICK] = bool(session.get(LIVE, False))
+    st.toggle(
+        label,
+        key=LIVE_PICK,
+        on_change=lambda: session.__setitem__(LIVE, bool(session.get(LIVE_PICK))),
+        help=(
+            "Off: the class sees only how many answered until you reveal, so a visible "
+            "majority does not sway those still thinking."
+        ),
+    )
+
+
+def _tally_bars(session: Session, room: cr.Room, q: cr.Question, count: int) -> None:
+    """The open vote: the question, how many answered, and (if the lecturer shows them
+    live) each answer's share as a bar with its words and numbers (colour is never the
+    only cue)."""
     try:
-        t = cr.tally(reach(cr.answers_of, room, q.id))
+        t = cr.tally(reach(cr.answers_of, room, q.id, q.rounds))
     except Refused:
         st.caption(STRIP_DOWN)
         return
     sign = "+1" if q.y > 0 else "−1"
+    again = " Second vote, after the discussion." if q.rounds > 1 else ""
     st.markdown(
         f"**Question {q.id}:** will point {q.point + 1}, x = {vector_text(q.x)} with "
-        f"y = {sign}, be a mistake at step t = {q.t + 1}?"
+        f"y = {sign}, be a mistake at step t = {q.t + 1}?{again}"
     )
+    if not session.get(LIVE):
+        st.markdown(f"**{t.answered}** of {count} answered")
+        return
     cols = st.columns([1.2, 2, 2], vertical_alignment="center")
     cols[0].markdown(f"**{t.answered}** of {count} answered")
     for col, (label, n) in zip(
@@ -347,6 +401,62 @@ def _tally_bars(room: cr.Room, q: cr.Question, count: int) -> None:
     turns = ", ".join(f"{cr.TURN_WORDS[k]} {v}" for k, v in t.turns.items() if v)
     if turns:
         st.caption(f"Which way the line turns: {turns}.")
+
+
+def _revealed_bars(room: cr.Room, q: cr.Question) -> None:
+    """The revealed question's votes side by side: each choice's share as a bar, the right
+    one marked in words ("✓ right"), and how many were right in each vote."""
+    try:
+        votes = reach(cr.tallies, room, q)
+    except Refused:
+        st.caption(STRIP_DOWN)
+        return
+    right_m = "mistake" if q.mistake else "no mistake"
+    cols = st.columns(len(votes))
+    for col, name, t in zip(cols, VOTE_NAMES, votes, strict=False):
+        with col:
+            title = name.capitalize() if len(votes) > 1 else "The class"
+            st.markdown(f"**{title}:** {t.answered} answered")
+            for label, n in (("mistake", t.mistake), ("no mistake", t.no_mistake)):
+                mark = " ✓ right" if label == right_m else ""
+                st.progress(t.share(n), text=f"{label}{mark}: {n} ({t.share(n):.0%})")
+            if t.turned:
+                turns = ", ".join(
+                    f"{cr.TURN_WORDS[k]}{' ✓' if k == q.turn else ''} {v}"
+                    for k, v in t.turns.items()
+                )
+                st.caption(f"Which way: {turns} ({t.right_turn} of {t.turned} right).")
+    shift = shift_words(q, votes)
+    if len(votes) > 1 and shift:
+        st.markdown(f"**Mistake or not, {shift}**")
+
+
+def _again_button(
+    session: Session,
+    q: cr.Question,
+    *,
+    width: Literal["stretch", "content"],
+    where: DeltaGenerator | None = None,
+) -> None:
+    """ "Discuss and vote again", while the first vote is open."""
+    if q.rounds >= cr.MAX_ROUNDS:
+        return
+    (where or st).button(
+        "Discuss and vote again",
+        key="room_again",
+        on_click=_vote_again,
+        args=(session,),
+        icon=":material/forum:",
+        width=width,
+        help="Closes this vote (its answers are kept) and asks the class again after they "
+        "talk it over with a neighbour. The shares stay hidden.",
+    )
+
+
+def _vote_again(session: Session) -> None:
+    err = lecturer_do(session, cr.vote_again)
+    if err:
+        say(session, err)
 
 
 def _ask(session: Session, hooks: LectureHooks) -> None:

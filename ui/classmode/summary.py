@@ -1,52 +1,59 @@
-"""The class's summary for the lecturer: one row per question asked and one per
-challenge submission, as CSV, with no nicknames and no seat ids (nothing personal)."""
+"""The class's summary for the lecturer: one row per vote on each question asked and one
+per challenge submission, as CSV, with no nicknames and no seat ids (nothing personal);
+and the same results in words, for the recap the lecturer sees once the class is closed."""
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from perceptron_store import Store
 from ui.classmode.classroom import (
     TURN_WORDS,
+    TURNS,
+    Question,
     Room,
     Submission,
     Tally,
-    answers_of,
     submissions,
-    tally,
+    tallies,
 )
 
 
 def summary_rows(
     room: Room,
-    tallies: Mapping[int, Tally],
+    votes: Mapping[int, Sequence[Tally]],
     results: Mapping[int, list[Submission]],
 ) -> list[dict[str, Any]]:
-    """The class's summary, one row per question and one per submission: no nicknames,
-    no seat ids (nothing personal)."""
+    """The class's summary, one row per vote on each question (``votes``: each question's
+    tallies, the first vote first) and one per submission: no nicknames, no seat ids
+    (nothing personal). Each part of an answer is graded on its own: ``right on mistake``
+    counts the answers whose mistake or not was right, ``right on turn`` those whose turn
+    was (of the answers that gave one); both only once the question was revealed."""
     rows: list[dict[str, Any]] = []
     for q in room.asked:
-        t = tallies.get(q.id, Tally())
-        rows.append(
-            {
-                "kind": "question",
-                "number": q.id,
-                "step t": q.t + 1,  # the example's step, counted from 1 as on the page
-                "point": q.point + 1,
-                "answer": ("mistake" if q.mistake else "no mistake") if q.revealed else "",
-                "turn": TURN_WORDS[q.turn] if q.revealed else "",
-                "answered": t.answered,
-                "said mistake": t.mistake,
-                "said no mistake": t.no_mistake,
-                "said counter-clockwise": t.turns["ccw"],
-                "said clockwise": t.turns["cw"],
-                "said no turn": t.turns["none"],
-                "right": t.right if q.revealed else "",
-            }
-        )
+        for vote, t in enumerate(votes.get(q.id) or [Tally()], start=1):
+            rows.append(
+                {
+                    "kind": "question",
+                    "number": q.id,
+                    "vote": vote,
+                    "step t": q.t + 1,  # the example's step, counted from 1 as on the page
+                    "point": q.point + 1,
+                    "answer": ("mistake" if q.mistake else "no mistake") if q.revealed else "",
+                    "turn": TURN_WORDS[q.turn] if q.revealed else "",
+                    "answered": t.answered,
+                    "said mistake": t.mistake,
+                    "said no mistake": t.no_mistake,
+                    "said counter-clockwise": t.turns["ccw"],
+                    "said clockwise": t.turns["cw"],
+                    "said no turn": t.turns["none"],
+                    "right on mistake": t.right_mistake if q.revealed else "",
+                    "right on turn": t.right_turn if q.revealed else "",
+                }
+            )
     for c in room.challenges:
         for rank, sub in enumerate(results.get(c.id, []), start=1):
             rows.append(
@@ -69,6 +76,7 @@ def summary_rows(
 SUMMARY_COLUMNS = (
     "kind",
     "number",
+    "vote",
     "step t",
     "point",
     "answer",
@@ -79,7 +87,8 @@ SUMMARY_COLUMNS = (
     "said counter-clockwise",
     "said clockwise",
     "said no turn",
-    "right",
+    "right on mistake",
+    "right on turn",
     "max points",
     "min gamma",
     "rank",
@@ -91,11 +100,17 @@ SUMMARY_COLUMNS = (
 )
 
 
+def results_of(s: Store, room: Room) -> tuple[dict[int, list[Tally]], dict[int, list[Submission]]]:
+    """Each question's tallies (one per vote) and each challenge's submissions, read from
+    the store now."""
+    votes = {q.id: tallies(s, room, q) for q in room.asked}
+    results = {c.id: submissions(s, room, c.id) for c in room.challenges}
+    return votes, results
+
+
 def summary(s: Store, room: Room) -> str:
     """The class's summary as CSV (see :func:`summary_rows`), read from the store now."""
-    tallies = {q.id: tally(answers_of(s, room, q.id), q) for q in room.asked}
-    results = {c.id: submissions(s, room, c.id) for c in room.challenges}
-    return summary_csv(summary_rows(room, tallies, results))
+    return summary_csv(summary_rows(room, *results_of(s, room)))
 
 
 def summary_csv(rows: list[dict[str, Any]]) -> str:
@@ -104,3 +119,58 @@ def summary_csv(rows: list[dict[str, Any]]) -> str:
     w.writeheader()
     w.writerows(rows)
     return out.getvalue()
+
+
+# ----------------------------------------------------------------------------- the recap
+
+VOTE_NAMES = ("first vote", "second vote")
+
+
+def truth_words(q: Question) -> str:
+    """The question's answer in a few words ("a mistake, the line turned clockwise")."""
+    if not q.mistake:
+        return "no mistake (the line did not move)"
+    if q.turn == "none":
+        return "a mistake (the line did not turn)"
+    return f"a mistake, the line turned {TURN_WORDS[q.turn]}"
+
+
+def _cell(t: Tally, count: int, of: int | None = None) -> str:
+    return f"{count} ({t.share(count, of):.0%})"
+
+
+def votes_table(q: Question, votes: Sequence[Tally]) -> str:
+    """The votes on ``q`` side by side, as a markdown table: a row per vote, a column per
+    choice (the right ones marked "✓ right" once revealed: words, not colour), and how
+    many got each part right."""
+    right_m = "mistake" if q.mistake else "no mistake"
+    choices = [("mistake", "mistake"), ("no mistake", "no mistake")]
+    choices += [(TURN_WORDS[k], k) for k in TURNS]
+
+    def head(word: str, code: str) -> str:
+        right = q.revealed and (code == right_m or code == q.turn)
+        return f"{word} ✓ right" if right else word
+
+    cols = ["", "answered", *(head(w, c) for w, c in choices)]
+    if q.revealed:
+        cols += ["right on mistake", "right on turn"]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for vote, t in enumerate(votes):
+        cells = [VOTE_NAMES[vote] if vote < len(VOTE_NAMES) else f"vote {vote + 1}"]
+        cells.append(str(t.answered))
+        cells += [_cell(t, t.mistake), _cell(t, t.no_mistake)]
+        cells += [_cell(t, t.turns[k], t.turned) for k in TURNS]
+        if q.revealed:
+            cells += [_cell(t, t.right_mistake), _cell(t, t.right_turn, t.turned)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def shift_words(q: Question, votes: Sequence[Tally]) -> str:
+    """How the class moved between the votes on "mistake or not", once revealed:
+    "right: 1 of 4 (25%) → 3 of 4 (75%)" ("" before the reveal)."""
+    if not q.revealed or not votes:
+        return ""
+    return "right: " + " → ".join(
+        f"{t.right_mistake} of {t.answered} ({t.share(t.right_mistake):.0%})" for t in votes
+    )

@@ -212,7 +212,8 @@ def test_one_answer_per_seat_the_last_one_counts(s) -> None:
     t = cr.tally(cr.answers_of(s, room, 1), room.question)
     assert (t.answered, t.mistake, t.no_mistake) == (2, 1, 1)
     assert t.turns == {"ccw": 1, "cw": 1, "none": 0}
-    assert t.right == 1  # the truth is "mistake": b was right
+    assert t.right_mistake == 1  # the truth is "mistake": b was right
+    assert t.right_turn == 1  # the line turned counter-clockwise: b said so, a did not
 
 
 @pytest.mark.parametrize(
@@ -405,7 +406,8 @@ def test_the_summary_has_the_answers_and_results_and_no_names(s) -> None:
     text = summary(s, room)
     rows = list(csv.DictReader(io.StringIO(text)))
     q = rows[0]
-    assert (q["kind"], q["answered"], q["said mistake"], q["right"]) == ("question", "3", "2", "2")
+    assert (q["kind"], q["vote"], q["answered"], q["said mistake"]) == ("question", "1", "3", "2")
+    assert (q["right on mistake"], q["right on turn"]) == ("2", "0")  # no one said a turn
     assert q["answer"] == "mistake" and q["step t"] == "4"
     ranks = [(r["rank"], r["mistakes M"]) for r in rows if r["kind"] == "challenge"]
     assert ranks == [("1", "6"), ("2", "4")]

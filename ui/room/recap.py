@@ -1,0 +1,86 @@
+"""The recap a lecturer sees once their class is closed: each question's votes side by side
+with the right answer, each challenge's best few, and the summary CSV. It is read from the
+store, so it stays as long as the room does (ROOM_TTL_S after the class was closed), and
+the lecturer link or the lecturer's cookie brings it back to another tab."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.app.state import Session
+from ui.classmode import arrive
+from ui.classmode import classroom as cr
+from ui.classmode.seat import Refused, reach
+from ui.classmode.summary import results_of, shift_words, summary_csv, summary_rows, truth_words
+from ui.classmode.summary import votes_table as table
+from ui.room import figures
+
+
+def recap_view(session: Session, public_url: str) -> bool:
+    """The closed class's recap, if this session's lecturer has one; False if there is
+    none to show (the page shows the join form)."""
+    held = arrive.recap_of(session)
+    if held is None:
+        return False
+    code, secret = held
+    try:
+        room = reach(cr.load_room, code, fresh=True)
+        found = reach(results_of, room) if room is not None else None
+    except Refused as refused:
+        st.title(f"Class {cr.shown_code(code)}: the recap")
+        st.warning(f"{refused} The recap is kept: reload the page to try again.")
+        return True
+    if room is None or found is None or not cr.holds_secret(room, secret):
+        session.pop(arrive.RECAP, None)
+        return False
+    votes, results = found
+    st.title(f"Class {cr.shown_code(code)} is closed: the recap")
+    hours = cr.ROOM_TTL_S / 3600
+    st.caption(
+        f"Kept for {hours:g} hours after the class was closed: the lecturer link below opens "
+        "it again on any device. Students no longer see the class."
+    )
+    st.download_button(
+        "Download the summary (CSV)",
+        summary_csv(summary_rows(room, votes, results)),
+        f"class-{room.code}.csv",
+        "text/csv",
+        key="room_recap_csv",
+        icon=":material/download:",
+        type="primary",
+        on_click="ignore",
+    )
+    st.subheader("The questions", anchor=False)
+    if not room.asked:
+        st.caption("No question was asked.")
+    for q in room.asked:
+        with st.container(border=True, key=f"room_recap_q{q.id}"):
+            truth = truth_words(q) if q.revealed else "not revealed"
+            st.markdown(
+                f"**Question {q.id}** (point {q.point + 1}, at step t = {q.t + 1}): {truth}."
+            )
+            st.markdown(table(q, votes.get(q.id, [])))
+            shift = shift_words(q, votes.get(q.id, []))
+            if q.rounds > 1 and shift:
+                moved = shift.removeprefix("right: ")
+                st.markdown(f"Right on mistake or not, from the first vote to the second: {moved}.")
+    st.caption("The turns' shares are of the answers that said which way the line turns.")
+    st.subheader("The margin challenge", anchor=False)
+    if not room.challenges:
+        st.caption("No challenge was opened.")
+    for c in room.challenges:
+        subs = results.get(c.id, [])
+        st.markdown(
+            f"**Challenge {c.id}:** at most {c.max_points} points, margin γ ≥ {c.min_gamma:g}."
+        )
+        if subs:
+            st.markdown(figures.best_markdown(subs))
+            st.caption(figures.challenge_text(subs))
+        else:
+            st.caption("No submissions.")
+    with st.expander("Lecturer link (private: opens this recap on another device)"):
+        st.code(f"{public_url}/room?room={code}&key={secret}", language=None)
+    if st.button("Done: join or start another class", key="room_recap_done"):
+        session.pop(arrive.RECAP, None)
+        st.rerun()
+    return True
