@@ -48,7 +48,28 @@ def app_url():
             "app.py", log=log, port=port, env={"PERCEPTRON_PUBLIC_URL": f"http://127.0.0.1:{port}"}
         ) as (_, url),
     ):
+        warm_up(url)
         yield url
+
+
+def warm_up(url: str) -> None:
+    """Open every page once on a fresh server, over its websocket, before any test: a
+    page's first run in a new process imports its lesson and fills its caches (6-10 s on
+    two busy cores), which is the server starting, not what a test times or waits for."""
+    import asyncio
+
+    from streamlit.proto.ClientState_pb2 import ClientState
+
+    from tools.app_client import Session
+    from tools.streamlit_client import stream_url
+    from ui.shell import PAGES
+
+    async def visit(page: str) -> None:
+        async with Session(stream_url(streamlit_server.port_of(url)), page=page) as s:
+            await s.request(ClientState(page_name=page), timeout=120)
+
+    for spec in PAGES:
+        asyncio.run(visit(spec.url_path))
 
 
 @pytest.fixture(scope="session")
