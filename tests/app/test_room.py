@@ -232,6 +232,64 @@ def test_followers_show_the_lecturers_data_settings_and_step() -> None:
     assert a.session_state["lec_t"] == 20
 
 
+def test_followers_play_along_with_the_lecturers_play_and_stop_where_it_stops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ui.classmode import follow
+    from ui.lecture.player import on_event
+
+    clock = [1_000.0]
+    monkeypatch.setattr(follow.time, "time", lambda: clock[0])
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    lec.session_state["lec_t"] = 5
+    lec.run()
+    a = student(seat.code, page="pages/lecture.py")
+    assert lecture_scene(a)["t"] == 5 and lecture_scene(a)["along"] is None
+    # the lecturer presses Play at 8 steps/s: the browser says so, the run publishes it
+    on_event(lec.session_state, {"t": 5, "seq": 1, "from": 5.0, "rate": 8}, n_steps=40)
+    lec.run()
+    assert lecture_scene(lec)["lead"] is True
+    assert room_of(seat.code).playing == (5.0, 8.0, 1_000.0)
+    clock[0] += 2.0  # two seconds later the student's page runs (the room changed)
+    a.run()
+    sent = lecture_scene(a)
+    assert sent["t"] == 21  # 5 + 8 × 2: where the lecturer is now
+    assert sent["along"] == {"from": 5.0, "rate": 8.0, "elapsed": 2.0}  # its browser plays on
+    assert sent["lead"] is False and a.session_state["room_seat"].following
+    # the lecturer pauses at 23: the student stops there, still following
+    on_event(lec.session_state, {"t": 23, "seq": 2}, n_steps=40)
+    lec.run()
+    clock[0] += 0.3
+    a.run()
+    sent = lecture_scene(a)
+    assert (sent["t"], sent["along"]) == (23, None)
+    assert a.session_state["room_seat"].following and a.session_state["lec_t"] == 23
+
+
+def test_a_follower_who_moves_during_the_lecturers_play_explores_from_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ui.classmode import follow
+    from ui.lecture.player import on_event
+
+    clock = [1_000.0]
+    monkeypatch.setattr(follow.time, "time", lambda: clock[0])
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    a = student(seat.code, page="pages/lecture.py")
+    on_event(lec.session_state, {"t": 0, "seq": 1, "from": 0.0, "rate": 2}, n_steps=40)
+    lec.run()
+    clock[0] += 3.0
+    a.run()
+    assert lecture_scene(a)["t"] == 6
+    on_event(a.session_state, {"t": 4, "seq": 1}, n_steps=40)  # the student's own Pause/Back
+    clock[0] += 1.0
+    a.run()
+    assert not a.session_state["room_seat"].following
+    assert a.session_state["lec_t"] == 4 and lecture_scene(a)["along"] is None
+
+
 def count_reruns(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every ``st.rerun`` a page asks for from now on (a page run spent for nothing)."""
     reruns: list[str] = []

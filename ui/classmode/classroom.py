@@ -167,6 +167,9 @@ class Room:
     closed: bool = False
     lecture_n: int = 0  # changes of the lecturer's lecture published so far
     lecture: tuple[tuple[str, str], ...] = ()  # the lecturer's lecture settings (URL form)
+    # the lecturer's player playing: (from step, steps a second, when the lecturer's server
+    # heard it: wall-clock seconds); None when it stands still at the lecture's step
+    playing: tuple[float, float, float] | None = None
     question: Question | None = None
     asked: tuple[Question, ...] = ()  # every question asked, the current one included
     challenge: Challenge | None = None  # the challenge on show (open or closed)
@@ -189,6 +192,7 @@ class Room:
                 closed=bool(d["closed"]),
                 lecture_n=int(d["lecture_n"]),
                 lecture=tuple((str(k), str(v)) for k, v in d["lecture"]),
+                playing=_playing(d.get("playing")),
                 question=question,
                 asked=tuple(q for q in map(_question, d["asked"]) if q is not None),
                 challenge=None if d.get("challenge") is None else Challenge(**d["challenge"]),
@@ -215,6 +219,16 @@ def turn_of(w: Iterable[float], z: Iterable[float], y: int, eta: float, mistake:
     if size == 0.0 or abs(cross) <= 1e-12 * size:
         return "none"
     return "ccw" if cross > 0 else "cw"
+
+
+def _playing(d: Any) -> tuple[float, float, float] | None:
+    """A document's play: three finite numbers, a step and a rate that are not negative."""
+    if d is None:
+        return None
+    t, rate, at = (float(v) for v in d)
+    if not all(map(math.isfinite, (t, rate, at))) or t < 0 or rate <= 0:
+        raise ValueError("not a play")
+    return (t, rate, at)
 
 
 def _question(d: Any) -> Question | None:
@@ -322,12 +336,16 @@ def lecturer_update(s: Store, code: str, secret: object, change: Callable[[Room]
 # ----------------------------------------------------------------------------- the lecturer
 
 
-def publish(room: Room, query: Mapping[str, str]) -> Room:
-    """The lecturer's lecture settings (URL form) as the followers' next state."""
+def publish(
+    room: Room, query: Mapping[str, str], playing: tuple[float, float, float] | None = None
+) -> Room:
+    """The lecturer's lecture settings (URL form) as the followers' next state, and whether
+    the lecturer's player plays (``Room.playing``: from which step, how fast, since when;
+    the step in ``query`` is where it stands when it does not)."""
     pairs = tuple(sorted((str(k), str(v)) for k, v in query.items()))
-    if pairs == room.lecture:
+    if pairs == room.lecture and playing == room.playing:
         return room
-    return replace(room, lecture=pairs, lecture_n=room.lecture_n + 1)
+    return replace(room, lecture=pairs, playing=playing, lecture_n=room.lecture_n + 1)
 
 
 def ask(room: Room, question: Question) -> Room:

@@ -412,3 +412,31 @@ def test_the_summary_has_the_answers_and_results_and_no_names(s) -> None:
     for private in ("Ana", "Bo", "Cy", *seats, secret):
         assert private not in text
     assert set(text) <= set(string.printable) | set("γ²")
+
+
+# ----------------------------------------------------------------------------- play
+
+
+def test_the_lecturers_play_is_kept_in_the_room_and_each_change_of_it_is_a_change(s) -> None:
+    room, secret = cr.create_room(s)
+    query = {"lec_t": "5"}
+    cr.lecturer_update(s, room.code, secret, lambda r: cr.publish(r, query))
+    before = cr.load_room(s, room.code, fresh=True)
+    assert before is not None and before.playing is None
+    play = (5.0, 8.0, 1_000.5)
+    cr.lecturer_update(s, room.code, secret, lambda r: cr.publish(r, query, play))
+    now = cr.load_room(s, room.code, fresh=True)
+    assert now is not None and now.playing == play  # the same lecture, playing: a change
+    assert now.lecture_n == before.lecture_n + 1
+    assert cr.publish(now, query, play) is now  # nothing new: no write
+    stopped = cr.publish(now, {"lec_t": "21"})
+    assert stopped.playing is None and stopped.lecture_n == now.lecture_n + 1
+
+
+@pytest.mark.parametrize("play", [[1, 2], ["a", 8, 0], [5, 0, 1], [-1, 8, 1], [5, float("nan"), 1]])
+def test_a_room_document_with_a_forged_play_is_no_room(s, play) -> None:
+    room, _ = cr.create_room(s)
+    doc = json.loads(room.to_json())
+    doc["playing"] = play
+    s.put(cr.room_key(room.code), json.dumps(doc).encode(), ttl=60)
+    assert cr.load_room(s, room.code, fresh=True) is None
