@@ -134,6 +134,9 @@ def test_a_lecturers_play_report_says_from_where_how_fast_and_since_when(monkeyp
     session, seat = seat_in_class(Role.LECTURER)
     on_event(session, {"t": 5, "seq": 1, "from": 5.25, "rate": 8}, n_steps=T)
     assert session["lec_t"] == 5 and seat.playing == (5.25, 8.0, 1_000.0)
+    # the window ran out: the next, on the same clock (the browser's Play started 1.5 s ago)
+    on_event(session, {"t": 17, "seq": 2, "from": 5.25, "rate": 8, "elapsed": 1.5}, n_steps=T)
+    assert session["lec_t"] == 17 and seat.playing == (5.25, 8.0, 998.5)
     on_event(session, {"t": 19, "seq": 2}, n_steps=T)  # Pause: where it stopped, at once
     assert session["lec_t"] == 19 and seat.playing is None
     for bad in ({"from": "x", "rate": 8}, {"from": 5, "rate": 1e9}, {"from": -1, "rate": 8}):

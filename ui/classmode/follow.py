@@ -41,6 +41,7 @@ from ui.server.internals import running_fragment
 
 LECTURE_PAGE = "lecture"  # the page a student follows the lecturer on (its url_path)
 MAX_RATE = 60.0  # steps a second a lecturer's Play may report (the player offers 2, 8, 30)
+MAX_PLAY_S = 3 * 3600.0  # a Play's age as its browser says it: at most a long lecture's
 
 
 def _is_step(key: str) -> bool:
@@ -206,21 +207,22 @@ def _applied_step(seat: Seat, step: int) -> None:
         seat.applied_query[STEP_KEY] = str(step)
 
 
-def lead_play(session: Session, start: Any = None, rate: Any = None) -> None:
-    """The lecturer's player reported its step: playing from step ``start`` (a float: the
-    browser's position between two steps) at ``rate`` steps a second, or standing still
-    (None). Published to the room at the run's end (:func:`end_of_run`), stamped with this
-    server's clock now. A value that is not a play is standing still."""
+def lead_play(session: Session, start: Any = None, rate: Any = None, elapsed: Any = 0) -> None:
+    """The lecturer's player reported its step: playing from step ``start`` at ``rate``
+    steps a second since ``elapsed`` seconds (by the browser's own clock: its Play goes on
+    through the fetch of the next window), or standing still (None). Published to the room
+    at the run's end (:func:`end_of_run`) with the time it started by this server's clock.
+    A value that is not a play is standing still."""
     seat = seat_of(session)
     if seat is None or not seat.lecturer:
         return
     try:
-        t, r = float(start), float(rate)
+        t, r, e = float(start), float(rate), float(elapsed or 0)
     except (TypeError, ValueError):
         seat.playing = None
         return
-    ok = math.isfinite(t) and math.isfinite(r) and t >= 0 and 0 < r <= MAX_RATE
-    seat.playing = (t, r, time.time()) if ok else None
+    ok = all(map(math.isfinite, (t, r, e))) and t >= 0 and 0 < r <= MAX_RATE
+    seat.playing = (t, r, time.time() - min(max(e, 0.0), MAX_PLAY_S)) if ok else None
 
 
 def leading(session: Session) -> bool:

@@ -252,6 +252,7 @@
  * @property {{base: number, rate: number, at: number} | null} [along] playing along with the lecturer: the step at this page's time `at` (performance.now) and the speed
  * @property {number} [alongRaf] the play-along's animation frame
  * @property {number} [askedAt] when the play-along last asked for the next window
+ * @property {{base: number, rate: number, at: number} | null} [clock] this page's Play: step base at time `at` (performance.now)
  */
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -941,7 +942,7 @@ function say(text) {
   S.noteTimer = setTimeout(() => { S.note.textContent = ""; }, 4000);
 }
 
-/** @typedef {{play?: boolean, from?: number, rate?: number, follow?: boolean}} ReportExtra */
+/** @typedef {{play?: boolean, from?: number, rate?: number, elapsed?: number, follow?: boolean}} ReportExtra */
 
 /** @param {number} t @param {ReportExtra} [extra] */
 function send(t, extra) {
@@ -1011,30 +1012,30 @@ function act(id) {
   }
 }
 
-function play() {
+/** @param {boolean} [resume] a replay that ran into the next window plays on, on its clock */
+function play(resume) {
   const d = S.data;
   if (!d || S.pending) return;
   if (S.t === d.T) { say("The run is over; Reset (Home) to replay it."); return; }
   S.playing = true;
   const rate = reduced() ? Math.min(S.speed, 1) : S.speed; // prefers-reduced-motion: 1 step/s
   if (reduced() && S.speed > 1) say("Reduced motion is on: playing 1 step a second.");
-  let last = performance.now();
-  let owed = 0;
-  // a class's lecturer: the followers play along from here, at this speed, from now on
-  const lead = (/** @type {number} */ t) => (d.lead ? { from: t + owed, rate } : {});
-  if (d.lead) { clearTimeout(S.timer); send(S.t, lead(S.t)); }
+  // Play is a clock: step base + rate × the time since it started. Fetching the next window
+  // holds the chart still, not the clock, so the replay keeps its pace (and a class's
+  // followers, who play by the same clock, stay with it).
+  if (!resume || !S.clock || S.clock.rate !== rate) S.clock = { base: S.t, rate, at: performance.now() };
+  const c = S.clock;
+  // a class's lecturer: the followers play along from where it started, how fast, how long ago
+  const lead = () => (d.lead ? { from: c.base, rate, elapsed: (performance.now() - c.at) / 1000 } : {});
+  if (d.lead && !resume) { clearTimeout(S.timer); send(S.t, lead()); }
   const tick = (/** @type {number} */ now) => {
     if (!S.playing) return;
-    owed += ((now - last) * rate) / 1000;
-    last = now;
-    if (owed >= 1) {
-      const steps = Math.floor(owed);
-      owed -= steps;
-      const dd = /** @type {PlayerData} */ (S.data); // set once, never unset
-      const target = Math.min(S.t + steps, dd.T);
+    const dd = /** @type {PlayerData} */ (S.data); // set once, never unset
+    const target = Math.min(Math.floor(c.base + (c.rate * (now - c.at)) / 1000), dd.T);
+    if (target > S.t) {
       if (target > dd.stop) { // the window ends: fetch the next and play on
         S.playing = false;
-        moveTo(target, { play: true, ...lead(target) });
+        moveTo(target, { play: true, ...lead() });
         return;
       }
       moveTo(target);
@@ -1223,7 +1224,7 @@ function mount(component) {
   if (S.played === undefined) S.played = data.play; // a replay of before this page load stays over
   if (data.play && data.play !== S.played) { // a replay that ran into the next window plays on
     S.played = data.play;
-    play();
+    play(true);
   }
   if (S.dirty) schedule();
 }

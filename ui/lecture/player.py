@@ -233,7 +233,7 @@ def on_event(session: Session, value: Any, *, n_steps: int) -> None:
     nothing. ``value["seq"]`` numbers the report (the browser keeps steps the server
     has not heard of yet); ``value["play"]`` asks the next window to play on. A class's
     lecturer's browser also says whether it plays (``"rate"`` steps a second from step
-    ``"from"``), which the followers' players follow; a follower's browser playing along
+    ``"from"``, ``"elapsed"`` seconds ago), which the followers' players follow; a follower's browser playing along
     with the lecturer asks for the next window (``"follow": true``), and its step is the
     lecturer's, not its own (``ui.classmode.follow.play_along``)."""
     if not isinstance(value, dict):
@@ -246,7 +246,7 @@ def on_event(session: Session, value: Any, *, n_steps: int) -> None:
     if value.get("follow") is True and class_follow.following(session):
         return  # the page's run takes the lecturer's step now
     go_to(session, t)
-    class_follow.lead_play(session, value.get("from"), value.get("rate"))
+    class_follow.lead_play(session, value.get("from"), value.get("rate"), value.get("elapsed"))
     if value.get("play") is True and t < n_steps:
         session[PLAY] = int(session.get(PLAY, 0)) + 1
 
