@@ -1103,6 +1103,7 @@ function scrubTo(t, released) {
 
 function link() {
   const url = new URL(window.location.href);
+  url.searchParams.delete("app_presenter"); // the projector's layout is not the lesson's (state.LOCAL_SETTINGS)
   if (S.t) url.searchParams.set("lec_t", String(S.t));
   else url.searchParams.delete("lec_t");
   return url.toString();

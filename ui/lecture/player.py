@@ -233,9 +233,10 @@ def on_event(session: Session, value: Any, *, n_steps: int) -> None:
     nothing. ``value["seq"]`` numbers the report (the browser keeps steps the server
     has not heard of yet); ``value["play"]`` asks the next window to play on. A class's
     lecturer's browser also says whether it plays (``"rate"`` steps a second from step
-    ``"from"``, ``"elapsed"`` seconds ago), which the followers' players follow; a follower's browser playing along
-    with the lecturer asks for the next window (``"follow": true``), and its step is the
-    lecturer's, not its own (``ui.classmode.follow.play_along``)."""
+    ``"from"``, ``"elapsed"`` seconds ago), which the followers' players follow; a
+    follower's browser playing along with the lecturer asks for the next window
+    (``"follow": true``), and its step is the lecturer's, not its own
+    (``ui.classmode.follow.play_along``)."""
     if not isinstance(value, dict):
         return
     t = _int(value.get("t"), 0, n_steps)
