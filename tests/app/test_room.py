@@ -415,6 +415,46 @@ def test_closing_the_class_ends_it_for_students_and_the_summary_has_no_names() -
     assert "has ended" in texts(a)
 
 
+def test_an_old_seat_link_or_cookie_after_the_class_closed_says_the_class_has_ended() -> None:
+    from ui.app.state import NOTICES
+
+    lec, seat = lecturer()
+    a = student(seat.code, "Bo")
+    held = a.session_state["room_seat"].seat
+    url = dict(a.query_params.items())
+    lec.checkbox(key="room_sure").check().run()
+    lec.button(key="room_close").click().run()
+    ended = f"Class {cr.shown_code(seat.code)} has ended"
+    cookies = {
+        "the student's reload (the class's link and the seat's cookie)": (
+            url,
+            {arrive.SEAT_COOKIE: f"{seat.code}.{held}"},
+        ),
+        "the student's cookie, the app opened without the link": (
+            {},
+            {arrive.SEAT_COOKIE: f"{seat.code}.{held}"},
+        ),
+        "the lecturer's cookie (a reload of the projector)": (
+            {},
+            {arrive.COOKIE: f"{seat.code}.{seat.secret}"},
+        ),
+    }
+    for how, (query, jar) in cookies.items():
+        session: dict = {}
+        joining = arrive.arrive(session, query, lambda jar=jar: jar)
+        said = " ".join(session.get(NOTICES, []))
+        assert ended in said, how
+        assert "room_seat" not in session and joining is None, how  # no join form for it
+        assert session.get(arrive.COOKIE_SET), how  # the browser drops the cookie
+    # a seat cookie of a class still open, in a tab opened without the link: kept, no word
+    _, other = lecturer()
+    b = student(other.code, "Cy")
+    session = {}
+    jar = {arrive.SEAT_COOKIE: f"{other.code}.{b.session_state['room_seat'].seat}"}
+    arrive.arrive(session, {}, lambda: jar)
+    assert not session.get(NOTICES) and not session.get(arrive.COOKIE_SET)
+
+
 def test_the_lecturers_cookie_reopens_the_class_after_a_reload() -> None:
 
     _, seat = lecturer()

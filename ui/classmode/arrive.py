@@ -96,18 +96,33 @@ def _cookie(cookies: Any, name: str) -> tuple[str, str]:
     return code_text, rest
 
 
+def ended(code: str) -> str:
+    """What a page says when the class a link or a cookie names is over."""
+    return f"Class {cr.shown_code(code)} has ended: it was closed or it expired."
+
+
 def _from_cookie(session: Session, cookies: Any) -> None:
+    """Without ``room=``: the lecturer's cookie reopens their class (a reload of the
+    projector's tab); a class cookie, the lecturer's or a student's, of a class that has
+    ended says so (and is dropped) instead of leaving the page in no class without a word."""
     code_text, secret = _cookie(cookies, COOKIE)
+    seat_code, seat_id = _cookie(cookies, SEAT_COOKIE)
     if code_text or secret:
         session[COOKIE_SET] = True  # kept if it opens the class, else dropped
-    code = cr.normal_code(code_text)
-    if code is None or not secret:
+    code = cr.normal_code(code_text) if secret else None
+    # a student's seat cookie: the seat is taken again only with the class's link (room=),
+    # so another tab opened without it keeps the cookie for the tab that has it
+    theirs = cr.normal_code(seat_code) if seat_id and code is None else None
+    if code is None and theirs is None:
         return
     try:
-        room = reach(cr.load_room, code)
+        room = reach(cr.load_room, code or theirs)
     except Refused:
         return  # a reload while the store is down: the tab is not the lecturer's until then
-    if room is not None and not room.closed and cr.holds_secret(room, secret):
+    if room is None or room.closed:
+        session[COOKIE_SET] = True  # dropped
+        notice(session, ended(code or theirs or ""))
+    elif code is not None and cr.holds_secret(room, secret):
         move(session, "reopen", Seat(code=code, role=Role.LECTURER, secret=secret))
 
 
@@ -138,6 +153,9 @@ def arrive(session: Session, query: Any, cookies: Callable[[], Any] | None = Non
         room = reach(cr.load_room, code)
         if room is None:
             notice(session, f"No class {cr.shown_code(code)} is open: it ended or expired.")
+            return None
+        if room.closed:  # a student's old link, or a lecturer link, after the class closed
+            notice(session, ended(code))
             return None
         if key:
             if not cr.holds_secret(room, str(key)[:100]):
