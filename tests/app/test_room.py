@@ -113,8 +113,15 @@ def test_leaving_gives_the_seat_back_and_the_projector_counts_one_fewer() -> Non
 @pytest.mark.parametrize(
     ("code", "says"),
     [
-        ("ABCD", "8 letters and digits"),
-        ("<img src=x onerror=alert(1)>", "8 letters and digits"),
+        ("ABCD", "8 letters and digits, like ABCD-2345; this one has 4"),
+        ("<img src=x onerror=alert(1)>", "Type the class code"),  # past max_chars: not sent
+        ("ABCD-EF#H", "only the letters and the digits 2 to 9"),
+        # 8 characters, each a look-alike the code alphabet leaves out
+        (
+            "0O1I-LLLL",
+            "never uses 0, 1, I, L or O (each looks like another character); "
+            "this one has 0, 1, I, L and O",
+        ),
         ("ABCD-EFGH", "No class ABCD-EFGH is open"),
     ],
 )

@@ -238,10 +238,7 @@ def join(session: Session, text: object, nick: object) -> str | None:
     """Join the class whose code is ``text``; an error sentence or None."""
     code = cr.normal_code(text)
     if code is None:
-        return (
-            f"A class code has {cr.CODE_LENGTH} letters and digits, like "
-            f"{cr.shown_code('ABCD2345')}."
-        )
+        return cr.code_problem(text)
     if not _limit(session).allow():
         return "Too many attempts: wait a few seconds and try again."
     client = clients.current()

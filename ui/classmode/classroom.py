@@ -86,6 +86,32 @@ def normal_code(text: object) -> str | None:
     return code
 
 
+LOOK_ALIKES = "01ILO"  # never in a code: each looks like another character
+
+
+def code_problem(text: object) -> str:
+    """Why ``text`` is not a class code, in a sentence that names no character it did not
+    expect (the look-alikes a code never uses, or how many characters it has)."""
+    if not isinstance(text, str) or len(text) > 40:
+        return f"A class code has {CODE_LENGTH} letters and digits, like ABCD-2345."
+    code = "".join(c for c in text.upper() if c not in " -")
+    if not code:
+        return f"Type the class code on the projector: {CODE_LENGTH} letters and digits."
+    alike = [c for c in LOOK_ALIKES if c in code]
+    if alike:
+        found = ", ".join(alike[:-1]) + (" and " if len(alike) > 1 else "") + alike[-1]
+        return (
+            "A class code never uses 0, 1, I, L or O (each looks like another character); "
+            f"this one has {found}. Check the code on the projector."
+        )
+    if any(c not in CODE_ALPHABET for c in code):
+        return "A class code has only the letters and the digits 2 to 9, like ABCD-2345."
+    return (
+        f"A class code has {CODE_LENGTH} letters and digits, like ABCD-2345; "
+        f"this one has {len(code)}."
+    )
+
+
 def shown_code(code: str) -> str:
     """The code as the projector shows it: two groups of four."""
     return f"{code[:4]}-{code[4:]}"

@@ -82,6 +82,32 @@ def test_a_typed_code_is_normalized_or_refused(typed, code) -> None:
     assert cr.normal_code(typed) == code
 
 
+@pytest.mark.parametrize(
+    ("typed", "says"),
+    [
+        ("0O1I-LLLL", "never uses 0, 1, I, L or O"),  # 8 characters, all look-alikes
+        ("ABCD-EFGO", "this one has O."),
+        ("abcd-efg1", "this one has 1."),
+        ("ABCD-EF", "8 letters and digits, like ABCD-2345; this one has 6"),
+        ("ABCD-EF?H", "only the letters and the digits 2 to 9"),
+        (None, "8 letters and digits"),
+        ("", "Type the class code"),
+        ("<img src=x onerror=alert(1)>", "never uses 0, 1, I, L or O"),
+    ],
+)
+def test_a_code_that_is_refused_says_why(typed, says) -> None:
+    assert cr.normal_code(typed) is None
+    said = cr.code_problem(typed)
+    assert says in said
+    assert "?" not in said and "<" not in said  # nothing of what was typed but look-alikes
+
+
+def test_no_look_alike_is_in_the_code_alphabet_so_none_can_be_mapped_to_a_code_letter() -> None:
+    # the code leaves out both characters of each look-alike pair (0/O, 1/I/L): a typed O
+    # could be read as 0 only if 0 were a code character; it is not, so the page says so
+    assert not set(cr.LOOK_ALIKES) & set(cr.CODE_ALPHABET)
+
+
 def test_the_projector_shows_the_code_in_two_groups() -> None:
     assert cr.shown_code("ABCDEFGH") == "ABCD-EFGH"
 
