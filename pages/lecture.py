@@ -121,7 +121,8 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
         asked=arrive.asked_here(ss),  # the lecturer's chart marks the class's question
         summary=lecture.settings_summary(ss) if ss["app_presenter"] else "",
         lead=class_follow.leading(ss),  # a lecturer's Play is followed: the browser says so
-        along=None if along is None else along[1],
+        # a follower plays along with the lecturer's Play; the lecturer's plays on its clock
+        along=class_follow.lead_clock(ss) if along is None else along[1],
     )
     k = run.trace.mistakes_before(t)
     # on_change="rerun" makes the expander lazy: the log is built only while it is open

@@ -113,15 +113,16 @@ def _from_cookie(session: Session, cookies: Any) -> None:
     # a student's seat cookie: the seat is taken again only with the class's link (room=),
     # so another tab opened without it keeps the cookie for the tab that has it
     theirs = cr.normal_code(seat_code) if seat_id and code is None else None
-    if code is None and theirs is None:
+    named = code or theirs
+    if named is None:
         return
     try:
-        room = reach(cr.load_room, code or theirs)
+        room = reach(cr.load_room, named)
     except Refused:
         return  # a reload while the store is down: the tab is not the lecturer's until then
     if room is None or room.closed:
         session[COOKIE_SET] = True  # dropped
-        notice(session, ended(code or theirs or ""))
+        notice(session, ended(named))
     elif code is not None and cr.holds_secret(room, secret):
         move(session, "reopen", Seat(code=code, role=Role.LECTURER, secret=secret))
 

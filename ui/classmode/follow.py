@@ -225,6 +225,18 @@ def lead_play(session: Session, start: Any = None, rate: Any = None, elapsed: An
     seat.playing = (t, r, time.time() - min(max(e, 0.0), MAX_PLAY_S)) if ok else None
 
 
+def lead_clock(session: Session) -> dict[str, float] | None:
+    """The lecturer's own Play as the room has it (``{"from", "rate", "elapsed"}``, the
+    seconds by this server's clock): the lecturer's browser plays on this clock, which the
+    followers share, and not on the moment its own button was pressed, which its report
+    reached the server after (None when not playing)."""
+    seat = seat_of(session)
+    if seat is None or not seat.lecturer or seat.playing is None:
+        return None
+    start, rate, at = seat.playing
+    return {"from": start, "rate": rate, "elapsed": round(max(0.0, time.time() - at), 4)}
+
+
 def leading(session: Session) -> bool:
     """The lecturer of a class: their Play is followed (their browser reports it)."""
     seat = seat_of(session)

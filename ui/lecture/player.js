@@ -143,7 +143,7 @@
  * @property {[number, number] | null} asked the class's open question: [step, point]
  * @property {string} summary the run's settings, shown in presenter mode (the page's widgets are hidden)
  * @property {boolean} [lead] a class's lecturer: Play and Pause are reported at once (the followers play along)
- * @property {Along | null} [along] a follower whose lecturer plays: the lecturer's Play, by the server's clock
+ * @property {Along | null} [along] the lecturer's Play by the server's clock: a follower plays along with it, the lecturer plays on it
  */
 
 /**
@@ -1220,8 +1220,14 @@ function mount(component) {
   const drawn = `${key}:${!!data.presenter}`;
   if (S.drawn !== drawn || !S.svg || !S.chartBox.contains(S.svg)) { S.drawn = drawn; redraw(); }
   else paint(); // the same scene: only the step may have changed
-  if (data.along && !S.playing) playAlong(data.along); // the lecturer plays: so does this page
+  if (data.along && !S.playing && !data.lead) playAlong(data.along); // the lecturer plays: so does this page
   else S.along = null;
+  if (data.along && data.lead && S.playing && S.clock && S.clock.rate === data.along.rate) {
+    // the lecturer's own Play goes on by the clock the room has, which its followers share:
+    // it started when the server heard of it, a moment after the press (a step may wait)
+    S.clock.base = data.along.from;
+    S.clock.at = performance.now() - data.along.elapsed * 1000;
+  }
   if (S.played === undefined) S.played = data.play; // a replay of before this page load stays over
   if (data.play && data.play !== S.played) { // a replay that ran into the next window plays on
     S.played = data.play;
