@@ -13,6 +13,8 @@ One scenario a run, each in a file of its own:
   against a reference copy of the app with ``--reference DIR``;
 - ``--room N`` (``benchmarks/load_room.py``): N students following a lecturer in one
   room, every tab left open and polling; a question asked, answered and revealed;
+- ``--room N --play`` (``benchmarks/load_play.py``): N students following a lecturer who
+  presses Play at 2 and at 8 steps/s: each follower's step against the lecturer's;
 - ``--through-nginx N`` (``benchmarks/load_nginx.py``): any of them through nginx in
   front of N app servers with Redis, as ``scripts/serve_class.sh`` runs them.
 
@@ -27,6 +29,7 @@ Run:  python benchmarks/load.py [--sessions 10,20,50,100] [--presses 10] [--thin
       python benchmarks/load.py --url http://HOST:PORT [--sessions 100]
       python benchmarks/load.py --room 100 [--changes 10] [--gap 4] [--idle 15]
       python benchmarks/load.py --room 100 --through-nginx 2
+      python benchmarks/load.py --room 50 --play [--play-s 8]
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from benchmarks.load_class import class_report  # noqa: E402
 from benchmarks.load_full_reruns import full_rerun_report  # noqa: E402
 from benchmarks.load_nginx import through_nginx  # noqa: E402
 from benchmarks.load_phases import CLASS_QUERY  # noqa: E402
+from benchmarks.load_play import play_report  # noqa: E402
 from benchmarks.load_room_report import room_report  # noqa: E402
 from benchmarks.load_steps import sessions_table, warm_up  # noqa: E402
 from tools import streamlit_server  # noqa: E402
@@ -101,6 +105,10 @@ def main() -> None:
         help="N students (100) following a lecturer in one room, a question",
     )
     parser.add_argument("--changes", type=int, default=10, help="--room: the lecturer's steps")
+    parser.add_argument(
+        "--play", action="store_true", help="--room: the lecturer plays; followers play along"
+    )
+    parser.add_argument("--play-s", type=float, default=6.0, help="--play: s at each speed")
     parser.add_argument("--gap", type=float, default=4.0, help="--room: s between the steps")
     parser.add_argument("--idle", type=float, default=15.0, help="--room: measured idle s")
     parser.add_argument(
@@ -148,7 +156,10 @@ def main() -> None:
                 asyncio.run(warm_up(port, args.full_rerun))
             except (*CLOSED_OR_FAILED,) as exc:
                 sys.exit(f"warm-up failed: {exc}")
-            if args.room:
+            if args.room and args.play:
+                door = Door(stream_url(port))
+                ok = play_report(args, args.store, door, [door] * args.room, pid)
+            elif args.room:
                 door = Door(stream_url(port))
                 where = f"one server, pid {pid}" if pid else f"the server at {port}"
                 ok = room_report(args, args.store, [door], [door] * args.room, pid, where)

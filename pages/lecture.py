@@ -106,6 +106,8 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
     strip.lecture_card(ss)  # a joined student: the lecturer's question, above the player
     run = lecture_run(X, y, settings)
     T = run.trace.n_steps
+    if (along := class_follow.play_along(ss, T)) is not None:
+        go_to(ss, along[0])  # the lecturer plays: where they are now; the browser plays on
     t = min(int(ss["lec_t"]), T)
     if (window_now := scene_window(ss, ss[RUN], t)) is None:
         st.rerun(scope="app")  # a new layout, or a step the scene on the page does not hold
@@ -118,6 +120,9 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
         presenter=bool(ss["app_presenter"]),
         asked=arrive.asked_here(ss),  # the lecturer's chart marks the class's question
         summary=lecture.settings_summary(ss) if ss["app_presenter"] else "",
+        lead=class_follow.leading(ss),  # a lecturer's Play is followed: the browser says so
+        # a follower plays along with the lecturer's Play; the lecturer's plays on its clock
+        along=class_follow.lead_clock(ss) if along is None else along[1],
     )
     k = run.trace.mistakes_before(t)
     # on_change="rerun" makes the expander lazy: the log is built only while it is open
@@ -147,6 +152,8 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
 
 run = lecture_run(X, y, settings)
 T = run.trace.n_steps
+if (playing := class_follow.play_along(ss, T)) is not None:
+    go_to(ss, playing[0])  # a follower's window holds the step the lecturer's Play is at
 if int(ss["lec_t"]) > T:
     st.info(f"This run ends after {T} steps, so step {ss['lec_t']} shows its end.")
     go_to(ss, T)

@@ -36,6 +36,10 @@ LIMIT = 1e6
 # perceptron's w·x underflows to 0 and it never converges.
 MIN_SCALE = 1e-6
 COLUMNS = ("x1", "x2", "y")
+# What may separate the values: a comma, or a semicolon (spreadsheets where the comma is the
+# decimal mark save CSV with semicolons), or a tab (a copied table). The file's first line
+# decides: the first of these that makes it a header naming x1, x2 and y, or three numbers.
+SEPARATORS = {",": "a comma", ";": "a semicolon", "\t": "a tab"}
 SHOWN = 20  # characters of a cell quoted back in a message, at most
 # Control characters other than tab, line feed and carriage return: binary data.
 _BINARY = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -103,7 +107,7 @@ def _shown(cell: str) -> str:
     return repr(cell if len(cell) <= SHOWN else cell[:SHOWN] + "…")
 
 
-def _lines(text: str) -> list[tuple[int, str]]:
+def _lines(text: str, sep: str = ",") -> list[tuple[int, str]]:
     """The file's non-blank lines with their line numbers (1 = first), checked for size
     and shape before any of them is parsed."""
     text = text.replace("\r\n", "\n")
@@ -127,7 +131,7 @@ def _lines(text: str) -> list[tuple[int, str]]:
             )
         if not line.strip():
             continue
-        if line.count(",") >= MAX_COLUMNS:
+        if line.count(sep) >= MAX_COLUMNS:
             raise CSVError(
                 f"Row {number} has more than {MAX_COLUMNS} columns; "
                 "expected the columns x1, x2, y (and a few more at most)."
@@ -140,16 +144,31 @@ def _lines(text: str) -> list[tuple[int, str]]:
     return lines
 
 
-def _cells(line: str, row: int) -> list[str]:
+def _separator(text: str) -> str:
+    """The separator of the file's values (:data:`SEPARATORS`), read off its first line that
+    is not blank; a comma when no separator makes that line a header or a row of numbers."""
+    first = re.search(r"[^\n\r]*\S[^\n\r]*", text[: MAX_LINE + 1])
+    line = first.group() if first else ""
+    for sep in SEPARATORS:
+        try:
+            cells = [c.strip().lower() for c in next(csv.reader([line], delimiter=sep))]
+        except (csv.Error, StopIteration):
+            continue
+        if all(c in cells for c in COLUMNS) or (len(cells) == 3 and all(map(_is_float, cells))):
+            return sep
+    return ","
+
+
+def _cells(line: str, row: int, sep: str = ",") -> list[str]:
     """One line split into cells (quotes allowed), each at most MAX_CELL characters."""
     if line.count('"') % 2:
         raise CSVError(f'Row {row} has an unbalanced quote ("). Remove it or close it.')
     try:
-        cells = next(csv.reader([line], strict=True))
+        cells = next(csv.reader([line], delimiter=sep, strict=True))
     except (csv.Error, StopIteration):
         raise CSVError(
             f"Row {row} is not valid CSV (misplaced quotes?). Write the values as plain "
-            "numbers separated by commas."
+            f"numbers separated by {'commas' if sep == ',' else SEPARATORS[sep] + 's'}."
         ) from None
     for c, cell in enumerate(cells, start=1):
         if len(cell) > MAX_CELL:
@@ -164,6 +183,11 @@ def _number(cell: str, row: int, column: str) -> float:
     try:
         v = float(cell)
     except (ValueError, OverflowError):
+        if re.fullmatch(r"[+-]?\d*,\d+", cell):  # 1,5: a decimal comma (the file's values
+            raise CSVError(  # are then separated by semicolons or tabs)
+                f"Row {row}, column {column}: {_shown(cell)} has a decimal comma; write it "
+                f"with a point ({cell.replace(',', '.')})."
+            ) from None
         raise CSVError(f"Row {row}, column {column}: {_shown(cell)} is not a number.") from None
     if math.isnan(v) or (math.isinf(v) and "inf" in cell.lower()):
         raise CSVError(f"Row {row}, column {column}: {_shown(cell)} is not a finite number.")
@@ -180,7 +204,9 @@ def load_csv(source: Any) -> tuple[FloatArray, FloatArray]:
 
     The header line names the columns (any order, case-insensitive, extra
     columns ignored); a file whose first line is three numbers is read as
-    ``x1, x2, y`` without a header. Labels are -1/+1, or 0/1 with 0 mapped to -1.
+    ``x1, x2, y`` without a header. The values are separated by commas, semicolons
+    or tabs (:data:`SEPARATORS`: the first line says which); decimals are written
+    with a point. Labels are -1/+1, or 0/1 with 0 mapped to -1.
     Blank lines are skipped; a row number in a message is the line's number in
     the file.
 
@@ -207,8 +233,10 @@ def load_csv(source: Any) -> tuple[FloatArray, FloatArray]:
         ``MAX_BYTES`` / ``MAX_ROWS`` / ``MAX_LINE`` / ``MAX_CELL`` /
         ``MAX_COLUMNS``. A message quotes at most ``SHOWN`` characters of the file.
     """
-    lines = _lines(_decode(_read_bytes(source)))
-    parsed = [(i, _cells(line, i)) for i, line in lines]
+    text = _decode(_read_bytes(source))
+    sep = _separator(text)
+    lines = _lines(text, sep)
+    parsed = [(i, _cells(line, i, sep)) for i, line in lines]
     rows = [(i, cells) for i, cells in parsed if any(c.strip() for c in cells)]  # not ',,'
     if not rows:
         raise CSVError("The file is empty. Expected a header line 'x1,x2,y' and one row per point.")
@@ -221,7 +249,7 @@ def load_csv(source: Any) -> tuple[FloatArray, FloatArray]:
         if missing:
             raise CSVError(
                 f"Missing column(s) {', '.join(missing)}. The first line must name the columns, "
-                "e.g. 'x1,x2,y'."
+                f"e.g. 'x1,x2,y'{_named(rows[0][1], lines[0][1])}."
             )
         body = rows[1:]
     if not body:
@@ -252,6 +280,17 @@ def load_csv(source: Any) -> tuple[FloatArray, FloatArray]:
             "data, e.g. multiply it by 1,000,000."
         )
     return X, labels
+
+
+def _named(cells: list[str], line: str) -> str:
+    """What the first line says when its names are there but not separated by the file's
+    separator (a comma): e.g. 'x1 x2 y' or 'x1|x2|y'."""
+    if len(cells) != 1:
+        return ""
+    words = re.split(r"[^0-9a-z]+", line.lower())
+    if all(c in words for c in COLUMNS):
+        return " (with commas, semicolons or tabs between the names: this line has none)"
+    return ""
 
 
 def _is_float(cell: str) -> bool:

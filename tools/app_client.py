@@ -156,12 +156,12 @@ class Session(Client):
         ``raw``, in the player's fragment (unless ``full_rerun``)."""
         return self.component_event(self.player_id, self.player_fragment_id, raw)
 
-    def report_state(self, target: Any, play: bool = False) -> ClientState:
+    def report_state(self, target: Any, play: bool = False, **extra: Any) -> ClientState:
         """What the browser sends once a burst of steps pauses at ``target`` (or at once
         for a step outside the window): the player's report, numbered one more than the
-        last (:func:`tools.components.report`)."""
+        last (:func:`tools.components.report`; ``extra``: a class lecturer's Play)."""
         self.seq += 1
-        return self.player_event(report(target, self.seq, play))
+        return self.player_event(report(target, self.seq, play, **extra))
 
     async def report_view(
         self, target: Any, play: bool = False, timeout: float = RUN_TIMEOUT

@@ -18,6 +18,7 @@ Nothing here speaks to a server: :mod:`tools.app_client` does, with these.
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from dataclasses import dataclass
@@ -51,6 +52,7 @@ class PlayerView:
     run: str = ""
     play: int = 0
     presenter: bool = False
+    along: dict[str, float] | None = None  # a follower's: the lecturer's Play it plays along with
     views: int = 0  # step views the scene carries (one per step start..stop)
     status: list[str] | None = None  # the status line of the view at t (None: none)
     problem: str | None = None  # data the browser could not draw
@@ -68,6 +70,9 @@ class PlayerView:
             view.start, view.stop = int(data["start"]), int(data["stop"])
             view.run, view.play = str(data.get("run", "")), int(data.get("play") or 0)
             view.presenter = bool(data.get("presenter"))
+            along = data.get("along")
+            if along is not None:
+                view.along = {k: float(along[k]) for k in ("from", "rate", "elapsed")}
             scene = scene or {}
             if (scene.get("run"), scene.get("start"), scene.get("stop")) != (
                 view.run,
@@ -169,11 +174,11 @@ def next_burst(at: Where, rng: random.Random, leave: float) -> tuple[int, bool]:
     return (b + 1 if target > b else target), False
 
 
-def report(target: Any, seq: int, play: bool = False) -> str:
+def report(target: Any, seq: int, play: bool = False, **extra: Any) -> str:
     """The player's ``json_trigger_value`` for a report of step ``target`` numbered ``seq``
     (``"play": true`` for a replay that ran into the next window), as ``player.js``
-    sends it."""
-    value: dict[str, Any] = {"t": target, "seq": seq}
+    sends it; ``extra``: a class lecturer's Play (``from``, ``rate``, ``elapsed``)."""
+    value: dict[str, Any] = {"t": target, "seq": seq, **extra}
     if play:
         value["play"] = True
     return json.dumps([{"event": "at", "value": value}])
@@ -214,3 +219,16 @@ class Drop:
             return None
         where = f"is drawn at {got} (version {scene['v']}, was {self.v})"
         return f"point {self.i} dropped at ({self.x}, {self.y}) {where}"
+
+
+def shown_step(view: PlayerView, received: float, now: float) -> int:
+    """The step a browser's player shows at ``now`` (seconds, the clock ``received`` was
+    read on) after it received ``view``: the player's step, or while it plays along with a
+    lecturer's Play, the step by its own clock from the moment the view arrived
+    (``player.js``'s ``playAlong``: from + rate × (elapsed + the time since), whole steps,
+    held at the window's last step and at the run's)."""
+    a = view.along
+    if a is None:
+        return view.t
+    at = math.floor(a["from"] + a["rate"] * (a["elapsed"] + now - received))
+    return max(0, min(at, view.stop, view.T))

@@ -14,7 +14,7 @@ from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from tools.app_client import Session
-from tools.components import ASK_SCENE, MISSING_SCENE, PLAYER_KEY
+from tools.components import ASK_SCENE, MISSING_SCENE, PLAYER_KEY, PlayerView
 from tools.streamlit_client import OK_FINISH, RunView, message
 
 SEAT_COOKIE = "perceptron_seat"  # ui.classmode.arrive.SEAT_COOKIE: a student's seat
@@ -66,6 +66,7 @@ class Live:
         self.session = session
         self.server = server
         self.shown: dict[int, float] = {}  # the player's step -> first received (perf_counter)
+        self.player: tuple[float, PlayerView] | None = None  # the last player, when received
         self.keys: dict[str, float] = {}  # an element's key -> first received in a finished run
         self.polls = 0
         self.polled: list[float] = []  # when each poll was sent (perf_counter)
@@ -157,6 +158,7 @@ class Live:
                         self.errors.append(view.player.problem)
                     else:
                         self.shown.setdefault(view.player.t, now)
+                        self.player = (now, view.player)
                 kind = fwd.WhichOneof("type")
                 if kind == "auto_rerun":
                     self._timer(fwd.auto_rerun.fragment_id, fwd.auto_rerun.interval)

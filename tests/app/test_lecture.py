@@ -222,3 +222,20 @@ def test_presenter_mode_shows_the_runs_settings_in_the_player_not_above_it():
     plain = lecture({"lec_bias": "0"})
     assert lecture_scene(plain)["summary"] == ""  # the widgets say it
     assert bias in [t.label for t in plain.toggle]
+
+
+def test_presenter_mode_opens_from_a_bookmark_but_never_travels_in_the_pages_link():
+    """A lecturer's bookmark ``?app_presenter=1`` opens the projector's layout; the address
+    bar (and so every link copied from it) keeps the lesson's step and settings, not the
+    layout: a student who opens the link sees the page as everyone does."""
+    at = lecture({"app_presenter": "1", "lec_t": "9", "lec_rule": "negative"})
+    assert at.session_state["app_presenter"] is True and lecture_scene(at)["presenter"] is True
+    url = dict(at.query_params)
+    assert url.get("lec_t") == "9" and url.get("lec_rule") == "negative"
+    assert "app_presenter" not in url
+    at.session_state["lec_t"] = 10  # a step later, still presenting: still not in the link
+    at.run()
+    assert "app_presenter" not in dict(at.query_params) and at.session_state["app_presenter"]
+    student = lecture(dict(at.query_params))  # the link, opened by a student
+    assert student.session_state["app_presenter"] is False
+    assert lecture_scene(student)["t"] == 10

@@ -117,3 +117,38 @@ def test_the_player_stays_in_the_fragment_only_while_the_browser_surely_holds_it
     assert scene_window(session, "run-a", 150) is None
     forget_scene(session)  # a full run began: what the last one sent may be dropped
     assert scene_window(session, "run-a", 150) is None
+
+
+def seat_in_class(role):
+    from ui.classmode.seat import SEAT, Seat
+
+    seat = Seat(code="ABCDEFGH", role=role, secret="s" if role.value == "lecturer" else None)
+    return {"lec_t": 3, SEAT: seat}, seat
+
+
+def test_a_lecturers_play_report_says_from_where_how_fast_and_since_when(monkeypatch):
+    from ui.classmode import follow
+    from ui.classmode.seat import Role
+
+    monkeypatch.setattr(follow.time, "time", lambda: 1_000.0)
+    session, seat = seat_in_class(Role.LECTURER)
+    on_event(session, {"t": 5, "seq": 1, "from": 5.25, "rate": 8}, n_steps=T)
+    assert session["lec_t"] == 5 and seat.playing == (5.25, 8.0, 1_000.0)
+    # the window ran out: the next, on the same clock (the browser's Play started 1.5 s ago)
+    on_event(session, {"t": 17, "seq": 2, "from": 5.25, "rate": 8, "elapsed": 1.5}, n_steps=T)
+    assert session["lec_t"] == 17 and seat.playing == (5.25, 8.0, 998.5)
+    on_event(session, {"t": 19, "seq": 2}, n_steps=T)  # Pause: where it stopped, at once
+    assert session["lec_t"] == 19 and seat.playing is None
+    for bad in ({"from": "x", "rate": 8}, {"from": 5, "rate": 1e9}, {"from": -1, "rate": 8}):
+        on_event(session, {"t": 5, "seq": 3, **bad}, n_steps=T)
+        assert seat.playing is None  # not a play: standing still
+
+
+def test_a_students_play_is_not_followed_and_a_followers_ask_for_a_window_moves_nothing():
+    from ui.classmode.seat import Role
+
+    session, seat = seat_in_class(Role.FOLLOWING)
+    on_event(session, {"t": 5, "seq": 1, "from": 5, "rate": 8}, n_steps=T)
+    assert seat.playing is None and session["lec_t"] == 5
+    on_event(session, {"t": 101, "seq": 2, "follow": True}, n_steps=T)
+    assert session["lec_t"] == 5 and session[SEQ] == 2  # the page takes the lecturer's step

@@ -114,8 +114,15 @@ def test_leaving_gives_the_seat_back_and_the_projector_counts_one_fewer() -> Non
 @pytest.mark.parametrize(
     ("code", "says"),
     [
-        ("ABCD", "8 letters and digits"),
-        ("<img src=x onerror=alert(1)>", "8 letters and digits"),
+        ("ABCD", "8 letters and digits, like ABCD-2345; this one has 4"),
+        ("<img src=x onerror=alert(1)>", "Type the class code"),  # past max_chars: not sent
+        ("ABCD-EF#H", "only the letters and the digits 2 to 9"),
+        # 8 characters, each a look-alike the code alphabet leaves out
+        (
+            "0O1I-LLLL",
+            "never uses 0, 1, I, L or O (each looks like another character); "
+            "this one has 0, 1, I, L and O",
+        ),
         ("ABCD-EFGH", "No class ABCD-EFGH is open"),
     ],
 )
@@ -231,6 +238,64 @@ def test_followers_show_the_lecturers_data_settings_and_step() -> None:
     a.button(key="room_follow").click().run()
     a.run()
     assert a.session_state["lec_t"] == 20
+
+
+def test_followers_play_along_with_the_lecturers_play_and_stop_where_it_stops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ui.classmode import follow
+    from ui.lecture.player import on_event
+
+    clock = [1_000.0]
+    monkeypatch.setattr(follow.time, "time", lambda: clock[0])
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    lec.session_state["lec_t"] = 5
+    lec.run()
+    a = student(seat.code, page="pages/lecture.py")
+    assert lecture_scene(a)["t"] == 5 and lecture_scene(a)["along"] is None
+    # the lecturer presses Play at 8 steps/s: the browser says so, the run publishes it
+    on_event(lec.session_state, {"t": 5, "seq": 1, "from": 5.0, "rate": 8}, n_steps=40)
+    lec.run()
+    assert lecture_scene(lec)["lead"] is True
+    assert room_of(seat.code).playing == (5.0, 8.0, 1_000.0)
+    clock[0] += 2.0  # two seconds later the student's page runs (the room changed)
+    a.run()
+    sent = lecture_scene(a)
+    assert sent["t"] == 21  # 5 + 8 × 2: where the lecturer is now
+    assert sent["along"] == {"from": 5.0, "rate": 8.0, "elapsed": 2.0}  # its browser plays on
+    assert sent["lead"] is False and a.session_state["room_seat"].following
+    # the lecturer pauses at 23: the student stops there, still following
+    on_event(lec.session_state, {"t": 23, "seq": 2}, n_steps=40)
+    lec.run()
+    clock[0] += 0.3
+    a.run()
+    sent = lecture_scene(a)
+    assert (sent["t"], sent["along"]) == (23, None)
+    assert a.session_state["room_seat"].following and a.session_state["lec_t"] == 23
+
+
+def test_a_follower_who_moves_during_the_lecturers_play_explores_from_there(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ui.classmode import follow
+    from ui.lecture.player import on_event
+
+    clock = [1_000.0]
+    monkeypatch.setattr(follow.time, "time", lambda: clock[0])
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    a = student(seat.code, page="pages/lecture.py")
+    on_event(lec.session_state, {"t": 0, "seq": 1, "from": 0.0, "rate": 2}, n_steps=40)
+    lec.run()
+    clock[0] += 3.0
+    a.run()
+    assert lecture_scene(a)["t"] == 6
+    on_event(a.session_state, {"t": 4, "seq": 1}, n_steps=40)  # the student's own Pause/Back
+    clock[0] += 1.0
+    a.run()
+    assert not a.session_state["room_seat"].following
+    assert a.session_state["lec_t"] == 4 and lecture_scene(a)["along"] is None
 
 
 def count_reruns(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -536,6 +601,42 @@ def test_closing_the_class_shows_its_lecturer_the_recap_with_the_summary() -> No
     # Done: the page is the join form again
     lec.button(key="room_recap_done").click().run()
     assert "Join a class" in texts(lec) and "room_recap" not in lec.session_state
+
+
+def test_an_old_seat_link_or_cookie_after_the_class_closed_says_the_class_has_ended() -> None:
+    from ui.app.state import NOTICES
+
+    lec, seat = lecturer()
+    a = student(seat.code, "Bo")
+    held = a.session_state["room_seat"].seat
+    url = dict(a.query_params.items())
+    lec.checkbox(key="room_sure").check().run()
+    lec.button(key="room_close").click().run()
+    ended = f"Class {cr.shown_code(seat.code)} has ended"
+    cookies = {
+        "the student's reload (the class's link and the seat's cookie)": (
+            url,
+            {arrive.SEAT_COOKIE: f"{seat.code}.{held}"},
+        ),
+        "the student's cookie, the app opened without the link": (
+            {},
+            {arrive.SEAT_COOKIE: f"{seat.code}.{held}"},
+        ),
+    }  # (the lecturer's cookie opens the class's recap: see the recap's test)
+    for how, (query, jar) in cookies.items():
+        session: dict = {}
+        joining = arrive.arrive(session, query, lambda jar=jar: jar)
+        said = " ".join(session.get(NOTICES, []))
+        assert ended in said, how
+        assert "room_seat" not in session and joining is None, how  # no join form for it
+        assert session.get(arrive.COOKIE_SET), how  # the browser drops the cookie
+    # a seat cookie of a class still open, in a tab opened without the link: kept, no word
+    _, other = lecturer()
+    b = student(other.code, "Cy")
+    session = {}
+    jar = {arrive.SEAT_COOKIE: f"{other.code}.{b.session_state['room_seat'].seat}"}
+    arrive.arrive(session, {}, lambda: jar)
+    assert not session.get(NOTICES) and not session.get(arrive.COOKIE_SET)
 
 
 def test_the_lecturers_cookie_reopens_the_class_after_a_reload() -> None:

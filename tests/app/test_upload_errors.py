@@ -202,3 +202,14 @@ def test_a_forged_upload_naming_a_file_the_server_does_not_hold_is_refused_in_wo
     shown = [m.value for m in at.markdown]
     assert shown[0] == "the file | The file is no longer on the server; please upload it again."
     assert shown[1] == "False"
+
+
+def test_a_semicolon_separated_upload_is_read_and_a_decimal_comma_is_named(lecture):
+    """A spreadsheet whose decimal mark is the comma saves CSV with semicolons: its points
+    are used, not refused as "Missing column(s) x1, x2, y"."""
+    at = upload(lecture, "excel.csv", b"x1;x2;y\n1;2;1\n2;1;1\n-1;-2;-1\n")
+    no_refusal(at)
+    assert at.session_state[CUSTOM][0].tolist() == [[1, 2], [2, 1], [-1, -2]]
+    assert lecture_status(at).startswith("excel.csv · ")
+    at = upload(at, "decimals.csv", b"x1;x2;y\n1,5;2;1\n2;1;1\n")
+    assert "Row 2, column x1: '1,5' has a decimal comma; write it with a point (1.5)" in refused(at)

@@ -47,6 +47,11 @@ def test_reads_an_uploaded_file_object_even_after_it_was_read():
         (b"\xef\xbb\xbfx1,x2,y\n1,2,1.0\n", [[1, 2]], [1]),  # Excel's BOM, label 1.0
         (b"x1,x2,y,name\n1,2,1,a\n\n", [[1, 2]], [1]),  # extra column, blank line
         (b"x1,x2,y\r\n1e-3,2,1\r\n", [[0.001, 2]], [1]),  # Windows line ends
+        # a spreadsheet whose decimal mark is the comma saves CSV with semicolons
+        (b"x1;x2;y\n1;2;1\n-1.5;-1;-1\n", [[1, 2], [-1.5, -1]], [1, -1]),
+        (b"\n1;2;1\n3;4;0\n", [[1, 2], [3, 4]], [1, -1]),  # no header, semicolons
+        (b"x1\tx2\ty\n1\t2\t1\n", [[1, 2]], [1]),  # a table copied: tabs
+        (b'"x1";"x2";"y"\n"1";"2";"1"\n', [[1, 2]], [1]),  # quoted
     ],
 )
 def test_accepts_the_files_people_actually_make(content, X, y):
@@ -74,6 +79,9 @@ def test_accepts_the_files_people_actually_make(content, X, y):
         (b"x1,x2,y\n1,2,\n", "Row 2, column y: '' is not a number"),
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not a text file"),
         (b"x1,x2,y\n\xff\xfe1,2,1\n", "not a UTF-8 text file"),
+        (b"x1;x2;y\n1,5;2;1\n", r"Row 2, column x1: '1,5' has a decimal comma; .* \(1\.5\)"),
+        (b"x1 x2 y\n1 2 1\n", "Missing column.*with commas, semicolons or tabs between"),
+        (b"x1;x2;y\n1;2;1\n3;4\n", "Row 3 has 2 values but the header has 3 columns"),
     ],
 )
 def test_rejects_malformed_files_with_a_sentence(content, message):
@@ -122,7 +130,11 @@ BAD_ROWS = [
     ("-Infinity", b"-Infinity,1,1\n", "'-Infinity' is not a finite number"),
     ("label inf", b"1,1,inf\n", "column y: 'inf' is not a finite number"),
     ("text", b"1,two,1\n", "Row 2, column x2: 'two' is not a number"),
-    ("decimal comma, quoted", b'"1,5",2,1\n', "'1,5' is not a number"),
+    (
+        "decimal comma, quoted",
+        b'"1,5",2,1\n',
+        "'1,5' has a decimal comma; write it with a point (1.5)",
+    ),
     ("hex", b"0x10,2,1\n", "'0x10' is not a number"),
     ("label yes", b"1,2,yes\n", "column y: 'yes' is not a number"),
     ("label 2", b"1,2,1\n3,4,2\n", "Row 3: label 2 is not allowed"),

@@ -328,6 +328,11 @@ def init(session: Session, query: Mapping[str, Any]) -> None:
     session[_READY] = True
 
 
+# Settings of the screen, not of the lesson: read from a link as the session arrives (a
+# lecturer's bookmark ``?app_presenter=1`` opens the projector's layout), never written
+# back to the URL, so the address bar, and every link copied from it or from "Copy link to
+# this step", opens the lesson as everyone sees it (a student does not land in presenter mode)
+LOCAL_SETTINGS = frozenset({"app_presenter"})
 LINK_PARAM = "data"  # the URL parameter of a link's data: ?data=<store id> (ui.app.links)
 # a class's URL parameters (ui.classmode): its code and the lecturer link's key; seat= is
 # known (no notice) and ignored: a link never gives a seat, a cookie does
@@ -346,6 +351,8 @@ def to_query(session: Mapping[str, Any]) -> dict[str, str]:
     out.update(session.get("room_url") or {})  # a student's room= and seat= (ui.classmode.seat)
     for key, setting in SETTINGS.items():
         if key in _PARAM_KEYS and not key.startswith(f"data_{current}_"):
+            continue
+        if key in LOCAL_SETTINGS:
             continue
         value = session.get(key, setting.default)
         if value != setting.default:

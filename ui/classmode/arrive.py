@@ -101,22 +101,37 @@ def _cookie(cookies: Any, name: str) -> tuple[str, str]:
     return code_text, rest
 
 
+def ended(code: str) -> str:
+    """What a page says when the class a link or a cookie names is over."""
+    return f"Class {cr.shown_code(code)} has ended: it was closed or it expired."
+
+
 def _from_cookie(session: Session, cookies: Any) -> None:
+    """Without ``room=``: the lecturer's cookie reopens their class (a reload of the
+    projector's tab); a class cookie, the lecturer's or a student's, of a class that has
+    ended says so (and is dropped) instead of leaving the page in no class without a word."""
     code_text, secret = _cookie(cookies, COOKIE)
+    seat_code, seat_id = _cookie(cookies, SEAT_COOKIE)
     if code_text or secret:
         session[COOKIE_SET] = True  # kept if it opens the class, else dropped
-    code = cr.normal_code(code_text)
-    if code is None or not secret:
+    code = cr.normal_code(code_text) if secret else None
+    # a student's seat cookie: the seat is taken again only with the class's link (room=),
+    # so another tab opened without it keeps the cookie for the tab that has it
+    theirs = cr.normal_code(seat_code) if seat_id and code is None else None
+    named = code or theirs
+    if named is None:
         return
     try:
-        room = reach(cr.load_room, code)
+        room = reach(cr.load_room, named)
     except Refused:
         return  # a reload while the store is down: the tab is not the lecturer's until then
-    if room is not None and cr.holds_secret(room, secret):
-        if room.closed:
-            session[RECAP] = (code, secret)
-        else:
-            move(session, "reopen", Seat(code=code, role=Role.LECTURER, secret=secret))
+    if room is not None and room.closed and code is not None and cr.holds_secret(room, secret):
+        session[RECAP] = (code, secret)  # the lecturer's recap, until the room expires
+    elif room is None or room.closed:
+        session[COOKIE_SET] = True  # dropped
+        notice(session, ended(named))
+    elif code is not None and cr.holds_secret(room, secret):
+        move(session, "reopen", Seat(code=code, role=Role.LECTURER, secret=secret))
 
 
 def arrive(session: Session, query: Any, cookies: Callable[[], Any] | None = None) -> str | None:
@@ -150,11 +165,14 @@ def arrive(session: Session, query: Any, cookies: Callable[[], Any] | None = Non
         if key:
             if not cr.holds_secret(room, str(key)[:100]):
                 notice(session, "That lecturer link's key is not this class's key.")
-                return code
+                return None if room.closed else code
             if room.closed:  # the class is over: its lecturer sees the recap
                 session[RECAP] = (code, str(key))
                 return None
             move(session, "reopen", Seat(code=code, role=Role.LECTURER, secret=str(key)))
+            return None
+        if room.closed:  # a student's old link after the class closed
+            notice(session, ended(code))
             return None
         if seat_id and cr.valid_seat(str(seat_id)):
             nick = reach(cr.seat_nick, room, str(seat_id))
@@ -232,10 +250,7 @@ def join(session: Session, text: object, nick: object) -> str | None:
     """Join the class whose code is ``text``; an error sentence or None."""
     code = cr.normal_code(text)
     if code is None:
-        return (
-            f"A class code has {cr.CODE_LENGTH} letters and digits, like "
-            f"{cr.shown_code('ABCD2345')}."
-        )
+        return cr.code_problem(text)
     if not _limit(session).allow():
         return "Too many attempts: wait a few seconds and try again."
     client = clients.current()

@@ -90,6 +90,32 @@ def normal_code(text: object) -> str | None:
     return code
 
 
+LOOK_ALIKES = "01ILO"  # never in a code: each looks like another character
+
+
+def code_problem(text: object) -> str:
+    """Why ``text`` is not a class code, in a sentence that names no character it did not
+    expect (the look-alikes a code never uses, or how many characters it has)."""
+    if not isinstance(text, str) or len(text) > 40:
+        return f"A class code has {CODE_LENGTH} letters and digits, like ABCD-2345."
+    code = "".join(c for c in text.upper() if c not in " -")
+    if not code:
+        return f"Type the class code on the projector: {CODE_LENGTH} letters and digits."
+    alike = [c for c in LOOK_ALIKES if c in code]
+    if alike:
+        found = ", ".join(alike[:-1]) + (" and " if len(alike) > 1 else "") + alike[-1]
+        return (
+            "A class code never uses 0, 1, I, L or O (each looks like another character); "
+            f"this one has {found}. Check the code on the projector."
+        )
+    if any(c not in CODE_ALPHABET for c in code):
+        return "A class code has only the letters and the digits 2 to 9, like ABCD-2345."
+    return (
+        f"A class code has {CODE_LENGTH} letters and digits, like ABCD-2345; "
+        f"this one has {len(code)}."
+    )
+
+
 def shown_code(code: str) -> str:
     """The code as the projector shows it: two groups of four."""
     return f"{code[:4]}-{code[4:]}"
@@ -174,6 +200,9 @@ class Room:
     closed: bool = False
     lecture_n: int = 0  # changes of the lecturer's lecture published so far
     lecture: tuple[tuple[str, str], ...] = ()  # the lecturer's lecture settings (URL form)
+    # the lecturer's player playing: (from step, steps a second, when the lecturer's server
+    # heard it: wall-clock seconds); None when it stands still at the lecture's step
+    playing: tuple[float, float, float] | None = None
     question: Question | None = None
     asked: tuple[Question, ...] = ()  # every question asked, the current one included
     challenge: Challenge | None = None  # the challenge on show (open or closed)
@@ -196,6 +225,7 @@ class Room:
                 closed=bool(d["closed"]),
                 lecture_n=int(d["lecture_n"]),
                 lecture=tuple((str(k), str(v)) for k, v in d["lecture"]),
+                playing=_playing(d.get("playing")),
                 question=question,
                 asked=tuple(q for q in map(_question, d["asked"]) if q is not None),
                 challenge=None if d.get("challenge") is None else Challenge(**d["challenge"]),
@@ -222,6 +252,16 @@ def turn_of(w: Iterable[float], z: Iterable[float], y: int, eta: float, mistake:
     if size == 0.0 or abs(cross) <= 1e-12 * size:
         return "none"
     return "ccw" if cross > 0 else "cw"
+
+
+def _playing(d: Any) -> tuple[float, float, float] | None:
+    """A document's play: three finite numbers, a step and a rate that are not negative."""
+    if d is None:
+        return None
+    t, rate, at = (float(v) for v in d)
+    if not all(map(math.isfinite, (t, rate, at))) or t < 0 or rate <= 0:
+        raise ValueError("not a play")
+    return (t, rate, at)
 
 
 def _question(d: Any) -> Question | None:
@@ -331,12 +371,16 @@ def lecturer_update(s: Store, code: str, secret: object, change: Callable[[Room]
 # ----------------------------------------------------------------------------- the lecturer
 
 
-def publish(room: Room, query: Mapping[str, str]) -> Room:
-    """The lecturer's lecture settings (URL form) as the followers' next state."""
+def publish(
+    room: Room, query: Mapping[str, str], playing: tuple[float, float, float] | None = None
+) -> Room:
+    """The lecturer's lecture settings (URL form) as the followers' next state, and whether
+    the lecturer's player plays (``Room.playing``: from which step, how fast, since when;
+    the step in ``query`` is where it stands when it does not)."""
     pairs = tuple(sorted((str(k), str(v)) for k, v in query.items()))
-    if pairs == room.lecture:
+    if pairs == room.lecture and playing == room.playing:
         return room
-    return replace(room, lecture=pairs, lecture_n=room.lecture_n + 1)
+    return replace(room, lecture=pairs, playing=playing, lecture_n=room.lecture_n + 1)
 
 
 def ask(room: Room, question: Question) -> Room:

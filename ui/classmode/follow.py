@@ -9,11 +9,24 @@ fragment, without a page run (:func:`follow_here`). A student who changes the ru
 themselves stops following (``explore``). Each student's page is rerun when the room
 changes (:data:`WATCH`, ``ui.classmode.push``): what it shows of the room, by part, is
 :func:`parts_shown`.
+
+Play is followed as a clock, not as a stream of steps: the lecturer's browser steps by
+itself while it plays and tells its server only "playing from step t at s steps a second"
+as Play starts (and where it stopped, as it stops: :func:`lead_play`); the room keeps it
+with the time the lecturer's server heard it (``Room.playing``). A follower's server
+sends its browser where the lecturer is now and how long ago the play started, by its own
+clock (:func:`play_along`); the browser plays on from there by its own clock, from the
+moment that arrived, and stops where the lecturer stopped. No browser's clock is compared
+with a server's; the servers of one class keep the same wall-clock time (NTP), as the
+question's opening time already assumes (``classroom.CLOCK_SLACK_S``).
 """
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable, Hashable
+from typing import Any
 
 import streamlit as st
 
@@ -23,10 +36,12 @@ from ui.app.state import LINK_PARAM, SETTINGS, Session, assign, to_query
 from ui.classmode import classroom as cr
 from ui.classmode import push
 from ui.classmode.arrive import lecturer_do
-from ui.classmode.seat import Refused, move, reach, seat_of
+from ui.classmode.seat import Refused, Seat, move, reach, seat_of
 from ui.server.internals import running_fragment
 
 LECTURE_PAGE = "lecture"  # the page a student follows the lecturer on (its url_path)
+MAX_RATE = 60.0  # steps a second a lecturer's Play may report (the player offers 2, 8, 30)
+MAX_PLAY_S = 3 * 3600.0  # a Play's age as its browser says it: at most a long lecture's
 
 
 def _is_step(key: str) -> bool:
@@ -119,10 +134,11 @@ def follow_now(session: Session, room: cr.Room) -> bool:
     seat = seat_of(session)
     if seat is None or not seat.following or room.lecture_n == seat.applied:
         return False
-    if not room.lecture:
-        return False
+    if not room.lecture_n:
+        return False  # the lecturer has published nothing yet
     seat.pending = room.lecture_query
     seat.applied = room.lecture_n
+    seat.playing = room.playing
     return True
 
 
@@ -172,7 +188,7 @@ def follow_here(session: Session) -> int | None:
         WATCH.here(seat.code, *where, shown=parts_shown(room)["lecture"], topic="lecture")
     if room is None or room.closed:
         st.rerun(scope="app")  # the class ended: the strip says so, in a page run
-    if not seat.following or room.lecture_n == seat.applied or not room.lecture:
+    if not seat.following or room.lecture_n == seat.applied or not room.lecture_n:
         return None
     now = lecture_subset(room.lecture_query)
     mine = seat.applied_query
@@ -180,12 +196,80 @@ def follow_here(session: Session) -> int | None:
         follow_now(session, room)
         st.rerun(scope="app")  # other data or settings: the whole page, from the next run
     step = _step_of(now)
-    seat.applied, seat.followed = room.lecture_n, now
-    # this page's own URL form of the run, at the new step (the default step is not written)
-    seat.applied_query = _unstepped(mine)
+    seat.applied, seat.followed, seat.playing = room.lecture_n, now, room.playing
+    _applied_step(seat, step)
+    return step
+
+
+def _applied_step(seat: Seat, step: int) -> None:
+    """This page's own URL form of the run, at the lecturer's step (the default step is not
+    written): a step the page took from the lecturer is not the student's own change."""
+    if seat.applied_query is None:
+        return
+    seat.applied_query = _unstepped(seat.applied_query)
     if step != SETTINGS[STEP_KEY].default:
         seat.applied_query[STEP_KEY] = str(step)
-    return step
+
+
+def lead_play(session: Session, start: Any = None, rate: Any = None, elapsed: Any = 0) -> None:
+    """The lecturer's player reported its step: playing from step ``start`` at ``rate``
+    steps a second since ``elapsed`` seconds (by the browser's own clock: its Play goes on
+    through the fetch of the next window), or standing still (None). Published to the room
+    at the run's end (:func:`end_of_run`) with the time it started by this server's clock.
+    A value that is not a play is standing still."""
+    seat = seat_of(session)
+    if seat is None or not seat.lecturer:
+        return
+    try:
+        t, r, e = float(start), float(rate), float(elapsed or 0)
+    except (TypeError, ValueError):
+        seat.playing = None
+        return
+    ok = all(map(math.isfinite, (t, r, e))) and t >= 0 and 0 < r <= MAX_RATE
+    seat.playing = (t, r, time.time() - min(max(e, 0.0), MAX_PLAY_S)) if ok else None
+
+
+def lead_clock(session: Session) -> dict[str, float] | None:
+    """The lecturer's own Play as the room has it (``{"from", "rate", "elapsed"}``, the
+    seconds by this server's clock): the lecturer's browser plays on this clock, which the
+    followers share, and not on the moment its own button was pressed, which its report
+    reached the server after (None when not playing)."""
+    seat = seat_of(session)
+    if seat is None or not seat.lecturer or seat.playing is None:
+        return None
+    start, rate, at = seat.playing
+    return {"from": start, "rate": rate, "elapsed": round(max(0.0, time.time() - at), 4)}
+
+
+def leading(session: Session) -> bool:
+    """The lecturer of a class: their Play is followed (their browser reports it)."""
+    seat = seat_of(session)
+    return seat is not None and seat.lecturer
+
+
+def play_along(session: Session, n_steps: int) -> tuple[int, dict[str, float]] | None:
+    """A following student whose lecturer plays: the lecturer's step now (at most
+    ``n_steps``), which this page takes as its own (the URL follows), and what the browser
+    plays on from: ``{"from", "rate", "elapsed"}``, the lecturer's start, speed, and the
+    seconds since it started by this server's clock. None when not following or the
+    lecturer's player stands still."""
+    seat = seat_of(session)
+    if seat is None or not seat.following or seat.playing is None:
+        return None
+    if seat.applied_query is not None and _step_of(seat.applied_query) != _own_step(session):
+        return None  # the student moved by themselves: the run's end says they explore
+    start, rate, at = seat.playing
+    elapsed = max(0.0, time.time() - at)  # a server whose clock is behind: from the start
+    t = min(int(n_steps), math.floor(start + rate * elapsed))
+    _applied_step(seat, t)
+    return t, {"from": start, "rate": rate, "elapsed": round(elapsed, 4)}
+
+
+def _own_step(session: Session) -> int:
+    try:
+        return int(session.get(STEP_KEY) or 0)
+    except (TypeError, ValueError):
+        return -1
 
 
 def _unstepped(query: dict[str, str]) -> dict[str, str]:
@@ -230,8 +314,12 @@ def end_of_run(session: Session, toast: Callable[[str], None]) -> None:
             move(session, "explore")
             toast("You changed the run yourself: no longer following the lecturer.")
         return
-    if now == seat.published or not seat.publish_limit.allow():
-        return  # nothing new, or a burst of changes: the live strip publishes the last one
-    err = lecturer_do(session, lambda room: cr.publish(room, now))
+    playing = seat.playing
+    if (now, playing) == (seat.published, seat.published_playing):
+        return  # nothing new
+    if not seat.publish_limit.allow():
+        return  # a burst of changes: the live strip publishes the last one
+    err = lecturer_do(session, lambda room: cr.publish(room, now, playing))
     if err is None:
-        seat.published = now
+        seat.published, seat.published_playing = now, playing
+        WATCH.poke()  # this server's followers hear of it now, not at the watch's next read

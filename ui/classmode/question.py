@@ -67,7 +67,10 @@ def question_figure(q: cr.Question) -> go.Figure:
             },
         }
     )
-    axis = {"range": [-span, span], "zeroline": True, **AXIS}
+    # the same range across and up, one unit as long on both (the plot is a square, not the
+    # column's width): the angle between the point and the line is the angle the card asks
+    # about, on a phone or a laptop
+    axis = {"range": [-span, span], "zeroline": True, "constrain": "domain", **AXIS}
     notes = []
     if _line(w, bias, span) is None:
         notes.append(
@@ -89,7 +92,7 @@ def question_figure(q: cr.Question) -> go.Figure:
                 "height": 300,
                 "margin": {"l": 40, "r": 10, "t": 10, "b": 40},
                 "xaxis": {**axis, "title": {"text": "x₁"}},
-                "yaxis": {**axis, "title": {"text": "x₂"}, "scaleanchor": "x"},
+                "yaxis": {**axis, "title": {"text": "x₂"}, "scaleanchor": "x", "scaleratio": 1},
                 "legend": {"orientation": "h", "y": -0.2},
                 "showlegend": True,
                 "annotations": notes,
@@ -111,27 +114,36 @@ def _line(w: np.ndarray, bias: bool, span: float) -> tuple[list[float], list[flo
     return [-(b * v + c) / a for v in ys], ys
 
 
+def seen(q: cr.Question) -> str:
+    """The example's vector named as the lecture names it (its maths, the projector's strip,
+    the handouts): the point is x; with the bias feature the perceptron sees x̃ = (x, 1)."""
+    return "x̃" if len(q.z) > len(q.x) else "x"
+
+
 def question_text(q: cr.Question) -> str:
     """The question in words (the chart's text alternative)."""
     sign = "+1" if q.y > 0 else "−1"
+    v = seen(q)
+    sees = "" if v == "x" and q.z == q.x else f" (the perceptron sees {v} = {vector_text(q.z)})"
     return (
         f"At step t = {q.t + 1} the perceptron is shown point {q.point + 1}, "
-        f"z = {vector_text(q.z)} with label y = {sign}, and w = {vector_text(q.w)}. "
+        f"x = {vector_text(q.x)}{sees} with label y = {sign}, and w = {vector_text(q.w)}. "
         "Will it be a mistake?"
     )
 
 
 def truth_text(q: cr.Question) -> str:
     m = q.margin
+    v = seen(q)
     rule = RULES[q.rule].tie_note(m)  # only a tie's verdict depends on the rule
     if not q.mistake:
-        return f"No mistake: y·w·z = {signed(m)}{rule}, so w stays and the line does not move."
+        return f"No mistake: y·w·{v} = {signed(m)}{rule}, so w stays and the line does not move."
     turn = (
         f"the line turned {cr.TURN_WORDS[q.turn]}"
         if q.turn != "none"
         else "the line did not turn (it appeared, or only moved)"
     )
-    return f"It was a mistake: y·w·z = {signed(m)}{rule}, so w ← w + η·y·z and {turn}."
+    return f"It was a mistake: y·w·{v} = {signed(m)}{rule}, so w ← w + η·y·{v} and {turn}."
 
 
 ANSWERS = {"mistake": True, "no mistake": False}

@@ -77,6 +77,10 @@ class Seat:
     submitted: dict[int, str] = field(default_factory=dict)
     dismissed: set[int] = field(default_factory=set)
     published: dict[str, str] | None = None  # the lecturer's lecture as the room holds it
+    # the lecturer's player playing (classroom.Room.playing: from step, steps/s, since): the
+    # lecturer's own, as its browser reported it; a follower's, as the room said it
+    playing: tuple[float, float, float] | None = None
+    published_playing: tuple[float, float, float] | None = None  # the lecturer's, in the room
     redraw: bool = False  # an action of the strip changed the page: run it whole
     said: str | None = None  # why the strip's last action was refused, shown once
     publish_limit: store_mod.RateLimit = field(

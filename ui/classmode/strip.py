@@ -214,7 +214,10 @@ def _follow_line(session: Session, seat: Seat, room: cr.Room) -> None:
 
 
 def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
-    if seat.published is not None and room.lecture_query != seat.published:
+    if seat.published is not None and (room.lecture_query, room.playing) != (
+        seat.published,
+        seat.published_playing,
+    ):
         end_of_run(session, lambda text: None)  # a publish the rate limit held back
     try:
         count = reach(cr.members, room)

@@ -142,6 +142,16 @@
  * @property {number} play a new value: a replay plays on into this window
  * @property {[number, number] | null} asked the class's open question: [step, point]
  * @property {string} summary the run's settings, shown in presenter mode (the page's widgets are hidden)
+ * @property {boolean} [lead] a class's lecturer: Play and Pause are reported at once (the followers play along)
+ * @property {Along | null} [along] the lecturer's Play by the server's clock: a follower plays along with it, the lecturer plays on it
+ */
+
+/**
+ * The lecturer's Play as a follower's server sends it (follow.play_along).
+ * @typedef {object} Along
+ * @property {number} from the step the lecturer's Play started from (between two steps)
+ * @property {number} rate steps a second
+ * @property {number} elapsed seconds since it started, by the server's clock as it sent this
  */
 
 /** @typedef {LectureScene & PlayerStep} PlayerData the scene and the step, as drawn */
@@ -239,12 +249,17 @@
  * @property {number} [resize]
  * @property {string | null} [drawn] the scene and mode the chart was drawn for
  * @property {number} [played] the replay counter already played
+ * @property {{base: number, rate: number, at: number} | null} [along] playing along with the lecturer: the step at this page's time `at` (performance.now) and the speed
+ * @property {number} [alongRaf] the play-along's animation frame
+ * @property {number} [askedAt] when the play-along last asked for the next window
+ * @property {{base: number, rate: number, at: number} | null} [clock] this page's Play: step base at time `at` (performance.now)
  */
 
 const SVG = "http://www.w3.org/2000/svg";
 const MML = "http://www.w3.org/1998/Math/MathML";
 const REPORT_AFTER = 350; // ms of quiet after a burst of steps before the server hears it
 const ASK_AFTER = 1000; // ms a step waits for its scene before the browser asks for it again
+const ALONG_ASK = 300; // ms between a play-along's asks for the next window
 const S = (window.__perceptronLecture = /** @type {Lecture} */ (Object.assign({
   chartTop: 0, below: 40, t: 0, seq: 0, dirty: false, key: null, data: null, playing: false, pending: false,
   speed: 8, timer: null, raf: 0, root: null, listening: false, scene: null,
@@ -874,7 +889,7 @@ function paint() {
   S.buttons.back.disabled = S.t === 0 || S.pending;
   S.buttons.reset.disabled = S.t === 0 || S.pending;
   for (const id of ["step", "next", "epoch", "end"]) S.buttons[id].disabled = S.t === d.T || S.pending;
-  S.buttons.play.textContent = S.playing ? "❚❚ Pause" : "▶ Play";
+  S.buttons.play.textContent = S.playing || S.along ? "❚❚ Pause" : "▶ Play";
   S.buttons.play.disabled = S.pending || (!S.playing && S.t === d.T);
   const L = S.layout;
   if (S.P) drawStep(S.P, d, v, L);
@@ -927,14 +942,16 @@ function say(text) {
   S.noteTimer = setTimeout(() => { S.note.textContent = ""; }, 4000);
 }
 
-/** @param {number} t @param {{play?: boolean}} [extra] */
+/** @typedef {{play?: boolean, from?: number, rate?: number, elapsed?: number, follow?: boolean}} ReportExtra */
+
+/** @param {number} t @param {ReportExtra} [extra] */
 function send(t, extra) {
   S.seq += 1;
   S.dirty = false;
   S.setTrigger("at", { t, seq: S.seq, ...(extra || {}) });
 }
 
-/** @param {number} target @param {{play?: boolean}} [opts] */
+/** @param {number} target @param {ReportExtra} [opts] */
 function moveTo(target, opts) {
   const d = S.data;
   if (!d || S.pending) return false;
@@ -945,7 +962,7 @@ function moveTo(target, opts) {
     S.wrap.classList.add("busy");
     say(`Loading steps around t = ${target}…`);
     clearTimeout(S.timer);
-    send(target, opts && opts.play ? { play: true } : {});
+    send(target, opts && opts.play ? opts : {});
     paint();
     return true;
   }
@@ -971,6 +988,10 @@ function nextMistake() {
 function act(id) {
   const d = S.data;
   if (!d) return;
+  if (S.along) { // a follower's own move: the page is theirs from here (the server says so)
+    S.along = null;
+    if (id === "play") { S.dirty = true; schedule(); paint(); return; } // Pause: stay here
+  }
   if (id !== "play" && S.playing) stop();
   if (id === "step") {
     if (S.t === d.T) say(`That was the last step: the run ends at t = ${d.T}. Reset (Home) starts again.`);
@@ -991,27 +1012,30 @@ function act(id) {
   }
 }
 
-function play() {
+/** @param {boolean} [resume] a replay that ran into the next window plays on, on its clock */
+function play(resume) {
   const d = S.data;
   if (!d || S.pending) return;
   if (S.t === d.T) { say("The run is over; Reset (Home) to replay it."); return; }
   S.playing = true;
   const rate = reduced() ? Math.min(S.speed, 1) : S.speed; // prefers-reduced-motion: 1 step/s
   if (reduced() && S.speed > 1) say("Reduced motion is on: playing 1 step a second.");
-  let last = performance.now();
-  let owed = 0;
+  // Play is a clock: step base + rate × the time since it started. Fetching the next window
+  // holds the chart still, not the clock, so the replay keeps its pace (and a class's
+  // followers, who play by the same clock, stay with it).
+  if (!resume || !S.clock || S.clock.rate !== rate) S.clock = { base: S.t, rate, at: performance.now() };
+  const c = S.clock;
+  // a class's lecturer: the followers play along from where it started, how fast, how long ago
+  const lead = () => (d.lead ? { from: c.base, rate, elapsed: (performance.now() - c.at) / 1000 } : {});
+  if (d.lead && !resume) { clearTimeout(S.timer); send(S.t, lead()); }
   const tick = (/** @type {number} */ now) => {
     if (!S.playing) return;
-    owed += ((now - last) * rate) / 1000;
-    last = now;
-    if (owed >= 1) {
-      const steps = Math.floor(owed);
-      owed -= steps;
-      const dd = /** @type {PlayerData} */ (S.data); // set once, never unset
-      const target = Math.min(S.t + steps, dd.T);
+    const dd = /** @type {PlayerData} */ (S.data); // set once, never unset
+    const target = Math.min(Math.floor(c.base + (c.rate * (now - c.at)) / 1000), dd.T);
+    if (target > S.t) {
       if (target > dd.stop) { // the window ends: fetch the next and play on
         S.playing = false;
-        moveTo(target, { play: true });
+        moveTo(target, { play: true, ...lead() });
         return;
       }
       moveTo(target);
@@ -1024,15 +1048,53 @@ function play() {
 }
 
 function stop() {
+  const was = S.playing;
   S.playing = false;
   cancelAnimationFrame(S.raf);
   paint();
-  schedule();
+  // a class's lecturer: the followers stop where the lecturer stopped, so it is said at once
+  if (was && S.data && S.data.lead && !S.pending) { clearTimeout(S.timer); send(S.t); }
+  else schedule();
+}
+
+// --- playing along: a follower whose lecturer plays ------------------------------------
+// The server says where the lecturer's Play started, how fast, and how long ago by its own
+// clock as it sent it; from the moment that arrives this page plays on by its own clock
+// (no clock of the browser is compared with the server's), and stops where the lecturer
+// stops when the server says so. It reports nothing of its own but an ask for the next
+// window.
+
+/** @param {Along} a */
+function playAlong(a) {
+  S.along = { base: a.from + a.rate * a.elapsed, rate: a.rate, at: performance.now() };
+  if (!S.alongRaf) S.alongRaf = requestAnimationFrame(alongTick);
+}
+
+/** @param {number} now */
+function alongTick(now) {
+  S.alongRaf = 0;
+  const a = S.along;
+  const d = S.data;
+  if (!a || !d || !S.root || !S.root.isConnected) return;
+  const target = Math.max(0, Math.min(d.T, Math.floor(a.base + (a.rate * (now - a.at)) / 1000)));
+  if (target > d.stop) { // the next window: the server sends it, at the lecturer's step then
+    if (!S.pending && !(now - (S.askedAt || -1e9) < ALONG_ASK)) {
+      S.askedAt = now;
+      S.pending = true;
+      send(target, { follow: true });
+    }
+    if (S.t !== d.stop) { S.t = d.stop; paint(); }
+  } else if (target !== S.t && target >= d.start) {
+    S.t = target;
+    paint();
+  }
+  if (target < d.T) S.alongRaf = requestAnimationFrame(alongTick);
 }
 
 /** @param {number} t @param {boolean} released */
 function scrubTo(t, released) {
   const d = /** @type {PlayerData} */ (S.data); // the scrubber is built with it
+  S.along = null; // a follower's own move
   if (t >= d.start && t <= d.stop) { if (S.playing) stop(); moveTo(t); return; }
   S.rangeText.textContent = `step t = ${t} of ${d.T} (release to load it)`;
   if (d.presenter && !released) say(S.rangeText.textContent); // its text is hidden on a projector
@@ -1041,6 +1103,7 @@ function scrubTo(t, released) {
 
 function link() {
   const url = new URL(window.location.href);
+  url.searchParams.delete("app_presenter"); // the projector's layout is not the lesson's (state.LOCAL_SETTINGS)
   if (S.t) url.searchParams.set("lec_t", String(S.t));
   else url.searchParams.delete("lec_t");
   return url.toString();
@@ -1157,10 +1220,18 @@ function mount(component) {
   const drawn = `${key}:${!!data.presenter}`;
   if (S.drawn !== drawn || !S.svg || !S.chartBox.contains(S.svg)) { S.drawn = drawn; redraw(); }
   else paint(); // the same scene: only the step may have changed
+  if (data.along && !S.playing && !data.lead) playAlong(data.along); // the lecturer plays: so does this page
+  else S.along = null;
+  if (data.along && data.lead && S.playing && S.clock && S.clock.rate === data.along.rate) {
+    // the lecturer's own Play goes on by the clock the room has, which its followers share:
+    // it started when the server heard of it, a moment after the press (a step may wait)
+    S.clock.base = data.along.from;
+    S.clock.at = performance.now() - data.along.elapsed * 1000;
+  }
   if (S.played === undefined) S.played = data.play; // a replay of before this page load stays over
   if (data.play && data.play !== S.played) { // a replay that ran into the next window plays on
     S.played = data.play;
-    play();
+    play(true);
   }
   if (S.dirty) schedule();
 }

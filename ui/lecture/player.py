@@ -29,6 +29,7 @@ from typing import Any
 import streamlit as st
 
 from ui.app.state import Session, session_key, widget_key
+from ui.classmode import follow as class_follow
 from ui.lecture.restart import go_to
 from ui.look.palette import ASKED, BOUND, CURRENT_LINE, MINUS, PLUS, STAR, W_COLOUR
 from ui.server import guard
@@ -230,15 +231,23 @@ def _int(value: Any, lo: int, hi: int) -> int | None:
 def on_event(session: Session, value: Any, *, n_steps: int) -> None:
     """The browser shows step ``value["t"]``: make it the step. Malformed values change
     nothing. ``value["seq"]`` numbers the report (the browser keeps steps the server
-    has not heard of yet); ``value["play"]`` asks the next window to play on."""
+    has not heard of yet); ``value["play"]`` asks the next window to play on. A class's
+    lecturer's browser also says whether it plays (``"rate"`` steps a second from step
+    ``"from"``, ``"elapsed"`` seconds ago), which the followers' players follow; a
+    follower's browser playing along with the lecturer asks for the next window
+    (``"follow": true``), and its step is the lecturer's, not its own
+    (``ui.classmode.follow.play_along``)."""
     if not isinstance(value, dict):
         return
     t = _int(value.get("t"), 0, n_steps)
     seq = _int(value.get("seq"), -1, MAX_SEQ + 1)
     if t is None or seq is None or not 0 <= seq <= MAX_SEQ:
         return  # a browser numbers its reports 1, 2, 3, ...: no other number is its
-    go_to(session, t)
     session[SEQ] = max(seq, int(session.get(SEQ, 0)))
+    if value.get("follow") is True and class_follow.following(session):
+        return  # the page's run takes the lecturer's step now
+    go_to(session, t)
+    class_follow.lead_play(session, value.get("from"), value.get("rate"), value.get("elapsed"))
     if value.get("play") is True and t < n_steps:
         session[PLAY] = int(session.get(PLAY, 0)) + 1
 
@@ -268,11 +277,15 @@ def player(
     presenter: bool,
     asked: tuple[int, int] | None = None,
     summary: str = "",
+    lead: bool = False,
+    along: dict[str, float] | None = None,
 ) -> None:
     """Mount the instrument at step ``t`` of the scene ``carry`` sent (run ``run_id``,
     window ``window_now``); ``asked`` (step, point): the class's open question, marked on
     the chart at that step; ``summary``: the run's settings, which presenter mode shows
-    under the status line (its widgets are hidden)."""
+    under the status line (its widgets are hidden); ``lead``: a class's lecturer, whose
+    browser reports Play as it starts and stops; ``along``: the lecturer's Play a follower's
+    browser plays along with (``ui.classmode.follow.play_along``)."""
 
     def handle(event: str, value: Any) -> None:
         if event == "at":
@@ -299,6 +312,8 @@ def player(
             "play": int(session.get(PLAY, 0)),
             "asked": None if asked is None else [int(asked[0]), int(asked[1])],
             "summary": summary,
+            "lead": lead,
+            "along": along,
         },
         # mypy matches a **dict against every keyword parameter of the renderer (default,
         # width, height), not only its **on_callbacks: these are all on_<event>_change

@@ -82,6 +82,32 @@ def test_a_typed_code_is_normalized_or_refused(typed, code) -> None:
     assert cr.normal_code(typed) == code
 
 
+@pytest.mark.parametrize(
+    ("typed", "says"),
+    [
+        ("0O1I-LLLL", "never uses 0, 1, I, L or O"),  # 8 characters, all look-alikes
+        ("ABCD-EFGO", "this one has O."),
+        ("abcd-efg1", "this one has 1."),
+        ("ABCD-EF", "8 letters and digits, like ABCD-2345; this one has 6"),
+        ("ABCD-EF?H", "only the letters and the digits 2 to 9"),
+        (None, "8 letters and digits"),
+        ("", "Type the class code"),
+        ("<img src=x onerror=alert(1)>", "never uses 0, 1, I, L or O"),
+    ],
+)
+def test_a_code_that_is_refused_says_why(typed, says) -> None:
+    assert cr.normal_code(typed) is None
+    said = cr.code_problem(typed)
+    assert says in said
+    assert "?" not in said and "<" not in said  # nothing of what was typed but look-alikes
+
+
+def test_no_look_alike_is_in_the_code_alphabet_so_none_can_be_mapped_to_a_code_letter() -> None:
+    # the code leaves out both characters of each look-alike pair (0/O, 1/I/L): a typed O
+    # could be read as 0 only if 0 were a code character; it is not, so the page says so
+    assert not set(cr.LOOK_ALIKES) & set(cr.CODE_ALPHABET)
+
+
 def test_the_projector_shows_the_code_in_two_groups() -> None:
     assert cr.shown_code("ABCDEFGH") == "ABCD-EFGH"
 
@@ -414,3 +440,31 @@ def test_the_summary_has_the_answers_and_results_and_no_names(s) -> None:
     for private in ("Ana", "Bo", "Cy", *seats, secret):
         assert private not in text
     assert set(text) <= set(string.printable) | set("γ²")
+
+
+# ----------------------------------------------------------------------------- play
+
+
+def test_the_lecturers_play_is_kept_in_the_room_and_each_change_of_it_is_a_change(s) -> None:
+    room, secret = cr.create_room(s)
+    query = {"lec_t": "5"}
+    cr.lecturer_update(s, room.code, secret, lambda r: cr.publish(r, query))
+    before = cr.load_room(s, room.code, fresh=True)
+    assert before is not None and before.playing is None
+    play = (5.0, 8.0, 1_000.5)
+    cr.lecturer_update(s, room.code, secret, lambda r: cr.publish(r, query, play))
+    now = cr.load_room(s, room.code, fresh=True)
+    assert now is not None and now.playing == play  # the same lecture, playing: a change
+    assert now.lecture_n == before.lecture_n + 1
+    assert cr.publish(now, query, play) is now  # nothing new: no write
+    stopped = cr.publish(now, {"lec_t": "21"})
+    assert stopped.playing is None and stopped.lecture_n == now.lecture_n + 1
+
+
+@pytest.mark.parametrize("play", [[1, 2], ["a", 8, 0], [5, 0, 1], [-1, 8, 1], [5, float("nan"), 1]])
+def test_a_room_document_with_a_forged_play_is_no_room(s, play) -> None:
+    room, _ = cr.create_room(s)
+    doc = json.loads(room.to_json())
+    doc["playing"] = play
+    s.put(cr.room_key(room.code), json.dumps(doc).encode(), ttl=60)
+    assert cr.load_room(s, room.code, fresh=True) is None
