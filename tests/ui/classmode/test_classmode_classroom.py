@@ -12,43 +12,12 @@ import time
 from dataclasses import replace
 
 import pytest
+from classroom_helpers import answer_blob, question
 from hypothesis import given
 from hypothesis import strategies as hs
 
-import perceptron_store as store_mod
 from ui.classmode import classroom as cr
 from ui.classmode.summary import summary
-
-
-@pytest.fixture
-def s(tmp_path):
-    st_ = store_mod.open_store(str(tmp_path / "s.sqlite3"))
-    cr.forget_recent()
-    yield st_
-    st_.close()
-
-
-def question(**kw) -> cr.Question:
-    base = {
-        "id": 0,
-        "t": 3,
-        "point": 1,
-        "x": (1.0, 2.0),
-        "z": (1.0, 2.0, 1.0),
-        "y": 1,
-        "w": (0.5, -1.0, 0.0),
-        "rule": "nonpositive",
-        "eta": 1.0,
-        "mistake": True,
-        "turn": "ccw",
-    }
-    base.update(kw)
-    return cr.Question(**base)
-
-
-def answer_blob(mistake, turn=None) -> bytes:
-    return json.dumps({"mistake": mistake, "turn": turn}).encode()
-
 
 # ----------------------------------------------------------------------------- codes
 

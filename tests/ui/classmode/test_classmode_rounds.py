@@ -11,41 +11,19 @@ import json
 import time
 
 import pytest
+from classroom_helpers import answer_blob
+from classroom_helpers import question as base_question
 
-import perceptron_store as store_mod
 from ui.classmode import classroom as cr
 from ui.classmode.question import graded_text
 from ui.classmode.summary import shift_words, summary, truth_words, votes_table
 
 
-@pytest.fixture
-def s(tmp_path):
-    st_ = store_mod.open_store(str(tmp_path / "s.sqlite3"))
-    cr.forget_recent()
-    yield st_
-    st_.close()
-
-
 def question(**kw) -> cr.Question:
-    base = {
-        "id": 0,
-        "t": 3,
-        "point": 1,
-        "x": (1.0, 2.0),
-        "z": (1.0, 2.0, 1.0),
-        "y": 1,
-        "w": (0.5, -1.0, 0.0),
-        "rule": "nonpositive",
-        "eta": 1.0,
-        "mistake": True,
-        "turn": "cw",
-    }
-    base.update(kw)
-    return cr.Question(**base)
+    return base_question(**{"turn": "cw", **kw})  # the line turning clockwise
 
 
-def blob(mistake, turn=None) -> bytes:
-    return json.dumps({"mistake": mistake, "turn": turn}).encode()
+blob = answer_blob
 
 
 # ----------------------------------------------------------------------------- grading
