@@ -18,6 +18,7 @@ import streamlit as st
 from perceptron_core import RULES
 from ui.app.state import Session
 from ui.classmode import classroom as cr
+from ui.classmode.onscreen import answer_bar
 from ui.classmode.seat import Refused, reach, say, seat_of
 from ui.look.numbers import AXIS, signed, vector_text
 from ui.look.palette import MINUS, PLUS, W_COLOUR
@@ -158,8 +159,10 @@ def _answer(session: Session, qid: int, key_m: str, key_t: str) -> None:
     seat.answers[qid] = (ANSWERS[said], turn_code)
 
 
-def question_card(session: Session, q: cr.Question) -> None:
-    """A student's card: the next example, and the answer, then the truth with theirs."""
+def question_card(session: Session, q: cr.Question, *, ringed: bool = False) -> None:
+    """A student's card: the next example, and the answer (in a bar pinned to the screen,
+    ``ui.classmode.onscreen``; ``ringed``: the page's chart rings the example), then the
+    truth with theirs."""
     seat = seat_of(session)
     mine = seat.answers.get(q.id) if seat is not None else None
     box = st.container(border=True, key=f"room_card_{q.id}")
@@ -171,27 +174,28 @@ def question_card(session: Session, q: cr.Question) -> None:
     )
     if not q.revealed:
         key_m, key_t = f"room_q{q.id}_said", f"room_q{q.id}_turn"
-        c1, c2 = box.columns(2)
-        c1.pills(
+        bar = answer_bar(box, q, ringed=ringed)
+        bar.pills(
             "Will it be a mistake?",
             list(ANSWERS),
             key=key_m,
             on_change=_answer,
             args=(session, q.id, key_m, key_t),
+            label_visibility="collapsed",
         )
-        c2.pills(
-            "If so, which way will the line turn? (optional)",
+        if mine is not None:
+            bar.caption(
+                f"Counted: you said {'mistake' if mine[0] else 'no mistake'}"
+                + (f", {cr.TURN_WORDS[mine[1]]}" if mine[1] else "")
+                + ". You can change your answer until the lecturer reveals it."
+            )
+        box.pills(
+            "If it is a mistake, which way will the line turn? (optional)",
             [cr.TURN_WORDS[t] for t in cr.TURNS],
             key=key_t,
             on_change=_answer,
             args=(session, q.id, key_m, key_t),
         )
-        if mine is not None:
-            box.caption(
-                f"Counted: you said {'mistake' if mine[0] else 'no mistake'}"
-                + (f", {cr.TURN_WORDS[mine[1]]}" if mine[1] else "")
-                + ". You can change your answer until the lecturer reveals it."
-            )
         return
     box.markdown(f"**Answer:** {truth_text(q)}")
     if mine is None:

@@ -162,10 +162,10 @@ def live(session: Session, page: str) -> None:
     _card(session, seat, room)
 
 
-def _card(session: Session, seat: Seat, room: cr.Room) -> None:
+def _card(session: Session, seat: Seat, room: cr.Room, *, ringed: bool = False) -> None:
     q = room.question
     if q is not None and q.id not in seat.dismissed:
-        question_card(session, q)
+        question_card(session, q, ringed=ringed)
         if q.revealed:
             st.button(
                 "Hide this question",
@@ -183,7 +183,8 @@ def lecture_card(session: Session) -> None:
         return
     room = room_now(session)
     if room is not None and not room.closed:
-        _card(session, seat, room)
+        # a follower's chart is the lecturer's run: it rings the example asked about
+        _card(session, seat, room, ringed=seat.following)
 
 
 def _follow_line(session: Session, seat: Seat, room: cr.Room) -> None:

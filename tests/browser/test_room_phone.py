@@ -1,0 +1,127 @@
+"""A class on the students' own screens: student A on a 390×844 touch phone, student B on
+a 1280×720 laptop, the lecturer at a 1366×768 laptop (one class, as in test_room.py).
+
+What a student checks: a question arriving while they look at the chart puts its answer
+buttons on their screen, rings the example on their own chart, and takes their answer
+from there; an open margin challenge is announced on the page they are on, one tap opens
+the margin lab (the phone's sidebar closed), and the question revealed before takes one
+line, so the lab's numbers are on the first screen.
+
+Screenshots go to ``SHOTS`` (/tmp/pi-phone-shots/ unless PI_SHOTS says otherwise).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from browser.devices import MAIN
+from browser.test_lecture import status
+from browser.test_room import (
+    FOLLOW_MS,
+    Klass,
+    ask,
+    card,
+    ensure_joined,
+    key,
+    klass,  # noqa: F401 (the fixture: this module's class of three)
+    main,
+    no_exception,
+    on_lecture,
+)
+
+pytestmark = [pytest.mark.browser]
+
+SHOTS = Path(os.environ.get("PI_SHOTS", "/tmp/pi-phone-shots"))
+LAPTOP_SMALL = {"width": 1280, "height": 720}
+
+
+def on_screen(page: Page, part: Locator) -> dict[str, float]:
+    """``part`` lies wholly inside the viewport (what a person sees without scrolling)."""
+    w, h = page.viewport_size["width"], page.viewport_size["height"]
+    box = part.bounding_box()
+    assert box is not None, "not drawn"
+    assert box["x"] >= -1 and box["x"] + box["width"] <= w + 1, (w, box)
+    assert box["y"] >= -1 and box["y"] + box["height"] <= h + 1, (h, box)
+    return box
+
+
+def to_chart(page: Page) -> None:
+    """The student scrolls down to the lecture's chart (its middle in the middle of the
+    screen), as a student watching the lecturer's steps does."""
+    page.locator(".lec svg.fig").evaluate("e => e.scrollIntoView({block: 'center'})")
+    page.wait_for_function(f"() => {MAIN}.scrollTop > 0")
+
+
+def no_open_question(k: Klass) -> None:
+    either = key(k.lecturer, "room_reveal").or_(key(k.lecturer, "room_ask"))
+    expect(either.get_by_role("button")).to_be_visible(timeout=30_000)
+    if key(k.lecturer, "room_reveal").count():
+        key(k.lecturer, "room_reveal").get_by_role("button").click()
+        expect(key(k.lecturer, "room_ask")).to_be_visible(timeout=10_000)
+
+
+def bar(page: Page, qid: int) -> Locator:
+    """The question's answer bar on a student's page."""
+    return key(page, f"room_bar_{qid}")
+
+
+def test_a_question_puts_its_answers_on_the_screen_of_a_student_looking_at_the_chart(
+    klass,  # noqa: F811 (pytest's fixture, imported above)
+):
+    k = klass
+    ensure_joined(k)
+    k.b.set_viewport_size(LAPTOP_SMALL)
+    for page in (k.lecturer, k.a, k.b):
+        on_lecture(page)
+    no_open_question(k)
+    for s in (k.a, k.b):
+        expect(main(s)).to_contain_text("Following the lecturer of class")
+        to_chart(s)
+    t, qid = ask(k)
+    point = re.search(r"will point (\d+),", key(k.lecturer, "room_strip").inner_text()).group(1)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for s, name in ((k.a, "phone_390x844"), (k.b, "laptop_1280x720")):
+        expect(card(s, qid)).to_contain_text("Will it be a mistake?", timeout=FOLLOW_MS)
+        # where the student is: the answers on the screen, with the question in words
+        expect(bar(s, qid)).to_contain_text(f"Question {qid}")
+        expect(bar(s, qid)).to_contain_text(f"point {point}")
+        for option in bar(s, qid).get_by_role("radio").all():
+            box = on_screen(s, option)
+            print(f"{name}: answer {option.inner_text()!r} at y = {box['y']:.0f}")
+        # the example is ringed (a dotted ring and "?") on the student's own chart, which is
+        # still on the screen, and said in words in the chart's text and its status line
+        ring = s.locator(".lec svg circle.asked")
+        expect(ring).to_have_count(1)
+        on_screen(s, ring)
+        expect(status(s)).to_contain_text(f"? class question: point {point}")
+        expect(s.locator(".lec svg.fig")).to_have_attribute(
+            "aria-label", re.compile(rf"will point {point}, shown next, be a mistake\?")
+        )
+        s.screenshot(path=SHOTS / f"question_at_chart_{name}.png")
+    # the phone answers by touch from where it is; the laptop by keyboard
+    bar(k.a, qid).get_by_role("radio", name="mistake", exact=True).tap()
+    expect(bar(k.a, qid)).to_contain_text("Counted: you said mistake.")
+    on_screen(k.a, k.a.locator(".lec svg circle.asked"))  # the page did not jump away
+    k.a.screenshot(path=SHOTS / "question_answered_phone_390x844.png")
+    option = bar(k.b, qid).get_by_role("radio", name="no mistake", exact=True)
+    option.focus()
+    k.b.keyboard.press("Enter")
+    expect(bar(k.b, qid)).to_contain_text("Counted: you said no mistake.")
+    expect(key(k.lecturer, "room_strip")).to_contain_text(
+        re.compile(rf"Question {qid}: will point .*\?2 of 2 answered"), timeout=FOLLOW_MS
+    )
+    # revealed: the ring on the students' charts becomes the example just shown
+    key(k.lecturer, "room_reveal").get_by_role("button", name="Reveal").click()
+    for s in (k.a, k.b):
+        # the time a reveal takes is test_room's to check: here the machine may be loaded
+        expect(card(s, qid)).to_contain_text("Answer:", timeout=15_000)
+        expect(bar(s, qid)).to_have_count(0)
+        expect(s.locator(".lec svg circle.asked")).to_have_count(0)
+        expect(status(s)).to_contain_text(f"step t = {t + 1:,} of")
+    k.b.set_viewport_size({"width": 1366, "height": 768})
+    no_exception(k.lecturer, k.a, k.b)
