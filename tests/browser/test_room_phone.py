@@ -125,3 +125,86 @@ def test_a_question_puts_its_answers_on_the_screen_of_a_student_looking_at_the_c
         expect(status(s)).to_contain_text(f"step t = {t + 1:,} of")
     k.b.set_viewport_size({"width": 1366, "height": 768})
     no_exception(k.lecturer, k.a, k.b)
+
+
+def a_revealed_question(k: Klass) -> int:
+    """A question the phone answered and the lecturer revealed; its number."""
+    for page in (k.lecturer, k.a):
+        on_lecture(page)
+    no_open_question(k)
+    _, qid = ask(k)
+    bar(k.a, qid).get_by_role("radio", name="mistake", exact=True).tap()
+    expect(bar(k.a, qid)).to_contain_text("Counted: you said mistake.")
+    key(k.lecturer, "room_reveal").get_by_role("button", name="Reveal").click()
+    expect(key(k.lecturer, "room_ask")).to_be_visible(timeout=10_000)
+    return qid
+
+
+def test_the_challenge_reaches_the_phone_and_one_tap_opens_the_lab_with_the_numbers_in_view(
+    klass,  # noqa: F811 (pytest's fixture, imported above)
+):
+    k = klass
+    ensure_joined(k)
+    qid = a_revealed_question(k)
+    phone = k.a
+    expect(main(phone)).to_contain_text("Following the lecturer of class")
+    # the lecturer opens the challenge (on the class page, under the projector's screen)
+    key(k.lecturer, "room_strip")  # the lecturer is on Step by step: the class page next
+    k.lecturer.goto(f"{k.url}/room")
+    expect(key(k.lecturer, "room_ch_open").or_(key(k.lecturer, "room_ch_close"))).to_be_visible(
+        timeout=30_000
+    )
+    if key(k.lecturer, "room_ch_open").count():
+        key(k.lecturer, "room_ch_open").get_by_role("button", name="Open the challenge").click()
+    expect(main(k.lecturer)).to_contain_text(re.compile(r"Challenge \d+ \(open\)"))
+    k.challenge = True
+    # Step by step on the phone says so, at the top of the page, with one tap to the lab
+    phone.evaluate(f"() => {MAIN}.scrollTo(0, 0)")
+    call = key(phone, "room_challenge_call")
+    expect(call).to_contain_text("The lecturer's margin challenge is open", timeout=15_000)
+    expect(call).to_contain_text("at most 10 points, γ ≥ 0.1")
+    on_screen(phone, call.get_by_role("link", name="Open the margin lab"))
+    phone.screenshot(path=SHOTS / "challenge_call_phone_390x844.png")
+    laptop = k.b  # and on a 1280×720 laptop
+    laptop.set_viewport_size(LAPTOP_SMALL)
+    on_lecture(laptop)
+    laptop.evaluate(f"() => {MAIN}.scrollTo(0, 0)")
+    link = key(laptop, "room_challenge_call").get_by_role("link", name="Open the margin lab")
+    expect(link).to_be_visible(timeout=15_000)
+    on_screen(laptop, link)
+    laptop.screenshot(path=SHOTS / "challenge_call_laptop_1280x720.png")
+    laptop.set_viewport_size({"width": 1366, "height": 768})
+    call.get_by_role("link", name="Open the margin lab").tap()
+    expect(phone.locator(".pt").first).to_be_visible(timeout=30_000)
+    expect(phone.get_by_test_id("stSidebar")).to_have_attribute("data-collapsed", "true")
+    phone.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    # the question revealed before is one line; the lab's numbers are on the first screen
+    done = key(phone, f"room_done_{qid}")
+    expect(done).to_contain_text(re.compile(rf"Question {qid}: it was (a|no) mistake; you said"))
+    assert done.bounding_box()["height"] < 60, done.bounding_box()
+    expect(done.get_by_text("Hide this question")).not_to_be_visible()  # folded
+    assert phone.evaluate(f"() => {MAIN}.scrollTop") == 0
+    phone.screenshot(path=SHOTS / "margin_lab_after_the_call_phone_390x844.png")
+    for part in (".mlab .nums", ".mlab .status"):
+        print(part, on_screen(phone, phone.locator(part)))
+    # the first edit stops following: said once, in the page's flow, not over the numbers
+    bg = phone.locator(".mlab rect.bg").bounding_box()
+    points = phone.locator(".pt").count()
+    phone.touchscreen.tap(bg["x"] + 14, bg["y"] + bg["height"] - 14)  # an empty corner
+    expect(phone.locator(".pt")).to_have_count(points + 1)  # a +1 point there
+    note = key(phone, "room_stopped")
+    expect(note).to_contain_text("you no longer follow the lecturer.", timeout=15_000)
+    expect(phone.get_by_test_id("stToast")).to_have_count(0)
+    boxes = [phone.locator(p).bounding_box() for p in (".mlab .nums", ".mlab .status")]
+    n = note.bounding_box()
+    for b in boxes:
+        assert n["y"] + n["height"] <= b["y"] or b["y"] + b["height"] <= n["y"], (n, b)
+    phone.screenshot(path=SHOTS / "margin_lab_told_once_phone_390x844.png")
+    # the phone's sidebar: a link to another page closes it behind itself
+    phone.get_by_test_id("stExpandSidebarButton").tap()
+    expect(phone.get_by_test_id("stSidebar")).to_have_attribute("data-collapsed", "false")
+    phone.get_by_test_id("stSidebar").get_by_role("link", name="Step by step").tap()
+    expect(phone.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+    expect(phone.get_by_test_id("stSidebar")).to_have_attribute("data-collapsed", "true")
+    expect(main(phone)).to_contain_text("you no longer follow the lecturer.")  # the follow line
+    no_exception(k.lecturer, phone)

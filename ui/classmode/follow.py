@@ -13,7 +13,7 @@ changes (:data:`WATCH`, ``ui.classmode.push``): what it shows of the room, by pa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 
 import streamlit as st
 
@@ -59,7 +59,8 @@ def parts_shown(room: cr.Room | None) -> dict[str, Hashable]:
             None if q is None else (q.id, q.revealed),
             None if c is None else (c.id, c.open),
         ),
-        "end": room.closed,  # the strip on Step by step: only the class's end
+        # the strip on Step by step: the class's end and the challenge it announces
+        "end": (room.closed, None if c is None else (c.id, c.open)),
         "lecture": (room.closed, room.lecture_n, None if q is None else (q.id, q.revealed)),
     }
 
@@ -208,13 +209,22 @@ def set_following(session: Session, on: bool) -> None:
         return
     if seat.following != on:
         move(session, "follow" if on else "explore")
+    seat.stopped = None  # their own choice: nothing to tell
     seat.applied = -1  # following again catches up at once
     seat.applied_query = None  # and the run before it is not "a change of the student's"
 
 
-def end_of_run(session: Session, toast: Callable[[str], None]) -> None:
-    """At the end of a run: a following student who changed the lecture stops following;
-    the lecturer's lecture is published to the room when it changed."""
+STOPPED = (
+    "Your own change: you no longer follow the lecturer. *Follow the lecturer* on Step by "
+    "step catches up."
+)
+
+
+def end_of_run(session: Session) -> None:
+    """At the end of a run: a following student who changed the lecture stops following,
+    and is told so once, in the class strip (:data:`STOPPED`: the page runs again to draw
+    it, once; a toast would lie over the numbers they are editing); the lecturer's lecture
+    is published to the room when it changed."""
     seat = seat_of(session)
     if seat is None:
         return
@@ -224,7 +234,8 @@ def end_of_run(session: Session, toast: Callable[[str], None]) -> None:
             seat.applied_query, seat.fresh = now, False
         elif seat.following and seat.applied_query is not None and now != seat.applied_query:
             move(session, "explore")
-            toast("You changed the run yourself: no longer following the lecturer.")
+            seat.stopped = STOPPED
+            st.rerun(scope="app")  # the strip, drawn before this, says it
         return
     if now == seat.published or not seat.publish_limit.allow():
         return  # nothing new, or a burst of changes: the live strip publishes the last one

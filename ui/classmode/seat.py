@@ -78,6 +78,9 @@ class Seat:
     published: dict[str, str] | None = None  # the lecturer's lecture as the room holds it
     redraw: bool = False  # an action of the strip changed the page: run it whole
     said: str | None = None  # why the strip's last action was refused, shown once
+    # a follower whose own edit stopped following: told in the strip, in the page's flow
+    # (never over the numbers they are editing), until they follow again or close it
+    stopped: str | None = None
     publish_limit: store_mod.RateLimit = field(
         default_factory=lambda: store_mod.RateLimit(PUBLISH_RATE, PUBLISH_BURST)
     )
