@@ -475,8 +475,11 @@ def test_the_class_answers_the_lecturers_question_and_sees_the_reveal(klass):
     shots(lecturer, "tally", strip)
     key(lecturer, "room_reveal").get_by_role("button", name="Reveal").click()
     right = []
-    for s in (k.a, k.b):
-        expect(card(s, qid)).to_contain_text("Answer:", timeout=FOLLOW_MS)
+    for s in (k.a, k.b):  # the revealed card is one line: the truth and theirs, unfolded
+        done = key(s, f"room_done_{qid}")
+        expect(done).to_contain_text(f"Question {qid}: ", timeout=FOLLOW_MS)
+        done.get_by_text(f"Question {qid}: ").click()
+        expect(card(s, qid)).to_contain_text("Answer:")
         yours = card(s, qid).locator("p", has_text="Yours:")
         expect(yours).to_have_text(re.compile(r"— (✓ right|✗ not this time)\.$"))
         right.append("✓ right" in yours.inner_text())

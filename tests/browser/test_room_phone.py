@@ -119,7 +119,10 @@ def test_a_question_puts_its_answers_on_the_screen_of_a_student_looking_at_the_c
     key(k.lecturer, "room_reveal").get_by_role("button", name="Reveal").click()
     for s in (k.a, k.b):
         # the time a reveal takes is test_room's to check: here the machine may be loaded
-        expect(card(s, qid)).to_contain_text("Answer:", timeout=15_000)
+        done = key(s, f"room_done_{qid}")
+        expect(done).to_contain_text(
+            re.compile(rf"Question {qid}: (✓ right|✗ not this time) · it was"), timeout=15_000
+        )
         expect(bar(s, qid)).to_have_count(0)
         expect(s.locator(".lec svg circle.asked")).to_have_count(0)
         expect(status(s)).to_contain_text(f"step t = {t + 1:,} of")
@@ -180,8 +183,10 @@ def test_the_challenge_reaches_the_phone_and_one_tap_opens_the_lab_with_the_numb
     phone.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
     # the question revealed before is one line; the lab's numbers are on the first screen
     done = key(phone, f"room_done_{qid}")
-    expect(done).to_contain_text(re.compile(rf"Question {qid}: it was (a|no) mistake; you said"))
-    assert done.bounding_box()["height"] < 60, done.bounding_box()
+    expect(done).to_contain_text(
+        re.compile(rf"Question {qid}: (✓ right|✗ not this time) · it was (a|no) mistake, you said")
+    )
+    assert done.bounding_box()["height"] < 45, done.bounding_box()  # one line
     expect(done.get_by_text("Hide this question")).not_to_be_visible()  # folded
     assert phone.evaluate(f"() => {MAIN}.scrollTop") == 0
     phone.screenshot(path=SHOTS / "margin_lab_after_the_call_phone_390x844.png")
@@ -195,6 +200,7 @@ def test_the_challenge_reaches_the_phone_and_one_tap_opens_the_lab_with_the_numb
     note = key(phone, "room_stopped")
     expect(note).to_contain_text("you no longer follow the lecturer.", timeout=15_000)
     expect(phone.get_by_test_id("stToast")).to_have_count(0)
+    expect(phone.locator(".mlab .status")).to_contain_text("Added point")  # the lab's own line
     boxes = [phone.locator(p).bounding_box() for p in (".mlab .nums", ".mlab .status")]
     n = note.bounding_box()
     for b in boxes:

@@ -24,7 +24,7 @@ from ui.classmode import classroom as cr
 from ui.classmode import push
 from ui.classmode.arrive import lecturer_do
 from ui.classmode.seat import Refused, move, reach, seat_of
-from ui.server.internals import running_fragment
+from ui.server.internals import rerun_fragment, running_fragment
 
 LECTURE_PAGE = "lecture"  # the page a student follows the lecturer on (its url_path)
 
@@ -214,17 +214,16 @@ def set_following(session: Session, on: bool) -> None:
     seat.applied_query = None  # and the run before it is not "a change of the student's"
 
 
-STOPPED = (
-    "Your own change: you no longer follow the lecturer. *Follow the lecturer* on Step by "
-    "step catches up."
-)
+# short: on a phone it is drawn above the lab the student is editing (Step by step's
+# follow line, where it is also said, has the button that follows again)
+STOPPED = "Your own change: you no longer follow the lecturer."
 
 
 def end_of_run(session: Session) -> None:
     """At the end of a run: a following student who changed the lecture stops following,
-    and is told so once, in the class strip (:data:`STOPPED`: the page runs again to draw
-    it, once; a toast would lie over the numbers they are editing); the lecturer's lecture
-    is published to the room when it changed."""
+    and is told so once, in the class strip (:data:`STOPPED`; a toast would lie over the
+    numbers they are editing): the strip runs again to say it, or, when its fragment is not
+    known, the page; the lecturer's lecture is published to the room when it changed."""
     seat = seat_of(session)
     if seat is None:
         return
@@ -235,7 +234,10 @@ def end_of_run(session: Session) -> None:
         elif seat.following and seat.applied_query is not None and now != seat.applied_query:
             move(session, "explore")
             seat.stopped = STOPPED
-            st.rerun(scope="app")  # the strip, drawn before this, says it
+            # the strip alone: a page run would also lose what the page said of the edit
+            # (the margin lab's "Added point 41 ...")
+            if seat.strip is None or not rerun_fragment(*seat.strip):
+                st.rerun(scope="app")
         return
     if now == seat.published or not seat.publish_limit.allow():
         return  # nothing new, or a burst of changes: the live strip publishes the last one

@@ -81,6 +81,7 @@ class Seat:
     # a follower whose own edit stopped following: told in the strip, in the page's flow
     # (never over the numbers they are editing), until they follow again or close it
     stopped: str | None = None
+    strip: tuple[str, str] | None = None  # (session, fragment) of the strip a student saw last
     publish_limit: store_mod.RateLimit = field(
         default_factory=lambda: store_mod.RateLimit(PUBLISH_RATE, PUBLISH_BURST)
     )

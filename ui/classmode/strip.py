@@ -151,7 +151,7 @@ def live(session: Session, page: str) -> None:
 
 
 def _student_strip(session: Session, seat: Seat, room: cr.Room, page: str) -> None:
-    where = running_fragment()
+    where = seat.strip = running_fragment()  # follow.end_of_run may rerun it to tell them
     _reach_out(session, seat, room, page)
     if page == LECTURE_PAGE:
         # On Step by step the lecture's instrument shows the question and follows the
@@ -172,12 +172,17 @@ def _student_strip(session: Session, seat: Seat, room: cr.Room, page: str) -> No
 
 # A student's strip on a phone starts in the room Streamlit leaves under its header (the
 # page's title keeps its own space above it), and a revealed question's line is no taller
-# than a line of text: the margin lab's numbers stay on the phone's first screen.
+# than a line of text (its end cut short with an ellipsis on a narrow screen; the card
+# unfolded says it all): the margin lab's numbers stay on the phone's first screen.
 _student_style = page_style(
     "room_student",
     """
 @media (max-width: 640px) { .st-key-room_student { margin-top: -2rem; } }
 [class*="st-key-room_done_"] summary { padding-top: 0.3rem; padding-bottom: 0.3rem; }
+[class*="st-key-room_done_"] summary * { min-width: 0; }
+[class*="st-key-room_done_"] summary p {
+  white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
+}
 """,
 )
 
@@ -207,11 +212,11 @@ def _revealed_line(seat: Seat, q: cr.Question) -> str:
     truth = "a mistake" if q.mistake else "no mistake"
     mine = seat.answers.get(q.id)
     if mine is None:
-        yours = "you did not answer"
-    else:
-        said = "mistake" if mine[0] else "no mistake"
-        yours = f"you said {said} " + ("✓ right" if mine[0] == q.mistake else "✗ not this time")
-    return f"Question {q.id}: it was {truth}; {yours}"
+        return f"Question {q.id}: not answered · it was {truth}"
+    said = "mistake" if mine[0] else "no mistake"
+    mark = "✓ right" if mine[0] == q.mistake else "✗ not this time"
+    # the mark first: a phone's line may end in an ellipsis
+    return f"Question {q.id}: {mark} · it was {truth}, you said {said}"
 
 
 def _reach_out(session: Session, seat: Seat, room: cr.Room, page: str) -> None:
