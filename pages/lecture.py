@@ -103,7 +103,6 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
     """
     if (followed := class_follow.follow_here(ss)) is not None:
         go_to(ss, followed)  # the lecturer stepped: this fragment moves, the page stays
-    strip.lecture_card(ss)  # a joined student: the lecturer's question, above the player
     run = lecture_run(X, y, settings)
     T = run.trace.n_steps
     if (along := class_follow.play_along(ss, T)) is not None:
@@ -118,12 +117,16 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
         window_now=window_now,
         run_id=ss[RUN],
         presenter=bool(ss["app_presenter"]),
-        asked=arrive.asked_here(ss),  # the lecturer's chart marks the class's question
+        asked=arrive.asked_here(ss),  # the projector and followers ring the class's question
         summary=lecture.settings_summary(ss) if ss["app_presenter"] else "",
         lead=class_follow.leading(ss),  # a lecturer's Play is followed: the browser says so
         # a follower plays along with the lecturer's Play; the lecturer's plays on its clock
         along=class_follow.lead_clock(ss) if along is None else along[1],
     )
+    # a joined student: the lecturer's question, under the chart: a card drawn above it
+    # would push the chart a screen down on the phone of a student watching it (its
+    # answers are pinned to the screen's bottom, ui.classmode.onscreen)
+    strip.lecture_card(ss)
     k = run.trace.mistakes_before(t)
     # on_change="rerun" makes the expander lazy: the log is built only while it is open
     log = st.expander(f"Mistake log ({k} so far)", key="lec_log", on_change="rerun")

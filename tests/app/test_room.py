@@ -366,7 +366,8 @@ def test_ask_answer_reveal() -> None:
     a.run()
     b.run()
     assert "Will it be a mistake?" in texts(a)
-    assert lecture_scene(a)["asked"] is None  # a student's chart does not give it away
+    # a follower's chart rings it too: which example, not whether it will be a mistake
+    assert lecture_scene(a)["asked"] == [q.t, q.point]
     a.button_group(key=f"room_q{q.id}_said").set_value("mistake").run()
     b.button_group(key=f"room_q{q.id}_said").set_value("mistake").run()
     b.button_group(key=f"room_q{q.id}_said").set_value("no mistake").run()  # changed

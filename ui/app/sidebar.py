@@ -163,6 +163,43 @@ _in_view = st.components.v2.component(
 )
 
 
+# On a phone the sidebar opens over the page, and Streamlit leaves it open after one of its
+# links: the page the student asked for stays under it. When the page on show changes and
+# the open sidebar lies over the page's column, the browser closes it (a page opened by its
+# address is left as Streamlit draws it). Our own code, no outside text.
+_closer = st.components.v2.component(
+    "perceptron_lab_sidebar_closer",
+    js="""export default function ({ data }) {
+  const nav = (window.__perceptronNav ||= {});
+  const page = data && data.page;
+  if (!page || nav.page === page) return;
+  const first = nav.page === undefined;
+  nav.page = page;
+  if (first) return;
+  requestAnimationFrame(() => {
+    const sidebar = document.querySelector('SIDEBAR');
+    const column = document.querySelector('COLUMN');
+    if (!sidebar || !column) return;
+    const s = sidebar.getBoundingClientRect();
+    if (s.width > 0 && s.right > column.getBoundingClientRect().left + 1) {
+      const close = document.querySelector('CLOSE button');
+      if (close) close.click();
+    }
+  });
+}""".replace("SIDEBAR", testid("stSidebar"))
+    .replace("COLUMN", testid("stMainBlockContainer"))
+    .replace("CLOSE", testid("stSidebarCollapseButton")),
+    css=".st-key-app_sidebar_closer { display: none; }",
+    isolate_styles=False,
+)
+
+
+def close_over_page(page: str) -> None:
+    """On a phone, the sidebar closes when its link has opened another page (``page``:
+    the url_path on show)."""
+    _closer(key="app_sidebar_closer", data={"page": page})
+
+
 def _dismiss() -> None:
     st.session_state.pop(UPLOAD_ERROR, None)
 

@@ -360,9 +360,13 @@ def lecturer_do(session: Session, change: Callable[[cr.Room], cr.Room]) -> str |
 
 
 def asked_here(session: Session) -> tuple[int, int] | None:
-    """The lecturer's open question, as (step, point), for the projector's chart to mark;
-    None for anyone else, or with no question open."""
+    """The class's open question, as (step, point), for the lecture's chart to mark: on
+    the projector, and on the page of a student who follows the lecturer (their run is the
+    lecturer's, so the point is the same one; the ring says which example, not whether it
+    will be a mistake). None for a student exploring a run of their own, or with no
+    question open."""
     seat = seat_of(session)
-    room = room_now(session) if seat is not None and seat.lecturer else None
+    shows = seat is not None and (seat.lecturer or seat.following)
+    room = room_now(session) if shows else None
     q = room.question if room is not None and not room.closed else None
     return None if q is None or q.revealed else (q.t, q.point)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import Any
 
 import streamlit as st
@@ -37,7 +37,7 @@ from ui.classmode import classroom as cr
 from ui.classmode import push
 from ui.classmode.arrive import lecturer_do
 from ui.classmode.seat import Refused, Seat, move, reach, seat_of
-from ui.server.internals import running_fragment
+from ui.server.internals import rerun_fragment, running_fragment
 
 LECTURE_PAGE = "lecture"  # the page a student follows the lecturer on (its url_path)
 MAX_RATE = 60.0  # steps a second a lecturer's Play may report (the player offers 2, 8, 30)
@@ -74,7 +74,8 @@ def parts_shown(room: cr.Room | None) -> dict[str, Hashable]:
             None if q is None else (q.id, q.rounds, q.revealed),
             None if c is None else (c.id, c.open),
         ),
-        "end": room.closed,  # the strip on Step by step: only the class's end
+        # the strip on Step by step: the class's end and the challenge it announces
+        "end": (room.closed, None if c is None else (c.id, c.open)),
         "lecture": (
             room.closed,
             room.lecture_n,
@@ -296,13 +297,21 @@ def set_following(session: Session, on: bool) -> None:
         return
     if seat.following != on:
         move(session, "follow" if on else "explore")
+    seat.stopped = None  # their own choice: nothing to tell
     seat.applied = -1  # following again catches up at once
     seat.applied_query = None  # and the run before it is not "a change of the student's"
 
 
-def end_of_run(session: Session, toast: Callable[[str], None]) -> None:
-    """At the end of a run: a following student who changed the lecture stops following;
-    the lecturer's lecture is published to the room when it changed."""
+# short: on a phone it is drawn above the lab the student is editing (Step by step's
+# follow line, where it is also said, has the button that follows again)
+STOPPED = "Your own change: you no longer follow the lecturer."
+
+
+def end_of_run(session: Session) -> None:
+    """At the end of a run: a following student who changed the lecture stops following,
+    and is told so once, in the class strip (:data:`STOPPED`; a toast would lie over the
+    numbers they are editing): the strip runs again to say it, or, when its fragment is not
+    known, the page; the lecturer's lecture is published to the room when it changed."""
     seat = seat_of(session)
     if seat is None:
         return
@@ -312,7 +321,11 @@ def end_of_run(session: Session, toast: Callable[[str], None]) -> None:
             seat.applied_query, seat.fresh = now, False
         elif seat.following and seat.applied_query is not None and now != seat.applied_query:
             move(session, "explore")
-            toast("You changed the run yourself: no longer following the lecturer.")
+            seat.stopped = STOPPED
+            # the strip alone: a page run would also lose what the page said of the edit
+            # (the margin lab's "Added point 41 ...")
+            if seat.strip is None or not rerun_fragment(*seat.strip):
+                st.rerun(scope="app")
         return
     playing = seat.playing
     if (now, playing) == (seat.published, seat.published_playing):

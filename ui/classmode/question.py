@@ -18,6 +18,7 @@ import streamlit as st
 from perceptron_core import RULES
 from ui.app.state import Session
 from ui.classmode import classroom as cr
+from ui.classmode.onscreen import answer_bar
 from ui.classmode.seat import Refused, reach, say, seat_of
 from ui.look.numbers import AXIS, signed, vector_text
 from ui.look.palette import MINUS, PLUS, W_COLOUR
@@ -199,11 +200,12 @@ def _answer(session: Session, qid: int, vote: int, key_m: str, key_t: str) -> No
     seat.answers[(qid, vote)] = (ANSWERS[said], turn_code)
 
 
-def question_card(session: Session, q: cr.Question) -> None:
-    """A student's card: the next example, and the answer (a second time after the class
-    discussed it, if the lecturer asks), then the truth with theirs, graded part by part.
-    While the class votes the card says only that the answer counted, never how others
-    answered."""
+def question_card(session: Session, q: cr.Question, *, ringed: bool = False) -> None:
+    """A student's card: the next example, and the answer (in a bar pinned to the screen,
+    ``ui.classmode.onscreen``; ``ringed``: the page's chart rings the example), a second
+    time after the class discussed it if the lecturer asks; then the truth with theirs,
+    graded part by part. While the class votes the card says only that the answer
+    counted, never how others answered."""
     seat = seat_of(session)
     mine = {v: seat.answers.get((q.id, v)) if seat is not None else None for v in (1, 2)}
     box = st.container(border=True, key=f"room_card_{q.id}")
@@ -231,28 +233,29 @@ def question_card(session: Session, q: cr.Question) -> None:
             )
         tag = "" if vote == 1 else f"_v{vote}"
         key_m, key_t = f"room_q{q.id}{tag}_said", f"room_q{q.id}{tag}_turn"
-        c1, c2 = box.columns(2)
-        c1.pills(
+        bar = answer_bar(box, q, ringed=ringed)
+        bar.pills(
             "Will it be a mistake?",
             list(ANSWERS),
             key=key_m,
             on_change=_answer,
             args=(session, q.id, vote, key_m, key_t),
+            label_visibility="collapsed",
         )
-        c2.pills(
-            "If so, which way will the line turn? (optional)",
+        now = mine[vote]
+        if now is not None:
+            bar.caption(
+                ("Counted: " if vote == 1 else "Counted (second vote): ")
+                + f"you said {said_text(*now)}."
+                + " You can change your answer until the lecturer reveals it."
+            )
+        box.pills(
+            "If it is a mistake, which way will the line turn? (optional)",
             [cr.TURN_WORDS[t] for t in cr.TURNS],
             key=key_t,
             on_change=_answer,
             args=(session, q.id, vote, key_m, key_t),
         )
-        now = mine[vote]
-        if now is not None:
-            box.caption(
-                ("Counted: " if vote == 1 else "Counted (second vote): ")
-                + f"you said {said_text(*now)}."
-                + " You can change your answer until the lecturer reveals it."
-            )
         return
     box.markdown(f"**Answer:** {truth_text(q)}")
     votes = range(1, q.rounds + 1)

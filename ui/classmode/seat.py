@@ -83,6 +83,10 @@ class Seat:
     published_playing: tuple[float, float, float] | None = None  # the lecturer's, in the room
     redraw: bool = False  # an action of the strip changed the page: run it whole
     said: str | None = None  # why the strip's last action was refused, shown once
+    # a follower whose own edit stopped following: told in the strip, in the page's flow
+    # (never over the numbers they are editing), until they follow again or close it
+    stopped: str | None = None
+    strip: tuple[str, str] | None = None  # (session, fragment) of the strip a student saw last
     publish_limit: store_mod.RateLimit = field(
         default_factory=lambda: store_mod.RateLimit(PUBLISH_RATE, PUBLISH_BURST)
     )

@@ -36,7 +36,7 @@ from ui.classmode.follow import (
     parts_shown,
     set_following,
 )
-from ui.classmode.question import question_card, truth_text
+from ui.classmode.question import question_card, said_text, truth_text
 from ui.classmode.seat import (
     STRIP_DOWN,
     Refused,
@@ -59,6 +59,7 @@ LIVE_PICK = "room_live_pick"  # its switch (a widget: its state goes with the st
 POLL_S = 1.0  # the lecturer's strip reads the answers this often (one session per class)
 HEARTBEAT_S = 30.0  # a student's strip runs by itself this often, in case a push is lost
 ROOM_URL = "room"  # the class page's url_path
+MARGIN_URL, MARGIN_PAGE = "margin", "pages/margin.py"  # the margin lab: the challenge's page
 
 
 def sidebar_box(session: Session) -> None:
@@ -156,7 +157,14 @@ def live(session: Session, page: str) -> None:
         if page != ROOM_URL:  # the class page is the projector's view of it all
             _lecturer_strip(session, seat, room)
         return
-    where = running_fragment()
+    _student_style()
+    with st.container(key="room_student"):
+        _student_strip(session, seat, room, page)
+
+
+def _student_strip(session: Session, seat: Seat, room: cr.Room, page: str) -> None:
+    where = seat.strip = running_fragment()  # follow.end_of_run may rerun it to tell them
+    _reach_out(session, seat, room, page)
     if page == LECTURE_PAGE:
         # On Step by step the lecture's instrument shows the question and follows the
         # lecturer (lecture_card, follow_here): ui.classmode.push reruns it, not this strip, so a
@@ -174,17 +182,97 @@ def live(session: Session, page: str) -> None:
     _card(session, seat, room)
 
 
-def _card(session: Session, seat: Seat, room: cr.Room) -> None:
+# A student's strip on a phone starts in the room Streamlit leaves under its header (the
+# page's title keeps its own space above it), and a revealed question's line is no taller
+# than a line of text (its end cut short with an ellipsis on a narrow screen; the card
+# unfolded says it all): the margin lab's numbers stay on the phone's first screen.
+_student_style = page_style(
+    "room_student",
+    """
+@media (max-width: 640px) { .st-key-room_student { margin-top: -2rem; } }
+[class*="st-key-room_done_"] summary { padding-top: 0.3rem; padding-bottom: 0.3rem; }
+[class*="st-key-room_done_"] summary * { min-width: 0; }
+[class*="st-key-room_done_"] summary p {
+  white-space: nowrap; overflow: hidden; text-overflow: ellipsis;
+}
+""",
+)
+
+
+def _card(session: Session, seat: Seat, room: cr.Room, *, ringed: bool = False) -> None:
     q = room.question
-    if q is not None and q.id not in seat.dismissed:
+    if q is None or q.id in seat.dismissed:
+        return
+    if not q.revealed:
+        question_card(session, q, ringed=ringed)
+        return
+    # answered and revealed: one line (the truth and theirs) over the page the student is
+    # on, the whole card a tap away
+    with st.expander(_revealed_line(seat, q), icon=":material/quiz:", key=f"room_done_{q.id}"):
         question_card(session, q)
-        if q.revealed:
-            st.button(
-                "Hide this question",
-                key=f"room_hide_{q.id}",
-                on_click=seat.dismissed.add,
-                args=(q.id,),
-            )
+        st.button(
+            "Hide this question",
+            key=f"room_hide_{q.id}",
+            on_click=seat.dismissed.add,
+            args=(q.id,),
+        )
+
+
+def _revealed_line(seat: Seat, q: cr.Question) -> str:
+    """A revealed question in one line: the truth, and the student's answer marked ✓ or ✗
+    (a sign and a word, not a colour)."""
+    truth = "a mistake" if q.mistake else "no mistake"
+    # the last vote the student answered grades them (the second, after discussion)
+    votes = [v for v in range(q.rounds, 0, -1) if (q.id, v) in seat.answers]
+    if not votes:
+        return f"Question {q.id}: not answered · it was {truth}"
+    mistake, turn = seat.answers[(q.id, votes[0])]
+    g = cr.grade(q, mistake, turn)
+    if g.mistake_right and (turn is None or g.turn_right):
+        mark = "✓ right"
+    elif g.mistake_right:
+        mark = "✓ mistake or not, ✗ the turn"
+    else:
+        mark = "✗ not this time"
+    # the mark first: a phone's line may end in an ellipsis
+    return f"Question {q.id}: {mark} · it was {truth}, you said {said_text(mistake, turn)}"
+
+
+def _reach_out(session: Session, seat: Seat, room: cr.Room, page: str) -> None:
+    """What a student must hear of on any page: the open margin challenge, with one tap
+    to the margin lab (not on the lab, whose challenge box takes the set, nor on the class
+    page, which says it in full); and, once, that their own edit stopped following."""
+    c = room.challenge
+    if c is not None and c.open and page not in (MARGIN_URL, ROOM_URL):
+        box = st.container(
+            key="room_challenge_call",
+            border=True,
+            horizontal=True,
+            vertical_alignment="center",
+            gap="small",
+        )
+        box.markdown(
+            f":material/emoji_events: **The lecturer's margin challenge is open:** at most "
+            f"{c.max_points} points, γ ≥ {c.min_gamma:g}, as many mistakes as you can.",
+            width="stretch",
+        )
+        box.page_link(MARGIN_PAGE, label="Open the margin lab", icon=":material/open_with:")
+    if seat.stopped and page != LECTURE_PAGE:  # Step by step says it in its follow line
+        _stopped_note(seat)
+
+
+def _stopped_note(seat: Seat) -> None:
+    row = st.container(
+        key="room_stopped", horizontal=True, vertical_alignment="center", gap="small", wrap=False
+    )
+    row.caption(f":material/explore: {seat.stopped}", width="stretch")
+    row.button(
+        "OK",
+        key="room_stopped_ok",
+        on_click=setattr,
+        args=(seat, "stopped", None),
+        help="hide this note",
+    )
 
 
 def lecture_card(session: Session) -> None:
@@ -195,7 +283,8 @@ def lecture_card(session: Session) -> None:
         return
     room = room_now(session)
     if room is not None and not room.closed:
-        _card(session, seat, room)
+        # a follower's chart is the lecturer's run: it rings the example asked about
+        _card(session, seat, room, ringed=seat.following)
 
 
 def _follow_line(session: Session, seat: Seat, room: cr.Room) -> None:
@@ -207,7 +296,9 @@ def _follow_line(session: Session, seat: Seat, room: cr.Room) -> None:
         )
         label, key, icon = "Explore on my own", "room_unfollow", ":material/explore:"
     else:
-        said = "Exploring on your own. Follow the lecturer to catch up with their step."
+        said = seat.stopped or (
+            "Exploring on your own. Follow the lecturer to catch up with their step."
+        )
         label, key, icon = "Follow the lecturer", "room_follow", ":material/sync:"
     c1.caption(said)
     c2.button(label, key=key, on_click=set_following, args=(session, not seat.following), icon=icon)
@@ -218,7 +309,7 @@ def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
         seat.published,
         seat.published_playing,
     ):
-        end_of_run(session, lambda text: None)  # a publish the rate limit held back
+        end_of_run(session)  # a publish the rate limit held back
     try:
         count = reach(cr.members, room)
     except Refused:

@@ -51,7 +51,8 @@ TESTIDS = {
     "stSidebarCollapseButton": "the sidebar's close button, pressed on a phone",
     "stExpandSidebarButton": "the button that reopens the sidebar, hidden in presenter mode",
     "stHeader": "the fixed header: hidden in presenter mode, measured on a phone",
-    "stMainBlockContainer": "the page's column: its padding in presenter mode",
+    "stMainBlockContainer": "the page's column: its padding in presenter mode and under the "
+    "answer bar; whether the phone's open sidebar lies over it",
     "stCaptionContainer": "captions: their size in presenter mode",
     "stMarkdownContainer": "markdown text: larger type on the class page and strip",
     "stProgress": "the class strip's tally bars: their labels' size",

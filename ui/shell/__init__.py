@@ -19,7 +19,7 @@ import streamlit as st
 
 import perceptron_core
 from ui.app import links, state
-from ui.app.sidebar import dataset_sidebar, take_upload, upload_refusal
+from ui.app.sidebar import close_over_page, dataset_sidebar, take_upload, upload_refusal
 from ui.classmode import arrive, follow
 from ui.classmode import classroom as cr
 from ui.classmode import seat as seats
@@ -210,6 +210,7 @@ def _run_app() -> None:
     for notice in st.session_state.pop(state.NOTICES, []):  # shown once, on arrival
         st.warning(notice, icon=":material/warning:")
     upload_refusal(spec.url_path)  # a refused upload, said above the page's data
+    close_over_page(spec.url_path)  # a phone's sidebar, once its link opened this page
     reconnect.watch()  # a tab that reconnects to a new session runs the whole page again
     arrive.keep_seat(st.session_state)  # a reload keeps the class: the seat in a cookie
     # the class strip, above the page, drawn after it (the lecture page lends it its hooks
@@ -237,7 +238,7 @@ def finish_run() -> None:
     """The end of a run that may have changed the data: keep custom data in the store and
     write the settings and ``data=<id>`` to the URL (the app's run, and a page's fragment)."""
     links.keep(st.session_state, toast=_toast)
-    follow.end_of_run(st.session_state, _toast)  # follow or publish the lecture
+    follow.end_of_run(st.session_state)  # follow or publish the lecture
     state.sync_query(st.session_state, st.query_params)
 
 

@@ -1,0 +1,216 @@
+"""A class on the students' own screens: student A on a 390×844 touch phone, student B on
+a 1280×720 laptop, the lecturer at a 1366×768 laptop (one class, as in test_room.py).
+
+What a student checks: a question arriving while they look at the chart puts its answer
+buttons on their screen, rings the example on their own chart, and takes their answer
+from there; an open margin challenge is announced on the page they are on, one tap opens
+the margin lab (the phone's sidebar closed), and the question revealed before takes one
+line, so the lab's numbers are on the first screen.
+
+Screenshots go to ``SHOTS`` (/tmp/pi-phone-shots/ unless PI_SHOTS says otherwise).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from browser.devices import MAIN
+from browser.test_lecture import status
+from browser.test_room import (
+    FOLLOW_MS,
+    Klass,
+    ask,
+    card,
+    ensure_joined,
+    key,
+    klass,  # noqa: F401 (the fixture: this module's class of three)
+    main,
+    no_exception,
+    on_lecture,
+)
+
+pytestmark = [pytest.mark.browser]
+
+SHOTS = Path(os.environ.get("PI_SHOTS", "/tmp/pi-phone-shots"))
+LAPTOP_SMALL = {"width": 1280, "height": 720}
+
+
+def on_screen(page: Page, part: Locator) -> dict[str, float]:
+    """``part`` lies wholly inside the viewport (what a person sees without scrolling)."""
+    w, h = page.viewport_size["width"], page.viewport_size["height"]
+    box = part.bounding_box()
+    assert box is not None, "not drawn"
+    assert box["x"] >= -1 and box["x"] + box["width"] <= w + 1, (w, box)
+    assert box["y"] >= -1 and box["y"] + box["height"] <= h + 1, (h, box)
+    return box
+
+
+def to_chart(page: Page) -> None:
+    """The student scrolls down to the lecture's chart (its middle in the middle of the
+    screen), as a student watching the lecturer's steps does."""
+    page.locator(".lec svg.fig").evaluate("e => e.scrollIntoView({block: 'center'})")
+    page.wait_for_function(f"() => {MAIN}.scrollTop > 0")
+
+
+def no_open_question(k: Klass) -> None:
+    either = key(k.lecturer, "room_reveal").or_(key(k.lecturer, "room_ask"))
+    expect(either.get_by_role("button")).to_be_visible(timeout=30_000)
+    if key(k.lecturer, "room_reveal").count():
+        key(k.lecturer, "room_reveal").get_by_role("button").click()
+        expect(key(k.lecturer, "room_ask")).to_be_visible(timeout=10_000)
+
+
+def bar(page: Page, qid: int) -> Locator:
+    """The question's answer bar on a student's page."""
+    return key(page, f"room_bar_{qid}")
+
+
+def test_a_question_puts_its_answers_on_the_screen_of_a_student_looking_at_the_chart(
+    klass,  # noqa: F811 (pytest's fixture, imported above)
+):
+    k = klass
+    ensure_joined(k)
+    k.b.set_viewport_size(LAPTOP_SMALL)
+    for page in (k.lecturer, k.a, k.b):
+        on_lecture(page)
+    no_open_question(k)
+    for s in (k.a, k.b):
+        expect(main(s)).to_contain_text("Following the lecturer of class")
+        to_chart(s)
+    t, qid = ask(k)
+    point = re.search(r"will point (\d+),", key(k.lecturer, "room_strip").inner_text()).group(1)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for s, name in ((k.a, "phone_390x844"), (k.b, "laptop_1280x720")):
+        expect(card(s, qid)).to_contain_text("Will it be a mistake?", timeout=FOLLOW_MS)
+        # where the student is: the answers on the screen, with the question in words
+        expect(bar(s, qid)).to_contain_text(f"Question {qid}")
+        expect(bar(s, qid)).to_contain_text(f"point {point}")
+        for option in bar(s, qid).get_by_role("radio").all():
+            box = on_screen(s, option)
+            print(f"{name}: answer {option.inner_text()!r} at y = {box['y']:.0f}")
+        # the example is ringed (a dotted ring and "?") on the student's own chart, which is
+        # still on the screen, and said in words in the chart's text and its status line
+        ring = s.locator(".lec svg circle.asked")
+        expect(ring).to_have_count(1)
+        on_screen(s, ring)
+        expect(status(s)).to_contain_text(f"? class question: point {point}")
+        expect(s.locator(".lec svg.fig")).to_have_attribute(
+            "aria-label", re.compile(rf"will point {point}, shown next, be a mistake\?")
+        )
+        s.screenshot(path=SHOTS / f"question_at_chart_{name}.png")
+    # the phone answers by touch from where it is; the laptop by keyboard
+    bar(k.a, qid).get_by_role("radio", name="mistake", exact=True).tap()
+    expect(bar(k.a, qid)).to_contain_text("Counted: you said mistake.")
+    on_screen(k.a, k.a.locator(".lec svg circle.asked"))  # the page did not jump away
+    k.a.screenshot(path=SHOTS / "question_answered_phone_390x844.png")
+    option = bar(k.b, qid).get_by_role("radio", name="no mistake", exact=True)
+    option.focus()
+    k.b.keyboard.press("Enter")
+    expect(bar(k.b, qid)).to_contain_text("Counted: you said no mistake.")
+    expect(key(k.lecturer, "room_strip")).to_contain_text(
+        re.compile(rf"Question {qid}: will point .*\?2 of 2 answered"), timeout=FOLLOW_MS
+    )
+    # revealed: the ring on the students' charts becomes the example just shown
+    key(k.lecturer, "room_reveal").get_by_role("button", name="Reveal").click()
+    for s in (k.a, k.b):
+        # the time a reveal takes is test_room's to check: here the machine may be loaded
+        done = key(s, f"room_done_{qid}")
+        expect(done).to_contain_text(
+            re.compile(rf"Question {qid}: (✓ right|✗ not this time) · it was"), timeout=15_000
+        )
+        expect(bar(s, qid)).to_have_count(0)
+        expect(s.locator(".lec svg circle.asked")).to_have_count(0)
+        expect(status(s)).to_contain_text(f"step t = {t + 1:,} of")
+    k.b.set_viewport_size({"width": 1366, "height": 768})
+    no_exception(k.lecturer, k.a, k.b)
+
+
+def a_revealed_question(k: Klass) -> int:
+    """A question the phone answered and the lecturer revealed; its number."""
+    for page in (k.lecturer, k.a):
+        on_lecture(page)
+    no_open_question(k)
+    _, qid = ask(k)
+    bar(k.a, qid).get_by_role("radio", name="mistake", exact=True).tap()
+    expect(bar(k.a, qid)).to_contain_text("Counted: you said mistake.")
+    key(k.lecturer, "room_reveal").get_by_role("button", name="Reveal").click()
+    expect(key(k.lecturer, "room_ask")).to_be_visible(timeout=10_000)
+    return qid
+
+
+def test_the_challenge_reaches_the_phone_and_one_tap_opens_the_lab_with_the_numbers_in_view(
+    klass,  # noqa: F811 (pytest's fixture, imported above)
+):
+    k = klass
+    ensure_joined(k)
+    qid = a_revealed_question(k)
+    phone = k.a
+    expect(main(phone)).to_contain_text("Following the lecturer of class")
+    # the lecturer opens the challenge (on the class page, under the projector's screen)
+    key(k.lecturer, "room_strip")  # the lecturer is on Step by step: the class page next
+    k.lecturer.goto(f"{k.url}/room")
+    expect(key(k.lecturer, "room_ch_open").or_(key(k.lecturer, "room_ch_close"))).to_be_visible(
+        timeout=30_000
+    )
+    if key(k.lecturer, "room_ch_open").count():
+        key(k.lecturer, "room_ch_open").get_by_role("button", name="Open the challenge").click()
+    expect(main(k.lecturer)).to_contain_text(re.compile(r"Challenge \d+ \(open\)"))
+    k.challenge = True
+    # Step by step on the phone says so, at the top of the page, with one tap to the lab
+    phone.evaluate(f"() => {MAIN}.scrollTo(0, 0)")
+    call = key(phone, "room_challenge_call")
+    expect(call).to_contain_text("The lecturer's margin challenge is open", timeout=15_000)
+    expect(call).to_contain_text("at most 10 points, γ ≥ 0.1")
+    on_screen(phone, call.get_by_role("link", name="Open the margin lab"))
+    phone.screenshot(path=SHOTS / "challenge_call_phone_390x844.png")
+    laptop = k.b  # and on a 1280×720 laptop
+    laptop.set_viewport_size(LAPTOP_SMALL)
+    on_lecture(laptop)
+    laptop.evaluate(f"() => {MAIN}.scrollTo(0, 0)")
+    link = key(laptop, "room_challenge_call").get_by_role("link", name="Open the margin lab")
+    expect(link).to_be_visible(timeout=15_000)
+    on_screen(laptop, link)
+    laptop.screenshot(path=SHOTS / "challenge_call_laptop_1280x720.png")
+    laptop.set_viewport_size({"width": 1366, "height": 768})
+    call.get_by_role("link", name="Open the margin lab").tap()
+    expect(phone.locator(".pt").first).to_be_visible(timeout=30_000)
+    expect(phone.get_by_test_id("stSidebar")).to_have_attribute("data-collapsed", "true")
+    phone.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    # the question revealed before is one line; the lab's numbers are on the first screen
+    done = key(phone, f"room_done_{qid}")
+    expect(done).to_contain_text(
+        re.compile(rf"Question {qid}: (✓ right|✗ not this time) · it was (a|no) mistake, you said")
+    )
+    assert done.bounding_box()["height"] < 45, done.bounding_box()  # one line
+    expect(done.get_by_text("Hide this question")).not_to_be_visible()  # folded
+    assert phone.evaluate(f"() => {MAIN}.scrollTop") == 0
+    phone.screenshot(path=SHOTS / "margin_lab_after_the_call_phone_390x844.png")
+    for part in (".mlab .nums", ".mlab .status"):
+        print(part, on_screen(phone, phone.locator(part)))
+    # the first edit stops following: said once, in the page's flow, not over the numbers
+    bg = phone.locator(".mlab rect.bg").bounding_box()
+    points = phone.locator(".pt").count()
+    phone.touchscreen.tap(bg["x"] + 14, bg["y"] + bg["height"] - 14)  # an empty corner
+    expect(phone.locator(".pt")).to_have_count(points + 1)  # a +1 point there
+    note = key(phone, "room_stopped")
+    expect(note).to_contain_text("you no longer follow the lecturer.", timeout=15_000)
+    expect(phone.get_by_test_id("stToast")).to_have_count(0)
+    expect(phone.locator(".mlab .status")).to_contain_text("Added point")  # the lab's own line
+    boxes = [phone.locator(p).bounding_box() for p in (".mlab .nums", ".mlab .status")]
+    n = note.bounding_box()
+    for b in boxes:
+        assert n["y"] + n["height"] <= b["y"] or b["y"] + b["height"] <= n["y"], (n, b)
+    phone.screenshot(path=SHOTS / "margin_lab_told_once_phone_390x844.png")
+    # the phone's sidebar: a link to another page closes it behind itself
+    phone.get_by_test_id("stExpandSidebarButton").tap()
+    expect(phone.get_by_test_id("stSidebar")).to_have_attribute("data-collapsed", "false")
+    phone.get_by_test_id("stSidebar").get_by_role("link", name="Step by step").tap()
+    expect(phone.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+    expect(phone.get_by_test_id("stSidebar")).to_have_attribute("data-collapsed", "true")
+    expect(main(phone)).to_contain_text("you no longer follow the lecturer.")  # the follow line
+    no_exception(k.lecturer, phone)
