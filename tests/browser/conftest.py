@@ -57,6 +57,7 @@ def warm_up(url: str) -> None:
     page's first run in a new process imports its lesson and fills its caches (6-10 s on
     two busy cores), which is the server starting, not what a test times or waits for."""
     import asyncio
+    import threading
 
     from streamlit.proto.ClientState_pb2 import ClientState
 
@@ -68,8 +69,24 @@ def warm_up(url: str) -> None:
         async with Session(stream_url(streamlit_server.port_of(url)), page=page) as s:
             await s.request(ClientState(page_name=page), timeout=120)
 
-    for spec in PAGES:
-        asyncio.run(visit(spec.url_path))
+    async def visit_all() -> None:
+        for spec in PAGES:
+            await visit(spec.url_path)
+
+    # a thread of its own: Playwright's sync API may already run an event loop in this one
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(visit_all())
+        except BaseException as error:  # said in the test that waits for the server
+            failed.append(error)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if failed:
+        raise failed[0]
 
 
 @pytest.fixture(scope="session")
