@@ -147,6 +147,14 @@ def test_a_question_voted_twice_is_revealed_graded_part_by_part_and_recapped(kla
     )
     expect(status(lecturer)).to_contain_text(f"step t = {t + 1:,} of", timeout=10_000)
     shot(lecturer, "presenter_revealed_1280x720")
+    # the revealed card is one line, graded on the last vote given; unfolded, the whole card
+    for student, line in (
+        (a, f"Question {qid}: ✓ right · it was a mistake, you said mistake, clockwise"),
+        (b, f"Question {qid}: ✓ right · it was a mistake, you said mistake"),
+    ):
+        done = key(student, f"room_done_{qid}")
+        expect(done).to_contain_text(line, timeout=FOLLOW_MS)
+        done.get_by_text(f"Question {qid}: ").click()
     # A's card: each part of each vote graded on its own, in words and marks
     mine = card(a, qid)
     expect(mine).to_contain_text("It was a mistake", timeout=FOLLOW_MS)
