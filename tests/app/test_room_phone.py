@@ -6,22 +6,11 @@ a follower who edits told once that they no longer follow."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from apptest_helpers import lecture_scene
-from test_room import lecturer, room_of, student, texts
+from test_room import fresh_store, lecturer, room_of, student, texts  # noqa: F401 (its store)
 
-import perceptron_store as store
 from ui.app import links
 from ui.classmode import classroom as cr
-
-
-@pytest.fixture(autouse=True)
-def fresh_store(tmp_path):
-    s = store.open_store(f"sqlite:///{tmp_path / 'room.sqlite3'}")
-    links.use_store(s)
-    cr.forget_recent()
-    yield s
-    links.use_store(None)
 
 
 def test_the_answer_sits_in_the_bar_and_a_followers_chart_rings_the_example_an_explorers_not():

@@ -4,6 +4,7 @@ lecture does, and its picture keeps the angle the question is about."""
 from __future__ import annotations
 
 import pytest
+from classroom_helpers import question as base_question
 
 from ui.classmode import classroom as cr
 from ui.classmode.question import question_figure, question_text, truth_text
@@ -11,21 +12,14 @@ from ui.look.numbers import vector_text
 
 
 def question(bias: bool = True, **kw) -> cr.Question:
-    base = {
+    """Point 2 at x = (−1, 1), with its bias feature 1 (x̃) or without."""
+    point = {
         "id": 1,
-        "t": 3,
-        "point": 1,
         "x": (-1.0, 1.0),
         "z": (-1.0, 1.0, 1.0) if bias else (-1.0, 1.0),
-        "y": 1,
         "w": (0.5, -1.0, 0.0) if bias else (0.5, -1.0),
-        "rule": "nonpositive",
-        "eta": 1.0,
-        "mistake": True,
-        "turn": "ccw",
     }
-    base.update(kw)
-    return cr.Question(**base)
+    return base_question(**{**point, **kw})
 
 
 @pytest.mark.parametrize("bias", [True, False])
