@@ -86,6 +86,13 @@ LIMITS: dict[str, Limit] = {
         (10.0, 300),
         "Too many new tabs from this device just now: wait a few seconds, then reload.",
     ),
+    # a new tab of a client without a browser token: every browser has Streamlit's cookie
+    # from the page it loaded, so this is a script; a few let in, not a hall's burst
+    "script tab": Limit(
+        (0.2, 3),
+        (10.0, 300),
+        "Too many new tabs from this device just now: wait a few seconds, then reload.",
+    ),
     # Start a class
     "room": Limit(
         (1 / 600, 3),
@@ -305,13 +312,18 @@ def admit(session: str, client: Client) -> str | None:
         counted = _COUNTED.pop(session, False) is None  # at its connection
     if active is not None and len(active) > cap:
         said = FULL.format(n="1 person is" if cap == 1 else f"{cap:,} people are")
-    elif not counted and not allow("tab", client):
+    elif not counted and not allow(tab_action(client), client):
         said = refused("tab")
     if said is not None:
         internals.close_connection(session, after=CLOSE_AFTER_S)
         with _LOCK:
             _SEEN.pop(session, None)
     return said
+
+
+def tab_action(client: Client) -> str:
+    """The limit a new tab of ``client`` counts against: a browser's, or a script's."""
+    return "tab" if client.browser else "script tab"
 
 
 def refused_at_connection(
@@ -327,7 +339,7 @@ def refused_at_connection(
     client = client_of(peer, headers, cookies)
     if client.browser:
         return False
-    if not allow("tab", client):
+    if not allow(tab_action(client), client):
         return True
     with _LOCK:
         _COUNTED[session] = None
