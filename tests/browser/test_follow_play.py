@@ -18,7 +18,8 @@ from browser.devices import DEVICES
 from browser.test_lecture import button, chart_t, status
 from browser.test_room import Klass, join, key, main, on_lecture, start_class
 
-pytestmark = [pytest.mark.browser]
+# serial: it times two pages against each other, not under the parallel tests' load
+pytestmark = [pytest.mark.browser, pytest.mark.serial]
 
 SHOTS = Path("/tmp/pi-play-shots")
 QUERY = "data_name=xor&lec_max_epochs=100"  # 4,000 steps: Play crosses a window's end

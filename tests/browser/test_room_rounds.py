@@ -69,15 +69,18 @@ def shot(page: Page, name: str, *, top: bool = False) -> None:
         page.screenshot(path=where / f"rounds_{name}.png")
 
 
+ANSWERED_MS = 15_000  # an answer's "Counted" (how fast it comes: test_room's FOLLOW_MS)
+
+
 def vote(page: Page, qid: int, said: str, turn: str | None, counted: str) -> None:
     """Answer on the card: mistake or not, and (if given) which way, until it says
     ``counted``."""
     box = card(page, qid)
     box.get_by_role("radio", name=said, exact=True).click()
     if turn is not None:
-        expect(box).to_contain_text(counted.split(",")[0], timeout=FOLLOW_MS)
+        expect(box).to_contain_text(counted.split(",")[0], timeout=ANSWERED_MS)
         box.get_by_role("radio", name=turn, exact=True).click()
-    expect(box).to_contain_text(counted, timeout=FOLLOW_MS)
+    expect(box).to_contain_text(counted, timeout=ANSWERED_MS)
 
 
 @pytest.fixture
