@@ -36,6 +36,9 @@ def upload(page: Page, tmp_path, name: str, content: bytes) -> None:
 def test_malformed_uploads_get_a_sentence_and_keep_the_data(app_url, page, tmp_path):
     page.goto(app_url + "/sgd")
     expect(page.get_by_role("heading", name="The perceptron as SGD")).to_be_visible(timeout=30_000)
+    # the heading comes with the first paint; the sidebar's uploader with the page's run,
+    # which on two cores under the parallel tests took more than 15 s
+    expect(page.get_by_test_id("stFileUploaderDropzoneInput")).to_have_count(1, timeout=60_000)
     sidebar = page.get_by_test_id("stSidebar")
     upload(page, tmp_path, "good.csv", GOOD)
     in_use = sidebar.get_by_test_id("stAlertContentInfo").filter(has_text="Using your data")
