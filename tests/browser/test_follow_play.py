@@ -9,19 +9,17 @@ lecturer pauses, the phone stops on the lecturer's step and is still following.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-from browser.devices import DEVICES
+from browser.devices import DEVICES, SCREENSHOTS
 from browser.test_lecture import button, chart_t, status
 from browser.test_room import Klass, join, key, main, on_lecture, start_class
 
 # serial: it times two pages against each other, not under the parallel tests' load
 pytestmark = [pytest.mark.browser, pytest.mark.serial]
 
-SHOTS = Path("/tmp/pi-play-shots")
+SHOTS = SCREENSHOTS  # the browser tests' screenshots, to look at
 QUERY = "data_name=xor&lec_max_epochs=100"  # 4,000 steps: Play crosses a window's end
 START = 40  # Play stays inside the window 0..100 (after a window's fetch the phone's page
 # was 5 steps behind for a while: each fetch re-anchors it with its full page run's delay)

@@ -7,19 +7,17 @@ from there; an open margin challenge is announced on the page they are on, one t
 the margin lab (the phone's sidebar closed), and the question revealed before takes one
 line, so the lab's numbers are on the first screen.
 
-Screenshots go to ``SHOTS`` (/tmp/pi-phone-shots/ unless PI_SHOTS says otherwise).
+Screenshots go to the browser tests' screenshots folder, to be looked at.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from browser.devices import MAIN
+from browser.devices import MAIN, SCREENSHOTS
 from browser.test_lecture import status
 from browser.test_room import (
     FOLLOW_MS,
@@ -36,7 +34,7 @@ from browser.test_room import (
 
 pytestmark = [pytest.mark.browser]
 
-SHOTS = Path(os.environ.get("PI_SHOTS", "/tmp/pi-phone-shots"))
+SHOTS = SCREENSHOTS
 LAPTOP_SMALL = {"width": 1280, "height": 720}
 
 

@@ -7,7 +7,7 @@ first answer); the reveal shows how many were right in each vote; A's card grade
 part of each answer on its own; closing the class leaves the lecturer a recap of both
 votes and the challenge, with the summary CSV.
 
-Screenshots to look at go to /tmp/pi-rounds-shots/ (and tests/browser/screenshots/).
+Screenshots to look at go to tests/browser/screenshots/.
 """
 
 from __future__ import annotations
@@ -36,8 +36,6 @@ from ui.lecture.steps import run_settings
 
 pytestmark = [pytest.mark.browser]
 
-SHOTS = Path("/tmp/pi-rounds-shots")
-
 
 def turning_mistake() -> int:
     """The first step t of the app's default lecture whose next example is a mistake that
@@ -59,14 +57,12 @@ def turning_mistake() -> int:
 
 def shot(page: Page, name: str, *, top: bool = False) -> None:
     """A screenshot to look at (``top``: of the page's top, else where it is scrolled)."""
-    SHOTS.mkdir(exist_ok=True)
     if top:
         page.evaluate(f"() => {MAIN}.scrollTo(0, 0)")
     SCREENSHOTS.mkdir(exist_ok=True)
     page.evaluate("() => document.fonts.ready.then(() => true)")
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 300)))")
-    for where in (SHOTS, SCREENSHOTS):
-        page.screenshot(path=where / f"rounds_{name}.png")
+    page.screenshot(path=SCREENSHOTS / f"rounds_{name}.png")
 
 
 ANSWERED_MS = 15_000  # an answer's "Counted" (how fast it comes: test_room's FOLLOW_MS)
