@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from benchmarks.load_phases import Meter, Pids, median, percentile
 from benchmarks.load_room import ROOM_QUERY, ROOM_WAIT_S
@@ -36,10 +38,13 @@ from tools.components import shown_step
 from tools.live import Door, Live, close_all, open_live, seat_cookie, until
 from tools.streamlit_client import CLOSED_OR_FAILED
 
+PLAYER_JS = (Path(__file__).parents[1] / "ui" / "lecture" / "player.js").read_text("utf-8")
 SAMPLE_S = 0.05
 RATES = (2.0, 8.0)
 START = 3  # the lecturer's step before the first Play (the window 0..100 holds both plays)
 SETTLE_S = 3.0  # after a pause: how long the followers are watched
+# player.js's COUNT_IN: a class's Play starts this long after the press (read from it)
+COUNT_IN_S = int(re.search(r"const COUNT_IN = (\d+);", PLAYER_JS).group(1)) / 1000  # type: ignore[union-attr]
 
 
 @dataclass
@@ -110,24 +115,25 @@ async def run_play(
             r = PlayResult(rate, seconds, t0=t0)
             meter = Meter(pid)
             pressed = time.perf_counter()
-            play = {"from": t0, "rate": rate, "elapsed": 0}  # player.js's report as Play starts
+            # player.js's report as Play starts: a class's Play starts after its count-in
+            play = {"from": t0, "rate": rate, "elapsed": -COUNT_IN_S}
             await lec.send(lec.session.report_state(t0, False, **play))
             dist: list[list[float]] = [[] for _ in followers]
             dist_ref: list[list[float]] = [[] for _ in followers]
             first: list[float | None] = [None] * len(followers)
             while (now := time.perf_counter()) < pressed + seconds:
-                expected = t0 + int(rate * (now - pressed))
+                expected = t0 + int(rate * max(0.0, now - pressed - COUNT_IN_S))
                 for i, f in enumerate(followers):
                     if f.player is None:
                         continue
                     received, view = f.player
-                    d = abs(shown_step(view, received, now) - expected)
+                    d = abs(shown_step(view, received, now, f.late) - expected)
                     dist[i].append(d)
                     dist_ref[i].append(abs(view.t - expected))
                     if view.along is not None and first[i] is None:
                         first[i] = received - pressed  # the page plays along from here
                 await asyncio.sleep(SAMPLE_S)
-            r.stop = t0 + int(rate * (time.perf_counter() - pressed))
+            r.stop = t0 + int(rate * max(0.0, time.perf_counter() - pressed - COUNT_IN_S))
             await lec.send(lec.session.report_state(r.stop))  # Pause: where it stopped
             paused = time.perf_counter()
             _, r.cores, _ = meter.read()
@@ -137,7 +143,7 @@ async def run_play(
                 for i, f in enumerate(followers):
                     if f.player is None:
                         continue
-                    shown = shown_step(f.player[1], f.player[0], now)
+                    shown = shown_step(f.player[1], f.player[0], now, f.late)
                     over[i] = max(over[i], shown - r.stop)
                     if stopped[i] is None and shown == r.stop and f.player[1].along is None:
                         stopped[i] = now - paused

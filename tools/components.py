@@ -53,6 +53,7 @@ class PlayerView:
     play: int = 0
     presenter: bool = False
     along: dict[str, float] | None = None  # a follower's: the lecturer's Play it plays along with
+    sent: float | None = None  # the server's clock (time.time) as it sent this
     views: int = 0  # step views the scene carries (one per step start..stop)
     status: list[str] | None = None  # the status line of the view at t (None: none)
     problem: str | None = None  # data the browser could not draw
@@ -71,6 +72,7 @@ class PlayerView:
             view.run, view.play = str(data.get("run", "")), int(data.get("play") or 0)
             view.presenter = bool(data.get("presenter"))
             along = data.get("along")
+            view.sent = None if data.get("sent") is None else float(data["sent"])
             if along is not None:
                 view.along = {k: float(along[k]) for k in ("from", "rate", "elapsed")}
             scene = scene or {}
@@ -221,14 +223,33 @@ class Drop:
         return f"point {self.i} dropped at ({self.x}, {self.y}) {where}"
 
 
-def shown_step(view: PlayerView, received: float, now: float) -> int:
+def shown_step(view: PlayerView, received: float, now: float, late: float = 0.0) -> int:
     """The step a browser's player shows at ``now`` (seconds, the clock ``received`` was
-    read on) after it received ``view``: the player's step, or while it plays along with a
-    lecturer's Play, the step by its own clock from the moment the view arrived
-    (``player.js``'s ``playAlong``: from + rate × (elapsed + the time since), whole steps,
-    held at the window's last step and at the run's)."""
+    read on) after it received ``view``, ``late`` seconds after the quickest message so far
+    would have: the player's step, or while it plays along with a lecturer's Play, the step
+    by its own clock from the moment the view arrived (``player.js``'s ``playAlong``: from +
+    rate × (elapsed + late + the time since), whole steps, held at the Play's start until it
+    starts, at the window's last step and at the run's)."""
     a = view.along
     if a is None:
         return view.t
-    at = math.floor(a["from"] + a["rate"] * (a["elapsed"] + now - received))
+    at = math.floor(a["from"] + a["rate"] * max(0.0, a["elapsed"] + late + now - received))
     return max(0, min(at, view.stop, view.T))
+
+
+class Lateness:
+    """``player.js``'s ``lateness``: how much later than the quickest message so far a
+    message arrived, by the difference of the receiver's clock and the sender's (``sent``),
+    at most ``cap`` seconds."""
+
+    def __init__(self, cap: float = 1.0) -> None:
+        self.quickest: float | None = None
+        self.cap = cap
+
+    def __call__(self, sent: float | None, received_wall: float) -> float:
+        if sent is None:
+            return 0.0
+        gap = received_wall - sent
+        if self.quickest is None or gap < self.quickest:
+            self.quickest = gap
+        return min(gap - self.quickest, self.cap)

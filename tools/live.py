@@ -14,7 +14,7 @@ from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from tools.app_client import Session
-from tools.components import ASK_SCENE, MISSING_SCENE, PLAYER_KEY, PlayerView
+from tools.components import ASK_SCENE, MISSING_SCENE, PLAYER_KEY, Lateness, PlayerView
 from tools.streamlit_client import OK_FINISH, RunView, message
 
 SEAT_COOKIE = "perceptron_seat"  # ui.classmode.arrive.SEAT_COOKIE: a student's seat
@@ -67,6 +67,8 @@ class Live:
         self.server = server
         self.shown: dict[int, float] = {}  # the player's step -> first received (perf_counter)
         self.player: tuple[float, PlayerView] | None = None  # the last player, when received
+        self.lateness = Lateness()  # as player.js judges each message's delay
+        self.late = 0.0  # the last player's: seconds later than the quickest message so far
         self.keys: dict[str, float] = {}  # an element's key -> first received in a finished run
         self.polls = 0
         self.polled: list[float] = []  # when each poll was sent (perf_counter)
@@ -159,6 +161,7 @@ class Live:
                     else:
                         self.shown.setdefault(view.player.t, now)
                         self.player = (now, view.player)
+                        self.late = self.lateness(view.player.sent, time.time())
                 kind = fwd.WhichOneof("type")
                 if kind == "auto_rerun":
                     self._timer(fwd.auto_rerun.fragment_id, fwd.auto_rerun.interval)

@@ -275,6 +275,39 @@ def test_followers_play_along_with_the_lecturers_play_and_stop_where_it_stops(
     assert a.session_state["room_seat"].following and a.session_state["lec_t"] == 23
 
 
+def test_a_play_that_starts_after_its_count_in_holds_the_followers_at_its_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ui.classmode import follow
+    from ui.lecture.player import on_event
+
+    clock = [1_000.0]
+    monkeypatch.setattr(follow.time, "time", lambda: clock[0])
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    a = student(seat.code, page="pages/lecture.py")
+    # the lecturer's Play starts 0.6 s after the report (player.js's count-in)
+    on_event(
+        lec.session_state, {"t": 0, "seq": 1, "from": 0.0, "rate": 8, "elapsed": -0.6}, n_steps=40
+    )
+    lec.run()
+    assert lecture_scene(lec)["along"] == {"from": 0.0, "rate": 8.0, "elapsed": -0.6}
+    clock[0] += 0.25  # the room's phones hear of it before it starts: at its start, waiting
+    a.run()
+    sent = lecture_scene(a)
+    assert sent["t"] == 0 and sent["along"] == {"from": 0.0, "rate": 8.0, "elapsed": -0.35}
+    assert sent["sent"] == 1_000.25  # the server's clock, for the browser's lateness
+    clock[0] += 1.35  # a second after it started: 8 steps on
+    a.run()
+    assert lecture_scene(a)["t"] == 8
+    # a forged count-in of an hour is held at the longest one a browser may ask for
+    on_event(
+        lec.session_state, {"t": 8, "seq": 2, "from": 8.0, "rate": 8, "elapsed": -3600}, n_steps=40
+    )
+    lec.run()
+    assert lecture_scene(lec)["along"]["elapsed"] == -follow.MAX_LEAD_IN_S
+
+
 def test_a_follower_who_moves_during_the_lecturers_play_explores_from_there(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

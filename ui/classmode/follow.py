@@ -15,10 +15,14 @@ itself while it plays and tells its server only "playing from step t at s steps 
 as Play starts (and where it stopped, as it stops: :func:`lead_play`); the room keeps it
 with the time the lecturer's server heard it (``Room.playing``). A follower's server
 sends its browser where the lecturer is now and how long ago the play started, by its own
-clock (:func:`play_along`); the browser plays on from there by its own clock, from the
-moment that arrived, and stops where the lecturer stopped. No browser's clock is compared
-with a server's; the servers of one class keep the same wall-clock time (NTP), as the
-question's opening time already assumes (``classroom.CLOCK_SLACK_S``).
+clock (:func:`play_along`); the browser plays on from there by its own clock, and stops
+where the lecturer stopped. Two things keep the room on the lecturer's step. The lecturer's
+Play starts a moment after the press (``player.js``'s count-in, at most
+:data:`MAX_LEAD_IN_S`), so the phones hear of it before it starts. And each message carries
+the server's clock as it was sent: a browser adds how much later than its quickest message
+so far this one arrived (a page run, a busy moment), judged from differences of the two
+clocks only, never from their times. The servers of one class keep the same wall-clock
+time (NTP), as the question's opening time already assumes (``classroom.CLOCK_SLACK_S``).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Hashable
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -42,6 +47,10 @@ from ui.server.internals import rerun_fragment, running_fragment
 LECTURE_PAGE = "lecture"  # the page a student follows the lecturer on (its url_path)
 MAX_RATE = 60.0  # steps a second a lecturer's Play may report (the player offers 2, 8, 30)
 MAX_PLAY_S = 3 * 3600.0  # a Play's age as its browser says it: at most a long lecture's
+# A lecturer's Play starts a moment after the press (player.js's count-in), so that the
+# room's phones hear of it before it starts: its browser reports it this many seconds
+# ahead at most.
+MAX_LEAD_IN_S = 2.0
 
 
 def _is_step(key: str) -> bool:
@@ -212,12 +221,30 @@ def _applied_step(seat: Seat, step: int) -> None:
         seat.applied_query[STEP_KEY] = str(step)
 
 
+@dataclass(frozen=True)
+class Play:
+    """A lecturer's Play: from step ``start`` at ``rate`` steps a second, which is (or will
+    be) at ``start`` at time ``at`` by this server's clock."""
+
+    start: float
+    rate: float
+    at: float
+
+    def sent(self, now: float) -> dict[str, float]:
+        """What a browser plays on from, sent at ``now`` (this server's clock): the step it
+        started from, how fast, and the seconds since it started (negative: until it
+        starts; a server whose clock is behind the lecturer's: at most the count-in)."""
+        elapsed = max(now - self.at, -MAX_LEAD_IN_S)
+        return {"from": self.start, "rate": self.rate, "elapsed": round(elapsed, 4)}
+
+
 def lead_play(session: Session, start: Any = None, rate: Any = None, elapsed: Any = 0) -> None:
     """The lecturer's player reported its step: playing from step ``start`` at ``rate``
     steps a second since ``elapsed`` seconds (by the browser's own clock: its Play goes on
-    through the fetch of the next window), or standing still (None). Published to the room
-    at the run's end (:func:`end_of_run`) with the time it started by this server's clock.
-    A value that is not a play is standing still."""
+    through the fetch of the next window; negative: it starts that long after the report,
+    at most :data:`MAX_LEAD_IN_S`), or standing still (None). Published to the room at the
+    run's end (:func:`end_of_run`) with the time it starts by this server's clock. A value
+    that is not a play is standing still."""
     seat = seat_of(session)
     if seat is None or not seat.lecturer:
         return
@@ -227,19 +254,17 @@ def lead_play(session: Session, start: Any = None, rate: Any = None, elapsed: An
         seat.playing = None
         return
     ok = all(map(math.isfinite, (t, r, e))) and t >= 0 and 0 < r <= MAX_RATE
-    seat.playing = (t, r, time.time() - min(max(e, 0.0), MAX_PLAY_S)) if ok else None
+    seat.playing = (t, r, time.time() - min(max(e, -MAX_LEAD_IN_S), MAX_PLAY_S)) if ok else None
 
 
-def lead_clock(session: Session) -> dict[str, float] | None:
-    """The lecturer's own Play as the room has it (``{"from", "rate", "elapsed"}``, the
-    seconds by this server's clock): the lecturer's browser plays on this clock, which the
-    followers share, and not on the moment its own button was pressed, which its report
-    reached the server after (None when not playing)."""
+def lead_clock(session: Session) -> Play | None:
+    """The lecturer's own Play as the room has it: the lecturer's browser plays on this
+    clock, which the followers share, and not on the moment its own button was pressed,
+    which its report reached the server after (None when not playing)."""
     seat = seat_of(session)
     if seat is None or not seat.lecturer or seat.playing is None:
         return None
-    start, rate, at = seat.playing
-    return {"from": start, "rate": rate, "elapsed": round(max(0.0, time.time() - at), 4)}
+    return Play(*seat.playing)
 
 
 def leading(session: Session) -> bool:
@@ -248,22 +273,21 @@ def leading(session: Session) -> bool:
     return seat is not None and seat.lecturer
 
 
-def play_along(session: Session, n_steps: int) -> tuple[int, dict[str, float]] | None:
+def play_along(session: Session, n_steps: int) -> tuple[int, Play] | None:
     """A following student whose lecturer plays: the lecturer's step now (at most
-    ``n_steps``), which this page takes as its own (the URL follows), and what the browser
-    plays on from: ``{"from", "rate", "elapsed"}``, the lecturer's start, speed, and the
-    seconds since it started by this server's clock. None when not following or the
-    lecturer's player stands still."""
+    ``n_steps``), which this page takes as its own (the URL follows), and the Play the
+    browser plays on with. None when not following or the lecturer's player stands
+    still."""
     seat = seat_of(session)
     if seat is None or not seat.following or seat.playing is None:
         return None
     if seat.applied_query is not None and _step_of(seat.applied_query) != _own_step(session):
         return None  # the student moved by themselves: the run's end says they explore
     start, rate, at = seat.playing
-    elapsed = max(0.0, time.time() - at)  # a server whose clock is behind: from the start
+    elapsed = max(0.0, time.time() - at)  # before it starts (or a server behind): the start
     t = min(int(n_steps), math.floor(start + rate * elapsed))
     _applied_step(seat, t)
-    return t, {"from": start, "rate": rate, "elapsed": round(elapsed, 4)}
+    return t, Play(start, rate, at)
 
 
 def _own_step(session: Session) -> int:

@@ -144,6 +144,7 @@
  * @property {string} summary the run's settings, shown in presenter mode (the page's widgets are hidden)
  * @property {boolean} [lead] a class's lecturer: Play and Pause are reported at once (the followers play along)
  * @property {Along | null} [along] the lecturer's Play by the server's clock: a follower plays along with it, the lecturer plays on it
+ * @property {number} [sent] the server's clock as it sent this, in seconds (compared only with other messages' times: see lateness)
  */
 
 /**
@@ -151,7 +152,7 @@
  * @typedef {object} Along
  * @property {number} from the step the lecturer's Play started from (between two steps)
  * @property {number} rate steps a second
- * @property {number} elapsed seconds since it started, by the server's clock as it sent this
+ * @property {number} elapsed seconds since it started, by the server's clock as it sent this (below 0: until it starts)
  */
 
 /** @typedef {LectureScene & PlayerStep} PlayerData the scene and the step, as drawn */
@@ -249,10 +250,11 @@
  * @property {number} [resize]
  * @property {string | null} [drawn] the scene and mode the chart was drawn for
  * @property {number} [played] the replay counter already played
- * @property {{base: number, rate: number, at: number} | null} [along] playing along with the lecturer: the step at this page's time `at` (performance.now) and the speed
+ * @property {{from: number, rate: number, at: number} | null} [along] playing along with the lecturer: from step `from` at this page's time `at` (performance.now), at `rate` steps a second
  * @property {number} [alongRaf] the play-along's animation frame
  * @property {number} [askedAt] when the play-along last asked for the next window
  * @property {{base: number, rate: number, at: number} | null} [clock] this page's Play: step base at time `at` (performance.now)
+ * @property {number} [quickest] the least (this page's clock − the server's) over the messages so far, in seconds
  */
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -260,6 +262,11 @@ const MML = "http://www.w3.org/1998/Math/MathML";
 const REPORT_AFTER = 350; // ms of quiet after a burst of steps before the server hears it
 const ASK_AFTER = 1000; // ms a step waits for its scene before the browser asks for it again
 const ALONG_ASK = 300; // ms between a play-along's asks for the next window
+// A class's lecturer's Play starts this long after the press: the room's phones hear of it
+// within about half a second (a push to 100 followers, README), and start with it rather
+// than that far behind. Its server takes at most 2 s (follow.MAX_LEAD_IN_S).
+const COUNT_IN = 600;
+const MAX_LATE = 1; // s: a message later than this (against the quickest) is taken as 1 s late
 const S = (window.__perceptronLecture = /** @type {Lecture} */ (Object.assign({
   chartTop: 0, below: 40, t: 0, seq: 0, dirty: false, key: null, data: null, playing: false, pending: false,
   speed: 8, timer: null, raf: 0, root: null, listening: false, scene: null,
@@ -1023,7 +1030,9 @@ function play(resume) {
   // Play is a clock: step base + rate × the time since it started. Fetching the next window
   // holds the chart still, not the clock, so the replay keeps its pace (and a class's
   // followers, who play by the same clock, stay with it).
-  if (!resume || !S.clock || S.clock.rate !== rate) S.clock = { base: S.t, rate, at: performance.now() };
+  if (!resume || !S.clock || S.clock.rate !== rate) {
+    S.clock = { base: S.t, rate, at: performance.now() + (d.lead && !resume ? COUNT_IN : 0) };
+  }
   const c = S.clock;
   // a class's lecturer: the followers play along from where it started, how fast, how long ago
   const lead = () => (d.lead ? { from: c.base, rate, elapsed: (performance.now() - c.at) / 1000 } : {});
@@ -1031,7 +1040,7 @@ function play(resume) {
   const tick = (/** @type {number} */ now) => {
     if (!S.playing) return;
     const dd = /** @type {PlayerData} */ (S.data); // set once, never unset
-    const target = Math.min(Math.floor(c.base + (c.rate * (now - c.at)) / 1000), dd.T);
+    const target = Math.min(Math.floor(c.base + (c.rate * Math.max(0, now - c.at)) / 1000), dd.T);
     if (target > S.t) {
       if (target > dd.stop) { // the window ends: fetch the next and play on
         S.playing = false;
@@ -1059,14 +1068,32 @@ function stop() {
 
 // --- playing along: a follower whose lecturer plays ------------------------------------
 // The server says where the lecturer's Play started, how fast, and how long ago by its own
-// clock as it sent it; from the moment that arrives this page plays on by its own clock
-// (no clock of the browser is compared with the server's), and stops where the lecturer
-// stops when the server says so. It reports nothing of its own but an ask for the next
-// window.
+// clock as it sent it; this page plays on from there by its own clock, and stops where the
+// lecturer stops when the server says so. It reports nothing of its own but an ask for the
+// next window.
+//
+// A message arrives a while after the server sent it (the rest of its page run, the
+// network, this page's own work), and the Play has gone on meanwhile. The two clocks are
+// never compared as times: the difference (this page's clock − the server's) is the clocks'
+// offset plus that message's delay, so a message's delay beyond the quickest one's so far is
+// that difference less its least. The quickest message's own delay (a fragment's run, tens
+// of ms) is not seen: the page may be that much behind, never ahead by it.
 
-/** @param {Along} a */
-function playAlong(a) {
-  S.along = { base: a.from + a.rate * a.elapsed, rate: a.rate, at: performance.now() };
+/** @param {number | undefined} sent the server's clock as it sent the message, in s @returns {number} s */
+function lateness(sent) {
+  if (typeof sent !== "number" || !Number.isFinite(sent)) return 0;
+  const gap = (performance.timeOrigin + performance.now()) / 1000 - sent;
+  if (S.quickest === undefined || gap < S.quickest) S.quickest = gap;
+  return Math.min(gap - S.quickest, MAX_LATE);
+}
+
+/** @param {Along} a @param {number} late seconds the message spent on the way (lateness) */
+function playAlong(a, late) {
+  const now = performance.now();
+  const at = now - (a.elapsed + late) * 1000; // when this page's clock passed the Play's start
+  const same = S.along && S.along.from === a.from && S.along.rate === a.rate && Math.abs(S.along.at - at) < 1000;
+  // the same Play again (the next window, a push): a late message only says it started later
+  S.along = { from: a.from, rate: a.rate, at: same && S.along ? Math.min(S.along.at, at) : at };
   if (!S.alongRaf) S.alongRaf = requestAnimationFrame(alongTick);
 }
 
@@ -1076,7 +1103,8 @@ function alongTick(now) {
   const a = S.along;
   const d = S.data;
   if (!a || !d || !S.root || !S.root.isConnected) return;
-  const target = Math.max(0, Math.min(d.T, Math.floor(a.base + (a.rate * (now - a.at)) / 1000)));
+  // before the Play starts (the lecturer's count-in) the page stands at its start
+  const target = Math.max(0, Math.min(d.T, Math.floor(a.from + (a.rate * Math.max(0, now - a.at)) / 1000)));
   if (target > d.stop) { // the next window: the server sends it, at the lecturer's step then
     if (!S.pending && !(now - (S.askedAt || -1e9) < ALONG_ASK)) {
       S.askedAt = now;
@@ -1220,13 +1248,14 @@ function mount(component) {
   const drawn = `${key}:${!!data.presenter}`;
   if (S.drawn !== drawn || !S.svg || !S.chartBox.contains(S.svg)) { S.drawn = drawn; redraw(); }
   else paint(); // the same scene: only the step may have changed
-  if (data.along && !S.playing && !data.lead) playAlong(data.along); // the lecturer plays: so does this page
+  const late = lateness(data.sent);
+  if (data.along && !S.playing && !data.lead) playAlong(data.along, late); // the lecturer plays: so does this page
   else S.along = null;
   if (data.along && data.lead && S.playing && S.clock && S.clock.rate === data.along.rate) {
     // the lecturer's own Play goes on by the clock the room has, which its followers share:
-    // it started when the server heard of it, a moment after the press (a step may wait)
+    // it starts when the server heard of it, a moment after the press (a step may wait)
     S.clock.base = data.along.from;
-    S.clock.at = performance.now() - data.along.elapsed * 1000;
+    S.clock.at = performance.now() - (data.along.elapsed + late) * 1000;
   }
   if (S.played === undefined) S.played = data.play; // a replay of before this page load stays over
   if (data.play && data.play !== S.played) { // a replay that ran into the next window plays on

@@ -23,6 +23,7 @@ which sends the scene again (:func:`scene_window`).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -278,14 +279,19 @@ def player(
     asked: tuple[int, int] | None = None,
     summary: str = "",
     lead: bool = False,
-    along: dict[str, float] | None = None,
+    along: class_follow.Play | None = None,
 ) -> None:
     """Mount the instrument at step ``t`` of the scene ``carry`` sent (run ``run_id``,
     window ``window_now``); ``asked`` (step, point): the class's open question, marked on
     the chart at that step; ``summary``: the run's settings, which presenter mode shows
     under the status line (its widgets are hidden); ``lead``: a class's lecturer, whose
     browser reports Play as it starts and stops; ``along``: the lecturer's Play a follower's
-    browser plays along with (``ui.classmode.follow.play_along``)."""
+    browser plays along with (``ui.classmode.follow.play_along``), and the lecturer's own
+    plays on.
+
+    ``sent`` is this server's clock as the step is sent: the browser compares it with its own
+    clock only to see how much later than the quickest message so far this one arrived (a
+    page run, a busy moment), which it adds to the Play's elapsed time."""
 
     def handle(event: str, value: Any) -> None:
         if event == "at":
@@ -296,6 +302,7 @@ def player(
             on_presenter(session, value)
 
     start, stop = window_now
+    now = time.time()
     # the first event of each kind in a message is read, and only if it is the size of a report
     callbacks = guard.component_callbacks(
         session, "lec_player", ("at", "presenter", "scene"), handle
@@ -313,7 +320,8 @@ def player(
             "asked": None if asked is None else [int(asked[0]), int(asked[1])],
             "summary": summary,
             "lead": lead,
-            "along": along,
+            "along": None if along is None else along.sent(now),
+            "sent": round(now, 3),
         },
         # mypy matches a **dict against every keyword parameter of the renderer (default,
         # width, height), not only its **on_callbacks: these are all on_<event>_change
