@@ -21,14 +21,18 @@ the class" (the lecturer's strip button) to each student's question card; every 
 answer (the card's pills, a widget value as the browser sends it; 30% change it once)
 must be said counted on its page and counted once in the store (``classroom.tally`` of
 ``answers_of``); "Reveal" steps the lecture (measured like a step) and every page shows
-the truth with its answer marked. With ``--through-nginx M`` (``benchmarks/load_nginx.py``)
+the truth with its answer marked. The question is voted on twice ("Discuss and vote again",
+Peer Instruction): each vote's answers are counted once in its own map, and the first
+vote's are kept as they were; after the reveal each page shows both votes graded. With
+``--through-nginx M`` (``benchmarks/load_nginx.py``)
 the students go through nginx with sticky cookies of their own and there is a lecturer
 session on each server, stepping in turn: at every other change a student follows a
 lecturer on the other server, through Redis.
 
 Goal: 100 students in one room on one server, and through nginx over 2 servers, every
 follower showing the lecturer's new step within 2 s (p95), every answer counted once, no
-errors; the idle cost of a follower stated (``benchmarks/load_room_report.py`` prints it).
+errors (both votes of the question); the idle cost of a follower stated
+(``benchmarks/load_room_report.py`` prints it).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from benchmarks.load_phases import CLASS_QUERY, Idle, Meter, Pids, idle_phase, percentile
 from tools.live import Door, Live, close_all, open_live, seat_cookie, until
 from tools.streamlit_client import CLOSED_OR_FAILED, RunError
+from ui.classmode.question import VOTES
 
 if TYPE_CHECKING:
     from ui.classmode.classroom import Room
@@ -101,12 +106,13 @@ class RoomSummary:
     worst_follower_p95_s: float = float("nan")
     missed: int = 0
     card_s: list[float] = field(default_factory=list)
-    answered: int = 0  # students who answered
-    changed: int = 0  # of those, who changed their answer once
-    confirmed: int = 0  # pages that said "Counted: you said <the last answer>"
-    counted: int = 0  # fields in the question's answers map
-    tally: str = ""
-    tally_ok: bool = False
+    # each vote's (the question is asked, then "Discuss and vote again"):
+    answered: list[int] = field(default_factory=list)  # students who answered
+    changed: list[int] = field(default_factory=lambda: [0, 0])  # who changed it once
+    confirmed: list[int] = field(default_factory=list)  # pages: "Counted: you said <last>"
+    counted: list[int] = field(default_factory=list)  # fields in the vote's answers map
+    tally: list[str] = field(default_factory=list)
+    tally_ok: bool = False  # both votes counted once each, the first kept as it was
     reveal_s: list[float] = field(default_factory=list)
     marked: int = 0  # pages that showed the truth with their own answer marked
     per_step_s: list[list[float]] = field(default_factory=list)  # each step's latencies
@@ -211,7 +217,7 @@ async def run_room(
                     following = "following" if f.says("Following the lecturer") else "not following"
                     out.errors.append(
                         f"student {i + 1} (server {f.server}) did not show t = {t} within "
-                        f"{ROOM_WAIT_S:g} s: its page shows t = {f.session.t}, {following}"
+                        f"{ROOM_WAIT_S:g} s: its page shows t = {f.session.t}, {following} DBG sid={f.session.session_id[:8] if hasattr(f.session,'session_id') else '?'} player={None if f.player is None else (f.player[1].t, round(time.perf_counter()-f.player[0],2))} asked={f.asked}"
                     )
                     continue
                 into.append(f.shown[t] - at)
@@ -249,51 +255,80 @@ async def run_room(
         card = f"room_card_{q.id}"
         await until(lambda: all(card in f.keys for _, f in followers), at + ROOM_WAIT_S)
         out.card_s = [f.keys[card] - at for _, f in followers if card in f.keys]
-        finals: dict[int, str] = {}
-
-        async def answer(i: int, f: Live) -> None:
-            if card not in f.keys:
-                out.errors.append(f"student {i + 1} was not shown question {q.id}")
-                return
-            rng = random.Random(seed * 100_003 + i)
-            await asyncio.sleep(rng.uniform(0.2, 3.0))  # reading the question
-            said = rng.choice(ROOM_ANSWERS)
-            await f.send(f.session.choose(f"room_q{q.id}_said", said))
-            if rng.random() < ROOM_CHANGERS:
-                await asyncio.sleep(rng.uniform(0.5, 2.0))
-                said = ROOM_ANSWERS[1 - ROOM_ANSWERS.index(said)]
-                await f.send(f.session.choose(f"room_q{q.id}_said", said))
-                out.changed += 1
-            finals[i] = said
-
-        await asyncio.gather(*(answer(i, f) for i, f in followers))
-        out.answered = len(finals)
-        mine = {i: f"Counted: you said {said}." for i, said in finals.items()}
         live_of = dict(followers)
-        await until(
-            lambda: all(live_of[i].says(text, card) for i, text in mine.items()),
-            time.perf_counter() + ROOM_WAIT_S,
-        )
-        out.confirmed = sum(live_of[i].says(text, card) for i, text in mine.items())
-        got = classroom.answers_of(store, room, q.id)
-        tally = classroom.tally(got)
-        out.counted = len(got)
-        said_mistake = sum(said == "mistake" for said in finals.values())
-        out.tally = (
-            f"{tally.answered} answered: mistake {tally.mistake}, no mistake {tally.no_mistake} "
-            f"(the students' last answers: {said_mistake} and {len(finals) - said_mistake})"
-        )
-        each = all(
-            seats[i] in got and json.loads(got[seats[i]])["mistake"] == (said == "mistake")
-            for i, said in finals.items()
-        )
-        out.tally_ok = (
-            each
-            and set(got) == {seats[i] for i in finals}
-            and (tally.answered, tally.mistake) == (len(finals), said_mistake)
-        )
 
+        async def vote(v: int) -> tuple[dict[int, str], bool]:
+            """Every student answers vote ``v`` (some change their minds), and each answer
+            must be said counted on its page and be counted once in the store."""
+            finals: dict[int, str] = {}
+            key = f"room_q{q.id}_said" if v == 1 else f"room_q{q.id}_v{v}_said"
+
+            async def answer(i: int, f: Live) -> None:
+                if card not in f.keys:
+                    out.errors.append(f"student {i + 1} was not shown question {q.id}")
+                    return
+                rng = random.Random(seed * 100_003 + i + 7919 * v)
+                if v > 1 and not await until(
+                    lambda: key in f.session.keyed, time.perf_counter() + ROOM_WAIT_S
+                ):
+                    out.errors.append(f"student {i + 1} was not asked to vote again")
+                    return
+                await asyncio.sleep(rng.uniform(0.2, 3.0))  # reading the question
+                said = rng.choice(ROOM_ANSWERS)
+                await f.send(f.session.choose(key, said))
+                if rng.random() < ROOM_CHANGERS:
+                    await asyncio.sleep(rng.uniform(0.5, 2.0))
+                    said = ROOM_ANSWERS[1 - ROOM_ANSWERS.index(said)]
+                    await f.send(f.session.choose(key, said))
+                    out.changed[v - 1] += 1
+                finals[i] = said
+
+            await asyncio.gather(*(answer(i, f) for i, f in followers))
+            counted = "Counted: " if v == 1 else "Counted (second vote): "
+            mine = {i: f"{counted}you said {said}." for i, said in finals.items()}
+            await until(
+                lambda: all(live_of[i].says(text, card) for i, text in mine.items()),
+                time.perf_counter() + ROOM_WAIT_S,
+            )
+            out.answered.append(len(finals))
+            out.confirmed.append(sum(live_of[i].says(text, card) for i, text in mine.items()))
+            got = classroom.answers_of(store, room, q.id, v)
+            tally = classroom.tally(got)
+            out.counted.append(len(got))
+            said_mistake = sum(said == "mistake" for said in finals.values())
+            out.tally.append(
+                f"vote {v}: {tally.answered} answered: mistake {tally.mistake}, no mistake "
+                f"{tally.no_mistake} (the students' last answers: {said_mistake} and "
+                f"{len(finals) - said_mistake})"
+            )
+            each = all(
+                seats[i] in got and json.loads(got[seats[i]])["mistake"] == (said == "mistake")
+                for i, said in finals.items()
+            )
+            ok = (
+                each
+                and set(got) == {seats[i] for i in finals}
+                and (tally.answered, tally.mistake) == (len(finals), said_mistake)
+            )
+            return finals, ok
+
+        first, ok1 = await vote(1)
         out.asked = await idle_phase(everyone, idle, pid)  # the class thinks it over
+        # "Discuss and vote again": the first vote is kept, a second opens to the same seats
+        if not await until(lambda: "room_again" in asker.session.keyed, time.perf_counter() + 5):
+            raise RunError("the lecturer's strip has no 'Discuss and vote again' button")
+        await written(
+            store,
+            code,
+            lambda r: r.question is not None and r.question.rounds == 2,
+            asker.send(asker.session.press("room_again")),
+        )
+        second, ok2 = await vote(2)
+        kept = classroom.answers_of(store, room, q.id, 1)  # the second vote left the first be
+        ok1 = ok1 and {s: json.loads(b)["mistake"] for s, b in kept.items()} == {
+            seats[i]: said == "mistake" for i, said in first.items()
+        }
+        out.tally_ok = ok1 and ok2
 
         # 4. the reveal: the lecture steps to t + 1; every page shows the truth and its answer
         if not await until(
@@ -304,16 +339,25 @@ async def run_room(
             q.t + 1, revealer, revealer.send(revealer.session.press("room_reveal")), out.reveal_s
         )
         truth = "it was a mistake" if q.mistake else "it was no mistake"
+
+        def graded(said: str) -> str:
+            return f"{said} " + ("✓ right" if (said == "mistake") == q.mistake else f"✗ ({truth})")
+
+        # both votes, each graded (the card's text; a part the student did not answer is said)
         right = {
-            i: f"**Yours:** {said} "
-            + ("✓ right" if (said == "mistake") == q.mistake else f"✗ ({truth})")
-            for i, said in finals.items()
+            i: [
+                f"**Your {name}:** {graded(votes[i])}"
+                for name, votes in zip(VOTES, (first, second), strict=True)
+                if i in votes
+            ]
+            for i in live_of
         }
-        await until(
-            lambda: all(live_of[i].says(text, card) for i, text in right.items()),
-            time.perf_counter() + ROOM_WAIT_S,
-        )
-        out.marked = sum(live_of[i].says(text, card) for i, text in right.items())
+
+        def marked(i: int) -> bool:
+            return all(live_of[i].says(text, card) for text in right[i])
+
+        await until(lambda: all(map(marked, right)), time.perf_counter() + ROOM_WAIT_S)
+        out.marked = sum(map(marked, right))
         out.worst_follower_p95_s = max(
             (percentile(v, 0.95) for v in per_follower.values() if v), default=float("nan")
         )

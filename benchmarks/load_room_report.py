@@ -98,12 +98,24 @@ def room_report(
         f"{s.steps_cpu_s:.1f} s in {s.steps_wall_s:.0f} s, {catch_up:.0f} ms a follower's "
         f"catch-up beyond the idle polls; client {s.steps_client:.2f} cores"
     )
-    answers_ok = s.tally_ok and s.confirmed == s.answered == s.opened
+    answers_ok = (
+        s.tally_ok
+        and len(s.answered) == 2
+        and all(
+            a == c == n == s.opened
+            for a, c, n in zip(s.answered, s.confirmed, s.counted, strict=True)
+        )
+    )
+    for v, (a, ch, c, n, t) in enumerate(
+        zip(s.answered, s.changed, s.confirmed, s.counted, s.tally, strict=False), 1
+    ):
+        print(
+            f"  vote {v}: {a} students answered ({ch} changed their answer once), {c} pages "
+            f"said the last one was counted, the store holds {n}: {t}"
+        )
     print(
-        f"  answers: {s.answered} students answered ({s.changed} changed their answer once), "
-        f"{s.confirmed} pages said the last one was counted, the store holds {s.counted}: "
-        f"{s.tally}: {verdict(answers_ok)}; after the reveal {s.marked} pages showed the "
-        "truth with their answer marked"
+        f"  both votes counted once each, the first kept: {verdict(answers_ok)}; after the "
+        f"reveal {s.marked} pages showed the truth with both their answers graded"
     )
     print(
         f"  {f'idle, {args.idle:g} s each':<40} {'sessions':>9} {'server cores':>12} "

@@ -321,10 +321,20 @@ def load_room(s: Store, code: str, *, fresh: bool = False) -> Room | None:
 
 
 def _remember(s: Store, code: str, room: Room | None, now: float | None = None) -> None:
+    """Keep ``room`` as the process's recent copy, read from the store at ``now`` (None:
+    written just now). A read that started before the copy kept is older than it and is not
+    kept: threads finish their reads in any order, and a slow read of before a change, kept
+    after a quick read of after it, would have a page draw the room as it was after its own
+    run had been told of the change (a student's question card missing until the next
+    change)."""
+    at = time.monotonic() if now is None else now
+    slot = (id(s), code)
     with _LOCK:
         if len(_RECENT) >= _RECENT_MAX:
             _RECENT.clear()
-        _RECENT[(id(s), code)] = (time.monotonic() if now is None else now, room)
+        kept = _RECENT.get(slot)
+        if kept is None or kept[0] <= at:
+            _RECENT[slot] = (at, room)
 
 
 def forget_recent() -> None:

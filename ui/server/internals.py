@@ -449,6 +449,7 @@ def _script_loop() -> bool:
 
 _STOPPING = "_perceptron_stopping"  # a session's runners told to stop, not yet ended
 _HELD_BACK = "_perceptron_held_back"  # a session's reruns merged while they end
+_ENDED = "_perceptron_ended"  # a runner replaced after its run ended by itself (not stopped)
 _MERGING = threading.local()  # .on: this rerun goes to the session's waiting run
 
 
@@ -490,7 +491,17 @@ def one_script_thread_per_session(*, waiting: Callable[[str], bool]) -> bool:
       and started when that script ends.
 
     A student's one rerun starts at once, as before; a session runs at most two script
-    threads, one stopping and one running, and starts a thread per run, not per message."""
+    threads, one stopping and one running, and starts a thread per run, not per message.
+
+    And a run's messages are not lost to the next run. A script thread sends what it draws
+    to the event loop, which queues it for the browser a moment later (under a class's
+    load, hundreds of ms). Streamlit drops the messages of a runner that is no longer the
+    session's, and it replaces a runner whose run has ended when the next rerun arrives:
+    so a rerun arriving in that moment (a strip's 30-second timer, a classmate's push)
+    dropped what the ended run drew (a follower's new step or question card, 1 to 3
+    pages of 100 in a class's ten steps, until the lecturer's next change:
+    benchmarks/load.py --room). Those messages are of a run that ran to its end, not of
+    a run told to stop, and they are queued for the browser as they would have been."""
     from streamlit.runtime import app_session
     from streamlit.runtime.app_session import AppSession, AppSessionState
     from streamlit.runtime.scriptrunner import ScriptRunnerEvent
@@ -517,6 +528,8 @@ def one_script_thread_per_session(*, waiting: Callable[[str], bool]) -> bool:
     @functools.wraps(request)
     def request_rerun(self: Any, client_state: Any = None) -> None:
         before = self._scriptrunner
+        # a runner whose requests say STOP before this rerun ended its run by itself
+        ended = before is not None and before._requests._state == ScriptRequestType.STOP
         _MERGING.on = before is not None and waiting(self.id)
         try:
             request(self, client_state)
@@ -524,6 +537,8 @@ def one_script_thread_per_session(*, waiting: Callable[[str], bool]) -> bool:
             _MERGING.on = False
         if before is not None and self._scriptrunner is not before:
             self.__dict__.setdefault(_STOPPING, set()).add(before)  # told to stop
+            if ended:
+                before.__dict__[_ENDED] = True
 
     @functools.wraps(create)
     def create_scriptrunner(self: Any, rerun_data: Any) -> None:
@@ -538,6 +553,17 @@ def one_script_thread_per_session(*, waiting: Callable[[str], bool]) -> bool:
 
     @functools.wraps(handle)
     def handle_event(self: Any, sender: Any, event: Any, *args: Any, **kwargs: Any) -> None:
+        forward_msg = args[0] if args else kwargs.get("forward_msg")
+        if (
+            event == ScriptRunnerEvent.ENQUEUE_FORWARD_MSG
+            and forward_msg is not None
+            and sender is not None
+            and sender is not self._scriptrunner
+            and sender.__dict__.get(_ENDED, False)
+            and self._state != AppSessionState.SHUTDOWN_REQUESTED
+        ):
+            self._enqueue_forward_msg(forward_msg)  # what an ended run drew, not dropped
+            return
         handle(self, sender, event, *args, **kwargs)
         if event != ScriptRunnerEvent.SHUTDOWN:
             return
@@ -764,7 +790,11 @@ def _runner_handoff() -> bool:
         )
         and "_scriptrunner" in _init_names(AppSession)
         and "_script_thread" in _init_names(ScriptRunner)
+        and "_requests" in _init_names(ScriptRunner)
+        and "_state" in _init_names(ScriptRequests)
+        and hasattr(AppSession, "_enqueue_forward_msg")
         and hasattr(ScriptRunnerEvent, "SHUTDOWN")
+        and hasattr(ScriptRunnerEvent, "ENQUEUE_FORWARD_MSG")
         and hasattr(ScriptRequests, "on_scriptrunner_ready")
         and "runner.fastReruns" in inspect.unwrap(AppSession.request_rerun).__code__.co_consts
         and isinstance(getattr(app_session, "config", None), types.ModuleType)
@@ -1037,9 +1067,10 @@ CHECKS: tuple[Check, ...] = (
         _script_loop,
     ),
     Check(
-        "one script thread a session (a script's whole-page reruns start no threads)",
+        "one script thread a session (a script's whole-page reruns start no threads), and "
+        "an ended run's messages kept when the next run arrives",
         "AppSession._create_scriptrunner, ._handle_scriptrunner_event_on_event_loop, "
-        "ScriptRunner._script_thread, ScriptRequests",
+        "._enqueue_forward_msg, ScriptRunner._script_thread, ._requests, ScriptRequests._state",
         _runner_handoff,
     ),
     Check(

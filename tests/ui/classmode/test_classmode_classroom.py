@@ -437,3 +437,49 @@ def test_a_room_document_with_a_forged_play_is_no_room(s, play) -> None:
     doc["playing"] = play
     s.put(cr.room_key(room.code), json.dumps(doc).encode(), ttl=60)
     assert cr.load_room(s, room.code, fresh=True) is None
+
+
+# ----------------------------------------------------------------------------- recent copy
+
+
+class _SlowFirstGet:
+    """A store whose next ``get`` reads the document, then waits for ``release`` before it
+    returns: a thread that read the room before a change and finishes after others."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.release, self.read, self.slow = (
+            inner,
+            threading.Event(),
+            threading.Event(),
+            True,
+        )
+
+    def get(self, key):
+        blob = self.inner.get(key)
+        if self.slow:
+            self.slow = False
+            self.read.set()
+            self.release.wait(5)
+        return blob
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+def test_a_slow_read_of_before_a_change_never_replaces_the_recent_copy_of_after_it(s) -> None:
+    room, secret = cr.create_room(s)
+    slow = _SlowFirstGet(s)
+    got: list[cr.Room | None] = []
+    reader = threading.Thread(target=lambda: got.append(cr.load_room(slow, room.code, fresh=True)))
+    reader.start()
+    assert slow.read.wait(5)  # it has read the room without a question
+    cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question()))
+    after = cr.load_room(slow, room.code, fresh=True)  # another thread: the watch, after it
+    assert after is not None and after.question is not None
+    slow.release.set()
+    reader.join(5)
+    assert got and got[0] is not None and got[0].question is None  # the slow one's own read
+    # every page that reads the process's recent copy now has the question: a student's
+    # run told of the change draws its card
+    recent = cr.load_room(slow, room.code)
+    assert recent is not None and recent.question is not None
