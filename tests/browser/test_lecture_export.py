@@ -127,3 +127,46 @@ def test_the_downloaded_run_plays_offline_like_the_live_page(app_url, page, brow
         assert [u for u in asked if not u.startswith("file://")] == []  # nothing but the file
     finally:
         context.close()
+
+
+def test_a_cut_file_keeps_its_steps_and_says_the_rest_is_in_the_live_app(browser, tmp_path):
+    from perceptron_core import make_dataset
+    from ui.compute.model import RunSettings, record_run
+    from ui.lecture import export
+
+    X, y = make_dataset("noisy", n=40, seed=0)
+    run = record_run(X, y, RunSettings())
+    said = export.cut_text(1_000, 1_500, T)
+    facts = export.Meta(
+        name="noisy",
+        points=40,
+        summary="Run: bias on",
+        settings="bias on",
+        version="0.1.0",
+        exported="2026-11-27",
+        link=None,
+        t=1_200,
+        cut=said,
+    )
+    path = tmp_path / export.file_name("noisy", 1_000, 1_500, T)
+    path.write_bytes(export.run_file(run, start=1_000, stop=1_500, data_name="noisy", meta=facts))
+    context = browser.new_context(offline=True, viewport={"width": 1280, "height": 720})
+    try:
+        off = context.new_page()
+        off.goto(path.as_uri())
+        expect(off.locator(".lec svg.fig")).to_be_visible()
+        at_step(off, 1_200)  # the step it was made at
+        expect(off.locator("#about-cut")).to_have_text(said)
+        expect(off.locator("#about-link")).to_be_hidden()  # no address known: no link
+        off.keyboard.press("End")  # the run's end is not in the file: its last step
+        at_step(off, 1_500)
+        expect(off.locator(".lec p.note")).to_have_text(
+            "This file holds steps 1,000 to 1,500 of 2,000; the live app has the rest."
+        )
+        expect(off.locator(".lec.busy")).to_have_count(0)  # not waiting for a server
+        off.keyboard.press("Home")
+        at_step(off, 1_000)
+        off.keyboard.press("ArrowRight")
+        at_step(off, 1_001)
+    finally:
+        context.close()
