@@ -1,5 +1,6 @@
 """Lecture: step through the online perceptron with the proof's quantities live."""
 
+import datetime
 from collections.abc import Sequence
 
 import numpy as np
@@ -7,14 +8,15 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from perceptron_core import RULES
-from ui.app.sidebar import current_dataset
+from ui import VERSION
+from ui.app.sidebar import CUSTOM, current_dataset
 from ui.app.state import ORDERS, SCALES, W0_MODES, bind
 from ui.classmode import arrive, strip
 from ui.classmode import follow as class_follow
 from ui.classmode import seat as seats
 from ui.compute.model import SCALE_HELP, SCALE_NAMES, Run, RunSettings
 from ui.compute.runs import lecture_run
-from ui.lecture import question
+from ui.lecture import export, question
 from ui.lecture import steps as lecture
 from ui.lecture.player import (
     PRESENTER_KEY,
@@ -92,6 +94,51 @@ def heavy_csv(run: Run, k: int) -> bytes:
         return lecture.mistake_log_csv(run, k)
 
 
+def page_url() -> str | None:
+    """The page's address as the browser has it (no query), if this session knows it."""
+    try:
+        return st.context.url
+    except Exception:  # a session without a browser (a bare script): no address
+        return None
+
+
+def heavy_html(run: Run, start: int, stop: int, data_name: str, meta: export.Meta) -> bytes:
+    """The run as one offline HTML file, in the heavy-work slot: built on a click (or a
+    request of the file), never on a page run."""
+    with heavy_slot():
+        return export.run_file(run, start=start, stop=stop, data_name=data_name, meta=meta)
+
+
+def download_run(run: Run, settings: RunSettings, t: int) -> None:
+    """The button "Download this run": the player, its scene and its facts in one HTML file
+    that plays with no server; a run too long for a file gives the steps around step t."""
+    T = run.trace.n_steps
+    start, stop = export.file_range(t, T)
+    _, _, data_name = current_dataset()
+    summary = lecture.settings_summary(ss)
+    meta = export.Meta(
+        name=data_name[:80],
+        points=len(run.y),
+        summary=summary,
+        settings=f"{summary.removeprefix('Run: ')} · at most {count(settings.max_epochs, 'epoch')}",
+        version=VERSION,
+        exported=datetime.date.today().isoformat(),
+        link=export.live_link(page_url(), ss),
+        t=min(max(t, start), stop),
+        cut=export.cut_text(start, stop, T),
+    )
+    st.download_button(
+        export.download_label(start, stop, T),
+        lambda: heavy_html(run, start, stop, data_name, meta),  # built on click only
+        export.file_name(data_name if CUSTOM in ss else ss["data_name"], start, stop, T),
+        "text/html",
+        key="lec_run_download",
+        on_click="ignore",
+        help="One HTML file with every step, the controls, keys, maths, chart and presenter "
+        "mode: it plays from a USB stick or a course page, with no network.",
+    )
+
+
 @guard.fragment
 def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
     """The player (controls, status, maths, chart: stepped in the browser) and the log.
@@ -127,6 +174,7 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
     # would push the chart a screen down on the phone of a student watching it (its
     # answers are pinned to the screen's bottom, ui.classmode.onscreen)
     strip.lecture_card(ss)
+    download_run(run, settings, t)
     k = run.trace.mistakes_before(t)
     # on_change="rerun" makes the expander lazy: the log is built only while it is open
     log = st.expander(f"Mistake log ({k} so far)", key="lec_log", on_change="rerun")

@@ -16,3 +16,6 @@ Layered: a package imports only those above it in this list (``tests/ui/test_lay
 
 The engine (``perceptron_core``) and the store (``perceptron_store``) import no Streamlit.
 """
+
+# The app's version, as a file it exports signs it (pyproject.toml's; a test keeps them equal).
+VERSION = "0.1.0"

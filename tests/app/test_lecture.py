@@ -137,7 +137,24 @@ def test_the_open_mistake_log_shows_its_last_rows_and_offers_all_of_them_as_csv(
     table = at.dataframe[0].value
     assert len(table) == 1000 and table["k"].iloc[-1] == k and table["k"].iloc[0] == k - 999
     assert any(f"The last 1,000 of the {k:,} mistakes" in c.value for c in at.caption)
-    assert f"{k:,} mistakes" in at.get("download_button")[0].proto.label
+    log_csv = next(b for b in at.get("download_button") if b.key == "lec_log_download")
+    assert f"{k:,} mistakes" in log_csv.proto.label
+
+
+def test_the_run_as_a_file_says_its_steps_and_a_long_run_where_it_is_cut():
+    def run_button(at: AppTest) -> str:
+        found = [b for b in at.get("download_button") if b.key == "lec_run_download"]
+        assert len(found) == 1
+        return str(found[0].proto.label)
+
+    at = open_app("pages/lecture.py")
+    assert not at.exception
+    assert run_button(at) == "Download this run (HTML, 80 steps, plays offline)"
+    query = {"data_name": "xor", "data_n": "200", "lec_max_epochs": "30", "lec_t": "6000"}
+    at = open_app("pages/lecture.py", query)  # 6,000 steps: the last 5,000 of them
+    assert run_button(at) == (
+        "Download steps 1,000 to 6,000 of 6,000 (HTML; a file holds at most 5,000 steps)"
+    )
 
 
 def step(at: AppTest, times: int) -> None:

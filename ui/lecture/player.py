@@ -151,6 +151,8 @@ _CSS = f"""
 """
 
 _player = st.components.v2.component("perceptron_lecture", js=_JS, css=_CSS)
+# the offline file (ui.lecture.export) inlines the same player and the same styles
+PLAYER_JS, PLAYER_CSS = _JS, _CSS
 
 # The scene rides on a component of its own, mounted outside the fragment that hears
 # the browser's reports: a report then re-sends the step (a few bytes), not the scene
