@@ -217,7 +217,7 @@ async def run_room(
                     following = "following" if f.says("Following the lecturer") else "not following"
                     out.errors.append(
                         f"student {i + 1} (server {f.server}) did not show t = {t} within "
-                        f"{ROOM_WAIT_S:g} s: its page shows t = {f.session.t}, {following} DBG sid={f.session.session_id[:8] if hasattr(f.session,'session_id') else '?'} player={None if f.player is None else (f.player[1].t, round(time.perf_counter()-f.player[0],2))} asked={f.asked}"
+                        f"{ROOM_WAIT_S:g} s: its page shows t = {f.session.t}, {following}"
                     )
                     continue
                 into.append(f.shown[t] - at)

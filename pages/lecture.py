@@ -174,7 +174,11 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
     # would push the chart a screen down on the phone of a student watching it (its
     # answers are pinned to the screen's bottom, ui.classmode.onscreen)
     strip.lecture_card(ss)
-    download_run(run, settings, t)
+    # a student following the lecturer: their instrument reruns at each of the lecturer's
+    # steps, a hundred at once, and the file is the lecturer's run (Explore on my own
+    # brings the button back)
+    if not class_follow.following(ss):
+        download_run(run, settings, t)
     k = run.trace.mistakes_before(t)
     # on_change="rerun" makes the expander lazy: the log is built only while it is open
     log = st.expander(f"Mistake log ({k} so far)", key="lec_log", on_change="rerun")

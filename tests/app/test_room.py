@@ -895,3 +895,17 @@ def test_leaving_presenter_mode_gives_the_class_page_as_it_was(monkeypatch) -> N
     assert block(at, "room_presenter_on") is None and block(at, "room_screen") is None
     assert block(at, "room_board") is not None  # join and board on one page, as always
     assert cr.shown_code(seat.code) in texts(at)
+
+
+def test_a_following_student_gets_the_run_file_once_exploring_on_their_own() -> None:
+    # a follower's instrument reruns at each of the lecturer's steps, a class at once: the
+    # file (the lecturer's run) is offered once the student explores on their own
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    assert any(b.key == "lec_run_download" for b in lec.get("download_button"))
+    a = student(seat.code, page="pages/lecture.py")
+    assert a.session_state["room_seat"].following
+    assert not any(b.key == "lec_run_download" for b in a.get("download_button"))
+    a.button(key="room_unfollow").click().run()
+    assert not a.session_state["room_seat"].following
+    assert any(b.key == "lec_run_download" for b in a.get("download_button"))

@@ -167,7 +167,8 @@ assert internals.one_script_thread_per_session(waiting=lambda sid: False)
 async def main():
     for name, state in (("ended", ScriptRequestType.STOP), ("running", ScriptRequestType.CONTINUE)):
         s = AppSession.__new__(AppSession)
-        s.id, s._state, s._event_loop = "s1", AppSessionState.APP_IS_RUNNING, asyncio.get_running_loop()
+        s.id, s._state = "s1", AppSessionState.APP_IS_RUNNING
+        s._event_loop = asyncio.get_running_loop()
         old = s._scriptrunner = Runner(state)
         sent = []
         s._enqueue_forward_msg = sent.append
