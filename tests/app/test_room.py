@@ -275,17 +275,25 @@ def test_followers_play_along_with_the_lecturers_play_and_stop_where_it_stops(
     assert a.session_state["room_seat"].following and a.session_state["lec_t"] == 23
 
 
+def lecture_class(monkeypatch: pytest.MonkeyPatch):
+    """A lecturer and a following student on Step by step, the server's clock at
+    ``clock[0]`` (1,000 s; the tests move it)."""
+    from ui.classmode import follow
+
+    clock = [1_000.0]
+    monkeypatch.setattr(follow.time, "time", lambda: clock[0])
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    return clock, lec, student(seat.code, page="pages/lecture.py")
+
+
 def test_a_play_that_starts_after_its_count_in_holds_the_followers_at_its_start(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from ui.classmode import follow
     from ui.lecture.player import on_event
 
-    clock = [1_000.0]
-    monkeypatch.setattr(follow.time, "time", lambda: clock[0])
-    lec, seat = lecturer()
-    lec.switch_page("pages/lecture.py").run()
-    a = student(seat.code, page="pages/lecture.py")
+    clock, lec, a = lecture_class(monkeypatch)
     # the lecturer's Play starts 0.6 s after the report (player.js's count-in)
     on_event(
         lec.session_state, {"t": 0, "seq": 1, "from": 0.0, "rate": 8, "elapsed": -0.6}, n_steps=40
@@ -311,14 +319,9 @@ def test_a_play_that_starts_after_its_count_in_holds_the_followers_at_its_start(
 def test_a_follower_who_moves_during_the_lecturers_play_explores_from_there(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from ui.classmode import follow
     from ui.lecture.player import on_event
 
-    clock = [1_000.0]
-    monkeypatch.setattr(follow.time, "time", lambda: clock[0])
-    lec, seat = lecturer()
-    lec.switch_page("pages/lecture.py").run()
-    a = student(seat.code, page="pages/lecture.py")
+    clock, lec, a = lecture_class(monkeypatch)
     on_event(lec.session_state, {"t": 0, "seq": 1, "from": 0.0, "rate": 2}, n_steps=40)
     lec.run()
     clock[0] += 3.0
