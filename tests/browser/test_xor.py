@@ -30,7 +30,9 @@ def test_xor_page_shows_non_convergence_the_witness_and_the_fix(app_url, page, s
     expect(page.get_by_text("A cycle.")).to_be_visible()
     expect(page.get_by_text("the perceptron converges")).to_be_visible()
     # three learning-curve charts, the witness, the boundary, the 3-D lifted view, remedies
-    expect(page.locator(".js-plotly-plot")).to_have_count(len(CHARTS_2D) + 1, timeout=30_000)
+    # (Plotly's bundle loads after the texts: with the parallel tests beside it on two cores
+    # it once took more than 30 s, so the charts get a minute)
+    expect(page.locator(".js-plotly-plot")).to_have_count(len(CHARTS_2D) + 1, timeout=60_000)
     expect(page.locator(".st-key-xor_3d .gl-container").first).to_be_attached()
     expect(page.get_by_text("4 points, 2 markers.")).to_be_visible()
     expect(page.get_by_text("Lines on top of each other.")).to_be_visible()
