@@ -101,9 +101,16 @@ def curves_figures(runs: list[tuple[str, Trace, str]], *, height: int = 330) -> 
         layout = {
             "height": height,
             "margin": {"l": 50, "r": 10, "t": 30, "b": 110},  # the legend under every chart
-            # one run a row: no entry can run into the next, whatever font draws it (a PNG
-            # saved by the tool bar falls back from the page's font to a wider one)
-            "legend": {"orientation": "v", "x": 0, "xanchor": "left", "y": -0.3, "yanchor": "top"},
+            # one run a row, each row the chart's width: no entry runs into the next or is
+            # cut, whatever font draws it (a PNG saved by the tool bar falls back from the
+            # page's font, which Plotly measured, to a wider one)
+            "legend": {
+                "orientation": "h",
+                "entrywidth": 1,
+                "entrywidthmode": "fraction",
+                "y": -0.3,
+                "yanchor": "top",
+            },
             "xaxis": {"title": {"text": x_title}, **AXIS},
             "yaxis": {"rangemode": "tozero", **AXIS},
         }
