@@ -285,3 +285,37 @@ def test_xor_cycle_chart_saves_a_png_at_twice_its_size(app_url, page):
     camera = chart.locator('.modebar-btn[data-title="Download plot as a PNG"]')
     png = save(page, lambda: None, camera.click, "perceptron-xor-mistakes-per-epoch.png")
     assert_picture(png, 640, 400)  # figures.CURVE_SAVED, at 2×
+
+
+def test_the_offline_file_saves_its_figure_too(app_url, page, browser, tmp_path):
+    """The lecture's downloaded run carries Save figure (without the page's fonts: it
+    fetches nothing, and its Content-Security-Policy lets the PNG's data: image through)."""
+    from browser.test_lecture_export import download_from_live_page
+
+    path = download_from_live_page(page, app_url, tmp_path)
+    context = browser.new_context(offline=True, viewport={"width": 1280, "height": 720})
+    try:
+        off = context.new_page()
+        asked: list[str] = []
+        off.on("request", lambda r: asked.append(r.url))
+        off.goto(path.as_uri() + "?lec_t=7")
+        expect(off.locator(".lec svg.fig")).to_be_visible()
+        box = off.locator(CHART).bounding_box()
+        svg = ET.fromstring(
+            save(
+                off,
+                open_save_menu(off),
+                lambda: off.locator('.lec button[data-act="save-svg"]').click(),
+                "perceptron-step-7.svg",
+            )
+        )
+        png = save(
+            off,
+            open_save_menu(off),
+            lambda: off.locator('.lec button[data-act="save-png"]').click(),
+            "perceptron-step-7.png",
+        )
+        assert_picture(png, box["width"], float(svg.get("height")))
+        assert all(u.startswith(("file:", "data:", "blob:")) for u in asked), asked
+    finally:
+        context.close()
