@@ -8,7 +8,7 @@ from ui.app.sidebar import current_dataset
 from ui.app.state import XOR_DATA, bind
 from ui.look.numbers import count, number, vector_text
 from ui.look.palette import MINUS, PLUS
-from ui.look.plots import CHART, as_figure
+from ui.look.plots import CHART, as_figure, saved_as
 from ui.look.text import lesson_text, safe
 from ui.shell import require_router
 from ui.xor import figures, runs, view
@@ -50,7 +50,8 @@ curves = figures.curves_figures(
 )
 for j, (column, figure) in enumerate(zip(st.columns(3), curves, strict=True)):
     column.markdown(f"**{figures.CURVES[j][0]}**")
-    column.plotly_chart(as_figure(figure), config=CHART, key=f"xor_curves_{j}")
+    config = saved_as(f"perceptron-xor-{figures.CURVE_FILES[j]}", figures.CURVE_SAVED)
+    column.plotly_chart(as_figure(figure), config=config, key=f"xor_curves_{j}")
 n = trace.n_examples
 last = int(np.sum(trace.mistake_steps[:, 0] >= (trace.n_epochs - 1) * n))
 if trace.converged:
@@ -86,7 +87,9 @@ else:
     st.markdown(text["why"])
     left, right = st.columns([3, 2])
     left.plotly_chart(
-        as_figure(figures.witness_figure(X, y, witness)), config=CHART, key="xor_witness"
+        as_figure(figures.witness_figure(X, y, witness)),
+        config=saved_as("perceptron-xor-no-line"),
+        key="xor_witness",
     )
     right.markdown(
         "**z is on both sides at once**, so no line separates the classes.\n\n"
@@ -113,7 +116,9 @@ st.markdown(
 )
 left, right = st.columns(2)
 left.plotly_chart(
-    as_figure(figures.boundary_figure(X, y, fmap.key, lifted.w)), config=CHART, key="xor_boundary"
+    as_figure(figures.boundary_figure(X, y, fmap.key, lifted.w)),
+    config=saved_as(f"perceptron-xor-boundary-{fmap.key}"),
+    key="xor_boundary",
 )
 if fmap.key == "quadratic":
     # Plotly's 3-D scene takes every wheel and touch move over it, scrollZoom off or not
@@ -122,7 +127,9 @@ if fmap.key == "quadratic":
     view.hold_still()
     right.container(key=view.STILL if not turn else "xor_turning").plotly_chart(
         as_figure(figures.lifted_figure(X, y, lifted.w)),
-        config=CHART | ({"scrollZoom": True} if turn else {"displayModeBar": False}),
+        config=saved_as("perceptron-xor-lifted") | {"scrollZoom": True}
+        if turn
+        else CHART | {"displayModeBar": False},
         key="xor_3d",
     )
     Z = FEATURE_MAPS["quadratic"].fn(X)
@@ -144,7 +151,11 @@ st.markdown(
 st.header("4. Noisy data: pocket and averaged")
 st.markdown(text["noise"])
 errors = runs.remedies(100, int(ss["data_seed"]), 0.1, epochs)
-st.plotly_chart(as_figure(figures.remedies_figure(errors)), config=CHART, key="xor_remedies")
+st.plotly_chart(
+    as_figure(figures.remedies_figure(errors)),
+    config=saved_as("perceptron-xor-pocket-averaged"),
+    key="xor_remedies",
+)
 note = figures.coinciding_note(errors)
 if note:
     st.caption(note)

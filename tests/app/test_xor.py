@@ -173,3 +173,40 @@ def test_the_runs_that_never_stop_are_three_charts_that_stack_on_a_phone():
     titles = [m.value for m in at.markdown if m.value.startswith("**") and m.value.endswith("**")]
     for title in ("mistakes in each epoch", "mistakes so far", "‖w‖ after each mistake"):
         assert f"**{title}**" in titles
+
+
+def test_every_chart_saves_a_png_at_twice_its_size_named_by_the_page():
+    """Plotly's own camera button saves each 2-D chart (the cycle's three curves first) as a
+    PNG at 2× under a name of the page's ([a-z0-9-]), never a dataset's; so does the 3-D
+    view once it turns (standing still it has no tool bar)."""
+    at = beyond({"xor_data": "shared", "data_name": "xor"})
+    names = {}
+    for chart in at.get("plotly_chart"):
+        config = json.loads(chart.proto.config)
+        if "xor_3d" in chart.proto.id:
+            assert "toImageButtonOptions" not in config and config["displayModeBar"] is False
+            continue
+        options = config["toImageButtonOptions"]
+        assert options["format"] == "png" and options["scale"] == 2
+        assert re.fullmatch(r"perceptron-xor-[a-z0-9-]+", options["filename"])
+        assert config["scrollZoom"] is False and config["displaylogo"] is False
+        names[chart.proto.id.split("-")[-1]] = options["filename"]
+        if "xor_curves" in chart.proto.id:  # a third of the page: laid out again for a slide
+            assert (options["width"], options["height"]) == (640, 400)
+        else:  # as on screen
+            assert "width" not in options and "height" not in options
+    assert sorted(names.values()) == sorted(
+        [
+            "perceptron-xor-mistakes-per-epoch",
+            "perceptron-xor-mistakes-so-far",
+            "perceptron-xor-norm-w",
+            "perceptron-xor-no-line",
+            "perceptron-xor-boundary-quadratic",
+            "perceptron-xor-pocket-averaged",
+        ]
+    )
+    at.toggle(key="xor_turn_3d").set_value(True).run()
+    (chart,) = [c for c in at.get("plotly_chart") if "xor_3d" in c.proto.id]
+    assert json.loads(chart.proto.config)["toImageButtonOptions"]["filename"] == (
+        "perceptron-xor-lifted"
+    )

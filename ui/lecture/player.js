@@ -240,6 +240,7 @@
  * @property {HTMLDivElement} chartBox
  * @property {HTMLParagraphElement} say
  * @property {HTMLDivElement} legend
+ * @property {HTMLDetailsElement} [saveBox] Save figure's menu
  * @property {HTMLDivElement} wrap
  * @property {Layout} layout
  * @property {SVGSVGElement} svg
@@ -845,6 +846,18 @@ function build(root, data) {
   const tools = h("div", { class: "tools" }, bar);
   const copy = h("button", { type: "button", "data-act": "copy", title: "copy a link that opens this step" }, tools, data.presenter ? "Copy link" : "Copy link to this step");
   copy.addEventListener("click", copyLink);
+  // Save figure: a disclosure (summary: Enter opens it) with the two formats
+  const save = h("details", { class: "save" }, tools);
+  const summary = h("summary", { "data-act": "save", title: "save the chart as it is now: SVG for slides, PNG at twice its size for a projector" }, save, data.presenter ? "Figure" : "Save figure");
+  const menu = h("div", { class: "menu", role: "group", "aria-label": "save the chart as" }, save);
+  for (const [fmt, label] of /** @type {const} */ ([["svg", "SVG"], ["png", "PNG (2×)"]])) {
+    const b = h("button", { type: "button", "data-act": `save-${fmt}` }, menu, label);
+    b.addEventListener("click", () => { save.open = false; summary.focus(); saveChart(fmt); });
+  }
+  save.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && save.open) { save.open = false; summary.focus(); }
+  });
+  S.saveBox = save;
   const pres = h("button", { type: "button", "data-act": "presenter", "aria-pressed": String(!!data.presenter), title: "presenter mode for a projector (p)", "aria-keyshortcuts": "p" }, tools, data.presenter ? "Exit presenter" : "Presenter mode");
   pres.addEventListener("click", () => togglePresenter());
   S.presBtn = pres;
@@ -1156,6 +1169,25 @@ function copyLink() {
   else fallback();
 }
 
+/** @param {"svg" | "png"} fmt */
+function saveChart(fmt) {
+  const d = S.data;
+  if (!d || !S.svg || !S.layout) return;
+  // the legend under the chart, as the page shows it (its text and colour)
+  const legend = Array.from(S.legend.children).map((span) => ({ text: span.textContent || "", color: getComputedStyle(span).color }));
+  const spec = {
+    title: `The perceptron on ${d.name}: step t = ${S.t} of ${d.T}`, // textContent, in the file
+    desc: S.svg.getAttribute("aria-label") || "",
+    legend,
+    font: S.layout.font * 0.9,
+  };
+  const t = S.t;
+  figureSave(S.svg, spec, `perceptron-step-${t}`, fmt).then(
+    (out) => say(`Saved perceptron-step-${t}.${fmt}: ${out.width} × ${out.height} px, ${Math.max(1, Math.round(out.bytes / 1024))} kB.`),
+    () => say("This browser could not draw the figure; try the other format."),
+  );
+}
+
 function togglePresenter() {
   S.setTrigger("presenter", { on: !(/** @type {PlayerData} */ (S.data)).presenter }); // built with it
 }
@@ -1237,6 +1269,10 @@ function mount(component) {
     window.addEventListener("keyup", onKeyUp, true);
     window.addEventListener("resize", () => { clearTimeout(S.resize); S.resize = setTimeout(redraw, 150); });
     setInterval(refit, 400);
+    // an open Save figure menu closes on a click anywhere else
+    document.addEventListener("click", (event) => {
+      if (S.saveBox && S.saveBox.open && !event.composedPath().includes(S.saveBox)) S.saveBox.open = false;
+    }, true);
   }
   if (fresh || !S.wrap || !root.contains(S.wrap) || prevPresenter !== data.presenter) {
     build(root, data);

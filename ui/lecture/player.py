@@ -32,11 +32,18 @@ import streamlit as st
 from ui.app.state import Session, session_key, widget_key
 from ui.classmode import follow as class_follow
 from ui.lecture.restart import go_to
+from ui.look.figure import FONTS_JS, with_figure
 from ui.look.palette import ASKED, BOUND, CURRENT_LINE, MINUS, PLUS, STAR, W_COLOUR
 from ui.server import guard
 from ui.server.internals import testid
 
-_JS = Path(__file__).with_name("player.js").read_text(encoding="utf-8")
+# figure.js's functions first: Save figure draws the file from the chart on the page. The
+# offline file (ui.lecture.export) carries the same, without the page's fonts (FONTS_JS
+# fetches them; its font is the system's)
+_OWN_JS = with_figure(
+    Path(__file__).with_name("player.js").read_text(encoding="utf-8"), fonts=False
+)
+_JS = _OWN_JS + "\n" + FONTS_JS
 
 WINDOW = 100  # steps per scene: inside a window a step is drawn in the browser
 SEQ = session_key("lec_seq")  # the number of the last report the server acted on
@@ -62,6 +69,19 @@ _CSS = f"""
 .lec button[data-act="step"]:disabled {{ background: #e8e9ee; color: #9a9ca5;
   border-color: #e1e2e6; }}
 .lec .tools {{ margin-left: auto; display: flex; gap: 6px; }}
+.lec .save {{ position: relative; }}
+.lec .save summary {{ list-style: none; font-size: 0.95em; padding: 0.35em 0.8em;
+  border: 1px solid #c4c6cf; border-radius: 0.5rem; background: #fff; cursor: pointer;
+  min-height: 2.4em; box-sizing: border-box; display: flex; align-items: center; }}
+.lec .save summary::-webkit-details-marker {{ display: none; }}
+.lec .save summary::after {{ content: " ▾"; white-space: pre; }}
+.lec .save summary:hover {{ border-color: {PLUS}; color: {PLUS}; }}
+.lec .save summary:focus-visible {{ outline: 3px solid {PLUS}; outline-offset: 2px; }}
+.lec .save .menu {{ position: absolute; right: 0; top: calc(100% + 4px); z-index: 5;
+  display: flex; flex-direction: column; gap: 4px; padding: 6px; background: #fff;
+  border: 1px solid #c4c6cf; border-radius: 0.5rem; box-shadow: 0 4px 12px #0002;
+  white-space: nowrap; }}
+.lec.presenter .save summary {{ padding: 0.2em 0.6em; min-height: 2.1em; }}
 .lec .scrub {{ display: flex; align-items: center; gap: 10px; margin: 6px 0 0; }}
 .lec .scrub input {{ flex: 1; accent-color: {PLUS}; min-height: 1.6em; }}
 .lec .rangetext {{ font-variant-numeric: tabular-nums; min-width: 11em; }}
@@ -152,7 +172,7 @@ _CSS = f"""
 
 _player = st.components.v2.component("perceptron_lecture", js=_JS, css=_CSS)
 # the offline file (ui.lecture.export) inlines the same player and the same styles
-PLAYER_JS, PLAYER_CSS = _JS, _CSS
+PLAYER_JS, PLAYER_CSS = _OWN_JS, _CSS
 
 # The scene rides on a component of its own, mounted outside the fragment that hears
 # the browser's reports: a report then re-sends the step (a few bytes), not the scene

@@ -3,6 +3,7 @@ and the scatter of labelled (±1) points."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,22 @@ from ui.look.palette import MINUS, PLUS
 # ``config`` of every chart: no Plotly logo, and the mouse wheel scrolls the page, never
 # zooms a chart (a 3-D scene that takes the wheel traps the reader: the page under it stops)
 CHART: dict[str, Any] = {"displaylogo": False, "scrollZoom": False}
+
+_STEM = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+
+
+def saved_as(stem: str, size: tuple[int, int] | None = None) -> dict[str, Any]:
+    """``CHART`` with the tool bar's camera button ("Download plot as a PNG") saving the
+    chart at twice its size, for a projector, as ``<stem>.png``: its size on screen, or
+    ``size`` (width, height in CSS px) for a chart whose column is narrow (Plotly lays it
+    out again at that size, so its legend is not cut). The name is the page's own, never a
+    dataset's: letters, digits and hyphens only."""
+    if not _STEM.fullmatch(stem):
+        raise ValueError(f"a figure's file name is [a-z0-9-] only, not {stem!r}")
+    options: dict[str, Any] = {"format": "png", "filename": stem, "scale": 2}
+    if size is not None:
+        options |= {"width": size[0], "height": size[1]}
+    return CHART | {"toImageButtonOptions": options}
 
 
 class _Prebuilt(go.Figure):  # type: ignore[misc]  # plotly ships no types: go.Figure is Any

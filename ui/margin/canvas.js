@@ -359,6 +359,34 @@ export default function render(component) {
       });
     }
   }
+  if (!host.dataset.saving) { // Save the picture: the SVG on show, with the legend under it
+    host.dataset.saving = "1";
+    for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (host.querySelectorAll(".save button"))) {
+      b.addEventListener("click", () => {
+        const live = /** @type {SVGSVGElement | null} */ (host.querySelector(".surface svg"));
+        const saved = /** @type {HTMLElement} */ (host.querySelector(".save .saved")); // canvas.py's HTML
+        if (!live) return;
+        const fmt = b.dataset.save === "png" ? "png" : "svg";
+        const legend = Array.from(host.querySelectorAll(".legend span")).map((span) => ({
+          text: span.textContent || "",
+          color: getComputedStyle(span).color,
+          swatch: /** @type {SVGSVGElement | undefined} */ (span.querySelector("svg") || undefined),
+        }));
+        const n = live.querySelectorAll(".points .pt").length;
+        const spec = {
+          title: `Margin lab: ${n} points, w* with its γ band and the perceptron's final line`,
+          desc: live.getAttribute("aria-label") || "",
+          legend,
+          font: parseFloat(getComputedStyle(/** @type {Element} */ (host.querySelector(".legend"))).fontSize) || 13,
+        };
+        const stem = `perceptron-margin-${n}-points`;
+        figureSave(live, spec, stem, fmt).then(
+          (out) => { saved.textContent = `Saved ${stem}.${fmt}: ${out.width} × ${out.height} px, ${Math.max(1, Math.round(out.bytes / 1024))} kB.`; },
+          () => { saved.textContent = "This browser could not draw the picture; try the other format."; },
+        );
+      });
+    }
+  }
   st.showMode = showMode;
   st.say = say;
   st.unpick = () => {

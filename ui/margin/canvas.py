@@ -14,6 +14,7 @@ from typing import Any
 
 import streamlit as st
 
+from ui.look.figure import with_figure
 from ui.look.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
 from ui.server import guard
 
@@ -72,7 +73,11 @@ _HTML = (
     '<div class="nums" role="group" aria-label="The theorem\'s numbers"></div></div>'
     '<div class="legend">'
     + "".join(f"<span>{icon}{text}</span>" for icon, text in _LEGEND)
-    + "</div></div>"
+    + '</div><div class="save" role="group" aria-label="Save the picture">'
+    "<span>Save the picture:</span>"
+    '<button type="button" data-save="svg">SVG</button>'
+    '<button type="button" data-save="png">PNG (2×)</button>'
+    '<span class="saved" role="status"></span></div></div>'
 )
 
 _CSS = f"""
@@ -142,6 +147,11 @@ _CSS = f"""
 .mlab .legend .w {{ stroke: {W_COLOUR}; stroke-width: 3; stroke-dasharray: 6 3; }}
 .mlab .legend .support {{ fill: none; stroke: {STAR}; stroke-width: 2.5; }}
 .mlab .legend .wrong {{ fill: none; stroke: {CURRENT}; stroke-width: 3; stroke-dasharray: 3 2; }}
+.mlab .save {{ display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px;
+  margin-top: 6px; font-size: 13px; color: #444; }}
+.mlab .save button {{ font: inherit; font-size: 13px; color: inherit; background: #fff;
+  border: 1px solid #c4c4c8; border-radius: 8px; padding: 4px 12px; min-height: 40px;
+  cursor: pointer; }}
 @container (min-width: 500px) {{ /* wide: the numbers beside the picture, in view with it */
   .mlab .body {{ display: grid; grid-template-columns: minmax(0, 1fr) 9em; gap: 8px;
     align-items: start; }}
@@ -158,7 +168,8 @@ _component = st.components.v2.component(
     "perceptron_lab_margin_canvas",
     html=_HTML,
     css=_CSS,
-    js=(Path(__file__).with_name("canvas.js")).read_text(encoding="utf-8"),
+    # figure.js's functions first: Save the picture draws the file from the one on the page
+    js=with_figure((Path(__file__).with_name("canvas.js")).read_text(encoding="utf-8")),
     isolate_styles=True,
 )
 

@@ -61,6 +61,9 @@ CURVES = (
     ("mistakes so far", "epochs", f"after %{{x:{D3}}} epochs: %{{y:,}} mistakes", "lines"),
     ("‖w‖ after each mistake", "mistakes k", f"k = %{{x:,}}: ‖w‖ = %{{y:{D3}}}", "lines"),
 )
+# each of CURVES' charts saved by its tool bar's camera button as perceptron-xor-<this>.png
+CURVE_FILES = ("mistakes-per-epoch", "mistakes-so-far", "norm-w")
+CURVE_SAVED = (640, 400)  # CSS px, saved at 2×: a third of the page is too narrow for a slide
 
 
 def curves_figures(runs: list[tuple[str, Trace, str]], *, height: int = 330) -> list[Fig]:
@@ -98,7 +101,16 @@ def curves_figures(runs: list[tuple[str, Trace, str]], *, height: int = 330) -> 
         layout = {
             "height": height,
             "margin": {"l": 50, "r": 10, "t": 30, "b": 110},  # the legend under every chart
-            "legend": {"orientation": "h", "y": -0.3, "yanchor": "top"},
+            # one run a row, each row the chart's width: no entry runs into the next or is
+            # cut, whatever font draws it (a PNG saved by the tool bar falls back from the
+            # page's font, which Plotly measured, to a wider one)
+            "legend": {
+                "orientation": "h",
+                "entrywidth": 1,
+                "entrywidthmode": "fraction",
+                "y": -0.3,
+                "yanchor": "top",
+            },
             "xaxis": {"title": {"text": x_title}, **AXIS},
             "yaxis": {"rangemode": "tozero", **AXIS},
         }

@@ -133,3 +133,21 @@ def test_labelled_points_in_3d_and_rounded():
     assert minus["z"] == [5.65]
     assert "customdata" not in plus and "hovertemplate" not in plus
     go.Figure({"data": [plus, minus]})
+
+
+def test_saved_as_names_the_file_and_asks_for_twice_the_size():
+    from ui.look.plots import saved_as
+
+    config = saved_as("perceptron-xor-norm-w")
+    assert config["toImageButtonOptions"] == {
+        "format": "png",
+        "filename": "perceptron-xor-norm-w",
+        "scale": 2,
+    }
+    assert {k: config[k] for k in CHART} == CHART  # the page's defaults kept
+    sized = saved_as("perceptron-xor-norm-w", (640, 400))["toImageButtonOptions"]
+    assert (sized["width"], sized["height"], sized["scale"]) == (640, 400, 2)
+    assert "toImageButtonOptions" not in CHART  # and CHART itself untouched
+    for bad in ("Perceptron", "a b", "../x", "x.png", "", "-x", "x-", "<b>"):
+        with pytest.raises(ValueError, match="a-z0-9-"):
+            saved_as(bad)
