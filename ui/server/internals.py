@@ -60,6 +60,15 @@ TESTIDS = {
     "stMarkdownContainer": "markdown text: larger type on the class page and strip",
     "stProgress": "the class strip's tally bars: their labels' size",
     "stPageLink-NavLink": "the home page's links: their titles wrap on a phone",
+    # the proof page on paper (ui.proof.paper)
+    "stVerticalBlock": "a column of elements: a plain block on paper, so page breaks obey",
+    "stElementContainer": "one element's box: no page break just after a heading's",
+    "stHeading": "a heading: kept with what follows it on paper",
+    "stHorizontalBlock": "a row of columns: the proof's settings box, one column on paper",
+    "stColumn": "a column of a row: the proof's settings box, the paper's width",
+    "stExpander": "an expander: left out on paper",
+    "stPageLink": "a link to another page: left out on paper",
+    "stElementToolbar": "a chart's or table's toolbar: left out on paper",
 }
 # Attributes of the app's root element that say what the app is doing.
 CONNECTION_STATE = "data-test-connection-state"
@@ -1115,7 +1124,7 @@ CHECKS: tuple[Check, ...] = (
         _has("streamlit.runtime.pages_manager", "PagesManager", "uses_pages_directory"),
     ),
     Check(
-        "the layout of presenter mode, the phone and the class strip",
+        "the layout of presenter mode, an embed, the phone, the class strip and the printed proof",
         "the frontend's data-testid values in TESTIDS",
         _frontend_testids,
     ),
