@@ -2,8 +2,9 @@
 sidebar's default 40 points), and the page under print media at the width of A4
 (ui.proof.paper).
 
-What a reader of the handout checks: the whole page is there (more than one screen's
-page, but a handful of pages, not dozens), with the run's R, γ, (R/γ)² and M; no sidebar,
+What a reader of the handout checks, in the PDF's own text (read back by
+``browser.pdftext``) and under print media: the whole page is there (more than one page,
+but a handful, not dozens), with the run's R, γ, (R/γ)² and M; no sidebar,
 header, button, slider or choice box; the charts fit the paper's width, and are drawn as
 before on the screen once printed. The page breaks (no heading at the foot of a page, no
 card, formula or chart cut) are for a person to look at: the PDF is saved in
@@ -18,6 +19,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from browser import pdftext
 from browser.devices import SCREENSHOTS
 from perceptron_core import make_dataset, max_margin, train
 from tests.browser.conftest import open_page
@@ -30,6 +32,16 @@ RUNS = {  # the page's data: bias on, w0 = 0, at most 50 epochs (the lecture's d
     "default": ("", make_dataset("separable", n=40, seed=0)),  # the sidebar's 40 points
 }
 MAX_PAGES = 8  # the page prints on a handful of A4 pages
+# the labels of what is not on paper: the button, sliders, a link, closed boxes, the glossary
+LEFT_OUT = (
+    "Print this proof",
+    "numbers at mistake k",
+    "γ of the three points",
+    "change them on Step by step",
+    "Why is 2y wᵀx < 0?",
+    "Every mistake (",
+    "Symbols and notation",
+)
 A4_PX = (794, 1123)  # 210 × 297 mm at 96 px per inch
 PRINT_W = A4_PX[0] - 2 * 45  # between paper.py's @page margins of 12 mm
 
@@ -77,6 +89,18 @@ def test_the_proof_prints_as_a_clean_handout_with_the_runs_numbers(app_url, brow
     print(f"{run}: {pages} A4 pages, {len(pdf):,} bytes")
     # the whole page (not one screen of Streamlit's scrolling column), on a handful of pages
     assert 2 <= pages <= MAX_PAGES, f"{pages} pages ({len(pdf):,} bytes)"
+    # what the PDF says (its text, read back): the run's numbers, and nothing to click
+    said = pdftext.text(pdf)
+    flat = re.sub(r"\s", "", said)  # the PDF places words, not the spaces between them
+    assert "The proof, line by line" in said, said[:300]
+    for value in (num(mm.radius), num(mm.gamma), num(mm.bound)):  # R, γ, (R/γ)²
+        assert value in flat, value
+    assert f"γ={num(mm.gamma)}" in flat and f"M={M}≤" in flat, flat[:400]
+    assert f"thisrun:M={M}mistakes" in flat
+    for title in ("1. Claim 1", "2. Claim 2", "3. Cauchy–Schwarz", "4. Conclusion"):
+        assert title.replace(" ", "") in flat, title
+    for label in LEFT_OUT:
+        assert label.replace(" ", "") not in flat, label
     # after printing, the charts on the screen are drawn as before (no view box left)
     expect(page.locator(".js-plotly-plot svg.main-svg[viewBox]")).to_have_count(0)
 
@@ -103,14 +127,7 @@ def test_the_proof_prints_as_a_clean_handout_with_the_runs_numbers(app_url, brow
         e for e in seen if e["tag"] in ("BUTTON", "INPUT", "SELECT")
     ][:3]
     assert not [e for e in seen if e["role"] in ("slider", "combobox", "button")]
-    for label in (
-        "Print this proof",
-        "numbers at mistake k",  # the sliders' labels
-        "γ of the three points",
-        "change them on Step by step",  # a link to another page
-        "Why is 2y wᵀx < 0?",  # a closed box
-        "Symbols and notation",
-    ):
+    for label in LEFT_OUT:
         assert label not in texts, label
     for testid in ("stSidebar", "stHeader", "stExpander", "stSlider", "stSelectbox"):
         assert not [e for e in seen if e["test"] == testid], testid
