@@ -14,6 +14,7 @@ from ui.look.numbers import count, number, percent
 from ui.look.plots import CHART, as_figure
 from ui.look.text import lesson_text, safe
 from ui.proof import figures as proof
+from ui.proof import paper
 from ui.proof import runs as proof_runs
 from ui.shell import require_router
 
@@ -36,7 +37,7 @@ def card(title: str, body: str, general: str, *live: str) -> None:
 st.title("The proof, line by line")
 st.markdown(text["intro"])
 X, y, data_name = current_dataset()
-with st.container(border=True):
+with st.container(border=True, key=paper.SETTINGS_BOX):
     c = st.columns([3, 2, 3])
     c[0].selectbox(
         "mistake rule",
@@ -67,6 +68,7 @@ ended = (
 )
 mistakes = "mistake" if M == 1 else "mistakes"
 st.markdown(f"**{safe(data_name)}** · this run: **M = {number(M)}** {mistakes}, {ended}.")
+paper.print_button()  # and the page's print rules: a handout without the widgets
 
 st.header("The theorem")
 if run.mm is None:
@@ -74,9 +76,9 @@ if run.mm is None:
 else:
     general, unit = proof.theorem_latex(check, M)
     left, right = st.columns(2)
-    with left.container(border=True):
+    with left.container(border=True, key=f"{paper.CARD}theorem_any"):
         card("For any R (seeds 001, 004)", text["general"], general)
-    with right.container(border=True):
+    with right.container(border=True, key=f"{paper.CARD}theorem_unit"):
         card("With ‖x‖ ≤ 1 (seeds 000, 002)", text["unit"], unit)
     if not proof.from_zero(check):
         st.markdown(text["theorem_start"])
@@ -97,7 +99,7 @@ if K >= 2:
 if K:
     st.caption(proof.mistake_caption(check, k, run.X, run.y))
 
-with st.container(border=True):
+with st.container(border=True, key=f"{paper.CARD}0"):
     st.subheader("0. The start w₀")
     st.markdown(text["start"])
     st.markdown(f"This run: rule *{RULES[settings.rule].text}* ({RULES[settings.rule].source}).")
@@ -121,7 +123,7 @@ with st.container(border=True):
 if K and run.mm is not None:
     # the run has w*, so proof_check filled the lines that need it
     assert check.claim1 is not None and check.lemma1 is not None
-    with st.container(border=True):
+    with st.container(border=True, key=f"{paper.CARD}1"):
         general, live, lemma = proof.claim1_latex(check, k)
         card(names.claim1_title, text["claim1"], general, live, lemma)
         st.markdown(proof.verdict(check.claim1, names.claim1, ge=True))
@@ -131,7 +133,7 @@ if K and run.mm is not None:
         with st.expander(f"Every mistake ({K})"):
             st.dataframe(proof.claim1_table(check), hide_index=True)
 if K:
-    with st.container(border=True):
+    with st.container(border=True, key=f"{paper.CARD}2"):
         general, live, lemma = proof.claim2_latex(check, k)
         card(names.claim2_title, text["claim2"], general, live, lemma)
         st.markdown(proof.verdict(check.claim2, names.claim2))
@@ -150,12 +152,12 @@ if K:
 if K and run.mm is not None:
     # the run has w*, so proof_check filled the lines that need it
     assert check.cauchy is not None and check.conclusion is not None
-    with st.container(border=True):
+    with st.container(border=True, key=f"{paper.CARD}3"):
         card("3. Cauchy–Schwarz", text["cauchy"], proof.cauchy_latex(check, k))
         st.markdown(proof.verdict(check.cauchy, "Cauchy–Schwarz"))
         with st.expander(f"Every mistake ({K})"):
             st.dataframe(proof.cauchy_table(check), hide_index=True)
-    with st.container(border=True):
+    with st.container(border=True, key=f"{paper.CARD}4"):
         chain, end = proof.conclusion_latex(check, k)
         card("4. Conclusion: M ≤ (R/γ)²", text["conclusion"], chain, end)
         st.markdown(proof.verdict(check.conclusion, "k ≤ (R/γ)²"))

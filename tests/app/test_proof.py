@@ -414,3 +414,17 @@ def test_one_epoch_is_written_in_the_singular():
     words = page_words(proof_page({"lec_max_epochs": "1"}))
     assert "stopped after 1 epoch." in words and "at most 1 epoch." in words
     assert not re.search(r"\b1 epochs\b", words)
+
+
+def test_the_page_carries_its_print_rules_and_keys_what_paper_leaves_out():
+    """The print button's component (and with it the page's print rules) is on the page,
+    and every widget the rules leave out of the handout has the key they name."""
+    from ui.proof import paper
+
+    at = proof_page()
+    assert not at.exception
+    names = [e.proto.component_name for e in at.get("bidi_component")]
+    assert any(name.endswith("perceptron_proof_print") for name in names), names
+    keys = {w.key for w in [*at.main.slider, *at.main.selectbox, *at.main.text_input]}
+    assert len(keys) >= 5, keys  # the rule, w0, mistake k, the orders, γ
+    assert keys <= set(paper.WIDGETS), keys - set(paper.WIDGETS)

@@ -139,9 +139,17 @@ MAR_MODES = ("plus", "minus", "flip", "delete", "move")
 VAR_DATA = ("own", "shared")  # pages/variants.py: the page's own 2-D set, or the sidebar's
 SPAM_RULES = ("nonpositive", "predict_gt")  # pages/spam.py: the two rules of RULES it compares
 SGD_DATA = ("given", "centred")  # pages/sgd.py: the data as given, or centred
+# The URL parameter of an embed (?embed=1). Streamlit reserves ``embed`` for its own embed
+# mode and keeps it out of ``st.query_params``: it is read from the run's query string
+# (ui.server.internals.reserved_query_parameter) and stays in the frame's address as it is.
+EMBED = "embed"
 
 _CORE = (
     Setting("app_presenter", False, _bool, "presenter mode"),
+    # ?embed=1: the page inside a course page's <iframe> (ui.shell.embed); named as a course
+    # page's author types it, without a page prefix. Streamlit's own ?embed=true is read
+    # as 1 too (its embed mode then also applies)
+    Setting(EMBED, False, _bool, "embedded in a course page"),
     Setting("data_name", "separable", Choice(DATASETS), "dataset"),
     Setting("data_n", 40, _int_in(1, 500), "number of points"),
     Setting("data_seed", 0, _int_in(0, MAX_SEED), "seed"),
@@ -288,6 +296,10 @@ def init(session: Session, query: Mapping[str, Any]) -> None:
     """
     if session.get(_READY):
         return
+    if EMBED not in query:  # st.query_params never holds it (see EMBED)
+        embed = internals.reserved_query_parameter(EMBED)
+        if embed is not None:
+            query = {**query, EMBED: embed}
     notices: list[str] = []
     unknown = [
         name for name in query if name not in SETTINGS and name not in (LINK_PARAM, *ROOM_PARAMS)
@@ -329,10 +341,12 @@ def init(session: Session, query: Mapping[str, Any]) -> None:
 
 
 # Settings of the screen, not of the lesson: read from a link as the session arrives (a
-# lecturer's bookmark ``?app_presenter=1`` opens the projector's layout), never written
-# back to the URL, so the address bar, and every link copied from it or from "Copy link to
-# this step", opens the lesson as everyone sees it (a student does not land in presenter mode)
-LOCAL_SETTINGS = frozenset({"app_presenter"})
+# lecturer's bookmark ``?app_presenter=1`` opens the projector's layout, a course page's
+# frame ``?embed=1`` the page without sidebar and header), never written back to the URL,
+# so the address bar, and every link copied from it or from "Copy link to this step", opens
+# the lesson as everyone sees it (a student does not land in presenter mode, nor in a page
+# without its sidebar). Streamlit itself keeps the frame's own ``embed=`` in its address.
+LOCAL_SETTINGS = frozenset({"app_presenter", EMBED})
 LINK_PARAM = "data"  # the URL parameter of a link's data: ?data=<store id> (ui.app.links)
 # a class's URL parameters (ui.classmode): its code and the lecturer link's key; seat= is
 # known (no notice) and ignored: a link never gives a seat, a cookie does

@@ -47,16 +47,28 @@ TESTED = "1.67.0"  # the Streamlit every internal below was checked on (the lock
 # each is checked against the frontend Streamlit ships (its static JavaScript).
 TESTIDS = {
     "stApp": "the app's root: its connection state (reconnect.py) and script state",
-    "stSidebar": "the sidebar: hidden in presenter mode, closed on a phone after a link",
+    "stSidebar": "the sidebar: hidden in presenter mode and in an embed, closed on a phone "
+    "after a link",
     "stSidebarCollapseButton": "the sidebar's close button, pressed on a phone",
-    "stExpandSidebarButton": "the button that reopens the sidebar, hidden in presenter mode",
-    "stHeader": "the fixed header: hidden in presenter mode, measured on a phone",
-    "stMainBlockContainer": "the page's column: its padding in presenter mode and under the "
-    "answer bar; whether the phone's open sidebar lies over it",
+    "stExpandSidebarButton": "the button that reopens the sidebar, hidden in presenter mode "
+    "and in an embed",
+    "stHeader": "the fixed header: hidden in presenter mode, in an embed and on paper, "
+    "measured on a phone",
+    "stMainBlockContainer": "the page's column: its padding in presenter mode, in an embed, "
+    "on paper and under the answer bar; whether the phone's open sidebar lies over it",
     "stCaptionContainer": "captions: their size in presenter mode",
     "stMarkdownContainer": "markdown text: larger type on the class page and strip",
     "stProgress": "the class strip's tally bars: their labels' size",
     "stPageLink-NavLink": "the home page's links: their titles wrap on a phone",
+    # the proof page on paper (ui.proof.paper)
+    "stVerticalBlock": "a column of elements: a plain block on paper, so page breaks obey",
+    "stElementContainer": "one element's box: no page break just after a heading's",
+    "stHeading": "a heading: kept with what follows it on paper",
+    "stHorizontalBlock": "a row of columns: the proof's settings box, one column on paper",
+    "stColumn": "a column of a row: the proof's settings box, the paper's width",
+    "stExpander": "an expander: left out on paper",
+    "stPageLink": "a link to another page: left out on paper",
+    "stElementToolbar": "a chart's or table's toolbar: left out on paper",
 }
 # Attributes of the app's root element that say what the app is doing.
 CONNECTION_STATE = "data-test-connection-state"
@@ -116,6 +128,23 @@ def session_id() -> str | None:
 
     ctx = get_script_run_ctx(suppress_warning=True)
     return None if ctx is None else ctx.session_id
+
+
+@_or(None)
+def reserved_query_parameter(name: str) -> str | None:
+    """The last value of the URL parameter ``name`` (``embed`` or ``embed_options``), or None
+    without one or outside a run. Streamlit keeps these two out of ``st.query_params`` (they
+    are its own embed mode's, ``?embed=true``), so the app's ``?embed=1`` (ui.app.state) is
+    read from the run's query string; ``st.query_params.from_dict`` keeps them in the URL."""
+    from urllib.parse import parse_qs
+
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None:
+        return None
+    values = parse_qs(str(ctx.query_string or "")[:4000], keep_blank_values=True).get(name)
+    return values[-1] if values else None
 
 
 @_or(None)
@@ -1010,6 +1039,12 @@ def _connections() -> bool:
     )
 
 
+def _run_query_string() -> bool:
+    from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
+
+    return "query_string" in getattr(ScriptRunContext, "__dataclass_fields__", {})
+
+
 def _frontend_testids() -> bool:
     return not _missing_from_frontend(list(TESTIDS))
 
@@ -1079,12 +1114,17 @@ CHECKS: tuple[Check, ...] = (
         _requests_of_run,
     ),
     Check(
+        "the embed (?embed=1: a page without sidebar and header in a course page's frame)",
+        "ScriptRunContext.query_string (the URL's embed=, which st.query_params hides)",
+        _run_query_string,
+    ),
+    Check(
         "the first paint's navigation (titles, not file names)",
         "PagesManager.uses_pages_directory",
         _has("streamlit.runtime.pages_manager", "PagesManager", "uses_pages_directory"),
     ),
     Check(
-        "the layout of presenter mode, the phone and the class strip",
+        "the layout of presenter mode, an embed, the phone, the class strip and the printed proof",
         "the frontend's data-testid values in TESTIDS",
         _frontend_testids,
     ),

@@ -26,6 +26,7 @@ from ui.classmode import seat as seats
 from ui.classmode import strip as class_strip
 from ui.look.text import asset
 from ui.server import clients, fair, guard, internals, reconnect
+from ui.shell import embed
 
 # Streamlit runs gc.collect(2) after every script run. Moving everything alive
 # after the imports (modules, numba's compiled kernel) into the permanent
@@ -188,12 +189,17 @@ def _run_app() -> None:
     st.set_page_config(page_title="Perceptron Lab", page_icon="➕", layout="wide")
     guard.new_run(st.session_state)  # a new browser message: its first event is read
     state.init(st.session_state, st.query_params)
+    # a course page's frame (?embed=1): the page alone, never a class (ui.shell.embed)
+    embedded = bool(st.session_state[state.EMBED])
+    if embedded:
+        st.set_page_config(initial_sidebar_state="collapsed")
     links.arrive(st.session_state, st.query_params)  # a link's data=<id>: its points
     take_upload(st.session_state)  # a file just uploaded: read in this run's turn
     # a class's room=, seat=, key=, or the lecturer's cookie
-    joining = arrive.arrive(st.session_state, st.query_params, lambda: st.context.cookies)
-    if joining:  # a join link: the class page's code box holds its code
-        st.session_state["room_join_code"] = cr.shown_code(joining)
+    if not embedded:
+        joining = arrive.arrive(st.session_state, st.query_params, lambda: st.context.cookies)
+        if joining:  # a join link: the class page's code box holds its code
+            st.session_state["room_join_code"] = cr.shown_code(joining)
     arrive.join_asked(st.session_state)  # the join form's button: the class from this run
     follow.before_run(st.session_state)  # a followed lecturer's change, before the widgets
     page = st.navigation(_pages(st.session_state))
@@ -212,10 +218,14 @@ def _run_app() -> None:
     upload_refusal(spec.url_path)  # a refused upload, said above the page's data
     close_over_page(spec.url_path)  # a phone's sidebar, once its link opened this page
     reconnect.watch()  # a tab that reconnects to a new session runs the whole page again
-    arrive.keep_seat(st.session_state)  # a reload keeps the class: the seat in a cookie
+    if embedded:
+        embed.show()  # no sidebar or header; a link to the page in the full app
+    else:
+        arrive.keep_seat(st.session_state)  # a reload keeps the class: the seat in a cookie
     # the class strip, above the page, drawn after it (the lecture page lends it its hooks
     # as it runs); only in a session in a class (one that joins now has it from its next run)
-    strip = st.container() if seats.seat_of(st.session_state) is not None else None
+    in_class = not embedded and seats.seat_of(st.session_state) is not None
+    strip = st.container() if in_class else None
     class_strip.lend(st.session_state, None)
     guard.page(page.run)  # an exception shows a sentence, never a traceback
     seat = seats.seat_of(st.session_state)
