@@ -69,6 +69,12 @@ def test_the_lecture_in_a_course_pages_frame(app_url, course_page, embed):
             break
         page.wait_for_timeout(250)
     assert expect_url.search(inner.url), inner.url
+    # Copy link gives the lesson's link, not the frame's: no embed= in it
+    inner.evaluate("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
+    frame.locator('.lec button[data-act="copy"]').click()
+    copied = frame.locator(".lec .note .linkbox")
+    expect(copied).to_be_visible()
+    assert "lec_t=2" in copied.input_value() and "embed" not in copied.input_value()
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"embed-lecture-{embed}.png"))
 

@@ -1144,7 +1144,9 @@ function scrubTo(t, released) {
 
 function link() {
   const url = new URL(window.location.href);
-  url.searchParams.delete("app_presenter"); // the projector's layout is not the lesson's (state.LOCAL_SETTINGS)
+  // the projector's layout and a course page's frame are not the lesson's (state.LOCAL_SETTINGS)
+  url.searchParams.delete("app_presenter");
+  url.searchParams.delete("embed");
   if (S.t) url.searchParams.set("lec_t", String(S.t));
   else url.searchParams.delete("lec_t");
   return url.toString();
