@@ -113,6 +113,22 @@ def open_save_menu(page: Page):
     return go
 
 
+def save_chart(page, t: int):
+    """The lecture's chart at step ``t`` saved as SVG (parsed) and PNG (bytes), from the
+    player's Save figure menu."""
+    files = []
+    for kind in ("svg", "png"):
+        files.append(
+            save(
+                page,
+                open_save_menu(page),
+                lambda kind=kind: page.locator(f'.lec button[data-act="save-{kind}"]').click(),
+                f"perceptron-step-{t}.{kind}",
+            )
+        )
+    return ET.fromstring(files[0]), files[1]
+
+
 def test_lecture_svg_has_the_charts_elements_and_texts_and_its_look_inlined(app_url, page):
     open_lecture(page, app_url, "?lec_t=12")
     expect_step(page, 12)
@@ -175,20 +191,7 @@ def test_lecture_png_is_twice_the_chart_and_shows_it(app_url, page):
         """svg => [...svg.querySelectorAll('.points circle.plus')].map(
              c => [+c.getAttribute('cx'), +c.getAttribute('cy')])"""
     )
-    svg = ET.fromstring(
-        save(
-            page,
-            open_save_menu(page),
-            lambda: page.locator('.lec button[data-act="save-svg"]').click(),
-            "perceptron-step-30.svg",
-        )
-    )
-    png = save(
-        page,
-        open_save_menu(page),
-        lambda: page.locator('.lec button[data-act="save-png"]').click(),
-        "perceptron-step-30.png",
-    )
+    svg, png = save_chart(page, 30)
     image = assert_picture(png, box["width"], float(svg.get("height")))
     assert abs(image.width - 2 * box["width"]) <= 1
     # the picture is the chart at 2×: each +1 point's centre is drawn in the +1 colour
@@ -301,20 +304,7 @@ def test_the_offline_file_saves_its_figure_too(app_url, page, browser, tmp_path)
         off.goto(path.as_uri() + "?lec_t=7")
         expect(off.locator(".lec svg.fig")).to_be_visible()
         box = off.locator(CHART).bounding_box()
-        svg = ET.fromstring(
-            save(
-                off,
-                open_save_menu(off),
-                lambda: off.locator('.lec button[data-act="save-svg"]').click(),
-                "perceptron-step-7.svg",
-            )
-        )
-        png = save(
-            off,
-            open_save_menu(off),
-            lambda: off.locator('.lec button[data-act="save-png"]').click(),
-            "perceptron-step-7.png",
-        )
+        svg, png = save_chart(off, 7)
         assert_picture(png, box["width"], float(svg.get("height")))
         assert all(u.startswith(("file:", "data:", "blob:")) for u in asked), asked
     finally:
