@@ -10,6 +10,10 @@ from tools import streamlit_server
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+# Plotly's bundle loads after a page's text: under the parallel browser tests on two cores a
+# page's charts have taken more than 30 s to appear (none had after 30 s, three times in
+# one CI run), so a test waits a minute for them
+CHARTS_MS = 60_000
 _WORKER = "-" + os.environ["PYTEST_XDIST_WORKER"] if "PYTEST_XDIST_WORKER" in os.environ else ""
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # What a person waits for a page to show, when the two cores also run the other parallel

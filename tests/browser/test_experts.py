@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from browser.devices import DEVICES
 from perceptron_core import simulate_experts
-from tests.browser.conftest import fits_and_scrolls_past, metric, open_page
+from tests.browser.conftest import CHARTS_MS, fits_and_scrolls_past, metric, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -18,7 +18,7 @@ def test_experts_page_shows_mistakes_under_the_bound_and_the_adversary(app_url, 
     expect(metric(page, "mistakes M")).to_have_text(str(random.n_mistakes), timeout=30_000)
     expect(metric(page, "bound n·k")).to_have_text("125")
     # the mistakes; the weights day by day and the final weights, one chart each
-    expect(page.locator(".js-plotly-plot")).to_have_count(3, timeout=30_000)
+    expect(page.locator(".js-plotly-plot")).to_have_count(3, timeout=CHARTS_MS)
     expect(metric(page, "γ = 1/√k")).to_have_text("0.4472")
     derivation = page.get_by_test_id("stMarkdownContainer").filter(has_text="since k = 5 is odd")
     expect(derivation.locator("ol > li")).to_have_count(4)  # the derivation, line by line

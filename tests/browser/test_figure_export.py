@@ -19,7 +19,7 @@ from PIL import Image
 from playwright.sync_api import Page, expect
 
 from browser.test_lecture import expect_step, open_lecture, status, status_t
-from tests.browser.conftest import SCREENSHOTS, open_page, uploader
+from tests.browser.conftest import CHARTS_MS, SCREENSHOTS, open_page, uploader
 from ui.look.palette import PLUS
 
 pytestmark = pytest.mark.browser
@@ -282,7 +282,7 @@ def test_xor_cycle_chart_saves_a_png_at_twice_its_size(app_url, page):
     """Plotly's own camera button, with the page's name and scale (``plots.saved_as``)."""
     open_page(page, app_url + "/xor", "Beyond linear: XOR")
     chart = page.locator(".st-key-xor_curves_0 .js-plotly-plot")
-    expect(chart).to_be_visible(timeout=30_000)
+    expect(chart).to_be_visible(timeout=CHARTS_MS)
     chart.scroll_into_view_if_needed()
     chart.hover()
     camera = chart.locator('.modebar-btn[data-title="Download plot as a PNG"]')

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from browser.devices import DEVICES, assert_fits_and_reads_plainly, formulas_fit
 from perceptron_core import make_dataset, max_margin, train
-from tests.browser.conftest import fits_and_scrolls_past, open_page
+from tests.browser.conftest import CHARTS_MS, fits_and_scrolls_past, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +29,7 @@ def test_proof_page_shows_every_step_with_numbers_and_breaks_with_a_far_start(
     expect(page.get_by_text(" fails at ")).to_have_count(0)
     expect(page.locator(".katex-display").first).to_be_visible()  # the LaTeX is typeset
     assert page.locator(".katex-display").count() >= 10
-    expect(page.locator(".js-plotly-plot")).to_have_count(2, timeout=30_000)  # slack, orders
+    expect(page.locator(".js-plotly-plot")).to_have_count(2, timeout=CHARTS_MS)  # slack, orders
     page.get_by_text("Why is 2y wᵀx < 0? (seed 002)").click()
     expect(page.get_by_text("Negative since we made a mistake on x")).to_be_visible()
     page.get_by_text(f"Every mistake ({M})").first.click()

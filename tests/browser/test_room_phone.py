@@ -104,7 +104,9 @@ def test_a_question_puts_its_answers_on_the_screen_of_a_student_looking_at_the_c
     # the phone answers by touch from where it is; the laptop by keyboard
     bar(k.a, qid).get_by_role("radio", name="mistake", exact=True).tap()
     expect(bar(k.a, qid)).to_contain_text("Counted: you said mistake.")
-    on_screen(k.a, k.a.locator(".lec svg circle.asked"))  # the page did not jump away
+    ring = k.a.locator(".lec svg circle.asked")
+    expect(ring).to_be_visible()  # the chart redrawn after the answer's run
+    on_screen(k.a, ring)  # the page did not jump away
     k.a.screenshot(path=SHOTS / "question_answered_phone_390x844.png")
     option = bar(k.b, qid).get_by_role("radio", name="no mistake", exact=True)
     option.focus()

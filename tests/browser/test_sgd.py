@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from browser.devices import DEVICES
 from perceptron_core import make_dataset, train
-from tests.browser.conftest import fits_and_scrolls_past, open_page
+from tests.browser.conftest import CHARTS_MS, fits_and_scrolls_past, open_page
 from ui.look.numbers import number, vector_text
 
 pytestmark = pytest.mark.browser
@@ -28,7 +28,7 @@ def test_sgd_page_shows_the_landscape_the_learning_rates_and_the_batches(app_url
     expect(page.get_by_text(f"{counts} and {from_start[2].n_mistakes} mistakes")).to_be_visible()
     # landscape, E_p along the path, losses and steps, 3 + 3 learning-rate panels, mistakes
     # and updates per epoch, three paths
-    expect(page.locator(".js-plotly-plot")).to_have_count(13, timeout=30_000)
+    expect(page.locator(".js-plotly-plot")).to_have_count(13, timeout=CHARTS_MS)
     expect(page.get_by_text("Eₚ = 0: no mistake").first).to_be_visible()
     expect(page.get_by_test_id("stDataFrame")).to_be_visible()
     expect(page.get_by_test_id("stException")).to_have_count(0)

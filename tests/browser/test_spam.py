@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from browser.devices import DEVICES
 from perceptron_core import spam_features, train
-from tests.browser.conftest import fits_and_scrolls_past, metric, open_page
+from tests.browser.conftest import CHARTS_MS, fits_and_scrolls_past, metric, open_page
 from ui.look.numbers import number
 
 pytestmark = pytest.mark.browser
@@ -21,7 +21,7 @@ def test_spam_page_trains_and_shows_a_typed_e_mail_as_text(app_url, page, screen
     w = train(X, y, bias=True, max_epochs=50).w
     for name, value in zip(("free", "money", "BIAS"), w, strict=True):
         expect(metric(page, f"w[{name}]")).to_have_text(number(value), timeout=30_000)
-    expect(page.locator(".js-plotly-plot")).to_have_count(1, timeout=30_000)
+    expect(page.locator(".js-plotly-plot")).to_have_count(1, timeout=CHARTS_MS)
 
     box = page.get_by_label("Type an e-mail")
     box.fill(HOSTILE)

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from browser.devices import DEVICES, MAIN, formulas_fit
 from perceptron_core import train
-from tests.browser.conftest import fits_and_scrolls_past, open_page
+from tests.browser.conftest import CHARTS_MS, fits_and_scrolls_past, open_page
 from ui.xor.figures import XOR_X, XOR_Y
 
 pytestmark = pytest.mark.browser
@@ -30,9 +30,7 @@ def test_xor_page_shows_non_convergence_the_witness_and_the_fix(app_url, page, s
     expect(page.get_by_text("A cycle.")).to_be_visible()
     expect(page.get_by_text("the perceptron converges")).to_be_visible()
     # three learning-curve charts, the witness, the boundary, the 3-D lifted view, remedies
-    # (Plotly's bundle loads after the texts: with the parallel tests beside it on two cores
-    # it once took more than 30 s, so the charts get a minute)
-    expect(page.locator(".js-plotly-plot")).to_have_count(len(CHARTS_2D) + 1, timeout=60_000)
+    expect(page.locator(".js-plotly-plot")).to_have_count(len(CHARTS_2D) + 1, timeout=CHARTS_MS)
     expect(page.locator(".st-key-xor_3d .gl-container").first).to_be_attached()
     expect(page.get_by_text("4 points, 2 markers.")).to_be_visible()
     expect(page.get_by_text("Lines on top of each other.")).to_be_visible()
