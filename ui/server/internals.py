@@ -479,6 +479,7 @@ def _script_loop() -> bool:
 _STOPPING = "_perceptron_stopping"  # a session's runners told to stop, not yet ended
 _HELD_BACK = "_perceptron_held_back"  # a session's reruns merged while they end
 _ENDED = "_perceptron_ended"  # a runner replaced after its run ended by itself (not stopped)
+_FRAGMENTS = "_perceptron_fragments"  # a runner's last run was of fragments, not the page
 _MERGING = threading.local()  # .on: this rerun goes to the session's waiting run
 
 
@@ -583,12 +584,18 @@ def one_script_thread_per_session(*, waiting: Callable[[str], bool]) -> bool:
     @functools.wraps(handle)
     def handle_event(self: Any, sender: Any, event: Any, *args: Any, **kwargs: Any) -> None:
         forward_msg = args[0] if args else kwargs.get("forward_msg")
+        if event == ScriptRunnerEvent.SCRIPT_STARTED and sender is not None:
+            # a fragment run's messages are kept past its runner; a page run's are not (the
+            # next page run draws the page again, and a flood of them would double the sends)
+            ids = args[4] if len(args) > 4 else kwargs.get("fragment_ids_this_run")
+            sender.__dict__[_FRAGMENTS] = bool(ids)
         if (
             event == ScriptRunnerEvent.ENQUEUE_FORWARD_MSG
             and forward_msg is not None
             and sender is not None
             and sender is not self._scriptrunner
             and sender.__dict__.get(_ENDED, False)
+            and sender.__dict__.get(_FRAGMENTS, False)
             and self._state != AppSessionState.SHUTDOWN_REQUESTED
         ):
             self._enqueue_forward_msg(forward_msg)  # what an ended run drew, not dropped

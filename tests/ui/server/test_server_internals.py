@@ -172,6 +172,7 @@ async def main():
         old = s._scriptrunner = Runner(state)
         sent = []
         s._enqueue_forward_msg = sent.append
+        old.__dict__[internals._FRAGMENTS] = True  # its run was a fragment's (the push's)
         s.request_rerun(None)  # the next rerun arrives: a new runner
         assert s._scriptrunner is not old
         msg = ForwardMsg()
