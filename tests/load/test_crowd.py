@@ -118,12 +118,6 @@ def test_a_classmate_steps_while_sixty_sessions_send_whole_page_reruns(server):
     assert sent > SESSIONS * RATE * ATTACK_S * 0.8  # the attack ran
     assert not wrong
     assert len(waits) >= ATTACK_S / 0.25 / 2, f"{len(waits)} steps in {ATTACK_S} s"
-    # every step but one within ANSWER_S, and that one within twice it: a session stuck
-    # behind the flood (the steps of 10 s this guards against) fails either; one step
-    # caught behind a burst of the machine's other work does not (2.2 and 2.9 s, once each,
-    # on two cores, with every other step under 1.5 s)
-    slow = sorted(waits)[-5:]
-    assert sorted(waits)[-2] < ANSWER_S, f"two steps waited over {ANSWER_S:g} s: {slow}"
-    assert max(waits) < 2 * ANSWER_S, f"a step waited {max(waits):.1f} s: {slow}"
+    assert max(waits) < ANSWER_S, f"a step waited {max(waits):.1f} s: {sorted(waits)[-5:]}"
     # a thread per session's run at most, and one more while a stopped run ends
     assert most - base <= 2 * SESSIONS, f"{most} threads (before the attack: {base})"
