@@ -116,6 +116,7 @@ class RoomSummary:
     reveal_s: list[float] = field(default_factory=list)
     marked: int = 0  # pages that showed the truth with their own answer marked
     per_step_s: list[list[float]] = field(default_factory=list)  # each step's latencies
+    step_kb: float = float("nan")  # what a follower was sent per step (kB, polls included)
     steps_cpu_s: float = float("nan")  # the server's CPU over the steps phase
     steps_wall_s: float = float("nan")
     steps_client: float = float("nan")  # this process's CPU (cores) over the steps phase
@@ -230,6 +231,7 @@ async def run_room(
             return at
 
         meter = Meter(pid)
+        sent_before = sum(f.received for _, f in followers)
         for k in range(changes):
             lec = lecs[k % len(lecs)]
             t += ROOM_STEP
@@ -238,6 +240,8 @@ async def run_room(
             out.follow_s += out.per_step_s[-1]
             await asyncio.sleep(max(0.0, at + gap - time.perf_counter()))
         out.steps_wall_s, cores, out.steps_client = meter.read()
+        sent = sum(f.received for _, f in followers) - sent_before
+        out.step_kb = sent / max(1, changes * len(followers)) / 1000
         out.steps_cpu_s = cores * out.steps_wall_s
 
         # 3. a question: asked, answered (some change their minds), counted once each

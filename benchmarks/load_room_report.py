@@ -89,6 +89,11 @@ def room_report(
     print(ms_line("ask -> question card shown", s.card_s, s.opened))
     each = " ".join(f"{percentile(v, 0.95) * 1000:.0f}" for v in s.per_step_s)
     print(f"  each step's p95 ms: {each}; missed {s.missed}")
+    # over one Wi-Fi every follower's bytes add up (Streamlit's websocket is not compressed)
+    print(
+        f"  sent to each follower per step: {s.step_kb:.1f} kB "
+        f"({s.step_kb * s.opened / 1000:.2f} MB to the room)"
+    )
     # the steps' CPU beyond what the polls cost while idle, per follower and step
     extra = s.steps_cpu_s - s.idle.cores * s.steps_wall_s
     catch_up = extra / (s.changes * s.opened) * 1000 if s.changes * s.opened else float("nan")

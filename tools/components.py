@@ -1,7 +1,7 @@
 """The app's two drawing components as the browser reads them, and what an answer must show.
 
 The lecture's player is a ``bidi_component`` delta (the ``st.components.v2`` component
-``perceptron_lecture``, key ``lec_player``, inside an ``st.fragment``): its JSON holds a
+``perceptron.lecture``, key ``lec_player``, inside an ``st.fragment``): its JSON holds a
 window of steps ``start..stop`` of a run, the server's step ``t`` and the number ``seq``
 of the last report the server acted on; the scene it draws rides on its own component
 (key ``lec_scene``), sent on full runs only: the run's length ``T`` and one step view per

@@ -75,6 +75,7 @@ class Live:
         self.runs = 0
         self.errors: list[str] = []
         self.asked = 0  # steps that came without their scene (asked for again)
+        self.received = 0  # bytes of every message the server sent this tab
         self._ask: asyncio.Task[None] | None = None
         self._reader: asyncio.Task[None] | None = None
         self._timers: dict[str, tuple[float, asyncio.Task[None]]] = {}
@@ -148,6 +149,7 @@ class Live:
             while True:
                 data = await s.ws.recv()
                 now = time.perf_counter()
+                self.received += len(data)
                 fwd = ForwardMsg()
                 fwd.ParseFromString(data)
                 had = view.player

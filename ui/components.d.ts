@@ -9,7 +9,7 @@
 
 /** The argument of a component's default export; `Data` is what Python sent as `data=`. */
 interface StreamlitComponent<Data> {
-  /** The component's registered name (e.g. "perceptron_lecture"). */
+  /** The component's registered name (e.g. "perceptron.lecture"). */
   name: string;
   /** The mounted instance's key (Python's `key=`). */
   key: string;

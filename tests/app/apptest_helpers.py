@@ -14,7 +14,7 @@ from ui.app.state import SETTINGS, param_key
 from ui.compute.runs import dataset
 from ui.look.numbers import AXIS
 
-PLAYER = "perceptron_lecture"  # the lecture page's components (ui.lecture.player)
+PLAYER = "perceptron.lecture"  # the lecture page's components (ui.lecture.player)
 SCENE = "perceptron_lecture_scene"
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 

@@ -150,6 +150,54 @@ def test_with_the_brotli_module_a_browser_that_accepts_br_gets_brotli(
         assert hashes[name] == hashlib.sha256(original).hexdigest(), f"{name}: br decodes wrong"
 
 
+def test_the_players_code_comes_once_a_page_then_from_nginxs_cache(cls: Class):
+    """The lecture's player reaches a browser as two files (its code and its styles), not
+    inside every message: a browser that steps past a scene window (a message from the
+    server that draws the player again) fetches them once; through nginx they come
+    gzipped, cached a year, from nginx's cache the second time, and decode to the bytes
+    the app server that drew the player sends."""
+    code = re.compile(
+        r"/_stcore/bidi-components/perceptron\.lecture/lecture\.[0-9a-f]{16}\.(js|css)$"
+    )
+
+    def open_and_step(browser: Any) -> tuple[list[tuple[str, int]], int]:
+        from playwright.sync_api import expect
+
+        page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+        fetched: list[tuple[str, int]] = []
+        page.on(
+            "response",
+            lambda r: fetched.append((r.url, r.status)) if code.search(r.url) else None,
+        )
+        page.goto(cls.url + "/lecture?data_n=150&lec_t=99")
+        status = page.locator(".lec .status")
+        expect(status).to_contain_text("step t = 99 of", timeout=60_000)
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")  # 101: the next window, drawn by the server
+        expect(status).to_contain_text("step t = 101 of", timeout=15_000)
+        page.keyboard.press("ArrowLeft")  # 100: in the new window, drawn in the browser
+        expect(status).to_contain_text("step t = 100 of")
+        return fetched, page.locator(".lec svg.fig").count()
+
+    fetched, charts = in_browser(open_and_step)
+    assert charts == 1
+    kinds = sorted(code.search(url).group(1) for url, _ in fetched)  # type: ignore[union-attr]
+    assert kinds == ["css", "js"], f"the player's files were fetched as {fetched}"
+    assert all(status == 200 for _, status in fetched), fetched
+    for url, _ in fetched:
+        path = url.split(cls.url, 1)[1]
+        direct = [get(app.url + path) for app in cls.apps]
+        served = [body for status, _, body in direct if status == 200]
+        assert served, f"no app server serves {path}"
+        status, headers, body = get(cls.url + path, "gzip")
+        assert status == 200 and headers.get("content-encoding") == "gzip", (path, headers)
+        assert gzip.decompress(body) == served[0], f"{path}: gzip decodes to other bytes"
+        assert headers.get("cache-control") == LONG, (path, headers)
+        assert "set-cookie" not in headers, (path, headers)
+        again = get(cls.url + path, "gzip")
+        assert again[1].get("x-cache-status") == "HIT", (path, again[1])
+
+
 def test_the_page_and_stcore_are_not_cached_long(cls: Class):
     for path in ("/lecture", "/room?room=ABCDEFGH", "/_stcore/health", "/_stcore/host-config"):
         status, headers, body = get(cls.url + path, "gzip, deflate, br")

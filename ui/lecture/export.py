@@ -209,7 +209,7 @@ _HOST = r"""
   const asked = new URLSearchParams(window.location.search).get("lec_t");
   const opening = asked !== null && /^\d+$/.test(asked) ? Number(asked) : meta.t;
   const component = {
-    name: "perceptron_lecture",
+    name: "perceptron.lecture",
     key: "lec_player",
     data: {
       t: clamp(opening), seq: 0, run: scene.run, start: first, stop: last, presenter: false,

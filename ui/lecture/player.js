@@ -1235,6 +1235,19 @@ function onKeyUp(event) {
   if (event.key === " " && S.root && S.root.isConnected && !typing(event.composedPath()[0])) event.preventDefault();
 }
 
+/**
+ * The page's styles reach it as a file beside this code (ui.server.internals.serve_code),
+ * which can arrive after the code has drawn: what was measured then is measured again.
+ * @param {Node} node @param {() => void} then
+ */
+function whenStyled(node, then) {
+  const root = /** @type {Document | ShadowRoot} */ (node.getRootNode());
+  if (!root.querySelectorAll) return;
+  for (const link of /** @type {NodeListOf<HTMLLinkElement>} */ (root.querySelectorAll('link[rel="stylesheet"]'))) {
+    if (!link.sheet) link.addEventListener("load", then, { once: true });
+  }
+}
+
 /** @param {StreamlitComponent<PlayerStep>} component */
 function mount(component) {
   const { parentElement, setTriggerValue } = component;
@@ -1279,6 +1292,7 @@ function mount(component) {
   if (fresh || !S.wrap || !root.contains(S.wrap) || prevPresenter !== data.presenter) {
     build(root, data);
     S.drawn = null;
+    whenStyled(root, redraw);
   }
   S.wrap.classList.toggle("presenter", !!data.presenter);
   S.wrap.classList.remove("busy");

@@ -34,7 +34,7 @@ from ui.classmode import follow as class_follow
 from ui.lecture.restart import go_to
 from ui.look.figure import FONTS_JS, with_figure
 from ui.look.palette import ASKED, BOUND, CURRENT_LINE, MINUS, PLUS, STAR, W_COLOUR
-from ui.server import guard
+from ui.server import guard, internals
 from ui.server.internals import testid
 
 # figure.js's functions first: Save figure draws the file from the chart on the page. The
@@ -170,7 +170,7 @@ _CSS = f"""
   animation: none !important; }} }}
 """
 
-_player = st.components.v2.component("perceptron_lecture", js=_JS, css=_CSS)
+_player = internals.component("perceptron.lecture", js=_JS, css=_CSS)
 # the offline file (ui.lecture.export) inlines the same player and the same styles
 PLAYER_JS, PLAYER_CSS = _OWN_JS, _CSS
 

@@ -16,7 +16,7 @@ import streamlit as st
 
 from ui.look.figure import with_figure
 from ui.look.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
-from ui.server import guard
+from ui.server import guard, internals
 
 EVENTS = ("moved", "added", "flipped", "deleted", "mode")
 
@@ -164,8 +164,8 @@ _CSS = f"""
 }}
 """
 
-_component = st.components.v2.component(
-    "perceptron_lab_margin_canvas",
+_component = internals.component(
+    "perceptron.margin_canvas",
     html=_HTML,
     css=_CSS,
     # figure.js's functions first: Save the picture draws the file from the one on the page
