@@ -35,3 +35,19 @@ interface Window {
 // (null converts to 0, never a timer's id); the lib's signature only lists number and
 // undefined. player.js starts its report timer as null.
 declare function clearTimeout(id: number | null | undefined): void;
+
+// gifenc's encoder as ui/look/clip.py wraps it (vendor/gifenc.esm.js): what clip.js uses.
+declare const GIFENC: {
+  GIFEncoder(): {
+    writeFrame(
+      index: Uint8Array,
+      width: number,
+      height: number,
+      options: { palette: number[][]; delay: number },
+    ): void;
+    finish(): void;
+    bytes(): Uint8Array<ArrayBuffer>;
+  };
+  quantize(rgba: Uint8ClampedArray, maxColors: number): number[][];
+  applyPalette(rgba: Uint8ClampedArray, palette: number[][]): Uint8Array;
+};

@@ -256,6 +256,7 @@
  * @property {number} [askedAt] when the play-along last asked for the next window
  * @property {{base: number, rate: number, at: number} | null} [clock] this page's Play: step base at time `at` (performance.now)
  * @property {number} [quickest] the least (this page's clock − the server's) over the messages so far, in seconds
+ * @property {boolean} [clipping] a clip is being recorded: the chart moves through its steps
  */
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -854,6 +855,17 @@ function build(root, data) {
     const b = h("button", { type: "button", "data-act": `save-${fmt}` }, menu, label);
     b.addEventListener("click", () => { save.open = false; summary.focus(); saveChart(fmt); });
   }
+  // a clip of the steps from this one, at the player's speed (its own choice), at a width
+  const clip = h("div", { class: "cliprow", role: "group", "aria-label": "a clip of the steps from this one, at the player's speed" }, menu);
+  h("span", {}, clip, "Clip:");
+  const steps = /** @type {HTMLSelectElement} */ (h("select", { "data-act": "clip-steps", "aria-label": "clip: how many steps from this one" }, clip));
+  for (const n of [10, 20, 50]) h("option", { value: n, ...(n === 20 ? { selected: "" } : {}) }, steps, `next ${n} steps`);
+  const width = /** @type {HTMLSelectElement} */ (h("select", { "data-act": "clip-width", "aria-label": "clip: its width" }, clip));
+  for (const w of CLIP_WIDTHS) h("option", { value: w }, width, `${w} px wide`);
+  for (const [fmt, label] of /** @type {const} */ ([["webm", "WebM"], ["gif", "GIF"]])) {
+    const b = h("button", { type: "button", "data-act": `clip-${fmt}` }, clip, label);
+    b.addEventListener("click", () => { save.open = false; summary.focus(); saveClip(fmt, +steps.value, +width.value); });
+  }
   save.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && save.open) { save.open = false; summary.focus(); }
   });
@@ -1171,23 +1183,72 @@ function copyLink() {
   else fallback();
 }
 
-/** @param {"svg" | "png"} fmt */
-function saveChart(fmt) {
+/** @returns {FigureSpec | null} the chart as it is now, for its file */
+function chartSpec() {
   const d = S.data;
-  if (!d || !S.svg || !S.layout) return;
+  if (!d || !S.svg || !S.layout) return null;
   // the legend under the chart, as the page shows it (its text and colour)
   const legend = Array.from(S.legend.children).map((span) => ({ text: span.textContent || "", color: getComputedStyle(span).color }));
-  const spec = {
+  return {
     title: `The perceptron on ${d.name}: step t = ${S.t} of ${d.T}`, // textContent, in the file
     desc: S.svg.getAttribute("aria-label") || "",
     legend,
     font: S.layout.font * 0.9,
   };
+}
+
+/** @param {"svg" | "png"} fmt */
+function saveChart(fmt) {
+  const spec = chartSpec();
+  if (!spec || !S.svg) return;
   const t = S.t;
   figureSave(S.svg, spec, `perceptron-step-${t}`, fmt).then(
     (out) => say(`Saved perceptron-step-${t}.${fmt}: ${out.width} × ${out.height} px, ${Math.max(1, Math.round(out.bytes / 1024))} kB.`),
     () => say("This browser could not draw the figure; try the other format."),
   );
+}
+
+/**
+ * Record the steps from this one as a clip and save it: `n` steps (within the scene the
+ * page holds), at the player's speed, `width` px wide. The chart moves through them as it
+ * records, then comes back to this step.
+ * @param {"webm" | "gif"} fmt @param {number} n @param {number} width
+ */
+async function saveClip(fmt, n, width) {
+  const d = S.data;
+  if (!d || !S.svg || S.clipping) return;
+  if (S.along) { say("The lecturer is playing: record a clip when the play stops."); return; }
+  if (S.playing) stop();
+  const from = S.t, to = Math.min(d.stop, from + Math.max(1, Math.min(n, CLIP_MAX_FRAMES - 1)));
+  if (to <= from) { say("This is the last step here: go back a few steps to record a clip."); return; }
+  const steps = Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const name = `perceptron-steps-${from}-${to}`;
+  S.clipping = true;
+  S.wrap.classList.add("busy");
+  say(`Recording steps ${from} to ${to} at ${S.speed} steps/s…`);
+  try {
+    const out = await clipRecord({
+      steps,
+      rate: S.speed,
+      width,
+      fmt,
+      frame: (t) => {
+        S.t = t;
+        paint();
+        const spec = /** @type {FigureSpec} */ (chartSpec()); // the chart is on the page
+        return figureSvg(/** @type {SVGSVGElement} */ (S.svg), spec);
+      },
+    });
+    figureDownload(out.blob, name, fmt);
+    say(`Saved ${name}.${fmt}: ${out.frames} frames at ${S.speed} steps/s, ${out.width} × ${out.height} px, ${Math.max(1, Math.round(out.blob.size / 1024))} kB.`);
+  } catch (error) {
+    say(fmt === "webm" ? "This browser cannot record WebM video: try GIF." : "This browser could not draw the clip.");
+  } finally {
+    S.clipping = false;
+    S.wrap.classList.remove("busy");
+    S.t = from;
+    paint();
+  }
 }
 
 function togglePresenter() {

@@ -32,16 +32,18 @@ import streamlit as st
 from ui.app.state import Session, session_key, widget_key
 from ui.classmode import follow as class_follow
 from ui.lecture.restart import go_to
+from ui.look.clip import CLIP_JS
 from ui.look.figure import FONTS_JS, with_figure
 from ui.look.palette import ASKED, BOUND, CURRENT_LINE, MINUS, PLUS, STAR, W_COLOUR
 from ui.server import guard, internals
 from ui.server.internals import testid
 
-# figure.js's functions first: Save figure draws the file from the chart on the page. The
+# figure.js's functions first, then clip.js's: Save figure draws the file (and a clip its
+# frames) from the chart on the page. The
 # offline file (ui.lecture.export) carries the same, without the page's fonts (FONTS_JS
 # fetches them; its font is the system's)
 _OWN_JS = with_figure(
-    Path(__file__).with_name("player.js").read_text(encoding="utf-8"), fonts=False
+    CLIP_JS + Path(__file__).with_name("player.js").read_text(encoding="utf-8"), fonts=False
 )
 _JS = _OWN_JS + "\n" + FONTS_JS
 
@@ -81,6 +83,9 @@ _CSS = f"""
   display: flex; flex-direction: column; gap: 4px; padding: 6px; background: #fff;
   border: 1px solid #c4c6cf; border-radius: 0.5rem; box-shadow: 0 4px 12px #0002;
   white-space: nowrap; }}
+.lec .save .cliprow {{ display: flex; flex-wrap: wrap; align-items: center; gap: 6px;
+  border-top: 1px solid #e1e2e6; padding-top: 6px; }}
+.lec .save .cliprow select {{ padding: 0.25em 0.4em; }}
 .lec.presenter .save summary {{ padding: 0.2em 0.6em; min-height: 2.1em; }}
 .lec .scrub {{ display: flex; align-items: center; gap: 10px; margin: 6px 0 0; }}
 .lec .scrub input {{ flex: 1; accent-color: {PLUS}; min-height: 1.6em; }}

@@ -208,7 +208,7 @@ async function figurePng(fig) {
 /**
  * Save `blob` as the file `name` (letters, digits and hyphens, then its extension), in the
  * browser: no server round trip.
- * @param {Blob} blob @param {string} stem @param {"svg" | "png"} ext
+ * @param {Blob} blob @param {string} stem @param {"svg" | "png" | "webm" | "gif"} ext
  */
 function figureDownload(blob, stem, ext) {
   const safe = stem.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "") || "figure";
