@@ -6,8 +6,10 @@ widget's change sends) without reading its answers' timing, as
 ``benchmarks/attack.py --attacks many`` does with 100; a student elsewhere presses Step
 every quarter second throughout. The server must start a script thread per run, not per
 message, off its event loop, and send each session's messages in one turn, or the event
-loop has no time left to answer the student. The bounds below are liveness bounds, twenty
-times the quiet figure, not speed goals (those are the benchmark's).
+loop has no time left to answer the student. The bounds below are liveness bounds, not
+speed goals (those are the benchmark's): on two cores a classmate's steps take 0.01-0.1 s
+(median) under this flood, and for a second or two of some runs about 1 s each, with the
+app of any recent commit; a stuck session (no answer for 10 s) or steps of 4 s fail it.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ pytestmark = pytest.mark.serial
 SESSIONS = 60
 RATE = 5.0  # whole-page reruns a second, each session
 ATTACK_S = 8.0
-ANSWER_S = 2.0  # s: the longest a classmate's Step may wait (about 10 ms when quiet)
+ANSWER_S = 4.0  # s: the longest a classmate's Step may wait (about 10 ms when quiet)
 
 
 @pytest.fixture
@@ -99,7 +101,7 @@ def test_a_classmate_steps_while_sixty_sessions_send_whole_page_reruns(server):
             while time.monotonic() < deadline:
                 sent = time.monotonic()
                 try:
-                    latency, bad = await asyncio.wait_for(student.press_step(), ANSWER_S * 5)
+                    latency, bad = await asyncio.wait_for(student.press_step(), 10.0)
                 except TimeoutError:  # unanswered: the test has failed, the session is stuck
                     waits.append(time.monotonic() - sent)
                     break
@@ -117,7 +119,8 @@ def test_a_classmate_steps_while_sixty_sessions_send_whole_page_reruns(server):
     waits, wrong, sent, base, most = run(scenario())
     assert sent > SESSIONS * RATE * ATTACK_S * 0.8  # the attack ran
     assert not wrong
-    assert len(waits) >= ATTACK_S / 0.25 / 2, f"{len(waits)} steps in {ATTACK_S} s"
+    # a step a second at least, where a quiet server answers one every quarter second
+    assert len(waits) >= ATTACK_S / 0.25 / 4, f"{len(waits)} steps in {ATTACK_S} s"
     assert max(waits) < ANSWER_S, f"a step waited {max(waits):.1f} s: {sorted(waits)[-5:]}"
     # a thread per session's run at most, and one more while a stopped run ends
     assert most - base <= 2 * SESSIONS, f"{most} threads (before the attack: {base})"
