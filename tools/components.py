@@ -54,6 +54,7 @@ class PlayerView:
     presenter: bool = False
     along: dict[str, float] | None = None  # a follower's: the lecturer's Play it plays along with
     sent: float | None = None  # the server's clock (time.time) as it sent this
+    quick: bool = False  # sent by a rerun of the instrument alone, not a whole page's run
     views: int = 0  # step views the scene carries (one per step start..stop)
     status: list[str] | None = None  # the status line of the view at t (None: none)
     problem: str | None = None  # data the browser could not draw
@@ -73,6 +74,7 @@ class PlayerView:
             view.presenter = bool(data.get("presenter"))
             along = data.get("along")
             view.sent = None if data.get("sent") is None else float(data["sent"])
+            view.quick = bool(data.get("quick"))
             if along is not None:
                 view.along = {k: float(along[k]) for k in ("from", "rate", "elapsed")}
             scene = scene or {}
@@ -238,18 +240,20 @@ def shown_step(view: PlayerView, received: float, now: float, late: float = 0.0)
 
 
 class Lateness:
-    """``player.js``'s ``lateness``: how much later than the quickest message so far a
-    message arrived, by the difference of the receiver's clock and the sender's (``sent``),
-    at most ``cap`` seconds."""
+    """``player.js``'s ``lateness``: how much later than the quickest of the instrument's
+    own reruns so far (``quick``) a message arrived, by the difference of the receiver's
+    clock and the sender's (``sent``), from 0 to ``cap`` seconds; 0 before such a rerun."""
 
     def __init__(self, cap: float = 1.0) -> None:
         self.quickest: float | None = None
         self.cap = cap
 
-    def __call__(self, sent: float | None, received_wall: float) -> float:
+    def __call__(self, sent: float | None, received_wall: float, quick: bool = True) -> float:
         if sent is None:
             return 0.0
         gap = received_wall - sent
-        if self.quickest is None or gap < self.quickest:
+        if quick and (self.quickest is None or gap < self.quickest):
             self.quickest = gap
-        return min(gap - self.quickest, self.cap)
+        if self.quickest is None:
+            return 0.0
+        return min(max(gap - self.quickest, 0.0), self.cap)

@@ -163,7 +163,7 @@ class Live:
                     else:
                         self.shown.setdefault(view.player.t, now)
                         self.player = (now, view.player)
-                        self.late = self.lateness(view.player.sent, time.time())
+                        self.late = self.lateness(view.player.sent, time.time(), view.player.quick)
                 kind = fwd.WhichOneof("type")
                 if kind == "auto_rerun":
                     self._timer(fwd.auto_rerun.fragment_id, fwd.auto_rerun.interval)

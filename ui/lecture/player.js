@@ -145,6 +145,7 @@
  * @property {boolean} [lead] a class's lecturer: Play and Pause are reported at once (the followers play along)
  * @property {Along | null} [along] the lecturer's Play by the server's clock: a follower plays along with it, the lecturer plays on it
  * @property {number} [sent] the server's clock as it sent this, in seconds (compared only with other messages' times: see lateness)
+ * @property {boolean} [quick] sent by a rerun of the instrument alone (a report, the class push), not a whole page's run
  */
 
 /**
@@ -1104,12 +1105,20 @@ function stop() {
 // that difference less its least. The quickest message's own delay (a fragment's run, tens
 // of ms) is not seen: the page may be that much behind, never ahead by it.
 
-/** @param {number | undefined} sent the server's clock as it sent the message, in s @returns {number} s */
-function lateness(sent) {
+/**
+ * @param {number | undefined} sent the server's clock as it sent the message, in s
+ * @param {boolean | undefined} quick a rerun of the instrument alone (see PlayerStep.quick)
+ * @returns {number} s
+ */
+function lateness(sent, quick) {
   if (typeof sent !== "number" || !Number.isFinite(sent)) return 0;
   const gap = (performance.timeOrigin + performance.now()) / 1000 - sent;
-  if (S.quickest === undefined || gap < S.quickest) S.quickest = gap;
-  return Math.min(gap - S.quickest, MAX_LATE);
+  // the quickest of the instrument's own reruns: a whole page's run sends the player with
+  // the rest of the page, which is not the way's delay (a lecturer who opens the page and
+  // presses Play has no other message yet: its Play then ran behind the room's)
+  if (quick && (S.quickest === undefined || gap < S.quickest)) S.quickest = gap;
+  if (S.quickest === undefined) return 0;
+  return Math.min(Math.max(gap - S.quickest, 0), MAX_LATE);
 }
 
 /** @param {Along} a @param {number} late seconds the message spent on the way (lateness) */
@@ -1361,7 +1370,7 @@ function mount(component) {
   const drawn = `${key}:${!!data.presenter}`;
   if (S.drawn !== drawn || !S.svg || !S.chartBox.contains(S.svg)) { S.drawn = drawn; redraw(); }
   else paint(); // the same scene: only the step may have changed
-  const late = lateness(data.sent);
+  const late = lateness(data.sent, data.quick);
   if (data.along && !S.playing && !data.lead) playAlong(data.along, late); // the lecturer plays: so does this page
   else S.along = null;
   if (data.along && data.lead && S.playing && S.clock && S.clock.rate === data.along.rate) {

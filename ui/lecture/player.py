@@ -349,6 +349,9 @@ def player(
             "lead": lead,
             "along": None if along is None else along.sent(now),
             "sent": round(now, 3),
+            # a rerun of the instrument alone (a report, the push), whose delay is the
+            # network's: the page judges its lateness by these (player.js's lateness)
+            "quick": internals.fragment_run(),
         },
         # mypy matches a **dict against every keyword parameter of the renderer (default,
         # width, height), not only its **on_callbacks: these are all on_<event>_change

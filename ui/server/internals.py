@@ -177,6 +177,18 @@ def running_fragment() -> tuple[str, str] | None:
     return ctx.session_id, fragment
 
 
+@_or(False)
+def fragment_run() -> bool:
+    """Whether the run on this thread reruns fragments only (a step's report, the class
+    push), not the whole page; False outside a run. For the player's lateness: a whole
+    page's run sends its messages with the rest of the page, so their delay is not the
+    network's."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
+
+
 def _active(session_id: str) -> tuple[Any, Any] | None:
     """(the runtime, the session's ``ActiveSessionInfo``: its ``session`` and ``client``),
     or None outside a server or for a session not connected now."""
@@ -1217,10 +1229,14 @@ def _connections() -> bool:
     )
 
 
-def _run_query_string() -> bool:
+def _context_fields() -> dict[str, Any]:
     from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
 
-    return "query_string" in getattr(ScriptRunContext, "__dataclass_fields__", {})
+    return dict(getattr(ScriptRunContext, "__dataclass_fields__", {}))
+
+
+def _run_query_string() -> bool:
+    return "query_string" in _context_fields()
 
 
 def _frontend_testids() -> bool:
@@ -1290,6 +1306,12 @@ CHECKS: tuple[Check, ...] = (
         "the fair share's queue (a superseded run leaves it)",
         "ScriptRunContext.script_requests, ScriptRequests.on_scriptrunner_yield",
         _requests_of_run,
+    ),
+    Check(
+        "a follower's Play in time with the lecturer's (the player's lateness judged from "
+        "the instrument's own reruns)",
+        "ScriptRunContext.fragment_ids_this_run",
+        lambda: "fragment_ids_this_run" in _context_fields(),
     ),
     Check(
         "the embed (?embed=1: a page without sidebar and header in a course page's frame)",

@@ -131,11 +131,21 @@ def test_no_other_module_reaches_into_streamlit():
 
 
 def test_outside_a_server_the_run_helpers_do_nothing():
-    """The fair share asks these in every run; AppTest and bare scripts have no server."""
-    assert internals.loop_late() == 0.0
-    assert internals.superseded_by() is None
-    assert internals.yield_to_requests() is None
-    assert internals.watch_the_loop() is False
+    """The fair share asks these in every run; a bare script has no server. In a process
+    of its own: an AppTest earlier in this one leaves its runtime behind."""
+    script = (
+        "from ui.server import internals\n"
+        "assert internals.loop_late() == 0.0\n"
+        "assert internals.superseded_by() is None\n"
+        "assert internals.yield_to_requests() is None\n"
+        "assert internals.watch_the_loop() is False\n"
+        "assert internals.fragment_run() is False\n"
+    )
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 def test_a_components_code_outside_a_server_stays_inline_and_its_import_knows_the_base_path(
