@@ -107,8 +107,15 @@ def test_steps_in_the_window_send_nothing_until_the_burst_pauses_then_one_report
     sent: list[str] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f)))
     open_lecture(page, app_url)
-    page.wait_for_timeout(1500)  # the page's own start-up messages
-    before = len(sent)
+    # the page's own start-up messages: until a second passes without one (on a busy
+    # machine the last comes later than on a quiet one)
+    before, quiet = -1, 0
+    for _ in range(60):  # 15 s at most: a page that never falls quiet fails below
+        page.wait_for_timeout(250)
+        quiet = quiet + 250 if len(sent) == before else 0
+        before = len(sent)
+        if quiet >= 1000:
+            break
     for _ in range(6):
         page.keyboard.press("ArrowRight")
     expect_step(page, 6)
