@@ -46,15 +46,7 @@ async function clipRecord(spec) {
   const css = figureHooks.fonts ? await figureHooks.fonts(family) : "";
   /** @param {Figure} fig */
   const draw = async (fig) => {
-    const svg = /** @type {SVGSVGElement} */ (fig.svg.cloneNode(true));
-    if (css) {
-      const style = document.createElementNS(FIGURE_NS, "style");
-      style.textContent = css;
-      svg.insertBefore(style, svg.querySelector("#figure-background"));
-    }
-    const img = new Image();
-    img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(figureText({ ...fig, svg }));
-    await img.decode();
+    const img = await figureImage(fig, css);
     ctx.fillStyle = "#ffffff";
     ctx.fillRect(0, 0, width, height);
     ctx.drawImage(img, 0, 0, width, height);

@@ -176,13 +176,12 @@ function figureText(fig) {
 const figureHooks = {};
 
 /**
- * The PNG: the file drawn on a canvas at FIGURE_PNG_SCALE device pixels per CSS px, with
- * the page's font carried inside it.
- * @param {Figure} fig @returns {Promise<Blob>}
+ * The file as a picture, decoded, for a canvas (the PNG, a clip's frames), with `css` (the
+ * page's font, or "") inside it.
+ * @param {Figure} fig @param {string} css @returns {Promise<HTMLImageElement>}
  */
-async function figurePng(fig) {
+async function figureImage(fig, css) {
   const svg = /** @type {SVGSVGElement} */ (fig.svg.cloneNode(true));
-  const css = figureHooks.fonts ? await figureHooks.fonts(svg.getAttribute("font-family") || "sans-serif") : "";
   if (css) {
     const style = document.createElementNS(FIGURE_NS, "style");
     style.textContent = css;
@@ -192,6 +191,17 @@ async function figurePng(fig) {
   // a data: URL, not a blob: one: the offline file's Content-Security-Policy allows only it
   img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(figureText({ ...fig, svg }));
   await img.decode();
+  return img;
+}
+
+/**
+ * The PNG: the file drawn on a canvas at FIGURE_PNG_SCALE device pixels per CSS px, with
+ * the page's font carried inside it.
+ * @param {Figure} fig @returns {Promise<Blob>}
+ */
+async function figurePng(fig) {
+  const family = fig.svg.getAttribute("font-family") || "sans-serif";
+  const img = await figureImage(fig, figureHooks.fonts ? await figureHooks.fonts(family) : "");
   const canvas = document.createElement("canvas");
   canvas.width = Math.round(fig.width * FIGURE_PNG_SCALE);
   canvas.height = Math.round(fig.height * FIGURE_PNG_SCALE);
