@@ -74,7 +74,8 @@ _CSS = f"""
 .lec .save {{ position: relative; }}
 .lec .save summary {{ list-style: none; font-size: 0.95em; padding: 0.35em 0.8em;
   border: 1px solid #c4c6cf; border-radius: 0.5rem; background: #fff; cursor: pointer;
-  min-height: 2.4em; box-sizing: border-box; display: flex; align-items: center; }}
+  min-height: 2.4em; box-sizing: border-box; display: flex; align-items: center;
+  white-space: nowrap; }}
 .lec .save summary::-webkit-details-marker {{ display: none; }}
 .lec .save summary::after {{ content: " ▾"; white-space: pre; }}
 .lec .save summary:hover {{ border-color: {PLUS}; color: {PLUS}; }}
