@@ -80,7 +80,7 @@ def challenge_box(X: np.ndarray, y: np.ndarray) -> None:
     """The lecturer's open challenge, for a student in a class: this set, and Submit."""
     if ss.pop(CHALLENGE_NEW, False):
         st.rerun(scope="app")  # new data: the sidebar and the lab start from them
-    found = challenge.open_challenge(ss)
+    found = challenge.told_in_page(ss)
     if found is None:
         return
     _, c = found

@@ -1,5 +1,7 @@
 """Class: join a class, or the lecturer's projector view of one."""
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from ui.app import links
@@ -27,6 +29,7 @@ if ss.pop(TO_LECTURE, False):
 seat = seats.seat_of(ss)
 PRESENTER_KEY = "room_presenter_on"  # the container the page draws in presenter mode
 VIEW = session_key("room_view")
+SAID = session_key("room_said")
 VIEWS = {"join": "Join", "board": "Board"}  # the projector's two views, Join first
 # While a container keyed PRESENTER_KEY is on the page (a lecturer's class in presenter
 # mode): no sidebar and no header (the page's own button leaves presenter mode), little
@@ -96,7 +99,7 @@ def student_view(seat: seats.Seat) -> None:
     st.page_link(
         "pages/lecture.py", label="Follow the lecturer step by step", icon=":material/sync:"
     )
-    found = challenge.open_challenge(ss)
+    found = challenge.told_in_page(ss)
     if found is not None:
         _, c = found
         st.info(
@@ -282,6 +285,9 @@ def open_picker(subs: list[cr.Submission]) -> None:
 
 
 def lecturer_controls(seat: seats.Seat) -> None:
+    """Open or close a challenge, the summary, and closing the class. Each action runs in
+    its button's callback, before the run that draws the page: one run, which shows the
+    room as the action left it (not a run that acts, then ``st.rerun`` for a second)."""
     room = seats.room_now(ss)
     if room is None:
         return
@@ -290,20 +296,20 @@ def lecturer_controls(seat: seats.Seat) -> None:
     with cols[0].container(border=True):
         if c is None or not c.open:
             st.markdown("**Open a margin challenge**")
-            n = st.number_input(
-                "at most this many points", *cr.CHALLENGE_POINTS, 10, key="room_ch_n"
-            )
-            g = st.number_input(
+            st.number_input("at most this many points", *cr.CHALLENGE_POINTS, 10, key="room_ch_n")
+            st.number_input(
                 "margin γ at least", *cr.CHALLENGE_GAMMA, 0.1, step=0.05, key="room_ch_gamma"
             )
-            if st.button("Open the challenge", key="room_ch_open", type="primary"):
-                say(
-                    arrive.lecturer_do(
-                        ss, lambda r: cr.open_challenge(r, max_points=int(n), min_gamma=float(g))
-                    )
-                )
-        elif st.button("Close the challenge", key="room_ch_close"):
-            say(arrive.lecturer_do(ss, cr.close_challenge))
+            st.button(
+                "Open the challenge", key="room_ch_open", type="primary", on_click=open_challenge
+            )
+        else:
+            st.button(
+                "Close the challenge",
+                key="room_ch_close",
+                on_click=act,
+                args=(lambda: arrive.lecturer_do(ss, cr.close_challenge),),
+            )
     with cols[1].container(border=True):
         st.markdown("**Summary** (answers and challenge results, no names)")
         st.download_button(
@@ -317,20 +323,34 @@ def lecturer_controls(seat: seats.Seat) -> None:
     with cols[2].container(border=True):
         st.markdown("**Close the class**")
         sure = st.checkbox("Yes, end it for every student", key="room_sure")
-        if st.button("Close the class", key="room_close", disabled=not sure):
-            say(arrive.close_class(ss))  # the page then shows the class's recap
+        st.button(  # the run after it shows the class's recap
+            "Close the class",
+            key="room_close",
+            disabled=not sure,
+            on_click=act,
+            args=(lambda: arrive.close_class(ss),),
+        )
+    said = ss.pop(SAID, None)
+    if said:
+        st.error(said, icon=":material/error:")
     with st.expander("Lecturer link (private: reopens this class on another device)"):
         st.caption("Anyone with this link can run the class. Do not show it on the projector.")
         st.code(f"{strip.public_url()}/room?room={seat.code}&key={seat.secret}", language=None)
 
 
-def say(err: str | None) -> None:
-    """An action's refusal, or the page again with the room as the action left it (the
-    controls drawn before it still offered what was just done)."""
+def act(action: Callable[[], str | None]) -> None:
+    """A lecturer's action, from its button's callback; a refusal is kept for the page to
+    say under the controls."""
+    err = action()
     if err:
-        st.error(err, icon=":material/error:")
-    else:
-        st.rerun()
+        ss[SAID] = err
+
+
+def open_challenge() -> None:
+    """Open a challenge with the numbers in the two inputs (their values as the button was
+    pressed: callbacks run after the widgets' values are set)."""
+    n, g = int(ss["room_ch_n"]), float(ss["room_ch_gamma"])
+    act(lambda: arrive.lecturer_do(ss, lambda r: cr.open_challenge(r, max_points=n, min_gamma=g)))
 
 
 if seat is None:

@@ -8,6 +8,7 @@ browser's next poll.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 
@@ -357,6 +358,39 @@ def test_join_draws_the_class_in_the_same_run(monkeypatch: pytest.MonkeyPatch) -
     assert reruns == []
     assert "You joined as Pia" in texts(at)
     assert at.session_state["room_seat"].following
+
+
+def test_the_lecturers_actions_draw_the_room_as_they_left_it_in_one_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lec, seat = lecturer()
+    reruns = count_reruns(monkeypatch)
+    lec.number_input(key="room_ch_n").set_value(7)
+    lec.button(key="room_ch_open").click().run()
+    assert not lec.exception
+    assert room_of(seat.code).challenge.max_points == 7  # the input's value as pressed
+    assert "Challenge 1 (open): at most **7 points**" in texts(lec)
+    assert "room_ch_close" in [b.key for b in lec.button]  # in the same run
+    lec.button(key="room_ch_close").click().run()
+    assert not room_of(seat.code).challenge.open
+    assert "room_ch_open" in [b.key for b in lec.button]
+    lec.checkbox(key="room_sure").check().run()
+    lec.button(key="room_close").click().run()
+    assert not lec.exception
+    assert room_of(seat.code).closed
+    assert "room_seat" not in lec.session_state  # the recap, drawn by the same run
+    assert reruns == []
+
+
+def test_a_refused_action_is_said_under_the_lecturers_controls() -> None:
+    lec, seat = lecturer()
+    lec.session_state["room_seat"] = dataclasses.replace(seat, secret="not-the-key")
+    lec.button(key="room_ch_open").click().run()
+    assert not lec.exception
+    assert room_of(seat.code).challenge is None
+    assert [e.value for e in lec.error], "a refusal says why"
+    lec.run()  # said once: the next run does not repeat it
+    assert not lec.error
 
 
 def test_a_student_who_joined_opens_step_by_step_on_the_lecturers_lecture_in_one_run(

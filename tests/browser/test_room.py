@@ -508,13 +508,22 @@ def test_a_set_submitted_to_the_challenge_is_on_the_board_and_opens_in_one_click
     on_class_page(lecturer)
     expect(lecturer.get_by_label("at most this many points")).to_have_value("10")
     assert float(lecturer.get_by_label("margin γ at least").input_value()) == 0.1
+    # A waits on the class page, B in the margin lab: the pages tell of the challenge
+    # when it opens, with no touch of theirs
+    on_class_page(k.a)
+    if "/margin" not in k.b.url:
+        sidebar_link(k.b, "Margin lab")
+    expect(k.b.locator(".pt").first).to_be_visible(timeout=30_000)
+    expect(key(k.b, "mar_challenge")).to_have_count(0)
     key(lecturer, "room_ch_open").get_by_role("button", name="Open the challenge").click()
     expect(main(lecturer)).to_contain_text("(open): at most 10 points, margin γ ≥ 0.1")
     expect(main(lecturer)).to_contain_text("No submissions yet.")
     k.challenge = True
-    # A: the class page tells of the challenge; the margin lab takes a set of 4 points
-    on_class_page(k.a)
-    expect(main(k.a)).to_contain_text("The lecturer's challenge: with at most 10 points")
+    expect(main(k.a)).to_contain_text(
+        "The lecturer's challenge: with at most 10 points", timeout=FOLLOW_MS
+    )
+    expect(key(k.b, "mar_challenge")).to_contain_text("Challenge 1: at most 10", timeout=FOLLOW_MS)
+    # A: the margin lab takes a set of 4 points
     main(k.a).get_by_role("link", name="Open the margin lab").click()
     expect(k.a.locator(".pt").first).to_be_visible(timeout=30_000)
     box = key(k.a, "mar_challenge")

@@ -242,6 +242,7 @@ SESSION_KEYS: dict[str, str] = {
     "room_join_said": "ui.classmode.arrive: why the last Join was refused, said in the form",
     "room_to_lecture": "class page: a submission was opened; Step by step comes next",
     "room_view": "class page: the projector's view in presenter mode, join or board",
+    "room_said": "class page: why the lecturer's last action was refused, said under it",
     "room_cookie": "classmode: this browser holds the class cookie (kept, or dropped once)",
     "room_hooks": "ui.classmode.strip.LectureHooks the lecture page lends the lecturer's strip",
     "room_live": "ui.classmode.strip: the lecturer shows the answers' shares while the class votes",

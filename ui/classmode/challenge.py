@@ -26,6 +26,17 @@ def open_challenge(session: Session) -> tuple[Seat, cr.Challenge] | None:
     return seat, room.challenge
 
 
+def told_in_page(session: Session) -> tuple[Seat, cr.Challenge] | None:
+    """:func:`open_challenge`, for a page whose body tells of it (the class page, the
+    margin lab): the seat keeps which challenge it told of, and the class strip runs the
+    page again when the room's open challenge is another (``ui.classmode.strip``)."""
+    found = open_challenge(session)
+    seat = seat_of(session)
+    if seat is not None:
+        seat.told = None if found is None else found[1].id
+    return found
+
+
 def submit_set(
     session: Session,
     X: np.ndarray,

@@ -87,6 +87,7 @@ class Seat:
     # (never over the numbers they are editing), until they follow again or close it
     stopped: str | None = None
     strip: tuple[str, str] | None = None  # (session, fragment) of the strip a student saw last
+    told: int | None = None  # the open challenge the class page's body told the student of
     publish_limit: store_mod.RateLimit = field(
         default_factory=lambda: store_mod.RateLimit(PUBLISH_RATE, PUBLISH_BURST)
     )

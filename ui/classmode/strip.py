@@ -51,7 +51,7 @@ from ui.classmode.summary import VOTE_NAMES, shift_words
 from ui.look.numbers import vector_text
 from ui.look.style import page_style
 from ui.look.text import safe
-from ui.server.internals import running_fragment, testid
+from ui.server.internals import fragment_run, running_fragment, testid
 
 HOOKS = session_key("room_hooks")
 LIVE = session_key("room_live")  # the lecturer shows the answers' shares while the class votes
@@ -60,6 +60,7 @@ POLL_S = 1.0  # the lecturer's strip reads the answers this often (one session p
 HEARTBEAT_S = 30.0  # a student's strip runs by itself this often, in case a push is lost
 ROOM_URL = "room"  # the class page's url_path
 MARGIN_URL, MARGIN_PAGE = "margin", "pages/margin.py"  # the margin lab: the challenge's page
+TOLD_IN_PAGE = (MARGIN_URL, ROOM_URL)  # pages whose body tells of the open challenge
 
 
 def sidebar_box(session: Session) -> None:
@@ -179,6 +180,11 @@ def _student_strip(session: Session, seat: Seat, room: cr.Room, page: str) -> No
     if where is not None:
         WATCH.here(seat.code, *where, shown=parts_shown(room)["strip"])  # rerun it on a change
         WATCH.drop(seat.code, where[0], "end")
+    c = room.challenge
+    if page in TOLD_IN_PAGE and fragment_run() and seat.told != (c.id if c and c.open else None):
+        # the page's body tells of the open challenge, and only a page run draws the body
+        # (a page run draws it after this strip, and needs no second run)
+        st.rerun(scope="app")
     _card(session, seat, room)
 
 
@@ -243,7 +249,7 @@ def _reach_out(session: Session, seat: Seat, room: cr.Room, page: str) -> None:
     to the margin lab (not on the lab, whose challenge box takes the set, nor on the class
     page, which says it in full); and, once, that their own edit stopped following."""
     c = room.challenge
-    if c is not None and c.open and page not in (MARGIN_URL, ROOM_URL):
+    if c is not None and c.open and page not in TOLD_IN_PAGE:
         box = st.container(
             key="room_challenge_call",
             border=True,
