@@ -327,3 +327,45 @@ def test_no_label_covers_a_point_at_any_step(app_url, browser, device, query):
         page.screenshot(path=SCREENSHOTS / f"{name}.png")
     finally:
         context.close()
+
+
+# ------------------------------------------------------------- the other pages on a projector
+
+ROOT_PX = "parseFloat(getComputedStyle(document.documentElement).fontSize)"  # 1rem, in px
+
+
+@pytest.mark.parametrize("size", PROJECTORS, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("path", ["margin", "xor"])
+def test_another_page_in_presenter_mode_has_no_sidebar_larger_type_and_a_way_out(
+    app_url: str, browser: Browser, path: str, size: tuple[int, int]
+) -> None:
+    """The margin lab and XOR on a projector: no sidebar or header, the type the lecture's
+    presenter mode has (18 px at 1280×720, 27 px at 1920×1080), and *Leave presenter
+    mode* at the top, reached by Tab, which brings the sidebar back."""
+    w, h = size
+    context = browser.new_context(viewport={"width": w, "height": h})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/{path}?app_presenter=1")
+        way_out = page.get_by_role("button", name="Leave presenter mode")
+        expect(way_out).to_be_visible(timeout=60_000)
+        expect(page.get_by_test_id("stSidebar")).to_be_hidden()
+        expect(page.get_by_test_id("stHeader")).to_be_hidden()
+        root_px = page.evaluate(ROOT_PX)
+        assert root_px == pytest.approx(min(w * 0.0140625, h * 0.025), abs=0.5), root_px
+        on_screen(page, way_out, "Leave presenter mode")
+        page.wait_for_timeout(1500)  # the page's charts drawn for the screen
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=SCREENSHOTS / f"presenter-{path}-{w}x{h}.png")
+        for _ in range(30):  # the keyboard reaches the way out
+            page.keyboard.press("Tab")
+            if way_out.evaluate("b => b === document.activeElement"):
+                break
+        else:
+            raise AssertionError("Tab never reaches Leave presenter mode")
+        page.keyboard.press("Enter")
+        expect(page.get_by_test_id("stSidebar")).to_be_visible(timeout=15_000)
+        expect(way_out).to_have_count(0)
+        assert page.evaluate(ROOT_PX) == 16
+    finally:
+        context.close()

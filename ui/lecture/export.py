@@ -34,7 +34,8 @@ from ui.app.sidebar import CUSTOM
 from ui.app.state import LINK_PARAM, ROOM_PARAMS, Session, to_query
 from ui.compute.model import Run
 from ui.lecture.figures import lecture_scene
-from ui.lecture.player import PLAYER_CSS, PLAYER_JS, PRESENTER_FONT
+from ui.lecture.player import PLAYER_CSS, PLAYER_JS
+from ui.look.style import PRESENTER_FONT
 
 MAX_FILE_STEPS = 5_000  # a file's steps: about 0.8 MB at most, built in about 1.5 s
 _ENTRY = "export default function (component) {"  # player.js's entry point, exactly once
@@ -150,7 +151,7 @@ def _inline(text: str, tag: str) -> str:
 
 
 # The page around the player: its facts above it (hidden on a projector), and the type
-# sizes of Streamlit's page (1rem = 16 px; presenter mode: player.PRESENTER_FONT).
+# sizes of Streamlit's page (1rem = 16 px; presenter mode: ui.look.style.PRESENTER_FONT).
 _PAGE_CSS = """
 :root { --st-font: "Source Sans 3", "Source Sans Pro", system-ui, -apple-system, "Segoe UI",
   Roboto, "Helvetica Neue", Arial, sans-serif; --st-text-color: #31333f; }

@@ -35,6 +35,7 @@ from ui.lecture.restart import go_to
 from ui.look.clip import CLIP_JS
 from ui.look.figure import FONTS_JS, with_figure
 from ui.look.palette import ASKED, BOUND, CURRENT_LINE, MINUS, PLUS, STAR, W_COLOUR
+from ui.look.style import PRESENTER_FONT
 from ui.server import guard, internals
 from ui.server.internals import testid
 
@@ -197,10 +198,6 @@ export default function (component) {
 }
 """
 PRESENTER_KEY = "lec_presenter_on"  # the container the page draws in presenter mode
-# Presenter type scales with the screen: 18 px at 1280×720, 27 px at 1920×1080 (the
-# smaller of the width's and the height's share, so a 4:3 or 16:10 projector fits too);
-# the page's rem-sized text, the player's and its chart's (player.js reads it) follow.
-PRESENTER_FONT = "clamp(12px, min(1.40625vw, 2.5vh), 72px)"
 # The page's own CSS, in the document (not in a shadow root), from this component's
 # definition: no st.html, so no markup reaches the page from a run. The carrier takes
 # no room; and while a container keyed PRESENTER_KEY is on the page (presenter mode),

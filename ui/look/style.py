@@ -12,6 +12,11 @@ from collections.abc import Callable
 
 import streamlit as st
 
+# Presenter type scales with the screen: 18 px at 1280×720, 27 px at 1920×1080 (the
+# smaller of the width's and the height's share, so a 4:3 or 16:10 projector fits too);
+# the page's rem-sized text follows (and the lecture's player and chart, which read it).
+PRESENTER_FONT = "clamp(12px, min(1.40625vw, 2.5vh), 72px)"
+
 
 def page_style(name: str, css: str) -> Callable[[], None]:
     """Define the style ``name`` (page-prefixed, e.g. ``"home_links"``; our own constant CSS,

@@ -85,7 +85,7 @@ _CSS = f"""
   max-width: 900px; container-type: inline-size; }}
 .mlab .tools {{ display: flex; flex-wrap: wrap; gap: 4px; margin-bottom: 2px; }}
 .mlab .tools button {{ flex: 1 1 0; min-width: 3.6em; min-height: 40px; padding: 4px 6px;
-  font: inherit; font-size: 15px; color: inherit; background: #fff; border: 1px solid #c4c4c8;
+  font: inherit; font-size: 0.9375rem; color: inherit; background: #fff; border: 1px solid #c4c4c8;
   border-radius: 8px; cursor: pointer; }}
 .mlab .tools button[aria-pressed="true"] {{ background: #31333f; color: #fff;
   border-color: #31333f; font-weight: 600; }}
@@ -127,18 +127,18 @@ _CSS = f"""
   margin-top: 4px; }}
 .mlab .num {{ border: 1px solid #e3e3e6; border-radius: 8px; padding: 3px 6px;
   min-width: 0; }}
-.mlab .num .k {{ font-size: 13px; color: #555; white-space: nowrap; overflow: hidden;
+.mlab .num .k {{ font-size: 0.8125rem; color: #555; white-space: nowrap; overflow: hidden;
   text-overflow: ellipsis; }}
-.mlab .num .v {{ font-size: 22px; font-weight: 600; line-height: 1.2;
+.mlab .num .v {{ font-size: 1.375rem; font-weight: 600; line-height: 1.2;
   font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }}
-.mlab .num .d {{ font-size: 13px; font-variant-numeric: tabular-nums; color: #555; }}
+.mlab .num .d {{ font-size: 0.8125rem; font-variant-numeric: tabular-nums; color: #555; }}
 .mlab .num .d.good {{ color: #1e7b34; }}
 .mlab .num .d.bad {{ color: #b3261e; }}
-.mlab .status {{ min-height: 2.6em; font-size: 15px; margin: 2px 0; line-height: 1.3; }}
+.mlab .status {{ min-height: 2.6em; font-size: 0.9375rem; margin: 2px 0; line-height: 1.3; }}
 .mlab .status.hint {{ color: #555; }}
 .mlab .status.error {{ color: #8a4b00; font-weight: 600; }}
 .mlab .status.error::before {{ content: "⚠ "; }}
-.mlab .legend {{ display: flex; flex-wrap: wrap; gap: 2px 14px; font-size: 13px; color: #444;
+.mlab .legend {{ display: flex; flex-wrap: wrap; gap: 2px 14px; font-size: 0.8125rem; color: #444;
   margin-top: 4px; }}
 .mlab .legend span {{ display: inline-flex; align-items: center; gap: 3px; }}
 .mlab .legend .mk.plus {{ fill: {PLUS}; }}
@@ -148,8 +148,8 @@ _CSS = f"""
 .mlab .legend .support {{ fill: none; stroke: {STAR}; stroke-width: 2.5; }}
 .mlab .legend .wrong {{ fill: none; stroke: {CURRENT}; stroke-width: 3; stroke-dasharray: 3 2; }}
 .mlab .save {{ display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px;
-  margin-top: 6px; font-size: 13px; color: #444; }}
-.mlab .save button {{ font: inherit; font-size: 13px; color: inherit; background: #fff;
+  margin-top: 6px; font-size: 0.8125rem; color: #444; }}
+.mlab .save button {{ font: inherit; font-size: 0.8125rem; color: inherit; background: #fff;
   border: 1px solid #c4c4c8; border-radius: 8px; padding: 4px 12px; min-height: 40px;
   cursor: pointer; }}
 @container (min-width: 500px) {{ /* wide: the numbers beside the picture, in view with it */
@@ -158,9 +158,9 @@ _CSS = f"""
   .mlab .nums {{ grid-template-columns: 1fr; margin-top: 0; }}
 }}
 @media (max-width: 640px) {{
-  .mlab .tools button {{ font-size: 14px; padding: 4px 2px; min-width: 0; }}
-  .mlab .num .v {{ font-size: 18px; }}
-  .mlab .num .k, .mlab .num .d {{ font-size: 12px; }}
+  .mlab .tools button {{ font-size: 0.875rem; padding: 4px 2px; min-width: 0; }}
+  .mlab .num .v {{ font-size: 1.125rem; }}
+  .mlab .num .k, .mlab .num .d {{ font-size: 0.75rem; }}
 }}
 """
 

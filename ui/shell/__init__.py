@@ -26,7 +26,7 @@ from ui.classmode import seat as seats
 from ui.classmode import strip as class_strip
 from ui.look.text import asset
 from ui.server import clients, fair, guard, internals, reconnect
-from ui.shell import embed
+from ui.shell import embed, presenter
 
 # Streamlit runs gc.collect(2) after every script run. Moving everything alive
 # after the imports (modules, numba's compiled kernel) into the permanent
@@ -83,6 +83,7 @@ class PageSpec:
     url_path: str  # "" for the home page
     shared_data: bool
     blurb: str = ""  # the home page's link to this page ("" for the home page itself)
+    own_presenter: bool = False  # draws its own projector layout (else ui.shell.presenter)
 
 
 PAGES = (
@@ -94,6 +95,7 @@ PAGES = (
         "lecture",
         True,
         "Step by step: watch every update and the two claims of the proof",
+        own_presenter=True,
     ),
     PageSpec(
         "pages/proof.py",
@@ -158,6 +160,7 @@ PAGES = (
         "room",
         False,
         "Class: join your lecturer's class, predict the next step, and the margin challenge",
+        own_presenter=True,
     ),
 )
 
@@ -220,6 +223,8 @@ def _run_app() -> None:
     reconnect.watch()  # a tab that reconnects to a new session runs the whole page again
     if embedded:
         embed.show()  # no sidebar or header; a link to the page in the full app
+    elif st.session_state["app_presenter"] and not spec.own_presenter:
+        presenter.show()  # no sidebar or header, larger type; the way out at the top
     else:
         arrive.keep_seat(st.session_state)  # a reload keeps the class: the seat in a cookie
     # the class strip, above the page, drawn after it (the lecture page lends it its hooks
