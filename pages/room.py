@@ -112,9 +112,14 @@ def student_view(seat: seats.Seat) -> None:
         st.page_link("pages/margin.py", label="Open the margin lab", icon=":material/open_with:")
         if c.id in seat.submitted:
             st.caption(seat.submitted[c.id])
-    if st.button("Leave the class", key="room_leave", icon=":material/logout:"):
-        arrive.leave(ss)
-        st.rerun()
+    # in the callback: the run after it draws the join form (one run, as the lecturer's)
+    st.button(
+        "Leave the class",
+        key="room_leave",
+        icon=":material/logout:",
+        on_click=arrive.leave,
+        args=(ss,),
+    )
 
 
 @guard.fragment(run_every=2.0)

@@ -106,6 +106,7 @@ def test_leaving_gives_the_seat_back_and_the_projector_counts_one_fewer() -> Non
     assert "2 students have joined" in texts(at).replace("**", "")
     a.button(key="room_leave").click().run()
     assert not a.exception and "room_seat" not in a.session_state
+    assert "Join a class" in texts(a)  # the join form, in the same run
     assert cr.members(links.the_store(), room_of(seat.code)) == 1
     at.run()
     assert "1 student has joined" in texts(at).replace("**", ""), texts(at)

@@ -80,7 +80,10 @@ def recap_view(session: Session, public_url: str) -> bool:
             st.caption("No submissions.")
     with st.expander("Lecturer link (private: opens this recap on another device)"):
         st.code(f"{public_url}/room?room={code}&key={secret}", language=None)
-    if st.button("Done: join or start another class", key="room_recap_done"):
-        session.pop(arrive.RECAP, None)
-        st.rerun()
+    st.button(  # in the callback: the run after it draws the join form
+        "Done: join or start another class",
+        key="room_recap_done",
+        on_click=session.pop,
+        args=(arrive.RECAP, None),
+    )
     return True
