@@ -180,6 +180,22 @@ def strip_is_one_row(page: Page) -> None:
     assert rows["spread"] <= rows["px"], rows  # side by side, not stacked
 
 
+def address_is_whole(page: Page) -> None:
+    """The strip's join address is on the projector whole, not cut off by an ellipsis: a
+    latecomer types it."""
+    shown = key(page, "room_strip").evaluate(
+        """s => [...s.querySelectorAll('p')]
+          .filter(e => e.textContent.includes('join at'))
+          .map(e => {
+            let cut = 0;  // px of the text past its box (or past any box it sits in)
+            for (let a = e; a && a !== s; a = a.parentElement)
+              cut = Math.max(cut, a.scrollWidth - a.clientWidth);
+            return {text: e.textContent, cut, width: e.clientWidth, row: s.clientWidth};
+          })"""
+    )
+    assert shown and all(x["cut"] <= 1 for x in shown), shown
+
+
 # ------------------------------------------------------------------------------- a class
 
 
@@ -231,6 +247,7 @@ def test_the_projector_with_a_class_and_a_question_open_shows_it_all_at_both_siz
     for w, h in PROJECTORS:
         page.set_viewport_size({"width": w, "height": h})
         strip_is_one_row(page)
+        address_is_whole(page)
         measured[w] = the_projector_shows_it_all(page, f"question-{w}x{h}")
         # the "?" by the example asked about covers no point either
         assert chart(page).locator(".askedtxt").count() == 1

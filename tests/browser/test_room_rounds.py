@@ -130,7 +130,7 @@ def test_a_question_voted_twice_is_revealed_graded_part_by_part_and_recapped(kla
     shot(lecturer, "presenter_question_1280x720")
 
     # Discuss and vote again: the first vote is kept; A's card shows A's first answer
-    key(lecturer, "room_again").get_by_role("button", name="Discuss and vote again").click()
+    key(lecturer, "room_again").get_by_role("button", name="Vote again").click()  # presenter
     expect(strip).to_contain_text(f"Question {qid} (vote 2): 0 of 2 answered", timeout=10_000)
     expect(card(a, qid)).to_contain_text("vote again", timeout=FOLLOW_MS)
     expect(card(a, qid)).to_contain_text("Your first vote: mistake, counter-clockwise.")

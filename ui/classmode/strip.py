@@ -390,9 +390,12 @@ def _strip_row(
         gap="medium",
         wrap=False,
     )
-    students = f"**{count}** {'student' if count == 1 else 'students'}"
+    # with a question open its state counts the class ("2 of 30 answered"): the row's
+    # room goes to the join address, which a latecomer still needs whole
+    voting = q is not None and not q.revealed
+    students = "" if voting else f" · **{count}** {'student' if count == 1 else 'students'}"
     box.markdown(
-        f"Class **{cr.shown_code(room.code)}** · {join_line()} · {students}",
+        f"Class **{cr.shown_code(room.code)}** · {join_line()}{students}",
         wrap=False,
         width="stretch",
     )
@@ -400,14 +403,14 @@ def _strip_row(
     if state:
         with box.container(key="room_strip_state", width="content"):
             st.markdown(state, wrap=False)
-    if q is not None and not q.revealed:
+    if voting:
         with box.container(width="content"):
             _live_switch(session, label="Shares")
     if hooks is None:
         box.caption("Ask questions from *Step by step*.", width="content")
     else:
-        if q is not None and not q.revealed:
-            _again_button(session, q, width="content", where=box)
+        if q is not None and voting:
+            _again_button(session, q, width="content", where=box, label="Vote again")
         _ask_or_reveal(box, session, hooks, q, width="content")
 
 
@@ -537,12 +540,14 @@ def _again_button(
     *,
     width: Literal["stretch", "content"],
     where: DeltaGenerator | None = None,
+    label: str = "Discuss and vote again",
 ) -> None:
-    """ "Discuss and vote again", while the first vote is open."""
+    """ "Discuss and vote again", while the first vote is open (``label``: the projector's
+    one-row strip says "Vote again", its room going to the join address)."""
     if q.rounds >= cr.MAX_ROUNDS:
         return
     (where or st).button(
-        "Discuss and vote again",
+        label,
         key="room_again",
         on_click=_vote_again,
         args=(session,),
