@@ -180,6 +180,16 @@ def strip_is_one_row(page: Page) -> None:
     assert rows["spread"] <= rows["px"], rows  # side by side, not stacked
 
 
+def tab_to(page: Page, target: Locator, press: str, most: int = 40) -> None:
+    """Press ``press`` (Tab or Shift+Tab) until ``target`` has the focus, at most ``most``
+    times."""
+    for _ in range(most):
+        page.keyboard.press(press)
+        if target.evaluate("e => e === document.activeElement"):
+            return
+    raise AssertionError(f"{press} never reaches {target}")
+
+
 def address_is_whole(page: Page) -> None:
     """The strip's join address is on the projector whole, not cut off by an ellipsis: a
     latecomer types it."""
@@ -277,14 +287,8 @@ def test_the_projectors_question_reaches_the_students_and_the_tally_stays_one_ro
     expect(strip).not_to_contain_text("mistake 1")  # how many answered, not what, until Reveal
     strip_is_one_row(page)
     # the Reveal is reached from the keyboard and pressed with Enter
-    reveal = key(page, "room_reveal").get_by_role("button")
     button(page, "step").focus()
-    for _ in range(40):
-        page.keyboard.press("Shift+Tab")
-        if reveal.evaluate("b => b === document.activeElement"):
-            break
-    else:
-        raise AssertionError("Shift+Tab from Step never reached Reveal")
+    tab_to(page, key(page, "room_reveal").get_by_role("button"), "Shift+Tab")
     page.keyboard.press("Enter")
     expect(key(page, "room_ask")).to_be_visible(timeout=10_000)
     # the answer, in words, and the step it was about on the chart (the reveal steps to it)
@@ -374,12 +378,7 @@ def test_another_page_in_presenter_mode_has_no_sidebar_larger_type_and_a_way_out
         page.wait_for_timeout(1500)  # the page's charts drawn for the screen
         SCREENSHOTS.mkdir(exist_ok=True)
         page.screenshot(path=SCREENSHOTS / f"presenter-{path}-{w}x{h}.png")
-        for _ in range(30):  # the keyboard reaches the way out
-            page.keyboard.press("Tab")
-            if way_out.evaluate("b => b === document.activeElement"):
-                break
-        else:
-            raise AssertionError("Tab never reaches Leave presenter mode")
+        tab_to(page, way_out, "Tab")  # the keyboard reaches the way out
         page.keyboard.press("Enter")
         expect(page.get_by_test_id("stSidebar")).to_be_visible(timeout=15_000)
         expect(way_out).to_have_count(0)
