@@ -164,8 +164,8 @@ def start_class(k: Klass) -> None:
     page = k.lecturer
     page.goto(k.url)
     expect(page.locator("h1").first).to_be_visible(timeout=60_000)
-    # the page's first run ended: its sidebar is drawn for good (under a CI's load a click
-    # on Start while that run still drew the sidebar once started no class in 30 s)
+    # the page's first run ended: its sidebar is drawn for good (under a CI's load, Start
+    # pressed as soon as the title showed once started no class in 30 s)
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
     sidebar(page).get_by_text("Class mode").click()
     key(page, "room_start").get_by_role("button", name="Start a class").click()
