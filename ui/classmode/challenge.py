@@ -21,9 +21,8 @@ def open_challenge(session: Session) -> tuple[Seat, cr.Challenge] | None:
     if seat is None or seat.lecturer:
         return None
     room = room_now(session)
-    if room is None or room.closed or room.challenge is None or not room.challenge.open:
-        return None
-    return seat, room.challenge
+    c = None if room is None else room.open_challenge
+    return None if c is None else (seat, c)
 
 
 def told_in_page(session: Session) -> tuple[Seat, cr.Challenge] | None:

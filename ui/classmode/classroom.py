@@ -208,6 +208,12 @@ class Room:
     challenge: Challenge | None = None  # the challenge on show (open or closed)
     challenges: tuple[Challenge, ...] = ()  # every challenge opened, the current one included
 
+    @property
+    def open_challenge(self) -> Challenge | None:
+        """The challenge students may answer now: on show, open, in a room not closed."""
+        c = self.challenge
+        return c if c is not None and c.open and not self.closed else None
+
     def to_json(self) -> bytes:
         return json.dumps(asdict(self), separators=(",", ":")).encode()
 

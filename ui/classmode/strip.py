@@ -180,8 +180,8 @@ def _student_strip(session: Session, seat: Seat, room: cr.Room, page: str) -> No
     if where is not None:
         WATCH.here(seat.code, *where, shown=parts_shown(room)["strip"])  # rerun it on a change
         WATCH.drop(seat.code, where[0], "end")
-    c = room.challenge
-    if page in TOLD_IN_PAGE and fragment_run() and seat.told != (c.id if c and c.open else None):
+    c = room.open_challenge
+    if page in TOLD_IN_PAGE and fragment_run() and seat.told != (c.id if c else None):
         # the page's body tells of the open challenge, and only a page run draws the body
         # (a page run draws it after this strip, and needs no second run)
         st.rerun(scope="app")
@@ -392,7 +392,8 @@ def _strip_row(
     )
     # with a question open its state counts the class ("2 of 30 answered"): the row's
     # room goes to the join address, which a latecomer still needs whole
-    voting = q is not None and not q.revealed
+    voted_on = q if q is not None and not q.revealed else None  # the question being voted on
+    voting = voted_on is not None
     students = "" if voting else f" · **{count}** {'student' if count == 1 else 'students'}"
     box.markdown(
         f"Class **{cr.shown_code(room.code)}** · {join_line()}{students}",
@@ -409,8 +410,8 @@ def _strip_row(
     if hooks is None:
         box.caption("Ask questions from *Step by step*.", width="content")
     else:
-        if q is not None and voting:
-            _again_button(session, q, width="content", where=box, label="Vote again")
+        if voted_on is not None:
+            _again_button(session, voted_on, width="content", where=box, label="Vote again")
         _ask_or_reveal(box, session, hooks, q, width="content")
 
 
