@@ -46,12 +46,25 @@ def live_statuses(page: Page, app_url: str) -> dict[int, str]:
     return said
 
 
+# The width of `text` at 16 px in the status line's font, and in the browser's sans-serif;
+# and the families the page has loaded (document.fonts). The live page's player sits in a
+# shadow root: the status line is handed in.
+MEASURE = """(status, text) => {
+  const family = getComputedStyle(status).fontFamily;
+  const ctx = document.createElement("canvas").getContext("2d");
+  const width = (f) => { ctx.font = `16px ${f}`; return ctx.measureText(text).width; };
+  const loaded = [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family);
+  return { family, own: width(family), plain: width("sans-serif"), loaded };
+}"""
+
+
 def test_the_downloaded_run_plays_offline_like_the_live_page(app_url, page, browser, tmp_path):
     path = download_from_live_page(page, app_url, tmp_path)
     size = path.stat().st_size
     print(f"\nthe downloaded file: {path.name}, {size / 1000:.1f} kB")
     assert size <= 1_500_000
     live = live_statuses(page, app_url)
+    live_type = status(page).evaluate(MEASURE, live[T])
 
     context = browser.new_context(offline=True, viewport={"width": 1280, "height": 720})
     try:
@@ -65,6 +78,18 @@ def test_the_downloaded_run_plays_offline_like_the_live_page(app_url, page, brow
         expect(off.locator(".lec svg.fig")).to_be_visible()
         at_step(off, 0)
         assert status(off).inner_text() == live[0]
+
+        # its text in the live page's letters, from the file's own font: the status line
+        # as wide as on the live page, where the browser's sans-serif is not
+        own_type = status(off).evaluate(MEASURE, live[T])
+        family = own_type["family"].split(",")[0].strip("\"' ")
+        assert family in own_type["loaded"], own_type
+        print(
+            f"the status line at 16 px: live {live_type['own']:.1f} px, file "
+            f"{own_type['own']:.1f} px, sans-serif {own_type['plain']:.1f} px"
+        )
+        assert abs(own_type["own"] - live_type["own"]) < 0.5, (own_type, live_type)
+        assert abs(live_type["own"] - live_type["plain"]) > 5, live_type  # a font of its own
 
         # what the file says about itself, and its way back to the live app
         expect(off.locator("#about-data")).to_contain_text("(n = 40, seed 0): 40 points.")

@@ -15,6 +15,10 @@ only. The scene is gzip-compressed and base64-encoded (its JSON repeats itself f
 to step: about 15 times smaller, so a 2,000-step run is a few hundred kB, not 1.8 MB); the
 browser opens it with ``DecompressionStream``. A Content-Security-Policy lets only the
 file's own script run (by its hash) and fetch nothing.
+
+The file carries its font: Streamlit's Source Sans cut to the characters the player shows
+(``fonts/``, cut by ``scripts/subset_file_font.py``; 40 kB), so its text and the PNGs and
+clips it saves look as the live page's do, on a machine that has no such font.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
@@ -37,6 +42,17 @@ from ui.lecture.figures import lecture_scene
 from ui.lecture.player import PLAYER_CSS, PLAYER_JS
 from ui.look.style import PRESENTER_FONT
 
+_FONTS = Path(__file__).with_name("fonts")
+FONT_MANIFEST = json.loads((_FONTS / "PerceptronLabSans.subset.json").read_text("utf-8"))
+FONT_FAMILY: str = FONT_MANIFEST["family"]
+# the font as a data: URL (the file's policy allows fonts from data: only), every weight
+# of the variable font (the page draws 400, 600 and 700)
+FONT_CSS = (
+    f'@font-face {{ font-family: "{FONT_FAMILY}"; font-style: normal; font-weight: 200 900; '
+    "src: url(data:font/woff2;base64,"
+    + base64.b64encode((_FONTS / FONT_MANIFEST["subset"]).read_bytes()).decode("ascii")
+    + ') format("woff2"); }'
+)
 MAX_FILE_STEPS = 5_000  # a file's steps: about 0.8 MB at most, built in about 1.5 s
 _ENTRY = "export default function (component) {"  # player.js's entry point, exactly once
 _MOUNT = "const mountPlayer = function (component) {"
@@ -153,7 +169,7 @@ def _inline(text: str, tag: str) -> str:
 # The page around the player: its facts above it (hidden on a projector), and the type
 # sizes of Streamlit's page (1rem = 16 px; presenter mode: ui.look.style.PRESENTER_FONT).
 _PAGE_CSS = """
-:root { --st-font: "Source Sans 3", "Source Sans Pro", system-ui, -apple-system, "Segoe UI",
+:root { --st-font: "%(family)s", "Source Sans", system-ui, -apple-system, "Segoe UI",
   Roboto, "Helvetica Neue", Arial, sans-serif; --st-text-color: #31333f; }
 html { font-size: 16px; }
 html.presenter { font-size: %(presenter_font)s; }
@@ -237,6 +253,8 @@ _HOST = r"""
       }
     },
   };
+  // Save figure's PNG and a clip's frames draw the chart with the file's own font
+  figureHooks.fonts = async () => byId("file-font").textContent || "";
   S.scene = scene;
   mountPlayer(component);
 })();
@@ -250,6 +268,7 @@ _TEMPLATE = """<!doctype html>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; \
 script-src '{script_hash}'; style-src 'unsafe-inline'; img-src data:; font-src data:">
 <title>The perceptron, step by step (Perceptron Lab)</title>
+<style id="file-font">{font_css}</style>
 <style>{css}</style>
 </head>
 <body>
@@ -283,9 +302,11 @@ def build(
     by the player, under what ``meta`` says about the run."""
     js = _inline(player_module(player_js), "script")
     digest = base64.b64encode(hashlib.sha256(js.encode("utf-8")).digest()).decode("ascii")
-    css = _inline(_PAGE_CSS % {"presenter_font": PRESENTER_FONT} + player_css, "style")
+    page_css = _PAGE_CSS % {"presenter_font": PRESENTER_FONT, "family": FONT_FAMILY}
+    css = _inline(page_css + player_css, "style")
     page = _TEMPLATE.format(
         script_hash=f"sha256-{digest}",
+        font_css=_inline(FONT_CSS, "style"),
         css=css,
         meta=script_json(asdict(meta)),
         scene=packed_scene(scene),

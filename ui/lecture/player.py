@@ -40,9 +40,9 @@ from ui.server import guard, internals
 from ui.server.internals import testid
 
 # figure.js's functions first, then clip.js's: Save figure draws the file (and a clip its
-# frames) from the chart on the page. The
-# offline file (ui.lecture.export) carries the same, without the page's fonts (FONTS_JS
-# fetches them; its font is the system's)
+# frames) from the chart on the page. The offline file (ui.lecture.export) carries the
+# same without FONTS_JS, which fetches the page's fonts: the file fetches nothing and gives
+# its own inline font instead
 _OWN_JS = with_figure(
     CLIP_JS + Path(__file__).with_name("player.js").read_text(encoding="utf-8"), fonts=False
 )

@@ -169,8 +169,8 @@ function figureText(fig) {
 }
 
 /**
- * Where the PNG gets the page's fonts: figure_fonts.js, which only the live page carries
- * (the lecture's offline file fetches nothing, and its font is the system's anyway).
+ * Where the PNG gets the page's fonts: figure_fonts.js on the live page; the lecture's
+ * offline file, which fetches nothing, gives its inline @font-face (ui/lecture/export.py).
  * @type {{fonts?: (family: string) => Promise<string>}}
  */
 const figureHooks = {};
