@@ -32,7 +32,6 @@ Run after a Streamlit upgrade or when the player shows a new character
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import json
 import re
 import sys
@@ -41,7 +40,7 @@ from pathlib import Path
 from fontTools import subset
 from fontTools.ttLib import TTFont
 
-from scripts.subset_icons import sha256, streamlit_media
+from scripts.subset_icons import provenance, streamlit_media
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "ui" / "lecture" / "fonts"
@@ -55,6 +54,9 @@ SOURCES = (
     "ui/lecture/player.py",
     "ui/lecture/export.py",
     "ui/lecture/figures.py",
+    "ui/lecture/steps.py",  # the settings' summary, with
+    "ui/compute/model.py",  # the scalings' names and
+    "perceptron_core/perceptron.py",  # the mistake rules' texts
     "ui/look/figure.js",
     "ui/look/clip.js",
     "ui/look/numbers.py",
@@ -132,13 +134,7 @@ def build(root: Path = ROOT, media: Path | None = None) -> dict[str, object]:
         "(SIL Open Font License 1.1, renamed: 'Source' is a Reserved Font Name) for the "
         "lecture's offline file (ui/lecture/export.py)",
         "family": FAMILY,
-        "streamlit": importlib.metadata.version("streamlit"),
-        "original": original.name,
-        "original_sha256": sha256(original),
-        "original_bytes": original.stat().st_size,
-        "subset": SUBSET.name,
-        "subset_sha256": sha256(SUBSET),
-        "subset_bytes": SUBSET.stat().st_size,
+        **provenance(original, SUBSET),
         "characters": "".join(chr(c) for c in sorted(kept)),
         "not_in_font": "".join(chr(c) for c in sorted(shown(root) - full)),
     }

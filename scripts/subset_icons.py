@@ -76,6 +76,20 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def provenance(original: Path, cut: Path) -> dict[str, object]:
+    """A subset's manifest entries on where it came from: the Streamlit, the original font
+    and the cut, each file's name, SHA-256 and size."""
+    return {
+        "streamlit": importlib.metadata.version("streamlit"),
+        "original": original.name,
+        "original_sha256": sha256(original),
+        "original_bytes": original.stat().st_size,
+        "subset": cut.name,
+        "subset_sha256": sha256(cut),
+        "subset_bytes": cut.stat().st_size,
+    }
+
+
 def _ligature_tables(font: TTFont) -> Iterable[object]:
     """The font's ligature substitution subtables (inside extension lookups or not)."""
     if "GSUB" not in font:
@@ -198,14 +212,8 @@ def build(root: Path = ROOT, media: Path | None = None) -> dict[str, object]:
         "about": "scripts/subset_icons.py made this subset of the font, from Streamlit's "
         "static/static/media; nginx serves it at the original's URL while the installed "
         "Streamlit's font has this sha256 (deploy/class_server.py)",
-        "streamlit": importlib.metadata.version("streamlit"),
-        "original": original.name,
-        "original_sha256": sha256(original),
-        "original_bytes": original.stat().st_size,
+        **provenance(original, SUBSET),
         "original_glyphs": total,
-        "subset": SUBSET.name,
-        "subset_sha256": sha256(SUBSET),
-        "subset_bytes": SUBSET.stat().st_size,
         "subset_glyphs": TTFont(SUBSET)["maxp"].numGlyphs,
         "app_icons": sorted(app),
         "frontend_icons": sorted(frontend - app),

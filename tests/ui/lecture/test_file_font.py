@@ -17,16 +17,19 @@ import hashlib
 import importlib.metadata
 import json
 import re
+from itertools import product
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fontTools.ttLib import TTFont
 
-from perceptron_core import make_dataset
+from perceptron_core import RULES
 from scripts import subset_file_font as cutter
-from ui.compute.model import RunSettings, record_run
+from tests.ui.lecture.test_lecture_export import meta, run_of
+from ui.compute.model import SCALE_NAMES
 from ui.lecture import export
+from ui.lecture.steps import settings_summary
 
 ROOT = Path(__file__).resolve().parents[3]
 MANIFEST = json.loads(cutter.MANIFEST.read_text(encoding="utf-8"))
@@ -54,25 +57,28 @@ def strings(value: Any) -> str:
 
 
 def a_file_s_text() -> str:
-    """What a file of the noisy run says about itself and what its scene carries."""
-    X, y = make_dataset("noisy", n=40, seed=0)
-    run = record_run(X, y, RunSettings())
-    meta = export.Meta(
-        name="Noisy (n = 40, seed 0)",
-        points=40,
-        summary="bias on · η = 1 · w₀ = 0",
-        settings="bias on, η = 1, w₀ = 0, 50 epochs",
-        version="1.0",
-        exported="2026-11-27",
-        link=None,
-        t=0,
-        cut="",
-    )
-    page = export.run_file(run, start=0, stop=run.trace.n_steps, data_name=meta.name, meta=meta)
-    scene = export.lecture_scene(run, start=0, stop=40, data_name=meta.name)
+    """What a file of the noisy run says about itself and what its scene carries, and every
+    settings summary a file can state (each mistake rule, scaling, w0, order)."""
+    run = run_of("noisy", 40)
+    page = export.run_file(run, start=0, stop=run.trace.n_steps, data_name="d", meta=meta())
+    scene = export.lecture_scene(run, start=0, stop=40, data_name="Noisy (n = 40, seed 0)")
     text = page.decode("utf-8")
     visible = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", text, flags=re.S)
-    return visible + strings(scene) + strings(json.loads(export.script_json(vars(meta))))
+    summaries = [
+        settings_summary(
+            {"lec_rule": r, "lec_scale": sc, "lec_w0": w0, "lec_order": o, "lec_bias": b}
+            | {"lec_eta": 0.5}
+        )
+        for r, sc, w0, o, b in product(
+            RULES, SCALE_NAMES, ("zero", "random", "typed"), ("given", "shuffle"), (True, False)
+        )
+    ]
+    return (
+        visible
+        + strings(scene)
+        + strings(json.loads(export.script_json(vars(meta()))))
+        + ("".join(summaries))
+    )
 
 
 def test_the_cut_keeps_every_character_the_file_shows(original: TTFont, subset: TTFont):
@@ -108,10 +114,9 @@ def test_it_keeps_the_weights_and_the_licence_under_another_name(subset: TTFont)
 
 
 def test_a_file_carries_these_bytes_as_its_first_font():
-    X, y = make_dataset("separable", n=40, seed=0)
-    run = record_run(X, y, RunSettings())
-    meta = export.Meta("d", 40, "s", "s", "1", "2026-11-27", None, 0, "")
-    text = export.run_file(run, start=0, stop=run.trace.n_steps, data_name="d", meta=meta).decode()
+    run = run_of("separable", 40)
+    text = export.run_file(run, start=0, stop=run.trace.n_steps, data_name="d", meta=meta())
+    text = text.decode("utf-8")
     face = re.search(r'<style id="file-font">@font-face \{ font-family: "([^"]+)";.*?</', text)
     assert face and face.group(1) == cutter.FAMILY
     data = re.search(r"url\(data:font/woff2;base64,([A-Za-z0-9+/=]+)\)", face.group(0))
