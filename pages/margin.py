@@ -124,7 +124,8 @@ def lazy(label: str, key: str) -> DeltaGenerator | None:
 
 
 st.title("Margin lab")
-st.caption(lab.explain("In one line"))
+if not ss["app_presenter"]:  # on a projector the line under the tools says it: room for the picture
+    st.caption(lab.explain("In one line"))
 X, y, name = current_dataset()
 if len(y) > MAX_POINTS:
     st.warning(
@@ -186,7 +187,7 @@ def lab_core() -> None:
             note=note,
             error=error,
         )
-        canvas(scene, key="mar_canvas", on_edit=edit, on_refuse=refuse)
+        canvas(scene, key="mar_canvas", on_edit=edit, on_refuse=refuse, fit=ss["app_presenter"])
     with right:
         if an.mm is None or an.orders is None:
             st.error(f"**Not separable.** {an.reason}", icon=":material/block:")

@@ -385,3 +385,69 @@ def test_another_page_in_presenter_mode_has_no_sidebar_larger_type_and_a_way_out
         assert page.evaluate(ROOT_PX) == 16
     finally:
         context.close()
+
+
+def fills_its_row(page: Page) -> bool:
+    """Whether the margin lab's picture takes its row, less the numbers at its right end
+    (and canvas.py's 8 px gap): the width it has outside presenter mode."""
+    body, nums, picture = (
+        page.locator(css).bounding_box()
+        for css in (".mlab .body", ".mlab .nums", ".mlab .surface > svg")
+    )
+    at_end = abs(nums["x"] + nums["width"] - body["x"] - body["width"]) < 2
+    return at_end and abs(picture["width"] - (nums["x"] - body["x"] - 8)) < 2
+
+
+@pytest.mark.parametrize("size", PROJECTORS, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_margin_labs_picture_fits_the_projector_and_a_click_lands_where_it_was_made(
+    app_url: str, browser: Browser, size: tuple[int, int]
+) -> None:
+    """In presenter mode the lecturer drags points while the room watches: the picture is
+    whole on the screen with nothing scrolled, its numbers beside it, still large; a click
+    on it adds a point where it was made; leaving presenter mode gives it its column's width."""
+    from browser.test_margin import SURFACE, centre, edit, settle
+
+    w, h = size
+    context = browser.new_context(viewport={"width": w, "height": h})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/margin?app_presenter=1")
+        expect(page.locator(".pt").first).to_be_visible(timeout=60_000)
+        settle(page)
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        picture = page.locator(SURFACE)
+        on_screen(page, picture, "the margin lab's picture")
+        fitted = picture.bounding_box()
+        assert fitted["height"] >= 0.45 * h, fitted  # the picture, not a stamp
+        for label in ("margin γ", "radius R", "bound (R/γ)²", "mistakes M"):
+            number = page.locator(".mlab .num").filter(has_text=label)
+            on_screen(page, number, label)
+            assert number.bounding_box()["x"] >= fitted["x"] + fitted["width"]  # beside it
+        # canvas.js's rule: as wide as its row allows, and no taller than the screen below
+        # its top allows (12 px to spare): at 1280×720 the screen decides, at 1920×1080 the row
+        body, nums = (page.locator(c).bounding_box() for c in (".mlab .body", ".mlab .nums"))
+        row = body["width"] - nums["width"] - 8
+        assert fitted["width"] == pytest.approx(min(row, h - fitted["y"] - 12), abs=2)
+        print(f"\n{w}×{h}: the picture {fitted['width']:.0f} px, its row {row:.0f} px")
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=SCREENSHOTS / f"presenter-margin-fitted-{w}x{h}.png")
+
+        bg = page.locator(".mlab rect.bg").bounding_box()
+        at = (bg["x"] + 30, bg["y"] + 30)  # the top left corner: empty
+        edit(page, lambda: page.mouse.click(*at))
+        expect(page.locator(".pt")).to_have_count(41)
+        x, y = centre(page.locator('.pt[data-i="40"] .mark'))
+        assert abs(x - at[0]) < 3 and abs(y - at[1]) < 3, ((x, y), at)
+
+        page.get_by_role("button", name="Leave presenter mode").click()
+        expect(page.get_by_test_id("stSidebar")).to_be_visible(timeout=15_000)
+        expect(page.locator(".pt")).to_have_count(41)  # the edit kept
+
+        for _ in range(30):  # the page's run redraws it for the column, 15 s at most
+            if fills_its_row(page):
+                break
+            page.wait_for_timeout(500)
+        else:
+            raise AssertionError("the picture kept its presenter size")
+    finally:
+        context.close()

@@ -57,6 +57,7 @@
  * @property {string} banner "" for none
  * @property {string} alt the picture in words
  * @property {{touch: Record<string, string>, mouse: Record<string, string>}} hints per mode
+ * @property {boolean} fit presenter mode: the picture fits on the screen (fitScreen)
  */
 
 /**
@@ -89,6 +90,8 @@
  * @property {(text: string, kind?: string) => void} say
  * @property {() => void} unpick
  * @property {(mode: string) => void} setMode
+ * @property {boolean} [fit] the last picture's data.fit
+ * @property {ResizeObserver} [fitter] refits as the status line above the picture wraps
  */
 /** @typedef {HTMLElement & {__mlab?: MlabState}} MlabHost canvas.py's `.mlab` div */
 
@@ -113,6 +116,46 @@ function el(name, attrs, parent) {
   return node;
 }
 
+const FIT_MIN = 240; // CSS px: the smallest side the picture is fitted to
+const FIT_GAP = 12; // CSS px between the picture and the foot of the screen
+
+/**
+ * Presenter mode: the picture (square) no taller than the screen below its top, so the room
+ * sees every point while the lecturer drags, with the numbers beside it; elsewhere it takes
+ * the column's width. Its side is a CSS variable of the host (canvas.py's CSS).
+ * @param {MlabHost} host
+ */
+function fitScreen(host) {
+  const surface = /** @type {HTMLElement} */ (host.querySelector(".surface"));
+  if (!host.__mlab || !host.__mlab.fit) { host.style.removeProperty("--fit"); return; }
+  // the page scrolls in one of its boxes (Streamlit's main section), not the window: the
+  // picture's top is measured in that box's content, as it is with nothing scrolled
+  const box = scroller(host);
+  const top = box
+    ? surface.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop
+    : surface.getBoundingClientRect().top + window.scrollY;
+  const screen = box ? box.clientHeight : window.innerHeight;
+  const side = `${Math.max(FIT_MIN, Math.floor(screen - top - FIT_GAP))}px`;
+  if (host.style.getPropertyValue("--fit") !== side) host.style.setProperty("--fit", side);
+}
+
+/**
+ * The nearest box around `node` that scrolls vertically (through the component's shadow
+ * root), or null for the window.
+ * @param {Element} node @returns {HTMLElement | null}
+ */
+function scroller(node) {
+  /** @type {Node | null} */
+  let at = node.parentNode;
+  while (at) {
+    if (at instanceof ShadowRoot) { at = at.host; continue; }
+    if (!(at instanceof HTMLElement) || at === document.body || at === document.documentElement) break;
+    if (/(auto|scroll)/.test(getComputedStyle(at).overflowY) && at.scrollHeight > at.clientHeight) return at;
+    at = at.parentNode;
+  }
+  return null;
+}
+
 function coarse() {
   return window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
 }
@@ -134,6 +177,17 @@ export default function render(component) {
   st.sig = sig;
   if (st.mode === null) st.mode = data.mode; // the session's mode, at first
   st.picked = null; // a pick belongs to the picture it was made on
+  st.fit = Boolean(data.fit);
+  if (!st.fitter) {
+    // what moves the picture's top or the foot of the screen: the status line above it
+    // wrapping, the window's size, the page's font arriving; a refit that changes nothing
+    // sets nothing, so the observer settles
+    st.fitter = new ResizeObserver(() => fitScreen(host));
+    st.fitter.observe(/** @type {Element} */ (host.querySelector(".status")));
+    window.addEventListener("resize", () => fitScreen(host));
+    document.fonts.ready.then(() => fitScreen(host));
+  }
+  fitScreen(host);
 
   // One line under the buttons says what just happened, or else what a tap does now
   const status = /** @type {HTMLElement} */ (host.querySelector(".status")); // canvas.py's HTML
@@ -181,7 +235,8 @@ export default function render(component) {
   const clampX = (/** @type {number} */ x) => Math.min(Math.max(x, x0), x1);
   const clampY = (/** @type {number} */ y) => Math.min(Math.max(y, y0), y1);
   // marks at least 6.5 CSS px in radius on a narrow screen
-  const shown = Math.min(host.clientWidth || SIZE, 760) / SIZE;
+  const fitted = st.fit ? parseFloat(host.style.getPropertyValue("--fit")) || SIZE : SIZE;
+  const shown = Math.min(host.clientWidth || SIZE, 760, fitted) / SIZE;
   const R = Math.max(8, 6.5 / Math.max(shown, 0.1));
 
   const svg = el("svg", { viewBox: `0 0 ${SIZE} ${SIZE}`, role: "img", "aria-label": data.alt });

@@ -91,6 +91,7 @@ _CSS = f"""
   border-color: #31333f; font-weight: 600; }}
 .mlab .tools button[aria-pressed="true"]::before {{ content: "✓ "; }}
 .mlab button:focus-visible {{ outline: 3px solid #1c6dd0; outline-offset: 2px; }}
+.mlab .surface {{ max-width: var(--fit, none); }} /* presenter mode: canvas.js fitScreen */
 .mlab .surface svg {{ width: 100%; height: auto; display: block;
   touch-action: manipulation; user-select: none; -webkit-user-select: none; }}
 .mlab.busy .surface {{ cursor: progress; }}
@@ -153,8 +154,8 @@ _CSS = f"""
   border: 1px solid #c4c4c8; border-radius: 8px; padding: 4px 12px; min-height: 40px;
   cursor: pointer; }}
 @container (min-width: 500px) {{ /* wide: the numbers beside the picture, in view with it */
-  .mlab .body {{ display: grid; grid-template-columns: minmax(0, 1fr) 9em; gap: 8px;
-    align-items: start; }}
+  .mlab .body {{ display: grid; grid-template-columns: minmax(0, var(--fit, 1fr)) 9em;
+    gap: 8px; align-items: start; }}
   .mlab .nums {{ grid-template-columns: 1fr; margin-top: 0; }}
 }}
 @media (max-width: 640px) {{
@@ -180,8 +181,10 @@ def canvas(
     key: str,
     on_edit: Callable[[str, Any], None],
     on_refuse: Callable[[str], None],
+    fit: bool = False,
 ) -> None:
-    """Draw ``scene`` and call ``on_edit(event, payload)`` once per gesture.
+    """Draw ``scene`` and call ``on_edit(event, payload)`` once per gesture; with ``fit``
+    (presenter mode) the picture is no taller than the screen below its top.
 
     ``on_edit`` runs as a widget callback, before the page script reruns, for the
     first event of a browser message only, and only if its payload is the size of
@@ -190,7 +193,7 @@ def canvas(
     callbacks = guard.component_callbacks(st.session_state, key, EVENTS, on_edit, on_refuse)
     # mypy matches a **dict against every keyword parameter of the renderer (default,
     # width, height), not only its **on_callbacks: these are all on_<event>_change
-    _component(key=key, data={**scene, "hints": HINTS}, **callbacks)  # type: ignore[arg-type]
+    _component(key=key, data={**scene, "hints": HINTS, "fit": fit}, **callbacks)  # type: ignore[arg-type]
 
 
 _panel = st.components.v2.component(
