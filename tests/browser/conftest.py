@@ -41,11 +41,28 @@ def uploader(page):
     return inputs
 
 
+APP_LOG = ROOT / "tests" / "browser" / f"streamlit{_WORKER}.log"  # this worker's app server
+LOG_TAIL = 40  # lines of it a failed test shows
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test that used the app server shows the end of its log: a refused tab, a
+    slow run (ui.server.fair), a traceback the page did not show."""
+    outcome = yield
+    report = outcome.get_result()
+    if not (report.when == "call" and report.failed and "app_url" in item.fixturenames):
+        return
+    if APP_LOG.exists():
+        tail = APP_LOG.read_text(encoding="utf-8", errors="replace").splitlines()[-LOG_TAIL:]
+        report.sections.append(("the app server's log, its last lines", "\n".join(tail)))
+
+
 @pytest.fixture(scope="session")
 def app_url():
     port = streamlit_server.free_port()
     with (
-        open(ROOT / "tests" / "browser" / f"streamlit{_WORKER}.log", "wb") as log,
+        open(APP_LOG, "wb") as log,
         # a deployment whose public address is this loopback one: the class page's QR
         # code and join address are the URL the tests' students open
         streamlit_server.serve(

@@ -192,15 +192,21 @@ def test_wrong_codes_slow_their_sender_not_a_student_with_the_right_one(server):
 
 
 @pytest.fixture(scope="module")
-def small_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server that holds 4 sessions (``PERCEPTRON_MAX_SESSIONS``)."""
-    path = str(tmp_path_factory.mktemp("small") / "s.sqlite3")
-    env = {"PERCEPTRON_STORE": path, clients.SESSIONS_ENV: "4"}
-    with streamlit_server.serve("app.py", env=env) as (_, url):
-        yield stream_url(streamlit_server.port_of(url))
+def small_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A server that holds 4 sessions (``PERCEPTRON_MAX_SESSIONS``): its websocket URL and
+    its log."""
+    folder = tmp_path_factory.mktemp("small")
+    env = {"PERCEPTRON_STORE": str(folder / "s.sqlite3"), clients.SESSIONS_ENV: "4"}
+    with (
+        open(folder / "server.log", "wb") as log,
+        streamlit_server.serve("app.py", env=env, log=log) as (_, url),
+    ):
+        yield stream_url(streamlit_server.port_of(url)), folder / "server.log"
 
 
 def test_a_full_server_says_so_and_closes_the_extra_tab(small_server):
+    small_server, log = small_server
+
     async def scenario() -> None:
         views = [await first_run(small_server, f"198.51.100.{60 + k}") for k in range(4)]
         assert not any("full" in alerts(v) for v in views)
@@ -215,6 +221,10 @@ def test_a_full_server_says_so_and_closes_the_extra_tab(small_server):
             await v.session.__aexit__()  # type: ignore[attr-defined]
 
     run(scenario())
+    # and whoever runs the server reads it in its log, once
+    refusals = [line for line in log.read_text().splitlines() if "refused a new tab" in line]
+    said = clients.FULL.format(n="4 people are")
+    assert refusals == [f"perceptron: refused a new tab (5 sessions, at most 4): {said}"]
 
 
 def test_an_open_tab_costs_the_server_one_file(server):

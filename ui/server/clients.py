@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import faulthandler
 import ipaddress
+import logging
 import os
 import secrets
 import signal
@@ -41,6 +42,7 @@ from dataclasses import dataclass
 from perceptron_store.ratelimit import RateLimit
 from ui.server import internals
 
+_LOG = logging.getLogger(__name__)
 PROXIES_ENV = "PERCEPTRON_PROXIES"  # more trusted proxies: "10.0.0.5,10.0.0.6"
 SESSIONS_ENV = "PERCEPTRON_MAX_SESSIONS"
 # files one open tab holds: its websocket; and, where the sessions do not share one script
@@ -315,6 +317,9 @@ def admit(session: str, client: Client) -> str | None:
     elif not counted and not allow(tab_action(client), client):
         said = refused("tab")
     if said is not None:
+        _LOG.warning(
+            "perceptron: refused a new tab (%d sessions, at most %d): %s", len(active), cap, said
+        )
         internals.close_connection(session, after=CLOSE_AFTER_S)
         with _LOCK:
             _SEEN.pop(session, None)

@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import logging
 import threading
 import time
 from collections import OrderedDict, deque
@@ -68,6 +69,8 @@ from ui.server import clients, internals
 from ui.server.internals import session_id
 
 WINDOW = 3.0  # seconds of history that count
+SLOW_S = 10.0  # s: a run that took longer, waiting and running, is told in the server's log
+_LOG = logging.getLogger(__name__)
 PLACES = 3  # runs that hold the interpreter at once; more wait their turn
 BUSY_PLACES = 1  # of them, what busy sessions' runs may hold together
 LIGHT_PLACES = 1  # and what is kept for fragment runs: page runs hold the others at most
@@ -323,6 +326,17 @@ def turn(*, fragment: bool = False) -> Iterator[None]:
         # a busy run is charged its wait, run and rest (so it stays busy); any other its
         # processor time (a wait during which it asked for more was charged by _carry)
         _record(session, end, (end - arrived) if busy else used)
+        if end - arrived > SLOW_S:  # for whoever reads the log after a slow lecture
+            _LOG.warning(
+                "perceptron: a %s run took %.1f s: %.1f s waiting for its place, %.1f s "
+                "running (%.1f s of processor)%s",
+                "fragment" if fragment else "page",
+                end - arrived,
+                started - arrived,
+                end - started,
+                used,
+                ", a busy session's" if busy else "",
+            )
 
 
 def waiting() -> int:

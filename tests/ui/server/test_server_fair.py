@@ -441,3 +441,18 @@ def test_a_page_run_waits_for_a_late_loop_a_second_at_most(as_session, monkeypat
         assert fair.LATE_WAIT <= waited < fair.LATE_WAIT + 1.0
     finally:
         holders.stop()
+
+
+def test_a_slow_run_is_told_in_the_servers_log_and_a_quick_one_is_not(
+    as_session, monkeypatch, caplog
+):
+    monkeypatch.setattr(fair, "SLOW_S", 0.1)
+    caplog.set_level("WARNING", logger=fair.__name__)
+    with fair.turn():
+        work(0.01)
+    assert caplog.records == []
+    with fair.turn(fragment=True):
+        work(0.15)
+    (said,) = [r.getMessage() for r in caplog.records]
+    assert said.startswith("perceptron: a fragment run took 0.")
+    assert "0.0 s waiting for its place" in said  # a quiet server: it ran at once
