@@ -10,7 +10,7 @@ from streamlit.delta_generator import DeltaGenerator
 from perceptron_core import RULES
 from ui import VERSION
 from ui.app.sidebar import CUSTOM, current_dataset
-from ui.app.state import ORDERS, SCALES, W0_MODES, bind
+from ui.app.state import MAX_EPOCHS, ORDERS, SCALES, W0_MODES, bind
 from ui.classmode import arrive, strip
 from ui.classmode import follow as class_follow
 from ui.classmode import seat as seats
@@ -65,7 +65,7 @@ elif not presenter:
     with st.expander("More run settings: η, epochs, w₀, order", expanded=False):
         c = st.columns(4)
         c[0].number_input("learning rate η", 0.001, 1000.0, **bind(ss, "lec_eta"), format="%g")
-        c[1].number_input("max epochs", 1, 500, **bind(ss, "lec_max_epochs"))
+        c[1].number_input("max epochs", 1, MAX_EPOCHS, **bind(ss, "lec_max_epochs"))
         c[2].selectbox("start w0", W0_MODES, **bind(ss, "lec_w0"))
         if ss["lec_w0"] == "typed":
             c[2].text_input("w0 = (w1, w2[, b])", **bind(ss, "lec_w0_typed"))

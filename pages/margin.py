@@ -7,7 +7,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from ui.app.sidebar import CUSTOM, current_dataset
-from ui.app.state import assign, bind, session_key
+from ui.app.state import MAX_EPOCHS, assign, bind, passes_within, session_key
 from ui.classmode import challenge
 from ui.classmode import classroom as cr
 from ui.lecture.restart import follow
@@ -46,8 +46,11 @@ def challenge_numbers(X: np.ndarray, y: np.ndarray, c: cr.Challenge) -> dict[str
     gamma, R, bound, M = lab.numbers(an)
     converged = an.trace.converged
     said: dict[str, Any] = {"gamma": gamma, "R": R, "bound": bound, "M": M, "converged": converged}
-    said["reason"] = an.reason
-    refusal = cr.judge(c, n=len(y), gamma=gamma, converged=converged, reason=an.reason)
+    passes = an.trace.n_epochs
+    said["reason"], said["passes"] = an.reason, passes
+    refusal = cr.judge(
+        c, n=len(y), gamma=gamma, converged=converged, reason=an.reason, M=M, passes=passes
+    )
     return refusal or said
 
 
@@ -87,7 +90,8 @@ def challenge_box(X: np.ndarray, y: np.ndarray) -> None:
     box = st.container(border=True, key="mar_challenge")
     box.markdown(
         f":material/emoji_events: **Challenge {c.id}:** at most {c.max_points} points, γ ≥ "
-        f"{c.min_gamma:g}; make as many mistakes as you can (given order, w = 0, bias c = 1)."
+        f"{c.min_gamma:g}; make as many mistakes as you can (given order, w = 0, bias c = 1; "
+        f"the run may take up to {passes_within(c.max_points):,} passes)."
     )
     said = challenge_numbers(X, y, c)
     if isinstance(said, str):
@@ -183,7 +187,7 @@ def lab_core() -> None:
             version=history.version,
             tick=ss.get(lab.TICK, 0),
             mode=ss["mar_mode"],
-            readouts=lab.readouts(nums, prev),
+            readouts=lab.readouts(nums, prev, cut=an.cut),
             note=note,
             error=error,
         )
@@ -194,13 +198,10 @@ def lab_core() -> None:
             st.markdown(
                 f"The perceptron made **{count(an.M, 'mistake')}** in "
                 f"{count(an.trace.n_epochs, 'pass')} and never finished a pass without one "
-                f"(limit: {count(settings[2], 'pass')})."
+                f"(limit: {count(passes_within(len(y), settings[2]), 'pass')})."
             )
         else:
-            st.markdown(
-                f"M = **{an.M}** ≤ (R/γ)² = **{number(an.mm.bound)}**. In {lab.ORDERS} shuffled "
-                f"orders M was {an.orders[0]} to {an.orders[1]}: the bound holds for every order."
-            )
+            st.markdown(lab.bound_sentence(an))
         if np.unique(y).size == 1:
             st.info(
                 "All points have the same label: pick “add +1” or “add −1” and add one of "
@@ -209,7 +210,9 @@ def lab_core() -> None:
         challenge_box(X, y)
         s = st.columns([1, 1], vertical_alignment="bottom")
         s[0].toggle("bias (x ← (x, c))", **bind(ss, "mar_bias"))
-        s[1].number_input("max passes", 1, 500, **bind(ss, "mar_max_epochs"))
+        s[1].number_input(
+            "max passes", 1, MAX_EPOCHS, **bind(ss, "mar_max_epochs"), help=lab.PASSES_HELP
+        )
         if ss["mar_bias"]:
             st.slider("bias feature c", 0.1, 10.0, step=0.1, **bind(ss, "mar_c"), help=C_HELP)
         entries = lab.log_edit(ss, settings, history.version, an)

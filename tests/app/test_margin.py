@@ -239,3 +239,70 @@ def test_one_pass_is_written_in_the_singular():
     at = margin_page({"mar_max_epochs": "1"}, custom=(*xor, "xor.csv"))
     text = texts(at)
     assert "mistakes** in 1 pass and never finished a pass without one (limit: 1 pass)." in text
+
+
+def plain_mistakes(Z: np.ndarray, y: np.ndarray, passes: int) -> tuple[int, bool]:
+    """The perceptron counted as the lesson counts it: from w = 0, η = 1, the given order,
+    pass after pass until a pass makes no mistake (or ``passes`` passes)."""
+    w, M = np.zeros(Z.shape[1]), 0
+    for _ in range(passes):
+        made = 0
+        for z, label in zip(Z, y, strict=True):
+            if label * (w @ z) <= 0:
+                w, made = w + label * z, made + 1
+        M += made
+        if made == 0:
+            return M, True
+    return M, False
+
+
+TWO_CLOSE = (np.array([[20.0, 2.0], [20.0, 3.0]]), np.array([1.0, -1.0]))
+TWO_FAR = (np.array([[100.0, 10.0], [100.0, 11.0]]), np.array([1.0, -1.0]))
+
+
+@pytest.mark.parametrize(("points", "truth"), [(TWO_CLOSE, 273), (TWO_FAR, 1841)])
+def test_M_is_the_whole_count_however_many_passes_it_takes(points, truth):
+    """Two points 1 apart far from the origin: the perceptron needs hundreds of passes, more
+    than the lab's default limit of 100, and M is still the count until a clean pass."""
+    X, y = points
+    Z = np.column_stack([X, np.ones(2)])  # bias on, c = 1: the lab's defaults
+    M, done = plain_mistakes(Z, y, passes=100_000)
+    assert done and truth == M
+    at = margin_page(custom=(X, y, "two points"))
+    assert metrics(at)["mistakes M"] == number(M)
+    text = texts(at)
+    assert f"M = **{number(M)}** ≤ (R/γ)²" in text
+    assert f"In {lab.ORDERS} shuffled orders M was {number(M)} every time" in text
+    assert "not converged" not in text and not margin_scene(at)["banner"]
+
+
+def test_a_count_cut_at_the_limit_is_said_to_be_a_lower_bound():
+    """γ ≈ 10⁻⁵ at R ≈ 1,000: the bound is 10¹⁰ and the run stops at the lab's limit."""
+    X, y = np.array([[1000.0, 1.0], [1000.0, 1.02]]), np.array([1.0, -1.0])
+    Z = np.column_stack([X, np.ones(2)])
+    passes = 10_000  # the most the lab runs on two points
+    M, done = plain_mistakes(Z, y, passes=passes)
+    assert not done
+    at = margin_page(custom=(X, y, "two points"))
+    assert metrics(at)["mistakes M"] == f"≥ {number(M)}"
+    text = texts(at)
+    assert f"M ≥ **{number(M)}**: the perceptron has not converged after 10,000 passes" in text
+    assert "M = **" not in text
+    assert f"{lab.ORDERS} of these runs had not converged" in text
+    assert margin_scene(at)["banner"] == "The perceptron has not converged after 10,000 passes"
+
+
+def test_the_bias_sweep_and_the_scaling_table_count_M_to_the_end_or_say_they_stopped():
+    X, y = TWO_CLOSE
+    at = margin_page(custom=(X, y, "two points"))
+    at.session_state["mar_open_scale"] = True
+    at.run()
+    (scaling,) = at.dataframe
+    shown = scaling.value["mistakes M"].tolist()
+    Z = np.column_stack([X, np.ones(2)])
+    # scaling every vector by s changes no mistake: M is the same whole count in each row
+    assert shown == [number(plain_mistakes(Z, y, 100_000)[0])] * len(shown)
+    rows = lab.constant_sweep(X, y, np.array([0.0, 1.0, -2.5]), (0.1, 1.0, 10.0), 100)
+    for r in rows:
+        M, done = plain_mistakes(np.column_stack([X, np.full(2, r.c)]), y, 10_000)
+        assert (r.M, r.M_cut) == (M, not done)

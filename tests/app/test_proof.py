@@ -428,3 +428,19 @@ def test_the_page_carries_its_print_rules_and_keys_what_paper_leaves_out():
     keys = {w.key for w in [*at.main.slider, *at.main.selectbox, *at.main.text_input]}
     assert len(keys) >= 5, keys  # the rule, w0, mistake k, the orders, γ
     assert keys <= set(paper.WIDGETS), keys - set(paper.WIDGETS)
+
+
+def test_card_0_marks_the_base_case_as_failing_and_w0_not_0_as_true():
+    """From w₀ = (1, −2, 0.5) the statement "w₀ ≠ 0" is true; what fails is the base case
+    w₀ = 0 that both inductions assume. Every ✗ sits on a statement that is false."""
+    w0 = np.array([1.0, -2.0, 0.5])
+    at = proof_page({"lec_w0": "typed", "lec_w0_typed": "1, -2, 0.5"})
+    card0 = next(x.value for x in at.latex if r"w_0 &=" in x.value)
+    rows = card0.removeprefix(r"\begin{aligned}").removesuffix(r"\end{aligned}").split(r" \\ ")
+    for row in rows:
+        if r"\ne 0" in row:
+            assert bool(w0.any())  # the claim on this row is true ...
+            assert r"\checkmark" in row and "fails" not in row  # ... and marked so
+        if "fails" in row:
+            assert "base case" in row and r"w_0 &= 0" in row  # w₀ = 0: false here
+    assert any("fails" in row for row in rows)

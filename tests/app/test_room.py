@@ -618,6 +618,36 @@ def test_the_margin_challenge_from_submit_to_the_lecture() -> None:
     assert lecture_scene(lec)["t"] == 0
 
 
+def test_the_challenge_takes_a_set_that_needs_hundreds_of_passes_with_its_whole_count() -> None:
+    """(100, 10) labelled +1 and (100, 11) labelled −1: γ ≈ 0.497, and the perceptron
+    (bias c = 1, w = 0, the given order) needs 922 passes; counted here with a plain loop."""
+    X, y = np.array([[100.0, 10.0], [100.0, 11.0]]), np.array([1, -1])
+    Z = np.column_stack([X, np.ones(2)])
+    w, M, passes = np.zeros(3), 0, 0
+    while True:
+        passes += 1
+        made = 0
+        for z, label in zip(Z, y, strict=True):
+            if label * (w @ z) <= 0:
+                w, made = w + label * z, made + 1
+        M += made
+        if made == 0:
+            break
+    lec, seat = lecturer()
+    lec.button(key="room_ch_open").click().run()
+    a = student(seat.code, "Ana", page="pages/margin.py")
+    a.session_state["data_custom"] = (X, y, "drawn in the margin lab")
+    a.run()
+    said = texts(a)
+    assert f"This set: M = {M}," in said and "did not converge" not in said
+    assert not a.button(key="mar_submit").disabled
+    a.button(key="mar_submit").click().run()
+    assert f"Submitted: M = {M} mistakes" in texts(a)
+    lec.run()
+    lec.button(key="room_open").click().run()  # the lecture runs it to the end, as counted
+    assert lecture_scene(lec)["T"] == passes * 2
+
+
 def test_closing_the_class_ends_it_for_students_and_the_summary_has_no_names() -> None:
     lec, seat = lecturer()
     a = student(seat.code, "Ana")

@@ -36,8 +36,13 @@ from ui.server import internals
 Session = MutableMapping[Any, Any]
 
 MAX_SEED = 2**31 - 1
-MAX_EPOCHS = 500
+MAX_EPOCHS = 10_000  # passes: enough for the margin challenge's hardest sets to converge
 MAX_STEPS = 200_000  # epochs x n cap: a run never pins the CPU
+
+
+def passes_within(n: int, passes: int = MAX_EPOCHS) -> int:
+    """``passes`` over n points, cut so that the run takes at most MAX_STEPS steps."""
+    return max(1, min(int(passes), MAX_STEPS // max(int(n), 1)))
 
 
 def _int_in(lo: int, hi: int) -> Callable[[str], int]:

@@ -48,6 +48,7 @@ def submit_set(
     M: int,
     converged: bool,
     reason: str | None,
+    passes: int = 0,
 ) -> tuple[bool, str]:
     """Submit the points (X, y) to the open challenge ``cid``, with the numbers the server
     measured on them with the challenge's settings. Returns (kept, sentence)."""
@@ -61,7 +62,13 @@ def submit_set(
         if room is None or room.challenge is None or room.challenge.id != cid:
             return False, "That challenge is no longer open."
         refusal = cr.judge(
-            room.challenge, n=len(y), gamma=gamma, converged=converged, reason=reason
+            room.challenge,
+            n=len(y),
+            gamma=gamma,
+            converged=converged,
+            reason=reason,
+            M=M,
+            passes=passes,
         )
         if refusal is not None:
             return False, refusal

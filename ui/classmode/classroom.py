@@ -53,10 +53,14 @@ MAX_CHALLENGES = 20
 MAX_ROUNDS = 2
 TURNS = ("ccw", "cw", "none")  # which way the line turns at the step: the answers' words
 TURN_WORDS = {"ccw": "counter-clockwise", "cw": "clockwise", "none": "no turn"}
+# the truth may also be a turn by exactly 90°, which either answer names
+TURN_TRUTH = {**TURN_WORDS, "quarter": "a quarter turn (either way)"}
 # the challenge's bounds (the lecturer's form and the document's check)
 CHALLENGE_POINTS = (3, 50)
 CHALLENGE_GAMMA = (0.01, 1.0)
-CHALLENGE_EPOCHS = 500  # the perceptron runs this long on a submission (5,000 steps at most)
+# the most passes the perceptron runs on a submission (and on any separable set in the margin
+# lab): ui.app.state.MAX_EPOCHS, within its MAX_STEPS steps; a set that needs more is refused
+CHALLENGE_EPOCHS = 10_000
 RECENT_S = 0.25  # a room's document is read from the store at most this often per process
 
 
@@ -246,18 +250,79 @@ class Room:
 
 
 def turn_of(w: Iterable[float], z: Iterable[float], y: int, eta: float, mistake: bool) -> str:
-    """Which way the line turns at the step: the angle of its normal (w₁, w₂) before and
-    after ``w <- w + eta * y * z`` ("none": no mistake, no line before or after, or a
-    change of length only)."""
+    """Which way the line w₁x₁ + w₂x₂ + b = 0 turns at the step, as it is drawn: a line has
+    no arrow, so it turns by its smaller angle, under 90°. When the normal (w₁, w₂) turns
+    by more than 90° the line turns the other way, by 180° less.
+
+    "ccw" or "cw"; "quarter": by exactly 90°, which is either way; "none": no mistake, no
+    line before or after, or the same direction after (it moved, or w reversed).
+    """
     w, z = list(w), list(z)
     if not mistake:
         return "none"
     after = [a + eta * y * b for a, b in zip(w, z, strict=True)]
     cross = w[0] * after[1] - w[1] * after[0]  # > 0: (w1, w2) turned counter-clockwise
+    dot = w[0] * after[0] + w[1] * after[1]  # < 0: by more than 90°
     size = math.hypot(w[0], w[1]) * math.hypot(after[0], after[1])
     if size == 0.0 or abs(cross) <= 1e-12 * size:
         return "none"
-    return "ccw" if cross > 0 else "cw"
+    if abs(dot) <= 1e-12 * size:
+        return "quarter"
+    return "ccw" if (cross > 0) == (dot > 0) else "cw"
+
+
+def turn_right(truth: str, said: str) -> bool:
+    """Whether an answer ``said`` (one of TURNS) names the way the line turned."""
+    return said == truth or (truth == "quarter" and said in ("ccw", "cw"))
+
+
+def turn_words(truth: str) -> str:
+    """The way the line turned, in words: "clockwise", "a quarter turn (either way)"."""
+    return TURN_TRUTH.get(truth, truth)
+
+
+def line_change(q: Question) -> str:
+    """What the step did to the drawn line, beyond its turn: "none" (no mistake), "absent"
+    (no line before or after: w₁ = w₂ = 0), "appeared", "vanished", "same" (the same line),
+    "moved" (the same direction, another place), "flipped" (the same direction, w reversed:
+    the sides swapped) or "turned"."""
+    if not q.mistake:
+        return "none"
+    w = list(q.w)
+    after = [a + q.eta * q.y * b for a, b in zip(w, q.z, strict=True)]
+    before_line, after_line = math.hypot(w[0], w[1]) > 0, math.hypot(after[0], after[1]) > 0
+    if not before_line or not after_line:
+        return {(False, False): "absent", (False, True): "appeared"}.get(
+            (before_line, after_line), "vanished"
+        )
+    if q.turn != "none":
+        return "turned"
+    # parallel normals: the line's offset is -w₃/‖(w₁, w₂)‖ along the unit normal
+    bias = len(q.z) > len(q.x)
+    flipped = w[0] * after[0] + w[1] * after[1] < 0
+    if not bias:
+        return "flipped" if flipped else "same"
+    off = [-v[2] / math.hypot(v[0], v[1]) for v in (w, after)]
+    same_place = math.isclose(off[0], -off[1] if flipped else off[1], rel_tol=1e-9, abs_tol=1e-12)
+    if flipped:
+        return "flipped"
+    return "same" if same_place else "moved"
+
+
+def change_words(q: Question) -> str:
+    """What happened to the line at a mistake, in words ("the line turned clockwise")."""
+    said = {
+        "absent": "there is no line before or after the step (w₁ = w₂ = 0)",
+        "appeared": "the line appeared (before the step w₁ = w₂ = 0: no line)",
+        "vanished": "the line vanished (after the step w₁ = w₂ = 0: no line)",
+        "same": "the line did not move (w only changed its length)",
+        "moved": "the line did not turn: it moved without turning",
+        "flipped": "the line did not turn: w reversed, so its + and − sides swapped",
+    }
+    change = line_change(q)
+    if change == "turned":
+        return f"the line turned {turn_words(q.turn)}"
+    return said.get(change, "the line did not move")
 
 
 def _playing(d: Any) -> tuple[float, float, float] | None:
@@ -276,6 +341,8 @@ def _question(d: Any) -> Question | None:
     d = dict(d)
     for key in ("x", "z", "w"):
         d[key] = tuple(float(v) for v in d[key])
+    if d.get("turn") not in TURN_TRUTH:
+        raise ValueError("not a turn")
     return Question(**d)
 
 
@@ -589,7 +656,7 @@ class Grade:
 def grade(q: Question, mistake: bool, turn: str | None) -> Grade:
     """Each part on its own: "mistake" against the step's truth, the turn against the way
     the line turned (no mistake: the line does not move, so "no turn" is right)."""
-    return Grade(mistake == q.mistake, None if turn is None else turn == q.turn)
+    return Grade(mistake == q.mistake, None if turn is None else turn_right(q.turn, turn))
 
 
 @dataclass(frozen=True)
@@ -678,8 +745,11 @@ def judge(
     gamma: float | None,
     converged: bool,
     reason: str | None,
+    M: int = 0,
+    passes: int = 0,
 ) -> str | None:
-    """Why a set does not meet the challenge (a sentence), or None if it does."""
+    """Why a set does not meet the challenge (a sentence), or None if it does. ``M`` and
+    ``passes`` are the run's, said when it stopped at the limit before converging."""
     if not challenge.open:
         return "This challenge is closed."
     if n > challenge.max_points:
@@ -688,8 +758,11 @@ def judge(
         return f"Your points are not linearly separable ({reason or 'no separating line'})."
     if gamma < challenge.min_gamma:
         return f"Your margin γ = {gamma:.3g} is below the challenge's {challenge.min_gamma:g}."
-    if not converged:  # pragma: no cover - the bound keeps M finite; a cap just in case
-        return f"The perceptron did not converge within {CHALLENGE_EPOCHS} epochs."
+    if not converged:
+        return (
+            f"The perceptron had not converged after {passes:,} passes, the most the challenge "
+            f"runs (M ≥ {M:,} so far): widen the margin or bring the points closer in."
+        )
     return None
 
 

@@ -73,12 +73,18 @@ def question_figure(q: cr.Question) -> go.Figure:
     # about, on a phone or a laptop
     axis = {"range": [-span, span], "zeroline": True, "constrain": "domain", **AXIS}
     notes = []
-    if _line(w, bias, span) is None:
+    said = [(no_line_words(w, bias), 0.98)]
+    if q.revealed and q.mistake:
+        after = w + q.eta * q.y * np.asarray(q.z)
+        said.append((no_line_words(after, bias, "after the step"), 0.88))
+    for text, top in said:
+        if not text:
+            continue
         notes.append(
             {
-                "text": "w = 0: no line yet",
+                "text": text,
                 "x": 0.02,
-                "y": 0.98,
+                "y": top,
                 "xref": "paper",
                 "yref": "paper",
                 "showarrow": False,
@@ -100,6 +106,19 @@ def question_figure(q: cr.Question) -> go.Figure:
             },
         }
     )
+
+
+def no_line_words(w: np.ndarray, bias: bool, when: str = "") -> str:
+    """Why a w draws no line, or "" if it draws one: w = 0, or w₁ = w₂ = 0 with a bias that
+    puts every point on one side."""
+    if math.hypot(float(w[0]), float(w[1])) > 0:
+        return ""
+    lead = f"{when}: " if when else ""
+    b = float(w[2]) if bias and len(w) > 2 else 0.0
+    if b == 0.0:
+        return f"{lead}w = 0: no line" + ("" if when else " yet")
+    side = "+" if b > 0 else "−"
+    return f"{lead}w₁ = w₂ = 0: no line, every point is on the {side} side"
 
 
 def _line(w: np.ndarray, bias: bool, span: float) -> tuple[list[float], list[float]] | None:
@@ -139,12 +158,10 @@ def truth_text(q: cr.Question) -> str:
     rule = RULES[q.rule].tie_note(m)  # only a tie's verdict depends on the rule
     if not q.mistake:
         return f"No mistake: y·w·{v} = {signed(m)}{rule}, so w stays and the line does not move."
-    turn = (
-        f"the line turned {cr.TURN_WORDS[q.turn]}"
-        if q.turn != "none"
-        else "the line did not turn (it appeared, or only moved)"
+    return (
+        f"It was a mistake: y·w·{v} = {signed(m)}{rule}, so w ← w + η·y·{v} and "
+        f"{cr.change_words(q)}."
     )
-    return f"It was a mistake: y·w·{v} = {signed(m)}{rule}, so w ← w + η·y·{v} and {turn}."
 
 
 ANSWERS = {"mistake": True, "no mistake": False}
@@ -168,13 +185,7 @@ def graded_text(q: cr.Question, mistake: bool, turn: str | None) -> str:
     elif g.turn_right:
         parts.append(f"{cr.TURN_WORDS[turn]} ✓ right")
     else:
-        moved = (
-            "no mistake: the line did not move"
-            if not q.mistake
-            else "the line did not turn"
-            if q.turn == "none"
-            else f"the line turned {cr.TURN_WORDS[q.turn]}"
-        )
+        moved = "no mistake: the line did not move" if not q.mistake else cr.change_words(q)
         parts.append(f"{cr.TURN_WORDS[turn]} ✗ ({moved})")
     return " · ".join(parts)
 
@@ -250,7 +261,7 @@ def question_card(session: Session, q: cr.Question, *, ringed: bool = False) -> 
                 + " You can change your answer until the lecturer reveals it."
             )
         box.pills(
-            "If it is a mistake, which way will the line turn? (optional)",
+            "If it is a mistake, which way will the line turn (by its smaller angle)? (optional)",
             [cr.TURN_WORDS[t] for t in cr.TURNS],
             key=key_t,
             on_change=_answer,

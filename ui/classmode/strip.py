@@ -526,7 +526,7 @@ def _revealed_bars(room: cr.Room, q: cr.Question) -> None:
                 st.progress(t.share(n), text=f"{label}{mark}: {n} ({t.share(n):.0%})")
             if t.turned:
                 turns = ", ".join(
-                    f"{cr.TURN_WORDS[k]}{' ✓' if k == q.turn else ''} {v}"
+                    f"{cr.TURN_WORDS[k]}{' ✓' if cr.turn_right(q.turn, k) else ''} {v}"
                     for k, v in t.turns.items()
                 )
                 st.caption(f"Which way: {turns} ({t.right_turn} of {t.turned} right).")

@@ -17,8 +17,11 @@ from ui.classmode.classroom import (
     Room,
     Submission,
     Tally,
+    change_words,
     submissions,
     tallies,
+    turn_right,
+    turn_words,
 )
 
 
@@ -43,7 +46,7 @@ def summary_rows(
                     "step t": q.t + 1,  # the example's step, counted from 1 as on the page
                     "point": q.point + 1,
                     "answer": ("mistake" if q.mistake else "no mistake") if q.revealed else "",
-                    "turn": TURN_WORDS[q.turn] if q.revealed else "",
+                    "turn": turn_words(q.turn) if q.revealed else "",
                     "answered": t.answered,
                     "said mistake": t.mistake,
                     "said no mistake": t.no_mistake,
@@ -130,9 +133,7 @@ def truth_words(q: Question) -> str:
     """The question's answer in a few words ("a mistake, the line turned clockwise")."""
     if not q.mistake:
         return "no mistake (the line did not move)"
-    if q.turn == "none":
-        return "a mistake (the line did not turn)"
-    return f"a mistake, the line turned {TURN_WORDS[q.turn]}"
+    return f"a mistake, {change_words(q)}"
 
 
 def _cell(t: Tally, count: int, of: int | None = None) -> str:
@@ -148,7 +149,7 @@ def votes_table(q: Question, votes: Sequence[Tally]) -> str:
     choices += [(TURN_WORDS[k], k) for k in TURNS]
 
     def head(word: str, code: str) -> str:
-        right = q.revealed and (code == right_m or code == q.turn)
+        right = q.revealed and (code == right_m or (code in TURNS and turn_right(q.turn, code)))
         return f"{word} ✓ right" if right else word
 
     cols = ["", "answered", *(head(w, c) for w, c in choices)]

@@ -98,8 +98,8 @@ def canvas_scene(
     banner = ""
     if mm is None:
         banner = "Not separable: no w*, no margin γ, no bound"
-    elif not trace.converged:  # pragma: no cover - separable data converge within the bound
-        banner = "The perceptron has not converged yet"
+    elif not trace.converged:  # the run reached the lab's limit of passes
+        banner = f"The perceptron has not converged after {count(trace.n_epochs, 'pass')}"
     n_plus = int((an.y > 0).sum())
     return {
         "v": version,
@@ -159,9 +159,14 @@ def scaling_frame(rows: Sequence[ScaledRow]) -> pd.DataFrame:
             "R": [number(r.R) for r in rows],
             "γ": ["—" if r.gamma is None else number(r.gamma) for r in rows],
             "(R/γ)²": ["—" if r.bound is None else number(r.bound) for r in rows],
-            "mistakes M": [r.M for r in rows],
+            "mistakes M": [mistakes_text(r.M, r.M_cut) for r in rows],
         }
     )
+
+
+def mistakes_text(M: int, cut: bool) -> str:
+    """M as a table cell: "≥ 200 (not converged)" when the run stopped at its limit."""
+    return f"≥ {number(M)} (not converged)" if cut else number(M)
 
 
 def _layout(**extra: Any) -> dict[str, Any]:
@@ -270,6 +275,7 @@ def constant_figure(rows: Sequence[ConstantRow], c_now: float) -> go.Figure:
     """The bound against the bias feature's value c: for one fixed line, for the best
     separator at each c, and the perceptron's mistakes."""
     cs = [r.c for r in rows]
+    any_cut = any(r.M_cut for r in rows)
     data = [
         {
             "type": "scatter",
@@ -293,10 +299,14 @@ def constant_figure(rows: Sequence[ConstantRow], c_now: float) -> go.Figure:
             "type": "scatter",
             "x": cs,
             "y": [max(r.M, 0.8) for r in rows],
-            "customdata": [r.M for r in rows],
+            "customdata": [mistakes_text(r.M, r.M_cut) for r in rows],
             "mode": "markers",
-            "name": "mistakes M",
-            "marker": {"color": W_COLOUR, "size": 7},
+            "name": "mistakes M" + (" (▲: not converged, at least)" if any_cut else ""),
+            "marker": {
+                "color": W_COLOUR,
+                "size": [11 if r.M_cut else 7 for r in rows],
+                "symbol": ["triangle-up" if r.M_cut else "circle" for r in rows],
+            },
             "hovertemplate": "c = %{x:.3~r}<br>M = %{customdata}<extra></extra>",
         },
     ]

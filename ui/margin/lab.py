@@ -20,9 +20,9 @@ import numpy as np
 import streamlit as st
 
 from perceptron_core import MaxMargin, NotSeparableError, Trace, max_margin, train
-from ui.app.state import MAR_MODES, Session, session_key
+from ui.app.state import MAR_MODES, MAX_EPOCHS, MAX_STEPS, Session, passes_within, session_key
 from ui.look.geometry import Box, view_box
-from ui.look.numbers import number, signed
+from ui.look.numbers import count, number, signed
 from ui.look.text import lesson_text
 from ui.margin import edits
 from ui.server.cache import cached
@@ -66,11 +66,17 @@ class Analysis:
     mm: MaxMargin | None  # None when not separable
     reason: str | None  # why not separable, in words
     orders: tuple[int, int] | None  # fewest and most mistakes in ORDERS shuffled orders
+    orders_cut: int  # how many of those runs stopped at the limit (their M is a lower bound)
     r_plane: float  # max ‖x‖ of the drawn points (the circle in the plane)
 
     @property
     def M(self) -> int:
         return self.trace.n_mistakes
+
+    @property
+    def cut(self) -> bool:
+        """The run stopped at its limit of passes, so M is a lower bound, not the count."""
+        return not self.trace.converged
 
     def functional(self, w: np.ndarray) -> np.ndarray:
         """y·w·z for every point (seed 001's functional margin)."""
@@ -80,6 +86,41 @@ class Analysis:
         """y·w·z / ‖w‖ for every point (seed 001's geometric margin); None if w = 0."""
         norm = float(np.linalg.norm(w))
         return None if norm == 0.0 else self.functional(w) / norm
+
+
+PASSES_HELP = (
+    "Where the points are separable the perceptron runs until a pass makes no mistake "
+    f"(at most {MAX_EPOCHS:,} passes and {MAX_STEPS:,} steps), so M is the whole count; "
+    "this limit stops it on points that are not separable."
+)
+
+
+def bound_sentence(an: Analysis) -> str:
+    """M against the bound, and M in shuffled orders, each said as a lower bound where its
+    run stopped at the limit (separable points only)."""
+    assert an.mm is not None and an.orders is not None
+    bound = number(an.mm.bound)
+    if an.cut:
+        head = (
+            f"M ≥ **{number(an.M)}**: the perceptron has not converged after "
+            f"{count(an.trace.n_epochs, 'pass')}, the most the lab runs on "
+            f"{count(len(an.y), 'point')}. The theorem's bound is (R/γ)² = **{bound}**."
+        )
+    else:
+        head = (
+            f"M = **{number(an.M)}** ≤ (R/γ)² = **{bound}** (the last of "
+            f"{count(an.trace.n_epochs, 'pass')} made no mistake)."
+        )
+    lo, hi = (number(k) for k in an.orders)
+    seen = f"M was {lo} every time" if lo == hi else f"M was {lo} to {hi}"
+    if an.orders_cut == 0:
+        tail = f"In {ORDERS} shuffled orders {seen}: the bound holds for every order."
+    else:
+        tail = (
+            f"In {ORDERS} shuffled orders {seen}; {an.orders_cut} of these runs had not "
+            "converged at the limit, so their counts are only lower bounds."
+        )
+    return f"{head} {tail}"
 
 
 def band_half_width(an: Analysis) -> float | None:
@@ -112,23 +153,42 @@ def band_sentence(an: Analysis) -> str:
 
 
 def analyse(X: np.ndarray, y: np.ndarray, *, bias: bool, c: float, max_epochs: int) -> Analysis:
-    """Run the perceptron on (X, y) and find w*, γ, R (or why there are none)."""
+    """Run the perceptron on (X, y) and find w*, γ, R (or why there are none).
+
+    On separable points M is counted as the lesson defines it, pass after pass until a
+    pass makes no mistake: the run may take up to MAX_EPOCHS passes (and MAX_STEPS steps),
+    whatever ``max_epochs`` says, which only stops a run on points that are not separable.
+    A run that reaches its limit is marked (``cut``) and shown as a lower bound.
+    """
     Z = features(X, bias, c)
-    trace = train(Z, y, bias=False, max_epochs=max_epochs)
-    orders = None
+    orders, orders_cut = None, 0
     try:
         mm: MaxMargin | None = max_margin(Z, y, bias=False)
         reason = None
-        counts = [
-            train(Z, y, bias=False, max_epochs=max_epochs, seed=s).n_mistakes for s in range(ORDERS)
-        ]
-        orders = (min(counts), max(counts))
     except NotSeparableError as exc:  # no bound to hold: no need for other orders
         mm, reason = None, str(exc)
         if bias:  # the engine's sentence speaks of lines "through the origin" of (x, c)-space
             reason = reason.replace(" through the origin", "")
+    passes = passes_within(len(y), MAX_EPOCHS if mm is not None else max_epochs)
+    trace = train(Z, y, bias=False, max_epochs=passes)
+    if mm is not None:
+        runs = [train(Z, y, bias=False, max_epochs=passes, seed=s) for s in range(ORDERS)]
+        counts = [r.n_mistakes for r in runs]
+        orders = (min(counts), max(counts))
+        orders_cut = sum(not r.converged for r in runs)
     r_plane = float(np.linalg.norm(X, axis=1).max())
-    return Analysis(X, y, bias, float(c), Z, trace, mm, reason, orders, r_plane)
+    return Analysis(X, y, bias, float(c), Z, trace, mm, reason, orders, orders_cut, r_plane)
+
+
+def mistakes_until_done(
+    Z: np.ndarray, y: np.ndarray, *, separable: bool, max_epochs: int
+) -> tuple[int, bool]:
+    """The perceptron's mistakes on Z from w = 0 in the given order, and whether the run
+    converged. Separable points run to convergence as in :func:`analyse`; others stop
+    after ``max_epochs`` passes."""
+    passes = passes_within(len(y), MAX_EPOCHS if separable else max_epochs)
+    trace = train(Z, y, bias=False, max_epochs=passes)
+    return trace.n_mistakes, trace.converged
 
 
 @dataclass(frozen=True)
@@ -142,6 +202,7 @@ class ConstantRow:
     gamma_best: float | None  # γ of w*(c), the best separator in (x, c)-space
     bound_best: float | None
     M: int  # the perceptron's mistakes on (x, c)
+    M_cut: bool = False  # the run stopped at its limit: M is a lower bound
 
 
 def constant_sweep(
@@ -163,10 +224,9 @@ def constant_sweep(
         gamma = float(score.min()) / norm
         Z = features(X, True, c)
         g_best, b_best = _best_margin(Z, y)
-        M = train(Z, y, bias=False, max_epochs=max_epochs).n_mistakes
-        out.append(
-            ConstantRow(c, R, gamma, (R / gamma) ** 2 if gamma > 0 else np.inf, g_best, b_best, M)
-        )
+        M, done = mistakes_until_done(Z, y, separable=g_best is not None, max_epochs=max_epochs)
+        bound = (R / gamma) ** 2 if gamma > 0 else np.inf
+        out.append(ConstantRow(c, R, gamma, bound, g_best, b_best, M, not done))
     return out
 
 
@@ -187,6 +247,7 @@ class ScaledRow:
     gamma: float | None
     bound: float | None
     M: int
+    M_cut: bool = False  # the run stopped at its limit: M is a lower bound
 
 
 def scaling_rows(
@@ -198,11 +259,8 @@ def scaling_rows(
         Zs = Z * s
         gamma, bound = _best_margin(Zs, y)
         R = float(np.linalg.norm(Zs, axis=1).max())
-        rows.append(
-            ScaledRow(
-                s, R, gamma, bound, train(Zs, y, bias=False, max_epochs=max_epochs).n_mistakes
-            )
-        )
+        M, done = mistakes_until_done(Zs, y, separable=gamma is not None, max_epochs=max_epochs)
+        rows.append(ScaledRow(s, R, gamma, bound, M, not done))
     return rows
 
 
@@ -303,11 +361,12 @@ READOUTS = (
 def _shown(key: str, v: float | None) -> str:
     if v is None:
         return "—"
-    return str(int(v)) if key == "M" else number(v)
+    return number(int(v)) if key == "M" else number(v)
 
 
-def readouts(now: Numbers, prev: Numbers | None) -> list[dict[str, Any]]:
-    """γ, R, the bound and M as shown, each with its change since the last edit.
+def readouts(now: Numbers, prev: Numbers | None, *, cut: bool = False) -> list[dict[str, Any]]:
+    """γ, R, the bound and M as shown, each with its change since the last edit; M as
+    "≥ M" when ``cut`` (its run stopped at the limit before converging).
 
     Rebuilt from the numbers of the data on show after every edit, undo, redo, reset
     and upload. A change shows only where the number on show changed: a γ that moved
@@ -317,6 +376,8 @@ def readouts(now: Numbers, prev: Numbers | None) -> list[dict[str, Any]]:
     out = []
     for (key, label, good), a, b in zip(READOUTS, now, before, strict=True):
         value = _shown(key, a)
+        if key == "M" and cut:
+            value = f"≥ {value}"
         delta = None
         if a is not None and b is not None and _shown(key, b) != value:
             d = float(a) - float(b)

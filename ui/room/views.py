@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import perceptron_store as store_mod
 from ui.app import links
-from ui.app.state import Session, assign
+from ui.app.state import Session, assign, passes_within
 from ui.classmode import classroom as cr
 
 # the challenge's run, which the lecture shows the same way: w = 0, η = 1, the given order,
@@ -17,7 +17,6 @@ CHALLENGE_LECTURE = {
     "lec_order": "given",
     "lec_rule": "nonpositive",
     "lec_scale": "given",
-    "lec_max_epochs": cr.CHALLENGE_EPOCHS,
 }
 
 
@@ -32,6 +31,7 @@ def open_submission(session: Session, sub: cr.Submission, rank: int) -> str | No
     X, y = found
     for key, value in CHALLENGE_LECTURE.items():
         assign(session, key, value)
+    assign(session, "lec_max_epochs", passes_within(len(y)))  # the challenge's limit for n points
     session[links.CUSTOM] = (X, y, f"submission #{rank} of the challenge")
     session[links.LINKED] = sub.data  # new data: the lecture restarts at step 0 by itself
     return None

@@ -37,7 +37,7 @@ blob = answer_blob
         ({"mistake": True, "turn": "cw"}, (True, "ccw"), (True, False)),  # the case
         ({"mistake": True, "turn": "cw"}, (False, "cw"), (False, True)),
         ({"mistake": True, "turn": "cw"}, (True, None), (True, None)),  # the turn not given
-        # a mistake whose line did not turn (it appeared, or only moved)
+        # a mistake whose line did not turn (it appeared, vanished, moved or reversed)
         ({"mistake": True, "turn": "none"}, (True, "none"), (True, True)),
         ({"mistake": True, "turn": "none"}, (True, "ccw"), (True, False)),
         # no mistake: the line does not move, so "no turn" is the right turn
@@ -64,7 +64,11 @@ def test_the_card_says_each_part_right_or_wrong_in_words_and_marks() -> None:
     assert graded_text(calm, True, "cw") == (
         "mistake ✗ (it was no mistake) · clockwise ✗ (no mistake: the line did not move)"
     )
-    assert graded_text(question(turn="none"), True, "ccw").endswith("(the line did not turn)")
+    # w = (1, 0, 0) + (2, 0, 1): the same direction, another place
+    moved = question(x=(2.0, 0.0), z=(2.0, 0.0, 1.0), w=(1.0, 0.0, 0.0), turn="none")
+    assert graded_text(moved, True, "ccw").endswith(
+        "(the line did not turn: it moved without turning)"
+    )
 
 
 def test_a_tally_counts_each_part_right_separately() -> None:
