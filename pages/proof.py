@@ -1,5 +1,7 @@
 """The proof, line by line: every inequality of the convergence proof with the run's numbers."""
 
+from typing import Any
+
 import numpy as np
 import streamlit as st
 
@@ -67,14 +69,23 @@ ended = (
     "converged" if run.trace.converged else f"stopped after {count(run.trace.n_epochs, 'epoch')}"
 )
 mistakes = "mistake" if M == 1 else "mistakes"
+cut = None if run.trace.converged else run.trace.n_epochs  # M is then a lower bound
 st.markdown(f"**{safe(data_name)}** · this run: **M = {number(M)}** {mistakes}, {ended}.")
 paper.print_button()  # and the page's print rules: a handout without the widgets
+
+
+def every_mistake(frame: Any) -> None:
+    """An "Every mistake" table, with what it leaves out said above it."""
+    if note := proof.table_note(check):
+        st.caption(note)
+    st.dataframe(frame, hide_index=True)
+
 
 st.header("The theorem")
 if run.mm is None:
     st.error(text["nonsep"] + f"\n\n*Why:* {run.reason}")
 else:
-    general, unit = proof.theorem_latex(check, M)
+    general, unit = proof.theorem_latex(check, M, cut)
     left, right = st.columns(2)
     with left.container(border=True, key=f"{paper.CARD}theorem_any"):
         card("For any R (seeds 001, 004)", text["general"], general)
@@ -82,7 +93,7 @@ else:
         card("With ‖x‖ ≤ 1 (seeds 000, 002)", text["unit"], unit)
     if not proof.from_zero(check):
         st.markdown(text["theorem_start"])
-        st.latex(proof.theorem_start_latex(check, M))
+        st.latex(proof.theorem_start_latex(check, M, cut))
 
 st.header("The proof, step by step")
 k = K
@@ -131,7 +142,7 @@ if K and run.mm is not None:
         with st.expander("Why is y·(x·w*) ≥ γ?"):
             st.markdown(text["why_margin"])
         with st.expander(f"Every mistake ({K})"):
-            st.dataframe(proof.claim1_table(check), hide_index=True)
+            every_mistake(proof.claim1_table(check))
 if K:
     with st.container(border=True, key=f"{paper.CARD}2"):
         general, live, lemma = proof.claim2_latex(check, k)
@@ -148,7 +159,7 @@ if K:
             st.markdown(text["why_square"])
             st.latex(square)
         with st.expander(f"Every mistake ({K})"):
-            st.dataframe(proof.claim2_table(check), hide_index=True)
+            every_mistake(proof.claim2_table(check))
 if K and run.mm is not None:
     # the run has w*, so proof_check filled the lines that need it
     assert check.cauchy is not None and check.conclusion is not None
@@ -156,7 +167,7 @@ if K and run.mm is not None:
         card("3. Cauchy–Schwarz", text["cauchy"], proof.cauchy_latex(check, k))
         st.markdown(proof.verdict(check.cauchy, "Cauchy–Schwarz"))
         with st.expander(f"Every mistake ({K})"):
-            st.dataframe(proof.cauchy_table(check), hide_index=True)
+            every_mistake(proof.cauchy_table(check))
     with st.container(border=True, key=f"{paper.CARD}4"):
         chain, end = proof.conclusion_latex(check, k)
         card("4. Conclusion: M ≤ (R/γ)²", text["conclusion"], chain, end)
@@ -164,10 +175,10 @@ if K and run.mm is not None:
         if not proof.from_zero(check) and check.conclusion_start is not None:
             st.markdown(proof.verdict(check.conclusion_start, "The bound redone from w₀"))
         with st.expander(f"Every mistake ({K})"):
-            st.dataframe(proof.conclusion_table(check), hide_index=True)
+            every_mistake(proof.conclusion_table(check))
     st.header("Which step is loose?")
     st.markdown(text["loose"])
-    st.markdown(proof.loosest(check))
+    st.markdown(proof.loosest(check, cut=cut is not None))
     st.plotly_chart(as_figure(proof.slack_figure(check)), config=CHART, key="prf_slack")
 
 st.header("Any order, any n: the adversary")
@@ -190,17 +201,27 @@ else:
         ("this run's order", np.array([M])),
         (f"greedy adversary ({adv.name})", np.array([adv.trace.n_mistakes])),
     ]
+    done = [
+        counts["shuffled_converged"],
+        counts["repeated_converged"],
+        np.array([run.trace.converged]),
+        np.array([adv.trace.converged]),
+    ]
     st.plotly_chart(
-        as_figure(proof.orders_figure(rows, bound, name=bound_name)),
+        as_figure(proof.orders_figure(rows, bound, name=bound_name, done=done)),
         config=CHART,
         key="prf_orders_fig",
     )
     worst = max(int(counts["shuffled"].max()), int(counts["repeated"].max()), M)
+    stopped = sum(int((~np.asarray(d, dtype=bool)).sum()) for d in done[:3])
+    at_least = "at least " if stopped else ""
+    picks = adv.counts["random_runs"]
     st.markdown(
-        f"Most mistakes in any random order: **{number(worst)}**; the adversary: "
+        f"Most mistakes in any random order: {at_least}**{number(worst)}**; the adversary: "
         f"**{number(adv.trace.n_mistakes)}** (picking the point that turns w furthest from "
         f"w\\*: {number(adv.counts['away'])}, the lowest-numbered wrong point: "
-        f"{number(adv.counts['lowest'])}, the best random pick: {number(adv.counts['random'])}); "
+        f"{number(adv.counts['lowest'])}, the best of {count(picks, 'random pick')}: "
+        f"{number(adv.counts['random'])}); "
         + (
             f"the bound: **{number(bound, 4)}**."
             if proof.from_zero(check)
@@ -210,6 +231,17 @@ else:
             "all start from this w₀."
         )
     )
+    if stopped:
+        st.info(
+            f"{count(stopped, 'run')} of this run's order, the random orders and the repeated "
+            f"points stopped at the epoch limit before converging (▶ on the chart): their M is "
+            "only a lower bound. More epochs on Step by step count them to the end."
+        )
+    if len(counts["shuffled"]) < n_orders:
+        st.caption(
+            f"{count(len(counts['shuffled']), 'random order')} of the {n_orders} asked for: "
+            f"all the runs here stay within {proof_runs.ORDER_STEPS:,} steps."
+        )
     if not adv.trace.converged:
         st.info(f"The adversary stopped after {proof_runs.ADVERSARY_STEPS:,} steps.")
     adv_line = proof.run_bound(adv.check)[1]

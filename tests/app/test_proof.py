@@ -444,3 +444,47 @@ def test_card_0_marks_the_base_case_as_failing_and_w0_not_0_as_true():
         if "fails" in row:
             assert "base case" in row and r"w_0 &= 0" in row  # w₀ = 0: false here
     assert any("fails" in row for row in rows)
+
+
+def plain_run(X: np.ndarray, y: np.ndarray, epochs: int, order=None) -> tuple[int, bool]:
+    """The perceptron with bias from w = 0 (mistake iff y·w·x ≤ 0), counted with a loop."""
+    Z = np.column_stack([X, np.ones(len(X))])
+    w, M = np.zeros(3), 0
+    for _ in range(epochs):
+        made = 0
+        for i in range(len(X)) if order is None else order:
+            if y[i] * (w @ Z[i]) <= 0:
+                w, made = w + y[i] * Z[i], made + 1
+        M += made
+        if made == 0:
+            return M, True
+    return M, False
+
+
+def test_a_run_stopped_at_the_epoch_limit_is_never_shown_as_the_whole_count():
+    """Blobs 2.0 apart, spread 0.6, n = 40, seed 9: separable, but the perceptron needs 280
+    epochs; the page's 50 stop it at a lower bound, which the cards and the orders say."""
+    X, y = make_dataset("blobs", n=40, seed=9, distance=2.0, spread=0.6)
+    M50, done50 = plain_run(X, y, 50)
+    M, done = plain_run(X, y, 10_000)
+    assert not done50 and done and M > M50
+    at = open_app(PAGE, None, {"data_custom": (X, y, "blobs")})
+    assert not at.exception
+    tex = latex(at)
+    assert rf"M \ge {M50:,}" in tex.replace("{,}", ",")
+    theorem = [x.value for x in at.latex if r"\Big(\frac{R}{\gamma}\Big)^2" in x.value][0]
+    assert r"\checkmark" not in theorem  # a lower bound proves nothing either way
+    text = markdown(at)
+    assert "At the last mistake before the run stopped" in text
+    assert "Most mistakes in any random order: at least **" in text
+    assert any("stopped at the epoch limit" in i.value for i in at.info)
+
+
+def test_a_table_that_shows_the_first_mistakes_says_how_many_it_leaves_out():
+    X, y = make_dataset("xor", n=40, seed=0)
+    at = open_app(PAGE, None, {"data_custom": (X, y, "xor")})
+    assert not at.exception
+    K, _ = plain_run(X, y, 50)
+    assert K > 1000
+    notes = [c.value for c in at.caption]
+    assert f"The first 1,000 of the {K:,} mistakes; the slider above reaches every one." in notes

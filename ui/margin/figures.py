@@ -16,6 +16,7 @@ from ui.look.geometry import Box, boundary_segment, clip
 from ui.look.numbers import count, number
 from ui.look.palette import BOUND, STAR, W_COLOUR
 from ui.look.plots import as_figure
+from ui.margin import lab
 from ui.margin.lab import Analysis, ConstantRow, ScaledRow, in_plane
 
 Point = tuple[float, float]
@@ -184,7 +185,7 @@ def _axis(title: str, **extra: Any) -> dict[str, Any]:
 
 
 def edits_svg(
-    log: Sequence[tuple[int, float, float, int]],
+    log: Sequence[tuple[int, float, float, int] | tuple[int, float, float, int, bool]],
     current: int,
     radius: float | None,
     *,
@@ -193,7 +194,8 @@ def edits_svg(
 ) -> str:
     """Mistakes M and the bound (R/γ)² against the margin γ, one pair of marks per edit,
     with the curve (R/γ)² for the current R, as SVG markup (no Plotly: a drop redraws
-    this in well under a millisecond instead of ~50 ms)."""
+    this in well under a millisecond instead of ~50 ms). An entry's fifth field, when true,
+    says its run stopped at the limit: M is a lower bound, drawn as a hollow dot."""
     left, right, top, bottom = 52, 12, 46, 40
     pw, ph = width - left - right, height - top - bottom
     gammas = [e[1] for e in log]
@@ -212,7 +214,8 @@ def edits_svg(
         'aria-label="mistakes M and the bound against the margin γ, one mark per edit" '
         'font-family="sans-serif" font-size="12">',
         f'<text x="{left}" y="16" font-size="14" font-weight="600" fill="#31333f">'
-        "Your edits: M and the bound against the margin γ</text>",
+        + (f"Your last {lab.MAX_LOGGED}" if len(log) >= lab.MAX_LOGGED else "Your")
+        + " edits: M and the bound against the margin γ</text>",
     ]
     for g in nice_ticks(0.0, g_max, 5):
         out.append(
@@ -240,17 +243,21 @@ def edits_svg(
         out.append(
             f'<polyline points="{pts}" fill="none" stroke="{BOUND}" stroke-dasharray="2 3"/>'
         )
-    for version, gamma, bound, m in log:
+    for version, gamma, bound, m, *rest in log:
+        cut = bool(rest and rest[0])
         now = version == current
         r = 7 if now else 4.5
         x, yb, ym = sx(gamma), sy(bound), sy(m)
         name = f"edit {version}" + (" (now)" if now else "")
-        tip = f"{name}: γ = {number(gamma)}, (R/γ)² = {number(bound)}, M = {m}"
+        said = f"M ≥ {number(m)} (not converged)" if cut else f"M = {number(m)}"
+        tip = f"{name}: γ = {number(gamma)}, (R/γ)² = {number(bound)}, {said}"
+        dot = f'fill="white" stroke="{W_COLOUR}" stroke-width="2"' if cut else f'fill="{W_COLOUR}"'
+
         out.append(
             f'<g class="edit"><title>{tip}</title>'
             f'<path d="M{x:.1f} {yb - r:.1f} L{x + r:.1f} {yb:.1f} L{x:.1f} {yb + r:.1f} '
             f'L{x - r:.1f} {yb:.1f} Z" fill="white" stroke="{BOUND}" stroke-width="2"/>'
-            f'<circle class="m" cx="{x:.1f}" cy="{ym:.1f}" r="{r}" fill="{W_COLOUR}"/></g>'
+            f'<circle class="m" cx="{x:.1f}" cy="{ym:.1f}" r="{r}" {dot}/></g>'
         )
     lx, ly = left + 6, 30  # the legend, between the title and the plot
     out.append(

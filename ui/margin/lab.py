@@ -39,6 +39,7 @@ TABLE = session_key("mar_table")
 CUSTOM = session_key("data_custom")
 DRAWN = "drawn in the margin lab"
 ORDERS = 20  # shuffled orders the perceptron is also run in
+MAX_LOGGED = 200  # edits the chart of edits shows (the last ones; its title says so)
 
 
 def features(X: np.ndarray, bias: bool, c: float) -> np.ndarray:
@@ -407,15 +408,16 @@ def on_surface(session: Session, event: str, payload: Any) -> None:
 
 def log_edit(
     session: Session, settings: tuple[Any, ...], version: int, an: Analysis
-) -> list[tuple[int, float, float, int]]:
-    """Record (version, γ, bound, M) once per version for the chart of the edits so far."""
+) -> list[tuple[int, float, float, int, bool]]:
+    """Record (version, γ, bound, M, M cut) once per version for the chart of the last
+    MAX_LOGGED edits."""
     kept = session.get(LOG)
-    entries: list[tuple[int, float, float, int]] = (
+    entries: list[tuple[int, float, float, int, bool]] = (
         list(kept[1]) if kept is not None and kept[0] == settings else []
     )
     if an.mm is not None and (not entries or entries[-1][0] != version):
-        entries.append((version, an.mm.gamma, an.mm.bound, an.M))
-        entries = entries[-200:]
+        entries.append((version, an.mm.gamma, an.mm.bound, an.M, an.cut))
+        entries = entries[-MAX_LOGGED:]
     session[LOG] = (settings, entries)
     return entries
 

@@ -177,21 +177,38 @@ def verdict(line: Inequality, what: str, *, ge: bool = False, slack: str = "slac
 # --- the theorem --------------------------------------------------------------------------
 
 
-def theorem_latex(c: ProofCheck, M: int) -> tuple[str, str]:
+def _run_M(M: int, cut: int | None) -> str:
+    """The run's M against a bound, with its mark: "M = 12 ≤ … ✓"; from a run that stopped
+    after ``cut`` epochs without converging, "M ≥ 153" (a lower bound: no ✓, and a ✗ only
+    if even that is over the bound)."""
+    if cut is None:
+        return rf"M = {num(M)} \;\le\; "
+    epochs = f"{cut:,} epoch" + ("" if cut == 1 else "s")
+    return rf"M \ge {num(M)}\ \text{{(stopped after {epochs})}}\\ \text{{and }} M \;\le\; "
+
+
+def _run_mark(M: int, cut: int | None, bound: float) -> str:
+    if bound * (1 + 1e-9) < M:
+        return BAD
+    return OK if cut is None else ""
+
+
+def theorem_latex(c: ProofCheck, M: int, cut: int | None = None) -> tuple[str, str]:
     """The bound in the general form (seeds 001, 004) and in the unit-ball form (seeds
-    000, 002: x scaled by 1/R), with the run's numbers; M is the run's mistake count.
+    000, 002: x scaled by 1/R), with the run's numbers; M is the run's mistake count, a
+    lower bound when the run stopped after ``cut`` epochs without converging.
 
     The theorem assumes w0 = 0. From w0 = 0 the run's M is checked against the bound (the
     rate η changes no mistake there: every w is η times the w of the run with η = 1). From
     w0 ≠ 0 the theorem says nothing about the run, so the bound is given as the bound from
     w0 = 0, with no M and no verdict (``theorem_start_latex`` holds the run to its own)."""
     R, g = c.radius, c.gamma
-    mark = OK if c.bound * (1 + 1e-9) >= M else BAD
+    mark = _run_mark(M, cut, c.bound)
     general_bound = rf"\Big(\frac{{R}}{{\gamma}}\Big)^2 = {num(c.bound)}"
     unit_bound = rf"\frac{{1}}{{(\gamma/R)^2}} = {num((R / g) ** 2)}"
     if from_zero(c):
-        general_end = rf"M = {num(M)} \;\le\; {general_bound}{mark}"
-        unit_end = rf"M = {num(M)} \;\le\; {unit_bound}{mark}"
+        general_end = rf"{_run_M(M, cut)}{general_bound}{mark}"
+        unit_end = rf"{_run_M(M, cut)}{unit_bound}{mark}"
     else:
         not_this_run = (
             r"\\ \text{the bound from } w_0 = 0\text{;}\\ \text{this run starts at } w_0 \ne 0"
@@ -208,12 +225,12 @@ def theorem_latex(c: ProofCheck, M: int) -> tuple[str, str]:
     return general, unit
 
 
-def theorem_start_latex(c: ProofCheck, M: int) -> str:
+def theorem_start_latex(c: ProofCheck, M: int, cut: int | None = None) -> str:
     """The run's M against the bound redone from its start w0 ≠ 0 (card 0 derives it)."""
-    mark = OK if c.start_bound * (1 + 1e-9) >= M else BAD
+    mark = _run_mark(M, cut, c.start_bound)
     return (
-        rf"\begin{{gathered}}\text{{from }} w_0 \ne 0:\\ M = {num(M)} \;\le\; k_{{\max}}(w_0) = "
-        rf"{num(c.start_bound)}{mark}\end{{gathered}}"
+        rf"\begin{{gathered}}\text{{from }} w_0 \ne 0:\\ {_run_M(M, cut)}"
+        rf"k_{{\max}}(w_0) = {num(c.start_bound)}{mark}\end{{gathered}}"
     )
 
 
@@ -383,24 +400,26 @@ def _gaps(c: ProofCheck) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return c.lemma1.slack, c.cauchy.slack, c.lemma2_root.slack
 
 
-def loosest(c: ProofCheck) -> str:
-    """Markdown: at the last mistake, the three gaps of the squeeze as shares of the room."""
+def loosest(c: ProofCheck, *, cut: bool = False) -> str:
+    """Markdown: at the last mistake, the three gaps of the squeeze as shares of the room
+    (``cut``: the run stopped before converging, so it is the last mistake it made)."""
     parts = {
         name.split(":")[0]: float(values[-1])
         for (name, _), values in zip(GAPS, _gaps(c), strict=True)
     }
     K = c.n_mistakes
+    last = "the last mistake before the run stopped" if cut else "the last mistake"
     room = sum(parts.values())
     if min(parts.values()) < 0 or room <= 0:
         bad = [name for name, v in parts.items() if v < 0]
         return (
-            f"At the last mistake k = {number(K)} the squeeze does not hold: "
+            f"At {last} k = {number(K)} the squeeze does not hold: "
             f"{', '.join(bad) or 'the room'} below 0."
         )
     order = sorted(parts, key=lambda name: -parts[name])
     shares = ", then ".join(f"{name} ({percent(parts[name] / room, 0)})" for name in order)
     return (
-        f"At the last mistake k = {number(K)} the room is {number(room, 4)} (in units of ‖w‖); "
+        f"At {last} k = {number(K)} the room is {number(room, 4)} (in units of ‖w‖); "
         f"the loosest step is {shares}."
     )
 
@@ -422,6 +441,14 @@ def _shown(values: Any) -> Any:
     scale = float(np.nanmax(np.abs(a), initial=0.0)) if a.size else 0.0
     a = np.where(np.abs(a) <= 1e-9 * max(scale, 1.0), 0.0, a)
     return np.array([number(v, 4) for v in a], dtype=object)
+
+
+def table_note(c: ProofCheck) -> str | None:
+    """What an "Every mistake" table leaves out: it shows the first TABLE_ROWS mistakes."""
+    if c.n_mistakes <= TABLE_ROWS:
+        return None
+    shown = f"The first {TABLE_ROWS:,} of the {c.n_mistakes:,} mistakes"
+    return shown + "; the slider above reaches every one."
 
 
 def _frame(c: ProofCheck, columns: dict[str, Any]) -> pd.DataFrame:
@@ -568,12 +595,15 @@ def orders_figure(
     *,
     name: str = "(R/γ)²",
     height: int = 300,
+    done: list[np.ndarray] | None = None,
 ) -> Fig:
     """Mistakes M of many runs on one row per kind of order (label, counts), with the bound
     that applies to them, called ``name`` (``run_bound``: (R/γ)² from w0 = 0).
 
     The x axis is logarithmic, so the bound and counts far below it both show; a count of
-    0 is drawn at 0.5 and a bound of 0 (w0 already separates) at 0.5 too."""
+    0 is drawn at 0.5 and a bound of 0 (w0 already separates) at 0.5 too. ``done`` (one
+    array per row) says which runs converged; the others stopped at their limit, and their
+    M, a lower bound, is drawn as ▶ and said as "≥"."""
     data: list[dict[str, Any]] = []
     colours = (PLUS, STAR, CURRENT, MINUS)
     rng = np.random.default_rng(0)  # jitter only, for overlapping dots
@@ -583,16 +613,23 @@ def orders_figure(
         m = np.asarray(counts, dtype=np.float64)
         top = max(top, float(m.max(initial=1.0)))
         jitter = rng.uniform(-0.18, 0.18, int(m.shape[0])) if m.shape[0] > 1 else np.zeros(1)
+        ended = np.ones(m.shape, bool) if done is None else np.asarray(done[r], dtype=bool)
         data.append(
             {
                 "type": "scatter",
                 "x": np.maximum(m, 0.5).tolist(),
                 "y": (r + jitter).round(3).tolist(),
                 "customdata": m.astype(int).tolist(),
+                "text": ["" if e else "≥ " for e in ended],
                 "mode": "markers",
-                "marker": {"color": colours[r % len(colours)], "size": 9, "opacity": 0.7},
+                "marker": {
+                    "color": colours[r % len(colours)],
+                    "size": 9,
+                    "opacity": 0.7,
+                    "symbol": ["circle" if e else "triangle-right" for e in ended],
+                },
                 "name": label,
-                "hovertemplate": label + ": M = %{customdata:,}<extra></extra>",
+                "hovertemplate": label + ": M = %{text}%{customdata:,}<extra></extra>",
             }
         )
     n = len(rows)

@@ -54,7 +54,7 @@ class Adversary:
 
     trace: AdversarialTrace
     name: str  # which one: "away", "lowest" or "random, seed s"
-    counts: dict[str, int]  # mistakes of "away", "lowest" and the best "random"
+    counts: dict[str, int]  # mistakes of "away", "lowest", the best "random"; "random_runs"
     check: ProofCheck  # the proof's lines on its run
 
 
@@ -98,7 +98,7 @@ def adversary(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> Adversary 
         trace=found[best],
         name=best,
         counts={"away": found["away"].n_mistakes, "lowest": found["lowest"].n_mistakes}
-        | {"random": best_random},
+        | {"random": best_random, "random_runs": len(found) - 2},
         check=proof_check(found[best], run.X, run.y, run.mm),
     )
 

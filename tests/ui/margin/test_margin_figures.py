@@ -212,6 +212,19 @@ def test_the_edits_chart_puts_each_edit_where_its_numbers_say():
     assert "no separable edits yet" in "".join(empty.itertext())
 
 
+def test_an_edit_whose_run_stopped_at_the_limit_is_drawn_and_said_as_a_lower_bound():
+    log = [(0, 0.5, 40.0, 3, False), (1, 1e-5, 1e10, 20_000, True)]
+    root = ET.fromstring(mf.edits_svg(log, 1, 1000.0))
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    edits = root.findall(".//s:g[@class='edit']", ns)
+    assert edits[1].find("s:title", ns).text.endswith("M ≥ 20,000 (not converged)")
+    assert edits[1].find("s:circle", ns).get("fill") == "white"  # hollow: not only a colour
+    assert edits[0].find("s:circle", ns).get("fill") != "white"
+    full = [(v, 0.5, 40.0, 3, False) for v in range(lab.MAX_LOGGED)]
+    title = "".join(ET.fromstring(mf.edits_svg(full, 0, 10.0)).itertext())
+    assert f"Your last {lab.MAX_LOGGED} edits" in title
+
+
 def test_the_pictures_words_count_one_point_in_the_singular():
     X, y = np.array([[1.0, 2.0]]), np.array([1.0])
     an = lab.analyse(X, y, bias=True, c=1.0, max_epochs=5)
