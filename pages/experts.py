@@ -7,7 +7,7 @@ from perceptron_core import EXPERT_BEHAVIOURS
 from ui.app.state import MAX_SEED, assign, bind
 from ui.experts import figures as ex
 from ui.experts.runs import experts_run
-from ui.look.numbers import number
+from ui.look.numbers import count, number
 from ui.look.plots import CHART, as_figure
 from ui.look.text import lesson_text
 from ui.shell import require_router
@@ -58,7 +58,8 @@ run = experts_run(
 
 st.header("1. Mistakes against the bound n·k")
 m = st.container(horizontal=True, gap="medium")  # wraps, two by two on a phone
-m.metric("mistakes M", number(run.n_mistakes))
+days_counted = f"mistakes M in {count(int(ss['exp_days']), 'day')}"  # the count is of these days
+m.metric(days_counted, number(run.n_mistakes))
 m.metric("bound n·k", number(run.bound))
 m.metric("γ = 1/√k", number(run.gamma, 4))
 m.metric("D = √n", number(run.radius, 4))

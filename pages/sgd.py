@@ -130,8 +130,10 @@ def eta_panels(w0: tuple[float, float] | None, key: str) -> list[Trace]:
             s = sgd.scaled(base, eta)  # E_p(eta w) = eta E_p(w)
         else:
             s = sgd_runs.surface(X, y, sgd.half_width([tr.weights]), 61)
+        stopped = "" if tr.converged else f" (not converged in {count(tr.n_epochs, 'epoch')})"
         col.markdown(
-            f"**η = {number(eta)}**: {count(tr.n_mistakes, 'mistake')}, w = {vector_text(tr.w)}"
+            f"**η = {number(eta)}**: {count(tr.n_mistakes, 'mistake')}{stopped}, "
+            f"w = {vector_text(tr.w)}"
         )
         col.plotly_chart(
             as_figure(
@@ -175,11 +177,21 @@ c[1].slider("w₀, second coordinate", -5.0, 5.0, step=0.5, **bind(ss, "sgd_w2")
 w0 = (float(ss["sgd_w1"]), float(ss["sgd_w2"]))
 start = eta_panels(w0, "start")
 counts = [t.n_mistakes for t in start]
+said = [("" if t.converged else "≥ ") + number(t.n_mistakes) for t in start]
+cut = [t for t in start if not t.converged]
 st.markdown(
-    f"From w₀ = {vector_text(w0)}: **{', '.join(map(number, counts[:2]))} and "
-    f"{number(counts[2])} mistakes** "
+    f"From w₀ = {vector_text(w0)}: **{', '.join(said[:2])} and {said[2]} mistakes** "
     "for η = 0.1, 1 and 10"
-    + (" — here they happen to agree; try another w₀." if len(set(counts)) == 1 else ".")
+    + (
+        f" (≥: not converged in {count(cut[0].n_epochs, 'epoch')}, so the count is a lower bound)"
+        if cut
+        else ""
+    )
+    + (
+        " — here they happen to agree; try another w₀."
+        if len(set(counts)) == 1 and not cut
+        else "."
+    )
 )
 
 st.header("4. Online, mini-batch and batch")

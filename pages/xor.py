@@ -109,11 +109,14 @@ st.radio(
 fmap = FEATURE_MAPS[ss["xor_map"]]
 st.latex(fmap.formula)
 lifted = runs.lifted_run(X, y, fmap.key, epochs)
-verdict = "converges" if lifted.converged else "does not converge"
-st.markdown(
-    f"On φ(x) the perceptron **{verdict}**: {count(lifted.n_mistakes, 'mistake')} in "
-    f"{count(lifted.n_epochs, 'epoch')}."
-)
+made = f"{count(lifted.n_mistakes, 'mistake')} in {count(lifted.n_epochs, 'epoch')}"
+if lifted.converged:
+    said = f"**converges**: {made}."
+elif not runs.lifted_separable(X, y, fmap.key):
+    said = f"**does not converge**: no hyperplane separates φ(x) ({made})."
+else:  # separable, stopped at the epoch limit: a lower bound, and no verdict yet
+    said = f"**has not converged yet**: at least {made}; φ(x) is separable, so it will."
+st.markdown(f"On φ(x) the perceptron {said}")
 left, right = st.columns(2)
 left.plotly_chart(
     as_figure(figures.boundary_figure(X, y, fmap.key, lifted.w)),
@@ -141,8 +144,10 @@ else:
     right.caption("Pick the full quadratic map to see the lifted points in 3-D.")
 check = runs.kernel_check(X, y, epochs)
 st.latex(figures.kernel_latex(X))
+within = "" if check["converged"] else f" in {count(epochs, 'epoch')}, not converged yet"
 st.markdown(
-    f"Kernel perceptron with K(x, z) = (x·z)² + 1: {count(check['kernel_mistakes'], 'mistake')}, "
+    f"Kernel perceptron with K(x, z) = (x·z)² + 1: {count(check['kernel_mistakes'], 'mistake')}"
+    f"{within}, "
     f"{'the same steps' if check['same_steps'] else 'NOT the same steps'} as the explicit map "
     f"({number(check['explicit_mistakes'])}); same prediction on {number(check['agree'])} of "
     f"{number(check['points'])} random points."

@@ -13,6 +13,11 @@ from perceptron_core import simulate_experts
 from ui.look.numbers import number
 
 
+def mistakes_shown(at: AppTest) -> str:
+    """The mistakes tile, whose label names the days counted."""
+    return next(v for k, v in metrics(at).items() if k.startswith("mistakes M in "))
+
+
 def experts(query: dict[str, str] | None = None) -> AppTest:
     return open_page("pages/experts.py", query)
 
@@ -21,7 +26,7 @@ def test_default_run_shows_the_engines_mistakes_under_n_times_k():
     at = experts()
     run = simulate_experts(n=25, k=5, days=500, behaviour="random", seed=0)
     shown = metrics(at)
-    assert shown["mistakes M"] == str(run.n_mistakes)
+    assert shown["mistakes M in 500 days"] == str(run.n_mistakes)
     assert shown["bound n·k"] == "125"
     assert run.n_mistakes <= 125
     assert f"**M = {run.n_mistakes}** mistakes in 500 days" in markdown(at)
@@ -49,12 +54,12 @@ def test_the_derivation_uses_the_instances_numbers():
 
 def test_the_adversary_makes_more_mistakes_and_still_stays_under_the_bound():
     at = experts({"exp_behaviour": "adversarial"})
-    adversarial = int(metrics(at)["mistakes M"])
+    adversarial = int(mistakes_shown(at))
     run = simulate_experts(n=25, k=5, days=500, behaviour="adversarial", seed=0)
     assert adversarial == run.n_mistakes
     assert simulate_experts(n=25, k=5, days=500, seed=0).n_mistakes < adversarial <= 125
     at.segmented_control[0].set_value("random").run()
-    assert int(metrics(at)["mistakes M"]) < adversarial
+    assert int(mistakes_shown(at)) < adversarial
 
 
 def test_lowering_n_below_k_shrinks_the_committee():

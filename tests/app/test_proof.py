@@ -472,7 +472,7 @@ def test_a_run_stopped_at_the_epoch_limit_is_never_shown_as_the_whole_count():
     assert not at.exception
     tex = latex(at)
     assert rf"M \ge {M50:,}" in tex.replace("{,}", ",")
-    theorem = [x.value for x in at.latex if r"\Big(\frac{R}{\gamma}\Big)^2" in x.value][0]
+    theorem = next(x.value for x in at.latex if r"\Big(\frac{R}{\gamma}\Big)^2" in x.value)
     assert r"\checkmark" not in theorem  # a lower bound proves nothing either way
     text = markdown(at)
     assert "At the last mistake before the run stopped" in text

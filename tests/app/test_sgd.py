@@ -158,3 +158,30 @@ def test_big_coordinates_give_big_numbers_written_plainly():
     run = train(20_000 * X, y, bias=False, max_epochs=30)
     assert f"final w = {vector_text(run.w)}" in shown
     assert re.search(r"\(−?\d{2,3},\d{3}, −?\d{2,3},\d{3}\)", shown)  # w = (−64,200, ...)
+
+
+def test_a_learning_rates_count_stopped_at_the_epoch_limit_says_so():
+    """Separable through the origin (margin 0.05, offset 0, n = 40, seed 3) from w₀ = (5, −5):
+    with η = 0.1 the perceptron needs more than the page's 30 epochs, counted here by a loop."""
+    X, y = make_dataset("separable", n=40, seed=3, margin=0.05, offset=0.0)
+
+    def plain(eta: float, epochs: int) -> tuple[int, bool]:
+        w, M = np.array([5.0, -5.0]), 0
+        for _ in range(epochs):
+            made = 0
+            for x, label in zip(X, y, strict=True):
+                if label * (w @ x) <= 0:
+                    w, made = w + eta * label * x, made + 1
+            M += made
+            if made == 0:
+                return M, True
+        return M, False
+
+    counts = [plain(eta, 30) for eta in (0.1, 1.0, 10.0)]
+    assert not counts[0][1] and plain(0.1, 1000)[1]  # cut at 30, done later
+    at = sgd_page({"sgd_w1": "5", "sgd_w2": "-5"}, {"data_custom": (X, y, "separable")})
+    said = ", ".join(("" if done else "≥ ") + number(M) for M, done in counts[:2])
+    last = ("" if counts[2][1] else "≥ ") + number(counts[2][0])
+    text = markdown(at)
+    assert f"**{said} and {last} mistakes** for η = 0.1, 1 and 10 (≥: not converged" in text
+    assert f"**η = 0.1**: {counts[0][0]} mistakes (not converged in 30 epochs)" in text

@@ -9,6 +9,7 @@ import pytest
 from apptest_helpers import assert_plain_numbers, markdown, open_app, open_page
 from streamlit.testing.v1 import AppTest
 
+from perceptron_core import make_dataset
 from ui.xor import runs, view
 
 
@@ -210,3 +211,36 @@ def test_every_chart_saves_a_png_at_twice_its_size_named_by_the_page():
     assert json.loads(chart.proto.config)["toImageButtonOptions"]["filename"] == (
         "perceptron-xor-lifted"
     )
+
+
+def test_a_separable_lift_stopped_at_the_epoch_limit_is_not_said_never_to_converge():
+    """Blobs 2.0 apart, spread 0.6, n = 40, seed 9, with the identity map: separable, but
+    the perceptron (bias, w = 0, the given order) needs 280 epochs; the page runs 30."""
+    X, y = make_dataset("blobs", n=40, seed=9, distance=2.0, spread=0.6)
+    Z = np.column_stack([X, np.ones(len(X))])
+    w, M = np.zeros(3), 0
+    for _ in range(30):
+        for z, label in zip(Z, y, strict=True):
+            if label * (w @ z) <= 0:
+                w, M = w + label * z, M + 1
+    assert (y * (Z @ w) <= 0).any()  # not done after 30 epochs: M is a lower bound
+    at = open_app(
+        "pages/xor.py",
+        {"xor_data": "shared", "xor_map": "identity"},
+        {"data_custom": (X, y, "blobs")},
+    )
+    assert not at.exception
+    text = markdown(at)
+    assert "does not converge" not in text
+    assert f"the perceptron **has not converged yet**: at least {M} mistakes in 30 epochs" in text
+
+
+def test_the_kernel_sentence_says_when_its_count_stopped_at_the_epoch_limit():
+    X, y = make_dataset("blobs", n=40, seed=9, distance=2.0, spread=0.6)
+    at = open_app(
+        "pages/xor.py", {"xor_data": "shared", "xor_epochs": "5"}, {"data_custom": (X, y, "blobs")}
+    )
+    assert not at.exception
+    check = runs.kernel_check(X, y, 5)
+    assert not check["converged"]  # 37 mistakes in 13 epochs when run to the end
+    assert f"{check['kernel_mistakes']} mistakes in 5 epochs, not converged yet" in markdown(at)

@@ -11,6 +11,8 @@ from typing import Any
 
 from perceptron_store import Store
 from ui.classmode.classroom import (
+    MAX_ASKED,
+    MAX_CHALLENGES,
     TURN_WORDS,
     TURNS,
     Question,
@@ -36,6 +38,8 @@ def summary_rows(
     counts the answers whose mistake or not was right, ``right on turn`` those whose turn
     was (of the answers that gave one); both only once the question was revealed."""
     rows: list[dict[str, Any]] = []
+    for kind, gone in not_kept(room).items():  # the oldest, past the room's limits
+        rows.append({"kind": f"{kind} not kept", "number": gone})
     for q in room.asked:
         for vote, t in enumerate(votes.get(q.id) or [Tally()], start=1):
             rows.append(
@@ -74,6 +78,26 @@ def summary_rows(
                 }
             )
     return rows
+
+
+def not_kept(room: Room) -> dict[str, int]:
+    """How many of the oldest questions and challenges the room no longer keeps (it keeps
+    the last MAX_ASKED and MAX_CHALLENGES; each is numbered from 1), where any."""
+    gone = {
+        "questions": room.asked[0].id - 1 if room.asked else 0,
+        "challenges": room.challenges[0].id - 1 if room.challenges else 0,
+    }
+    return {kind: n for kind, n in gone.items() if n > 0}
+
+
+def not_kept_words(room: Room, kind: str) -> str:
+    """ "Questions 1 to 3 are not kept: a class keeps its last 200." or ""."""
+    n = not_kept(room).get(kind, 0)
+    if not n:
+        return ""
+    limit = MAX_ASKED if kind == "questions" else MAX_CHALLENGES
+    which = f"{kind.capitalize()[:-1]} 1 is" if n == 1 else f"{kind.capitalize()} 1 to {n} are"
+    return f"{which} not kept: a class keeps its last {limit} {kind}."
 
 
 SUMMARY_COLUMNS = (

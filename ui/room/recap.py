@@ -11,7 +11,14 @@ from ui.app.state import Session
 from ui.classmode import arrive
 from ui.classmode import classroom as cr
 from ui.classmode.seat import Refused, reach
-from ui.classmode.summary import results_of, shift_words, summary_csv, summary_rows, truth_words
+from ui.classmode.summary import (
+    not_kept_words,
+    results_of,
+    shift_words,
+    summary_csv,
+    summary_rows,
+    truth_words,
+)
 from ui.classmode.summary import votes_table as table
 from ui.room import figures
 
@@ -53,6 +60,8 @@ def recap_view(session: Session, public_url: str) -> bool:
     st.subheader("The questions", anchor=False)
     if not room.asked:
         st.caption("No question was asked.")
+    if gone := not_kept_words(room, "questions"):
+        st.caption(gone)
     for q in room.asked:
         with st.container(border=True, key=f"room_recap_q{q.id}"):
             truth = truth_words(q) if q.revealed else "not revealed"
@@ -68,6 +77,8 @@ def recap_view(session: Session, public_url: str) -> bool:
     st.subheader("The margin challenge", anchor=False)
     if not room.challenges:
         st.caption("No challenge was opened.")
+    if gone := not_kept_words(room, "challenges"):
+        st.caption(gone)
     for c in room.challenges:
         subs = results.get(c.id, [])
         st.markdown(

@@ -342,9 +342,13 @@ def errors_figure(
 
 
 def mistakes_head(title: str, s: Starts) -> str:
-    """What the histogram of one dataset shows, above it: "2-D: M from 0 to 14; bound 78"."""
+    """What the histogram of one dataset shows, above it: "2-D: M from 0 to 14; bound 78",
+    and how many runs stopped at the epoch limit, whose M is only a lower bound."""
     M = s.runs.n_mistakes
     head = f"{title}: M from {number(M.min())} to {number(M.max())}"
+    stopped = int((~np.asarray(s.runs.converged, dtype=bool)).sum())
+    if stopped:
+        head += f" ({stopped} of {len(M)} runs had not converged: their M is a lower bound)"
     return head + (
         f"; bound {number(s.bound)}" if s.bound is not None else "; not separable: no bound"
     )

@@ -56,6 +56,12 @@ def lifted_run(X: np.ndarray, y: np.ndarray, map_key: str, max_epochs: int) -> A
 
 
 @cached(max_mb=1, heavy=True)
+def lifted_separable(X: np.ndarray, y: np.ndarray, map_key: str) -> bool:
+    """Whether a hyperplane (with bias) separates phi(X): whether more epochs would finish."""
+    return nonseparability_witness(FEATURE_MAPS[map_key].fn(X), y, bias=True) is None
+
+
+@cached(max_mb=1, heavy=True)
 def kernel_check(X: np.ndarray, y: np.ndarray, max_epochs: int) -> dict[str, int]:
     """The kernel perceptron against the explicit quadratic map: mistakes and predictions."""
     explicit = train(FEATURE_MAPS["quadratic"].fn(X), y, bias=True, max_epochs=max_epochs)
@@ -66,6 +72,7 @@ def kernel_check(X: np.ndarray, y: np.ndarray, max_epochs: int) -> dict[str, int
     return {
         "explicit_mistakes": explicit.n_mistakes,
         "kernel_mistakes": len(dual.mistake_steps),
+        "converged": int(dual.converged),
         "same_steps": int(np.array_equal(explicit.mistake_steps, dual.mistake_steps)),
         "agree": int((a == b).sum()),
         "points": len(G),

@@ -16,7 +16,14 @@ from classroom_helpers import question as base_question
 
 from ui.classmode import classroom as cr
 from ui.classmode.question import graded_text
-from ui.classmode.summary import shift_words, summary, truth_words, votes_table
+from ui.classmode.summary import (
+    not_kept_words,
+    shift_words,
+    summary,
+    summary_rows,
+    truth_words,
+    votes_table,
+)
 
 
 def question(**kw) -> cr.Question:
@@ -214,3 +221,17 @@ def test_the_recap_sets_the_votes_side_by_side_with_the_right_answer_marked() ->
     hidden = question(rounds=2)  # not revealed: no mark, no grades
     assert "✓" not in votes_table(hidden, [first, second])
     assert shift_words(hidden, [first, second]) == ""
+
+
+def test_the_summary_and_the_recap_say_which_of_the_oldest_are_no_longer_kept(s) -> None:
+    room, _ = cr.create_room(s)
+    assert "not kept" not in str(summary_rows(room, {}, {}))
+    for _ in range(cr.MAX_CHALLENGES + 2):  # the room keeps the last MAX_CHALLENGES
+        room = cr.open_challenge(room, max_points=10, min_gamma=0.1)
+    assert room.challenges[0].id == 3
+    rows = summary_rows(room, {}, {})
+    assert {"kind": "challenges not kept", "number": 2} in rows
+    assert not_kept_words(room, "challenges") == (
+        f"Challenges 1 to 2 are not kept: a class keeps its last {cr.MAX_CHALLENGES} challenges."
+    )
+    assert not_kept_words(room, "questions") == ""

@@ -11,8 +11,11 @@ from ui.look.numbers import AXIS
 from ui.variants import figures as var
 
 
-def fake_starts(mistakes: list[int], bound: float | None) -> var.Starts:
-    runs = SimpleNamespace(n_mistakes=np.array(mistakes))
+def fake_starts(
+    mistakes: list[int], bound: float | None, done: list[bool] | None = None
+) -> var.Starts:
+    converged = np.array(done if done is not None else [True] * len(mistakes))
+    runs = SimpleNamespace(n_mistakes=np.array(mistakes), converged=converged)
     return var.Starts(np.zeros((2, 2)), np.array([1.0, -1.0]), runs, bound, None)  # type: ignore[arg-type]
 
 
@@ -34,6 +37,14 @@ def test_the_histogram_shows_the_bound_or_says_where_it_is(bound, note, head):
     assert var.mistakes_head("2-D", s) == head
     assert fig["layout"]["xaxis"].items() >= AXIS.items()
     assert fig["layout"]["yaxis"].items() >= AXIS.items()
+
+
+def test_the_head_says_how_many_runs_stopped_before_converging():
+    s = fake_starts([45, 60, 89], 1500.0, [True, False, False])
+    assert var.mistakes_head("8 vs 9", s) == (
+        "8 vs 9: M from 45 to 89 (2 of 3 runs had not converged: their M is a lower bound); "
+        "bound 1,500"
+    )
 
 
 def test_the_cost_table_writes_its_numbers_with_thousands_separators():
