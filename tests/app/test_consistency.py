@@ -186,7 +186,7 @@ def check_experts() -> int:
     gamma = float((y * (X @ u)).min())
     D = float(np.linalg.norm(X, axis=1).max())
     at = open_ok("pages/experts.py")
-    assert int(metric(at, lambda s: s.endswith(" M"))) == M
+    assert int(metric(at, lambda s: s.startswith("mistakes M in "))) == M
     assert read(r"\*\*M = " + NUM + r"\*\* mistakes?", texts(at)) == [str(M)]
     assert same(metric(at, lambda s: s.startswith("γ")), gamma, ".4g")
     assert same(metric(at, lambda s: s.startswith("D")), D, ".4g")
