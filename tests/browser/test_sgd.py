@@ -49,7 +49,7 @@ def test_sgd_page_shows_the_landscape_the_learning_rates_and_the_batches(app_url
     expect(page.get_by_text("No line separates them at all, even with a bias")).to_be_visible(
         timeout=30_000
     )
-    expect(page.get_by_text("not converged in 30 epochs")).to_be_visible()
+    expect(page.get_by_text("not converged in 30 epochs").first).to_be_visible()  # section 1
     page.get_by_role("heading", name="4. Online, mini-batch and batch").evaluate(top)
     page.wait_for_timeout(500)
     expect(page.get_by_test_id("stException")).to_have_count(0)

@@ -381,7 +381,8 @@ def start_w0_latex(w0: Any) -> str:
     """Card 0 from w0 ≠ 0: w0 ≠ 0 is true (✓); the mark "fails" sits on the base case
     w0 = 0 that the inductions assume, the statement that fails."""
     return _lines(
-        rf"w_0 &= ({vector(w0)}) \ne 0" + OK,
+        rf"w_0 &= ({vector(w0)})",
+        r"&\ne 0" + OK,
         r"\text{base case } w_0 &= 0" + BAD,
     )
 
