@@ -1,4 +1,5 @@
-"""Perceptron Lab: the router and the shared sidebar. Run with `streamlit run app.py`."""
+"""Perceptron Lab: the router and the shared sidebar. Run with `python3 scripts/run.py`
+(`streamlit run app.py` inside the project's .venv)."""
 
 import streamlit as st
 

@@ -19,9 +19,13 @@ cd "$(dirname "$0")/.."
 upgrade=()
 if [ "${1:-}" = "--upgrade" ]; then upgrade=(--upgrade); fi
 
-python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore "pip-tools==7.6.2"
+# pip-tools in the project's own environment (.venv), never in the system's Python
+python3 scripts/environment.py
+py=.venv/bin/python
+[ -x "$py" ] || py=.venv/Scripts/python.exe
+"$py" -m pip install -q --disable-pip-version-check "pip-tools==7.6.2"
 compile() {
-  python3 -m piptools compile --quiet --generate-hashes --strip-extras --no-emit-index-url \
+  "$py" -m piptools compile --quiet --generate-hashes --strip-extras --no-emit-index-url \
     --no-emit-find-links "${upgrade[@]}" -o "$2" "$1"
 }
 compile requirements.in requirements.txt

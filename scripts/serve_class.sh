@@ -14,7 +14,7 @@
 # deploy/redis.conf.template (`python3 -m deploy.class_server render --help`).
 #
 # Needs Debian's redis-server and nginx (`apt-get install redis-server nginx`, as
-# scripts/test.sh does) and the app's requirements (`pip install -r requirements.txt`).
+# scripts/test.sh does); the app's packages come from .venv (made here if missing).
 # nginx compresses with gzip, and with brotli too where Debian's module is installed
 # (`apt-get install libnginx-mod-http-brotli-filter`); the start says which.
 set -euo pipefail
@@ -30,5 +30,7 @@ for tool in redis-server nginx; do
     exit 1
   fi
 done
+# the project's own environment (.venv, made and filled by scripts/environment.py if needed)
+python3 scripts/environment.py
 # exec: Ctrl-C and SIGTERM reach the Python launcher, which stops every process it started.
-exec python3 -m deploy.class_server serve "$@"
+exec .venv/bin/python -m deploy.class_server serve "$@"

@@ -59,7 +59,7 @@ def streamlit_media() -> Path:
     without importing Streamlit."""
     spec = importlib.util.find_spec("streamlit")
     if spec is None or spec.origin is None:
-        raise FileNotFoundError("Streamlit is not installed: pip install -r requirements.txt")
+        raise FileNotFoundError("Streamlit is not installed: python3 scripts/environment.py --dev")
     return Path(spec.origin).parent / "static" / "static" / "media"
 
 

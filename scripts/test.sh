@@ -28,13 +28,19 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# The lock: exact versions, every file checked against its hash (scripts/lock.sh makes it).
-echo "== installing the locked Python packages (requirements-dev.txt)"
-python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore \
-  --require-hashes -r requirements-dev.txt
+# The lock, into the project's own environment (.venv; the system's Python is never touched,
+# so this works where it refuses pip: PEP 668), every file checked against its hash. From
+# here on `python3` is .venv's.
+echo "== the locked Python packages (requirements-dev.txt) in .venv"
+python3 scripts/environment.py --dev
+export VIRTUAL_ENV="$PWD/.venv"
+export PATH="$VIRTUAL_ENV/bin:$PATH"
 echo "== installing the locked TypeScript (package-lock.json)"
 npm ci --no-audit --no-fund --loglevel=error >/dev/null
 
+echo "== the docs (mkdocs build --strict: a broken link or a page left out fails)"
+# (not --quiet: it hides the warnings that --strict turns into a failure)
+NO_MKDOCS_2_WARNING=1 python3 -m mkdocs build --strict --site-dir "${DOCS_SITE:-.site}"
 echo "== ruff"
 python3 -m ruff check .
 python3 -m ruff format --check .

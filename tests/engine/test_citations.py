@@ -334,7 +334,8 @@ def _prose(path: Path) -> str:
 
 def _prose_files() -> list[Path]:
     files = sorted((REPO / "perceptron_core").glob("*.py"))
-    files += [REPO / "README.md", *sorted((REPO / "assets").glob("*.md"))]
+    files += [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    files += sorted((REPO / "assets").glob("*.md"))
     return [f for f in files if f.is_file()]
 
 

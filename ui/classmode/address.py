@@ -1,6 +1,6 @@
 """The join address: the address students' phones open, or why there is none.
 
-A lecturer who runs ``streamlit run app.py`` on the lecture laptop opens
+A lecturer who runs the app (``python3 scripts/run.py``) on the lecture laptop opens
 ``http://localhost:8501``, as Streamlit suggests; a QR code of that address takes every
 phone to itself. So the address comes, in this order, from:
 
@@ -113,7 +113,7 @@ _OFFLINE = (
 )
 _LOOPBACK_ONLY = (
     "Phones cannot join: the app answers on this laptop only, not at {url}. Restart it "
-    "with `streamlit run app.py --server.address 0.0.0.0` (the hall's Wi-Fi must let "
+    "with `python3 scripts/run.py --server.address 0.0.0.0` (the hall's Wi-Fi must let "
     f"phones reach the laptop), or set {ENV} to an address students can open."
 )
 

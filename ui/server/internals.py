@@ -1363,7 +1363,7 @@ def message(found: list[str]) -> str:
         return ""
     head = (
         f"Perceptron Lab: Streamlit {st.__version__} is not the version this app was tested "
-        f"on ({TESTED}; `python3 -m pip install -r requirements.txt` installs it)."
+        f"on ({TESTED}; `python3 scripts/run.py` installs it)."
     )
     return "\n".join([head, *(f"  - {line}" for line in found)])
 
