@@ -171,14 +171,31 @@ def run_environment(
     )
 
 
+def older_pythons() -> list[str]:
+    """Python 3 interpreters older than 3.11 on the machine (pyenv's), if any."""
+    found = []
+    for c in sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.*/bin/python3"))):
+        minor = re.search(r"/3\.(\d+)\.", c)
+        if minor and int(minor.group(1)) < 11:
+            found.append(c)
+    return found
+
+
 def test_a_python_too_old_is_told_which_version_before_anything_is_installed(
     clone, tmp_path
 ) -> None:
-    # the check itself, with the needed version moved past this Python's
+    env = newcomer_env(tmp_path)
+    # every older Python on the machine, running the README's command for real
+    for old in older_pythons():
+        done = subprocess.run(
+            [old, "scripts/run.py"], cwd=clone, env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 1, (old, done.stderr)
+        said = done.stderr.strip().splitlines()
+        assert len(said) == 1 and "needs Python 3.11 or newer; this is Python 3." in said[0]
+    # and the check itself on this machine's system Python, the needed version moved past it
     done = run_environment(
-        clone,
-        newcomer_env(tmp_path),
-        "import environment; environment.NEEDED = (99, 0); environment.ensure('app')",
+        clone, env, "import environment; environment.NEEDED = (99, 0); environment.ensure('app')"
     )
     assert done.returncode == 1
     assert "needs Python 99.0 or newer; this is Python 3." in done.stderr
