@@ -211,7 +211,11 @@ def lab_core() -> None:
         s = st.columns([1, 1], vertical_alignment="bottom")
         s[0].toggle("bias (x ← (x, c))", **bind(ss, "mar_bias"))
         s[1].number_input(
-            "max passes", 1, MAX_EPOCHS, **bind(ss, "mar_max_epochs"), help=lab.PASSES_HELP
+            "max passes (not separable)",
+            1,
+            MAX_EPOCHS,
+            **bind(ss, "mar_max_epochs"),
+            help=lab.PASSES_HELP,
         )
         if ss["mar_bias"]:
             st.slider("bias feature c", 0.1, 10.0, step=0.1, **bind(ss, "mar_c"), help=C_HELP)

@@ -217,7 +217,8 @@ else:
     at_least = "at least " if stopped else ""
     picks = adv.counts["random_runs"]
     st.markdown(
-        f"Most mistakes in any random order: {at_least}**{number(worst)}**; the adversary: "
+        f"Most mistakes in the orders drawn here ({len(counts['shuffled'])} random, as many "
+        f"of the repeated points, and this run's): {at_least}**{number(worst)}**; the adversary: "
         f"**{number(adv.trace.n_mistakes)}** (picking the point that turns w furthest from "
         f"w\\*: {number(adv.counts['away'])}, the lowest-numbered wrong point: "
         f"{number(adv.counts['lowest'])}, the best of {count(picks, 'random pick')}: "

@@ -25,6 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VENV = os.path.join(ROOT, ".venv")
 STAMP = os.path.join(VENV, "perceptron-lock.sha256")
 NEEDED = (3, 11)
+PYTHON = "%d.%d.%d" % tuple(sys.version_info[:3])
 LOCKS = {"app": "requirements.txt", "dev": "requirements-dev.txt"}
 
 
@@ -83,18 +84,26 @@ def make_venv() -> None:
         sys.exit(1)
 
 
-def failed_package(pip_output: str) -> Optional[str]:
-    """The package pip could not fetch or install, as pip named it, or None."""
-    for pattern in (
+def failed_package(pip_output: str, offline: bool) -> Optional[str]:
+    """The package pip could not fetch, as pip named it (offline: the last it was
+    collecting), or None."""
+    patterns = [
         r"(?:No matching distribution found|Could not find a version that satisfies the "
-        r"requirement) (?:for )?([A-Za-z0-9_.\-]+(?:==[^\s;)]+)?)",
-        r"Failed to build ([A-Za-z0-9_.\-]+)",
-        r"Collecting ([A-Za-z0-9_.\-]+==[^\s;]+)\s*$",
-    ):
+        r"requirement) (?:for )?([A-Za-z0-9_.\-]+(?:==[^\s;)]+)?)"
+    ]
+    if offline:
+        patterns.append(r"Collecting ([A-Za-z0-9_.\-]+==[^\s;]+)\s*$")
+    for pattern in patterns:
         found = re.findall(pattern, pip_output, flags=re.MULTILINE)
         if found:
             return str(found[-1])
     return None
+
+
+def unlocked_package(pip_output: str) -> Optional[str]:
+    """A package this Python needs that the lock does not hold (pip's hash mode says so)."""
+    found = re.search(r"These do not:\s*\n\s*([A-Za-z0-9_.\-]+)", pip_output)
+    return found.group(1) if found else None
 
 
 def install(kind: str) -> None:
@@ -123,17 +132,24 @@ def install(kind: str) -> None:
     if pip.returncode != 0:
         output = pip.stdout + pip.stderr
         sys.stderr.write("\n".join(output.strip().splitlines()[-12:]) + "\n")
-        package = failed_package(output)
-        offline = re.search(r"NewConnectionError|Temporary failure|Network is unreachable", output)
-        say(
-            "could not install %s%s%s. Nothing was started; run the command again when it "
-            "can reach the package index."
-            % (
-                "the package " + package if package else "the locked packages",
-                " from " + lock,
-                " (no network?)" if offline or package else "",
-            )
+        missing = unlocked_package(output)
+        offline = bool(
+            re.search(r"NewConnectionError|Temporary failure|Network is unreachable", output)
         )
+        package = failed_package(output, offline)
+        if missing:
+            say(
+                "could not install %s: this Python (%s) needs %s, which the lock does not "
+                "hold. Nothing was started; please report it." % (lock, PYTHON, missing)
+            )
+        elif offline or package:
+            say(
+                "could not install %s from %s (no network?). Nothing was started; run the "
+                "command again when it can reach the package index."
+                % ("the package " + package if package else "the locked packages", lock)
+            )
+        else:
+            say("could not install %s (pip's last lines are above). Nothing was started." % lock)
         sys.exit(1)
     kept = installed() | {wanted}
     if kind == "dev":  # the dev lock holds the app's packages at the app lock's versions

@@ -10,6 +10,7 @@ newcomer does); the pip cache of the machine makes a second run faster.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import re
@@ -132,7 +133,8 @@ def test_the_readmes_run_command_serves_the_app_from_a_clone_with_the_system_pyt
         ).stdout.strip()
         assert base == "/usr"  # made from the system's Python, which it left untouched
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):  # it may have ended by itself
+            os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
 
 

@@ -216,7 +216,11 @@ export default function render(component) {
     k.textContent = n.label;
     const v = document.createElement("div");
     v.className = "v";
-    v.textContent = n.value;
+    // a long number breaks only between its groups of digits ("10,000,<wbr>050,148")
+    n.value.split(",").forEach((part, i) => {
+      if (i > 0) v.append(",", document.createElement("wbr"));
+      v.append(part);
+    });
     box.append(k, v);
     if (n.delta) {
       const d = document.createElement("div");

@@ -131,7 +131,7 @@ _CSS = f"""
 .mlab .num .k {{ font-size: 0.8125rem; color: #555; white-space: nowrap; overflow: hidden;
   text-overflow: ellipsis; }}
 .mlab .num .v {{ font-size: 1.375rem; font-weight: 600; line-height: 1.2;
-  font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }}
+  font-variant-numeric: tabular-nums; overflow-wrap: normal; }}
 .mlab .num .d {{ font-size: 0.8125rem; font-variant-numeric: tabular-nums; color: #555; }}
 .mlab .num .d.good {{ color: #1e7b34; }}
 .mlab .num .d.bad {{ color: #b3261e; }}

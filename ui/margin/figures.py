@@ -118,7 +118,9 @@ def canvas_scene(
         "banner": banner,
         "alt": (
             f"{count(len(an.y), 'point')}, {n_plus} labelled +1 and {len(an.y) - n_plus} "
-            "labelled −1. " + ("Not separable." if mm is None else f"Margin γ = {_f(mm.gamma)}.")
+            "labelled −1. "
+            + ("Not separable." if mm is None else f"Margin γ = {_f(mm.gamma)}.")
+            + (f" {banner}." if banner and mm is not None else "")
         ),
     }
 
@@ -269,6 +271,12 @@ def edits_svg(
         f'<line x1="{lx + 186}" x2="{lx + 206}" y1="{ly}" y2="{ly}" stroke="{BOUND}" '
         f'stroke-dasharray="2 3"/><text x="{lx + 210}" y="{ly + 4}">(R/γ)² at this R</text></g>'
     )
+    if any(len(e) > 4 and e[4] for e in log):  # the hollow dot, said in the picture
+        out.append(
+            f'<g font-size="12" fill="#31333f"><circle cx="{left + 12}" cy="{top + ph - 10}" '
+            f'r="4.5" fill="white" stroke="{W_COLOUR}" stroke-width="2"/>'
+            f'<text x="{left + 20}" y="{top + ph - 6}">not converged: M is at least this</text></g>'
+        )
     if not log:
         out.append(
             f'<text x="{left + pw / 2}" y="{top + ph / 2}" text-anchor="middle" fill="#6b6b6b">'
