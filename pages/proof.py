@@ -1,7 +1,5 @@
 """The proof, line by line: every inequality of the convergence proof with the run's numbers."""
 
-from typing import Any
-
 import numpy as np
 import streamlit as st
 
@@ -74,13 +72,6 @@ st.markdown(f"**{safe(data_name)}** · this run: **M = {number(M)}** {mistakes},
 paper.print_button()  # and the page's print rules: a handout without the widgets
 
 
-def every_mistake(frame: Any) -> None:
-    """An "Every mistake" table, with what it leaves out said above it."""
-    if note := proof.table_note(check):
-        st.caption(note)
-    st.dataframe(frame, hide_index=True)
-
-
 st.header("The theorem")
 if run.mm is None:
     st.error(text["nonsep"] + f"\n\n*Why:* {run.reason}")
@@ -142,7 +133,9 @@ if K and run.mm is not None:
         with st.expander("Why is y·(x·w*) ≥ γ?"):
             st.markdown(text["why_margin"])
         with st.expander(f"Every mistake ({K})"):
-            every_mistake(proof.claim1_table(check))
+            if left_out := proof.table_note(check):  # the rows it leaves out
+                st.caption(left_out)
+            st.dataframe(proof.claim1_table(check), hide_index=True)
 if K:
     with st.container(border=True, key=f"{paper.CARD}2"):
         general, live, lemma = proof.claim2_latex(check, k)
@@ -159,7 +152,9 @@ if K:
             st.markdown(text["why_square"])
             st.latex(square)
         with st.expander(f"Every mistake ({K})"):
-            every_mistake(proof.claim2_table(check))
+            if left_out := proof.table_note(check):  # the rows it leaves out
+                st.caption(left_out)
+            st.dataframe(proof.claim2_table(check), hide_index=True)
 if K and run.mm is not None:
     # the run has w*, so proof_check filled the lines that need it
     assert check.cauchy is not None and check.conclusion is not None
@@ -167,7 +162,9 @@ if K and run.mm is not None:
         card("3. Cauchy–Schwarz", text["cauchy"], proof.cauchy_latex(check, k))
         st.markdown(proof.verdict(check.cauchy, "Cauchy–Schwarz"))
         with st.expander(f"Every mistake ({K})"):
-            every_mistake(proof.cauchy_table(check))
+            if left_out := proof.table_note(check):  # the rows it leaves out
+                st.caption(left_out)
+            st.dataframe(proof.cauchy_table(check), hide_index=True)
     with st.container(border=True, key=f"{paper.CARD}4"):
         chain, end = proof.conclusion_latex(check, k)
         card("4. Conclusion: M ≤ (R/γ)²", text["conclusion"], chain, end)
@@ -175,7 +172,9 @@ if K and run.mm is not None:
         if not proof.from_zero(check) and check.conclusion_start is not None:
             st.markdown(proof.verdict(check.conclusion_start, "The bound redone from w₀"))
         with st.expander(f"Every mistake ({K})"):
-            every_mistake(proof.conclusion_table(check))
+            if left_out := proof.table_note(check):  # the rows it leaves out
+                st.caption(left_out)
+            st.dataframe(proof.conclusion_table(check), hide_index=True)
     st.header("Which step is loose?")
     st.markdown(text["loose"])
     st.markdown(proof.loosest(check, cut=cut is not None))

@@ -108,11 +108,11 @@ st.radio(
 )
 fmap = FEATURE_MAPS[ss["xor_map"]]
 st.latex(fmap.formula)
-lifted = runs.lifted_run(X, y, fmap.key, epochs)
+lifted, separable = runs.lifted_run(X, y, fmap.key, epochs)
 made = f"{count(lifted.n_mistakes, 'mistake')} in {count(lifted.n_epochs, 'epoch')}"
 if lifted.converged:
     said = f"**converges**: {made}."
-elif not runs.lifted_separable(X, y, fmap.key):
+elif not separable:
     said = f"**does not converge**: no hyperplane separates φ(x) ({made})."
 else:  # separable, stopped at the epoch limit: a lower bound, and no verdict yet
     said = f"**has not converged yet**: at least {made}; φ(x) is separable, so it will."

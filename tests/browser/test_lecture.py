@@ -347,3 +347,39 @@ def test_colour_is_not_the_only_cue_and_lines_keep_contrast(app_url, page):
         el = page.locator(f".lec svg.fig {sel}").first
         stroke = el.evaluate("e => getComputedStyle(e).stroke")
         assert 1.05 / (luminance(stroke) + 0.05) >= 3, (sel, stroke)
+
+
+def test_a_clicker_steps_and_blanks_the_screen_in_presenter_mode(page: Page, app_url) -> None:
+    """A presenter's clicker sends PageDown / PageUp and B: in presenter mode they are Step,
+    Back and a black screen; off presenter mode PageDown is the page's own (it scrolls)."""
+    open_lecture(page, app_url)
+    page.keyboard.press("PageDown")
+    page.wait_for_timeout(300)
+    expect_step(page, 0)  # not presenting: no step
+    page.keyboard.press("p")
+    expect(page.locator(".lec.presenter")).to_be_visible()
+    for _ in range(3):
+        page.keyboard.press("PageDown")
+    expect_step(page, 3)
+    page.keyboard.press("PageUp")
+    expect_step(page, 2)
+    page.keyboard.press("b")
+    blank = page.locator("#perceptron-blank")
+    expect(blank).to_be_visible()
+    box, view = blank.bounding_box(), page.viewport_size
+    assert (box["x"], box["y"], box["width"], box["height"]) == (
+        0,
+        0,
+        view["width"],
+        view["height"],
+    )
+    colour = blank.evaluate("b => getComputedStyle(b).backgroundColor")
+    assert colour == "rgb(0, 0, 0)"
+    expect(blank).to_have_attribute("aria-label", re.compile("press B to show it again"))
+    page.keyboard.press("b")
+    expect(blank).to_have_count(0)
+    page.keyboard.press(".")  # some clickers send "." for the black screen
+    expect(blank).to_be_visible()
+    page.keyboard.press("ArrowRight")  # the first other key only brings the screen back
+    expect(blank).to_have_count(0)
+    expect_step(page, 2)

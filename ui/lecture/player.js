@@ -895,7 +895,7 @@ function build(root, data) {
     ["shownm", "◯ example just shown: mistake"], ["ringtxt", "◌ max ‖x‖"], ["boundtxt", "╍ bounds"],
   ]) h("span", { class: cls }, legend, text);
   h("p", { class: "keys" }, wrap,
-    "Keys: → step · ← back · n next mistake · e finish epoch · End run to the end · Home or r reset · space play/pause · p presenter mode");
+    "Keys: → step · ← back · n next mistake · e finish epoch · End run to the end · Home or r reset · space play/pause · p presenter mode · in presenter mode a clicker's PageDown / PageUp step and go back, and b blanks the screen");
   S.wrap = wrap;
 }
 
@@ -1285,17 +1285,46 @@ const KEYS = {
   End: "end", Home: "reset", r: "reset", R: "reset", " ": "play", p: "presenter", P: "presenter",
 };
 
+// A presenter's clicker sends PageDown / PageUp, and B or "." for a black screen: in presenter
+// mode they step, go back and blank the screen (off presenter mode PageDown scrolls the page)
+/** @type {Record<string, string>} */
+const CLICKER = { PageDown: "step", PageUp: "back", b: "blank", B: "blank", ".": "blank" };
+
+/** Black out the screen (the clicker's B), or bring it back; any key but a clicker's brings
+ * it back too, so a lecturer is never stuck in front of a black projector. */
+function toggleBlank() {
+  const old = document.getElementById("perceptron-blank");
+  if (old) { old.remove(); return; }
+  const cover = h("div", {
+    id: "perceptron-blank", role: "dialog", "aria-modal": "true", tabindex: "-1",
+    "aria-label": "The screen is blank: press B to show it again",
+    style: "position:fixed;inset:0;z-index:2147483647;background:#000;color:#1c1c1c;"
+      + "display:flex;align-items:flex-end;justify-content:center;padding:12px;font-size:14px",
+  }, document.body, "B: show the screen again");
+  cover.addEventListener("click", () => cover.remove());
+  cover.focus();
+}
+
 /** @param {KeyboardEvent} event */
 function onKey(event) {
   if (!S.root || !S.root.isConnected || event.ctrlKey || event.metaKey || event.altKey) return;
-  const id = KEYS[event.key];
+  const presenter = Boolean(S.data && S.data.presenter);
+  const blank = document.getElementById("perceptron-blank");
+  const clicker = presenter ? CLICKER[event.key] : undefined;
+  if (blank && clicker !== "blank") { // the first key on a black screen only shows it again
+    event.preventDefault();
+    blank.remove();
+    return;
+  }
+  const id = clicker || KEYS[event.key];
   if (!id) return;
   const path = event.composedPath ? event.composedPath() : [event.target];
   if (typing(path[0]) || (path[0] === S.range && /Arrow|Home|End/.test(event.key))) return;
   event.preventDefault();
   event.stopImmediatePropagation();
-  if (event.repeat && id === "play") return;
+  if (event.repeat && (id === "play" || id === "blank")) return;
   if (id === "presenter") togglePresenter();
+  else if (id === "blank") toggleBlank();
   else act(id);
 }
 

@@ -50,15 +50,12 @@ def xor_run(X: np.ndarray, y: np.ndarray, max_epochs: int) -> tuple[Any, Any, An
 
 
 @cached(max_mb=16, heavy=True)
-def lifted_run(X: np.ndarray, y: np.ndarray, map_key: str, max_epochs: int) -> Any:
-    """The perceptron on phi(X) (with bias) for a registered feature map."""
-    return train(FEATURE_MAPS[map_key].fn(X), y, bias=True, max_epochs=max_epochs)
-
-
-@cached(max_mb=1, heavy=True)
-def lifted_separable(X: np.ndarray, y: np.ndarray, map_key: str) -> bool:
-    """Whether a hyperplane (with bias) separates phi(X): whether more epochs would finish."""
-    return nonseparability_witness(FEATURE_MAPS[map_key].fn(X), y, bias=True) is None
+def lifted_run(X: np.ndarray, y: np.ndarray, map_key: str, max_epochs: int) -> tuple[Any, bool]:
+    """The perceptron on phi(X) (with bias) for a registered feature map, and whether a
+    hyperplane separates phi(X) (whether more epochs would finish a run that stopped)."""
+    Z = FEATURE_MAPS[map_key].fn(X)
+    trace = train(Z, y, bias=True, max_epochs=max_epochs)
+    return trace, trace.converged or nonseparability_witness(Z, y, bias=True) is None
 
 
 @cached(max_mb=1, heavy=True)
