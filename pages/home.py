@@ -4,6 +4,7 @@ examples, each one click from Step by step."""
 import streamlit as st
 
 from perceptron_core import RULES
+from ui.classmode import address
 from ui.home.examples import EXAMPLES, LINKS, WorkedExample, open_on_lecture, worked, wrap_links
 from ui.lecture.restart import restart
 from ui.look.numbers import number, vector_text
@@ -48,6 +49,14 @@ for example in EXAMPLES:
         args=(example,),
     ):
         st.switch_page("pages/lecture.py")
+
+st.subheader("Prepare a class", anchor=False)
+st.caption("Before the lecture, on the room's network: can students' phones reach this app?")
+joinable = address.current()
+(st.success if joinable.reachable else st.warning)(
+    address.ready_sentence(joinable), icon=":material/wifi:"
+)
+st.button("Check again", key="home_check_again", on_click=address.forget, icon=":material/refresh:")
 
 st.subheader("Where to go")
 wrap_links()  # a link's sentence wraps on a narrow screen (Streamlit cuts it to one line)

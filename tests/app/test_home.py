@@ -100,10 +100,9 @@ def _lands_on_the_example(at, example) -> None:
 
 def test_every_worked_example_has_its_button():
     at = open_app()
-    keys = [b.key for b in at.main.button]
-    assert keys == [e.button_key for e in EXAMPLES]
-    assert all(k.startswith("home_open_") for k in keys)
-    assert [b.label for b in at.main.button] == ["Open it on Step by step"] * len(EXAMPLES)
+    opens = [b for b in at.main.button if b.key.startswith("home_open_")]
+    assert [b.key for b in opens] == [e.button_key for e in EXAMPLES]
+    assert [b.label for b in opens] == ["Open it on Step by step"] * len(EXAMPLES)
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.key)
@@ -175,3 +174,25 @@ def test_the_home_page_writes_plain_numbers(query):
         "margin γ": "1",
         "bound (R/γ)²": "5",
     }
+
+
+def test_prepare_a_class_says_whether_phones_can_join_and_checks_again(monkeypatch):
+    """Before the lecture the home page says where phones join, or why they cannot: here a
+    laptop on a network whose address answers, then one whose app listens on loopback."""
+    from ui.classmode import address
+
+    monkeypatch.setattr(address, "_page_url", lambda: "http://localhost:8501/")
+    monkeypatch.setattr(address, "_network_address", lambda: "192.168.1.20")
+    monkeypatch.setattr(address, "_answers", lambda host, port: True)
+    address.forget()
+    at = open_app()
+    said = " ".join(s.value for s in at.success)
+    assert "Phones on this network can join: the app answers at `http://192.168.1.20:8501`" in said
+    monkeypatch.setattr(address, "_answers", lambda host, port: False)
+    at.run()  # remembered for a while: the same answer until the lecturer checks again
+    assert at.success and not at.warning
+    at.button(key="home_check_again").click().run()
+    warned = " ".join(w.value for w in at.warning)
+    assert "Phones cannot join: the app answers on this laptop only" in warned
+    assert "--server.address 0.0.0.0" in warned
+    address.forget()

@@ -188,6 +188,24 @@ def page_origin() -> str:
     return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
 
 
+def forget() -> None:
+    """Look this machine's address and the answer on it up afresh (*Check again*)."""
+    with _LOCK:
+        _SEEN.clear()
+
+
+def ready_sentence(join: JoinAddress) -> str:
+    """Before class: whether phones can join, in words, for the lecturer (markdown; the
+    address is quoted as code, never as a link or markup)."""
+    if join.reachable:
+        return (
+            f"Phones on this network can join: the app answers at `{join.url.replace('`', '')}`. "
+            "In the room, "
+            "start the class from the sidebar (*Class mode*): the QR code carries this address."
+        )
+    return join.problem
+
+
 def current() -> JoinAddress:
     """The join address for the session whose script runs now."""
     return join_address(
