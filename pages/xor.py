@@ -40,8 +40,10 @@ ref_spec = DATASETS["separable"]  # an upload may have more points than the gene
 Xs, ys = make_dataset("separable", n=int(np.clip(len(y), ref_spec.n_min, ref_spec.n_max)), seed=0)
 reference, _, _ = runs.xor_run(Xs, ys, epochs)
 
-st.header("1. It never stops")
-st.markdown(text["never"])
+# the headings say what these data do: the sidebar's dataset may be separable
+st.header("1. It never stops" if witness is not None else "1. These data: it stops")
+if witness is not None:
+    st.markdown(text["never"])
 curves = figures.curves_figures(
     [
         (safe(f"{name} (not separable)" if witness else name, sink="plotly"), trace, MINUS),
@@ -80,7 +82,7 @@ if cycle is not None:
         hide_index=True,
     )
 
-st.header("2. Why: no line exists")
+st.header("2. Why: no line exists" if witness is not None else "2. Here a line exists")
 if witness is None:
     st.success("These data are separable: w* exists, and the perceptron stops.")
 else:
@@ -143,12 +145,18 @@ if fmap.key == "quadratic":
 else:
     right.caption("Pick the full quadratic map to see the lifted points in 3-D.")
 check = runs.kernel_check(X, y, epochs)
+st.markdown(
+    "**The kernel trick**, always with the full quadratic map φ_quad, whichever map is "
+    "picked above: its dot product is a square of the plain one, so the perceptron never "
+    "needs φ_quad(x) itself."
+)
 st.latex(figures.kernel_latex(X))
 within = "" if check["converged"] else f" in {count(epochs, 'epoch')}, not converged yet"
 st.markdown(
     f"Kernel perceptron with K(x, z) = (x·z)² + 1: {count(check['kernel_mistakes'], 'mistake')}"
     f"{within}, "
     f"{'the same steps' if check['same_steps'] else 'NOT the same steps'} as the explicit map "
+    "φ_quad "
     f"({number(check['explicit_mistakes'])}); same prediction on {number(check['agree'])} of "
     f"{number(check['points'])} random points."
 )

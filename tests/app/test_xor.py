@@ -233,6 +233,9 @@ def test_a_separable_lift_stopped_at_the_epoch_limit_is_not_said_never_to_conver
     text = markdown(at)
     assert "does not converge" not in text
     assert f"the perceptron **has not converged yet**: at least {M} mistakes in 30 epochs" in text
+    headings = [h.value for h in at.header]
+    assert "1. It never stops" not in headings and "2. Why: no line exists" not in headings
+    assert "2. Here a line exists" in headings  # the headings say what these data do
 
 
 def test_the_kernel_sentence_says_when_its_count_stopped_at_the_epoch_limit():

@@ -450,7 +450,8 @@ def kernel_latex(X: np.ndarray) -> str:
     a, b = i + 1, j + 1  # named as a student counts the points, from 1
     return (
         rf"\begin{{gathered}} x_{{{a}}} = {_vector_tex(X[i])},\quad x_{{{b}}} = "
-        rf"{_vector_tex(X[j])} \\ \begin{{aligned}} \varphi(x_{{{a}}})\cdot\varphi(x_{{{b}}}) &= "
+        rf"{_vector_tex(X[j])} \\ \begin{{aligned}} \varphi_{{\mathrm{{quad}}}}(x_{{{a}}})\cdot"
+        rf"\varphi_{{\mathrm{{quad}}}}(x_{{{b}}}) &= "
         rf"{tex(lhs, 4)} \\ &= ({tex(dot, 4)})^2 = (x_{{{a}}}\cdot x_{{{b}}})^2 \end{{aligned}}"
         r" \end{gathered}"
     )
