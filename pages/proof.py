@@ -14,6 +14,7 @@ from ui.look.numbers import count, number, percent
 from ui.look.plots import CHART, as_figure
 from ui.look.text import lesson_text, safe
 from ui.proof import figures as proof
+from ui.proof import orders as proof_orders
 from ui.proof import paper
 from ui.proof import runs as proof_runs
 from ui.shell import require_router
@@ -207,7 +208,7 @@ else:
         np.array([adv.trace.converged]),
     ]
     st.plotly_chart(
-        as_figure(proof.orders_figure(rows, bound, name=bound_name, done=done)),
+        as_figure(proof_orders.orders_figure(rows, bound, name=bound_name, done=done)),
         config=CHART,
         key="prf_orders_fig",
     )

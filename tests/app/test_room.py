@@ -19,7 +19,7 @@ from apptest_helpers import lecture_scene, open_app
 
 import perceptron_store as store
 from ui.app import links
-from ui.classmode import arrive
+from ui.classmode import arrive, turns
 from ui.classmode import classroom as cr
 from ui.classmode.summary import summary
 
@@ -535,8 +535,8 @@ def test_discuss_and_vote_again_keeps_both_votes_and_grades_each_part() -> None:
     lec.button(key="room_ask").click().run()
     q = room_of(seat.code).question
     assert q.mistake and q.turn in ("cw", "ccw"), q  # a mistake that turns the line
-    right_turn = cr.TURN_WORDS[q.turn]
-    wrong_turn = cr.TURN_WORDS["ccw" if q.turn == "cw" else "cw"]
+    right_turn = turns.TURN_WORDS[q.turn]
+    wrong_turn = turns.TURN_WORDS["ccw" if q.turn == "cw" else "cw"]
     for x, said in ((a, "no mistake"), (b, "mistake")):  # the first vote
         x.run()
         x.button_group(key="room_q1_said").set_value(said).run()

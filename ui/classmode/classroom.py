@@ -35,6 +35,13 @@ from typing import Any
 
 import perceptron_store as store_mod
 from perceptron_store import Store
+from ui.classmode.turns import (
+    TURN_TRUTH,
+    TURNS,
+    line_change,
+    turn_right,
+)
+from ui.classmode.turns import change_words as turns_change_words
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # 31 characters, no look-alikes
 CODE_LENGTH = 8
@@ -51,10 +58,6 @@ MAX_CHALLENGES = 20
 # Peer instruction: a question is voted on once, or twice with a discussion between (the
 # first vote's answers are kept; each vote has its own map, one answer per seat in each)
 MAX_ROUNDS = 2
-TURNS = ("ccw", "cw", "none")  # which way the line turns at the step: the answers' words
-TURN_WORDS = {"ccw": "counter-clockwise", "cw": "clockwise", "none": "no turn"}
-# the truth may also be a turn by exactly 90°, which either answer names
-TURN_TRUTH = {**TURN_WORDS, "quarter": "a quarter turn (either way)"}
 # the challenge's bounds (the lecturer's form and the document's check)
 CHALLENGE_POINTS = (3, 50)
 CHALLENGE_GAMMA = (0.01, 1.0)
@@ -249,80 +252,11 @@ class Room:
         return dict(self.lecture)
 
 
-def turn_of(w: Iterable[float], z: Iterable[float], y: int, eta: float, mistake: bool) -> str:
-    """Which way the line w₁x₁ + w₂x₂ + b = 0 turns at the step, as it is drawn: a line has
-    no arrow, so it turns by its smaller angle, under 90°. When the normal (w₁, w₂) turns
-    by more than 90° the line turns the other way, by 180° less.
-
-    "ccw" or "cw"; "quarter": by exactly 90°, which is either way; "none": no mistake, no
-    line before or after, or the same direction after (it moved, or w reversed).
-    """
-    w, z = list(w), list(z)
-    if not mistake:
-        return "none"
-    after = [a + eta * y * b for a, b in zip(w, z, strict=True)]
-    cross = w[0] * after[1] - w[1] * after[0]  # > 0: (w1, w2) turned counter-clockwise
-    dot = w[0] * after[0] + w[1] * after[1]  # < 0: by more than 90°
-    size = math.hypot(w[0], w[1]) * math.hypot(after[0], after[1])
-    if size == 0.0 or abs(cross) <= 1e-12 * size:
-        return "none"
-    if abs(dot) <= 1e-12 * size:
-        return "quarter"
-    return "ccw" if (cross > 0) == (dot > 0) else "cw"
-
-
-def turn_right(truth: str, said: str) -> bool:
-    """Whether an answer ``said`` (one of TURNS) names the way the line turned."""
-    return said == truth or (truth == "quarter" and said in ("ccw", "cw"))
-
-
-def turn_words(truth: str) -> str:
-    """The way the line turned, in words: "clockwise", "a quarter turn (either way)"."""
-    return TURN_TRUTH.get(truth, truth)
-
-
-def line_change(q: Question) -> str:
-    """What the step did to the drawn line, beyond its turn: "none" (no mistake), "absent"
-    (no line before or after: w₁ = w₂ = 0), "appeared", "vanished", "same" (the same line),
-    "moved" (the same direction, another place), "flipped" (the same direction, w reversed:
-    the sides swapped) or "turned"."""
-    if not q.mistake:
-        return "none"
-    w = list(q.w)
-    after = [a + q.eta * q.y * b for a, b in zip(w, q.z, strict=True)]
-    before_line, after_line = math.hypot(w[0], w[1]) > 0, math.hypot(after[0], after[1]) > 0
-    if not before_line or not after_line:
-        return {(False, False): "absent", (False, True): "appeared"}.get(
-            (before_line, after_line), "vanished"
-        )
-    if q.turn != "none":
-        return "turned"
-    # parallel normals: the line's offset is -w₃/‖(w₁, w₂)‖ along the unit normal
-    bias = len(q.z) > len(q.x)
-    flipped = w[0] * after[0] + w[1] * after[1] < 0
-    if not bias:
-        return "flipped" if flipped else "same"
-    off = [-v[2] / math.hypot(v[0], v[1]) for v in (w, after)]
-    same_place = math.isclose(off[0], -off[1] if flipped else off[1], rel_tol=1e-9, abs_tol=1e-12)
-    if flipped:
-        return "flipped"
-    return "same" if same_place else "moved"
-
-
 def change_words(q: Question) -> str:
-    """What happened to the line at a mistake, in words ("the line turned clockwise")."""
-    said = {
-        "absent": "there is no line before or after the step (w₁ = w₂ = 0)",
-        "appeared": "the line appeared (before the step w₁ = w₂ = 0: no line)",
-        "vanished": "the line vanished (after the step w₁ = w₂ = 0: no line)",
-        "same": "the line did not move (w only changed its length)",
-        "moved": "the line did not turn: it moved without turning",
-        "flipped": "the line did not turn: w reversed, so its + and − sides swapped",
-    }
-    change = line_change(q)
-    if change == "turned":
-        return f"the line turned {turn_words(q.turn)}"
-    return said.get(change, "the line did not move")
+    """What happened to the line at the question's step, in words (``turns``)."""
+    bias = len(q.z) > len(q.x)
+    change = line_change(q.w, q.z, q.y, q.eta, mistake=q.mistake, turn=q.turn, bias=bias)
+    return turns_change_words(change, q.turn)
 
 
 def _playing(d: Any) -> tuple[float, float, float] | None:

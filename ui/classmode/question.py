@@ -18,6 +18,7 @@ import streamlit as st
 from perceptron_core import RULES
 from ui.app.state import Session
 from ui.classmode import classroom as cr
+from ui.classmode import turns
 from ui.classmode.onscreen import answer_bar
 from ui.classmode.seat import Refused, reach, say, seat_of
 from ui.look.numbers import AXIS, signed, vector_text
@@ -169,7 +170,8 @@ VOTES = ("first vote", "second vote")
 
 
 def said_text(mistake: bool, turn: str | None) -> str:
-    return ("mistake" if mistake else "no mistake") + (f", {cr.TURN_WORDS[turn]}" if turn else "")
+    said = "mistake" if mistake else "no mistake"
+    return said + (f", {turns.TURN_WORDS[turn]}" if turn else "")
 
 
 def graded_text(q: cr.Question, mistake: bool, turn: str | None) -> str:
@@ -183,10 +185,10 @@ def graded_text(q: cr.Question, mistake: bool, turn: str | None) -> str:
     if turn is None:
         parts.append("which way: not answered")
     elif g.turn_right:
-        parts.append(f"{cr.TURN_WORDS[turn]} ✓ right")
+        parts.append(f"{turns.TURN_WORDS[turn]} ✓ right")
     else:
         moved = "no mistake: the line did not move" if not q.mistake else cr.change_words(q)
-        parts.append(f"{cr.TURN_WORDS[turn]} ✗ ({moved})")
+        parts.append(f"{turns.TURN_WORDS[turn]} ✗ ({moved})")
     return " · ".join(parts)
 
 
@@ -196,7 +198,7 @@ def _answer(session: Session, qid: int, vote: int, key_m: str, key_t: str) -> No
     turn = session.get(key_t)
     if seat is None or said not in ANSWERS:
         return
-    turn_code = next((k for k, v in cr.TURN_WORDS.items() if v == turn), None)
+    turn_code = next((k for k, v in turns.TURN_WORDS.items() if v == turn), None)
     if not seat.act_limit.allow():
         say(session, "Many answers at once: your last one was not counted; answer again.")
         return
@@ -262,7 +264,7 @@ def question_card(session: Session, q: cr.Question, *, ringed: bool = False) -> 
             )
         box.pills(
             "If it is a mistake, which way will the line turn (by its smaller angle)? (optional)",
-            [cr.TURN_WORDS[t] for t in cr.TURNS],
+            [turns.TURN_WORDS[t] for t in turns.TURNS],
             key=key_t,
             on_change=_answer,
             args=(session, q.id, vote, key_m, key_t),

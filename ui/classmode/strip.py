@@ -24,7 +24,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from ui.app.state import Session, session_key
-from ui.classmode import address
+from ui.classmode import address, turns
 from ui.classmode import classroom as cr
 from ui.classmode.arrive import ROOM_PAGE, keep_recap, leave, lecturer_do, start_and_go
 from ui.classmode.follow import (
@@ -502,9 +502,9 @@ def _tally_bars(session: Session, room: cr.Room, q: cr.Question, count: int) -> 
         cols[1:], (("mistake", t.mistake), ("no mistake", t.no_mistake)), strict=True
     ):
         col.progress(t.share(n), text=f"{label}: {n} ({t.share(n):.0%})")
-    turns = ", ".join(f"{cr.TURN_WORDS[k]} {v}" for k, v in t.turns.items() if v)
-    if turns:
-        st.caption(f"Which way the line turns: {turns}.")
+    which = ", ".join(f"{turns.TURN_WORDS[k]} {v}" for k, v in t.turns.items() if v)
+    if which:
+        st.caption(f"Which way the line turns: {which}.")
 
 
 def _revealed_bars(room: cr.Room, q: cr.Question) -> None:
@@ -525,11 +525,11 @@ def _revealed_bars(room: cr.Room, q: cr.Question) -> None:
                 mark = " ✓ right" if label == right_m else ""
                 st.progress(t.share(n), text=f"{label}{mark}: {n} ({t.share(n):.0%})")
             if t.turned:
-                turns = ", ".join(
-                    f"{cr.TURN_WORDS[k]}{' ✓' if cr.turn_right(q.turn, k) else ''} {v}"
+                which = ", ".join(
+                    f"{turns.TURN_WORDS[k]}{' ✓' if turns.turn_right(q.turn, k) else ''} {v}"
                     for k, v in t.turns.items()
                 )
-                st.caption(f"Which way: {turns} ({t.right_turn} of {t.turned} right).")
+                st.caption(f"Which way: {which} ({t.right_turn} of {t.turned} right).")
     shift = shift_words(q, votes)
     if len(votes) > 1 and shift:
         st.markdown(f"**Mistake or not, {shift}**")

@@ -13,8 +13,6 @@ from perceptron_store import Store
 from ui.classmode.classroom import (
     MAX_ASKED,
     MAX_CHALLENGES,
-    TURN_WORDS,
-    TURNS,
     Question,
     Room,
     Submission,
@@ -22,9 +20,8 @@ from ui.classmode.classroom import (
     change_words,
     submissions,
     tallies,
-    turn_right,
-    turn_words,
 )
+from ui.classmode.turns import TURN_WORDS, TURNS, turn_right, turn_words
 
 
 def summary_rows(

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ui.classmode.classroom import Question, turn_of
+from ui.classmode.classroom import Question
+from ui.classmode.turns import turn_of
 from ui.compute.model import Run
 
 

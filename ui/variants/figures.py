@@ -44,9 +44,7 @@ TIE = 0.01  # test errors closer than this (1 percentage point) count as a tie
 COLOURS = {"last": LAST, "averaged": AVERAGED, "voted": VOTED}
 NAMES = {"last": "last w", "averaged": "averaged", "voted": "voted"}
 DASH = {"last": "solid", "averaged": "dash", "voted": "dot"}
-# two-class digit pairs of scikit-learn's bundled 8x8 digits: (+1 digit, -1 digit); the
-# engine's registry itself (not a copy), which the URL setting var_pair also reads
-PAIRS = DIGIT_PAIRS
+PAIRS = DIGIT_PAIRS  # (+1 digit, -1 digit) pairs of the 8x8 digits: the engine's registry
 
 
 # --- experiments -----------------------------------------------------------------------
@@ -344,13 +342,11 @@ def errors_figure(
 def mistakes_head(title: str, s: Starts) -> str:
     """What the histogram of one dataset shows, above it: "2-D: M from 0 to 14; bound 78",
     and how many runs stopped at the epoch limit, whose M is only a lower bound."""
-    M = s.runs.n_mistakes
-    head = f"{title}: M from {number(M.min())} to {number(M.max())}"
-    stopped = int((~np.asarray(s.runs.converged, dtype=bool)).sum())
-    if stopped:
-        head += f" ({stopped} of {len(M)} runs had not converged: their M is a lower bound)"
-    return head + (
-        f"; bound {number(s.bound)}" if s.bound is not None else "; not separable: no bound"
+    M, stopped = s.runs.n_mistakes, int((~np.asarray(s.runs.converged, dtype=bool)).sum())
+    cut = f" ({stopped} of {len(M)} runs had not converged: their M is a lower bound)"
+    bound = f"bound {number(s.bound)}" if s.bound is not None else "not separable: no bound"
+    return (
+        f"{title}: M from {number(M.min())} to {number(M.max())}{cut if stopped else ''}; {bound}"
     )
 
 

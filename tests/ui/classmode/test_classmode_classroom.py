@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as hs
 
 from ui.classmode import classroom as cr
+from ui.classmode import turns
 from ui.classmode.summary import summary
 
 # ----------------------------------------------------------------------------- codes
@@ -301,7 +302,7 @@ def test_a_tally_counts_the_last_answer_of_each_seat(events) -> None:
     ],
 )
 def test_which_way_the_line_turns(w, z, y, mistake, turn) -> None:
-    assert cr.turn_of(w, z, y, 1.0, mistake) == turn
+    assert turns.turn_of(w, z, y, 1.0, mistake) == turn
 
 
 def test_questions_are_numbered_and_revealed_once(s) -> None:

@@ -15,6 +15,7 @@ from classroom_helpers import question as base_question
 
 from perceptron_core import make_dataset
 from ui.classmode import classroom as cr
+from ui.classmode import turns
 from ui.classmode.question import graded_text, question_figure, truth_text
 from ui.compute.model import RunSettings, record_run
 from ui.lecture.question import at_step
@@ -97,7 +98,7 @@ def test_the_graded_turn_is_the_turn_of_the_drawn_line_on_every_dataset(name, pa
             assert "quarter turn" in truth_text(q)
             continue
         assert q.turn == truth, (name, seed, q.t + 1, before, after)
-        for said in cr.TURNS:
+        for said in turns.TURNS:
             assert cr.grade(q, True, said).turn_right == (said == truth)
         seen += 1
     assert seen >= 2  # the sweep looked at real turns
@@ -108,7 +109,7 @@ def test_a_quarter_turn_is_either_way_and_the_tally_counts_both_right() -> None:
     q = base_question(x=(-1.0, 1.0), z=(-1.0, 1.0, 0.0), w=(1.0, 0.0, 0.0), y=1, turn="quarter")
     after = np.asarray(q.w) + np.asarray(q.z)
     assert drawn_turn(np.asarray(q.w), after) is None  # (1, 0) -> (0, 1): 90°
-    assert cr.turn_of(q.w, q.z, 1, 1.0, True) == "quarter"
+    assert turns.turn_of(q.w, q.z, 1, 1.0, True) == "quarter"
     t = cr.tally(
         {"a": b'{"mistake": true, "turn": "cw"}', "b": b'{"mistake": true, "turn": "none"}'}, q
     )
@@ -160,5 +161,5 @@ def test_no_line_is_not_called_w_0_when_w_is_not_0() -> None:
 def test_a_reversed_w_is_said_to_swap_the_sides_without_turning() -> None:
     # w = (1, 0, 0), z = (−2, 0, 0), y = +1: w becomes (−1, 0, 0), the same line reversed
     q = base_question(x=(-2.0, 0.0), z=(-2.0, 0.0, 0.0), w=(1.0, 0.0, 0.0), y=1, turn="none")
-    assert cr.turn_of(q.w, q.z, 1, 1.0, True) == "none"
+    assert turns.turn_of(q.w, q.z, 1, 1.0, True) == "none"
     assert "sides swapped" in truth_text(q)
