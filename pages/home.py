@@ -50,13 +50,20 @@ for example in EXAMPLES:
     ):
         st.switch_page("pages/lecture.py")
 
-st.subheader("Prepare a class", anchor=False)
-st.caption("Before the lecture, on the room's network: can students' phones reach this app?")
-joinable = address.current()
-(st.success if joinable.reachable else st.warning)(
-    address.ready_sentence(joinable), icon=":material/wifi:"
+# a lecturer's check before class, run only when opened (a student never pays for its probe)
+prepare = st.expander(
+    "Prepare a class: can students' phones reach this app?",
+    key="home_prepare",
+    on_change="rerun",
+    icon=":material/wifi:",
 )
-st.button("Check again", key="home_check_again", on_click=address.forget, icon=":material/refresh:")
+if prepare.open:
+    joinable = address.current()
+    shown = prepare.success if joinable.reachable else prepare.warning
+    shown(address.ready_sentence(joinable))
+    prepare.button(
+        "Check again", key="home_check_again", on_click=address.forget, icon=":material/refresh:"
+    )
 
 st.subheader("Where to go")
 wrap_links()  # a link's sentence wraps on a narrow screen (Streamlit cuts it to one line)

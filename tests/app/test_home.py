@@ -186,6 +186,9 @@ def test_prepare_a_class_says_whether_phones_can_join_and_checks_again(monkeypat
     monkeypatch.setattr(address, "_answers", lambda host, port: True)
     address.forget()
     at = open_app()
+    assert not at.success and not at.warning  # closed: no check runs for a student
+    at.session_state["home_prepare"] = True  # the lecturer opens it
+    at.run()
     said = " ".join(s.value for s in at.success)
     assert "Phones on this network can join: the app answers at `http://192.168.1.20:8501`" in said
     monkeypatch.setattr(address, "_answers", lambda host, port: False)

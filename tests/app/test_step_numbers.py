@@ -295,7 +295,7 @@ def check_xor() -> int:
             total += float(coef) * XOR_X[int(i) - 1]
             read += 1
         np.testing.assert_allclose(total, z, atol=1e-3)
-    (kernel,) = [s for s in tex if r"\varphi(x_" in s]
+    (kernel,) = [s for s in tex if r"\varphi_{\mathrm{quad}}(x_" in s]
     for i, coords in re.findall(r"x_\{(\d+)\} = \(([^)]*)\)", kernel):
         np.testing.assert_allclose(tex_vector(coords), XOR_X[int(i) - 1])
         read += 1
