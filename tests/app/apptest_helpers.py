@@ -199,3 +199,23 @@ def checked_or_excused(checks: dict[str, Any], excused: dict[str, str]) -> None:
 
     assert set(checks) | set(excused) == {p.path for p in PAGES}
     assert not set(checks) & set(excused)
+
+
+def plain_perceptron(
+    Z: np.ndarray, y: np.ndarray, passes: int, *, w0: Any = None, eta: float = 1.0
+) -> tuple[int, bool, int, np.ndarray]:
+    """The perceptron as the handouts count it, in a plain loop that imports nothing of the
+    engine: the vectors Z as given (a bias feature already appended), the given order,
+    mistake iff y·w·z ≤ 0, pass after pass until a pass makes no mistake or ``passes`` ran.
+    Returns (mistakes M, converged, passes run, final w)."""
+    w = np.zeros(Z.shape[1]) if w0 is None else np.asarray(w0, dtype=float)
+    M = 0
+    for run in range(1, passes + 1):
+        made = 0
+        for z, label in zip(Z, y, strict=True):
+            if label * (w @ z) <= 0:
+                w, made = w + eta * label * z, made + 1
+        M += made
+        if made == 0:
+            return M, True, run, w
+    return M, False, passes, w

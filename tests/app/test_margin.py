@@ -9,7 +9,14 @@ import re
 
 import numpy as np
 import pytest
-from apptest_helpers import has_instrument, lecture_step, margin_numbers, margin_scene, open_app
+from apptest_helpers import (
+    has_instrument,
+    lecture_step,
+    margin_numbers,
+    margin_scene,
+    open_app,
+    plain_perceptron,
+)
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import make_dataset, max_margin, train
@@ -242,18 +249,9 @@ def test_one_pass_is_written_in_the_singular():
 
 
 def plain_mistakes(Z: np.ndarray, y: np.ndarray, passes: int) -> tuple[int, bool]:
-    """The perceptron counted as the lesson counts it: from w = 0, η = 1, the given order,
-    pass after pass until a pass makes no mistake (or ``passes`` passes)."""
-    w, M = np.zeros(Z.shape[1]), 0
-    for _ in range(passes):
-        made = 0
-        for z, label in zip(Z, y, strict=True):
-            if label * (w @ z) <= 0:
-                w, made = w + label * z, made + 1
-        M += made
-        if made == 0:
-            return M, True
-    return M, False
+    """M and whether the run converged, counted by the plain loop (apptest_helpers)."""
+    M, done, _, _ = plain_perceptron(Z, y, passes)
+    return M, done
 
 
 TWO_CLOSE = (np.array([[20.0, 2.0], [20.0, 3.0]]), np.array([1.0, -1.0]))

@@ -6,7 +6,14 @@ import re
 
 import numpy as np
 import pytest
-from apptest_helpers import NOT_PLAIN, assert_plain_numbers, lecture_status, lecture_step, open_app
+from apptest_helpers import (
+    NOT_PLAIN,
+    assert_plain_numbers,
+    lecture_status,
+    lecture_step,
+    open_app,
+    plain_perceptron,
+)
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import (
@@ -446,19 +453,10 @@ def test_card_0_marks_the_base_case_as_failing_and_w0_not_0_as_true():
     assert any("fails" in row for row in rows)
 
 
-def plain_run(X: np.ndarray, y: np.ndarray, epochs: int, order=None) -> tuple[int, bool]:
-    """The perceptron with bias from w = 0 (mistake iff y·w·x ≤ 0), counted with a loop."""
-    Z = np.column_stack([X, np.ones(len(X))])
-    w, M = np.zeros(3), 0
-    for _ in range(epochs):
-        made = 0
-        for i in range(len(X)) if order is None else order:
-            if y[i] * (w @ Z[i]) <= 0:
-                w, made = w + y[i] * Z[i], made + 1
-        M += made
-        if made == 0:
-            return M, True
-    return M, False
+def plain_run(X: np.ndarray, y: np.ndarray, epochs: int) -> tuple[int, bool]:
+    """The perceptron with bias from w = 0, counted by the plain loop (apptest_helpers)."""
+    M, done, _, _ = plain_perceptron(np.column_stack([X, np.ones(len(X))]), y, epochs)
+    return M, done
 
 
 def test_a_run_stopped_at_the_epoch_limit_is_never_shown_as_the_whole_count():

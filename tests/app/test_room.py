@@ -15,7 +15,7 @@ import json
 import numpy as np
 import pytest
 import streamlit as st
-from apptest_helpers import lecture_scene, open_app
+from apptest_helpers import lecture_scene, open_app, plain_perceptron
 
 import perceptron_store as store
 from ui.app import links
@@ -622,17 +622,8 @@ def test_the_challenge_takes_a_set_that_needs_hundreds_of_passes_with_its_whole_
     """(100, 10) labelled +1 and (100, 11) labelled −1: γ ≈ 0.497, and the perceptron
     (bias c = 1, w = 0, the given order) needs 922 passes; counted here with a plain loop."""
     X, y = np.array([[100.0, 10.0], [100.0, 11.0]]), np.array([1, -1])
-    Z = np.column_stack([X, np.ones(2)])
-    w, M, passes = np.zeros(3), 0, 0
-    while True:
-        passes += 1
-        made = 0
-        for z, label in zip(Z, y, strict=True):
-            if label * (w @ z) <= 0:
-                w, made = w + label * z, made + 1
-        M += made
-        if made == 0:
-            break
+    M, done, passes, _ = plain_perceptron(np.column_stack([X, np.ones(2)]), y, 100_000)
+    assert done
     lec, seat = lecturer()
     lec.button(key="room_ch_open").click().run()
     a = student(seat.code, "Ana", page="pages/margin.py")

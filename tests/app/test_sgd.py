@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 import pytest
-from apptest_helpers import assert_plain_numbers, open_app
+from apptest_helpers import assert_plain_numbers, open_app, plain_perceptron
 from extremes import extreme_query
 from streamlit.testing.v1 import AppTest
 
@@ -166,16 +166,8 @@ def test_a_learning_rates_count_stopped_at_the_epoch_limit_says_so():
     X, y = make_dataset("separable", n=40, seed=3, margin=0.05, offset=0.0)
 
     def plain(eta: float, epochs: int) -> tuple[int, bool]:
-        w, M = np.array([5.0, -5.0]), 0
-        for _ in range(epochs):
-            made = 0
-            for x, label in zip(X, y, strict=True):
-                if label * (w @ x) <= 0:
-                    w, made = w + eta * label * x, made + 1
-            M += made
-            if made == 0:
-                return M, True
-        return M, False
+        M, done, _, _ = plain_perceptron(X, y, epochs, w0=(5.0, -5.0), eta=eta)
+        return M, done
 
     counts = [plain(eta, 30) for eta in (0.1, 1.0, 10.0)]
     assert not counts[0][1] and plain(0.1, 1000)[1]  # cut at 30, done later
