@@ -88,7 +88,12 @@ def test_a_question_puts_its_answers_on_the_screen_of_a_student_looking_at_the_c
         # where the student is: the answers on the screen, with the question in words
         expect(bar(s, qid)).to_contain_text(f"Question {qid}")
         expect(bar(s, qid)).to_contain_text(f"point {point}")
+        # the bar slides in (a few hundred ms, longer on a busy machine): measured once it is in
+        bar(s, qid).evaluate(
+            "b => Promise.all(b.getAnimations({subtree: true}).map(a => a.finished))"
+        )
         for option in bar(s, qid).get_by_role("radio").all():
+            expect(option).to_be_in_viewport(ratio=1.0)
             box = on_screen(s, option)
             print(f"{name}: answer {option.inner_text()!r} at y = {box['y']:.0f}")
         # the example is ringed (a dotted ring and "?") on the student's own chart, which is
