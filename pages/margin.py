@@ -198,7 +198,7 @@ def lab_core() -> None:
             st.markdown(
                 f"The perceptron made **{count(an.M, 'mistake')}** in "
                 f"{count(an.trace.n_epochs, 'pass')} and never finished a pass without one "
-                f"(limit: {count(passes_within(len(y), settings[2]), 'pass')})."
+                f"(limit: {count(lab.run_passes(len(y), False, settings[2]), 'pass')})."
             )
         else:
             st.markdown(lab.bound_sentence(an))

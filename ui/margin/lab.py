@@ -170,7 +170,7 @@ def analyse(X: np.ndarray, y: np.ndarray, *, bias: bool, c: float, max_epochs: i
         mm, reason = None, str(exc)
         if bias:  # the engine's sentence speaks of lines "through the origin" of (x, c)-space
             reason = reason.replace(" through the origin", "")
-    passes = passes_within(len(y), MAX_EPOCHS if mm is not None else max_epochs)
+    passes = run_passes(len(y), mm is not None, max_epochs)
     trace = train(Z, y, bias=False, max_epochs=passes)
     if mm is not None:
         runs = [train(Z, y, bias=False, max_epochs=passes, seed=s) for s in range(ORDERS)]
@@ -187,9 +187,14 @@ def mistakes_until_done(
     """The perceptron's mistakes on Z from w = 0 in the given order, and whether the run
     converged. Separable points run to convergence as in :func:`analyse`; others stop
     after ``max_epochs`` passes."""
-    passes = passes_within(len(y), MAX_EPOCHS if separable else max_epochs)
-    trace = train(Z, y, bias=False, max_epochs=passes)
+    trace = train(Z, y, bias=False, max_epochs=run_passes(len(y), separable, max_epochs))
     return trace.n_mistakes, trace.converged
+
+
+def run_passes(n: int, separable: bool, max_epochs: int) -> int:
+    """The lab's limit of passes over n points: separable points run until a pass makes no
+    mistake (MAX_EPOCHS at most), others ``max_epochs``; within MAX_STEPS steps either way."""
+    return passes_within(n, MAX_EPOCHS if separable else max_epochs)
 
 
 @dataclass(frozen=True)
