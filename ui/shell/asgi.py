@@ -1,0 +1,31 @@
+"""The server around the pages: the app's own routes, its middleware and its lifespan,
+given to ``st.App`` in ``app.py``.
+
+Imports ``ui.live`` (the class's live channel) and ``ui.server`` (the door, the
+components' code); nothing of a lesson. A new route or middleware is a line here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from starlette.middleware import Middleware
+from starlette.routing import BaseRoute
+
+
+def routes() -> list[BaseRoute]:
+    """The app's own routes (under ``/api/``: Streamlit keeps ``/_stcore/`` and the pages)."""
+    return []
+
+
+def middleware() -> list[Middleware]:
+    """What sees every request and websocket frame before Streamlit does."""
+    return []
+
+
+@asynccontextmanager
+async def lifespan(app: Any) -> AsyncIterator[dict[str, Any]]:
+    """The server's start and stop: the live channel's relay runs while the server does."""
+    yield {}
