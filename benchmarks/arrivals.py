@@ -1,7 +1,7 @@
 """A class arriving: N students scan the projector's QR code within S seconds.
 
-Each student is a browser of its own (its own XSRF cookie; through nginx, its own sticky
-cookie) behind the hall's one address (a school NAT: the per-address limits are the
+Each student is a browser of its own (its own perceptron_browser cookie; through nginx, its
+own sticky cookie) behind the hall's one address (a school NAT: the per-address limits are the
 tight ones), and does what a phone does after the scan:
 
 1. opens the QR code's address, ``/room?room=<code>``: its **first page** (the join form

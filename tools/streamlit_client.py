@@ -15,8 +15,8 @@
 - a component's event: a ``WidgetState`` with the trigger id
   ``$$STREAMLIT_INTERNAL_KEY_<element id>__events`` and its ``json_trigger_value``;
 - a file uploaded: an HTTP ``PUT`` of the file (a multipart form) to
-  ``/_stcore/upload_file/<session id>/<file id>`` with the XSRF cookie and its token in
-  ``X-Xsrftoken``, then a rerun whose uploader's ``file_uploader_state_value`` names the
+  ``/_stcore/upload_file/<session id>/<file id>`` with Streamlit's XSRF cookie and its
+  token in ``X-Xsrftoken``, then a rerun whose uploader's ``file_uploader_state_value`` names the
   file (the session id is the one ``new_session`` gave).
 
 Every keyed element and block a run sends is remembered under its key
@@ -162,29 +162,41 @@ class Options(TypedDict, total=False):
     """A client's settings, each optional: ``full_rerun`` (a click or a component's event
     reruns the whole page, not its fragment; False), ``headers`` (the handshake's extra
     headers, such as nginx's sticky cookie; None) and ``browser`` (the browser it is, as
-    the token of Streamlit's XSRF cookie that a page load sets: a new one of its own by
-    default, as every student's browser has; None: no cookie, as a script sends none)."""
+    the app's ``perceptron_browser`` cookie that a page load sets, 32 hex digits: a new one
+    of its own by default, as every student's browser has; None: no cookie, as a script
+    sends none)."""
 
     full_rerun: bool
     headers: dict[str, str] | None
     browser: str | None
 
 
-XSRF_COOKIE = "_streamlit_xsrf"
+BROWSER_COOKIE = "perceptron_browser"  # the app's name of a browser (ui.server.clients)
+XSRF_COOKIE = "_streamlit_xsrf"  # Streamlit's, checked against X-Xsrftoken on an upload
 
 
-def browser_cookie(token: str) -> str:
-    """The XSRF cookie a browser with ``token`` (hex) holds: ``2|mask|token^mask|time``,
-    the mask all zeros."""
+def browser_cookie(name: str) -> str:
+    """The cookie that names a browser ``name`` (32 lowercase hex digits)."""
+    return f"{BROWSER_COOKIE}={name}"
+
+
+def xsrf_cookie(token: str) -> str:
+    """Streamlit's XSRF cookie for ``token`` (hex): ``2|mask|token^mask|time``, the mask
+    all zeros."""
     return f"{XSRF_COOKIE}=2|00000000|{token}|{int(time.time())}"
 
 
 def with_browser(headers: dict[str, str] | None, browser: str | None) -> dict[str, str] | None:
-    """``headers`` with the browser's XSRF cookie added to its Cookie header."""
+    """``headers`` with the browser's cookie added to its Cookie header."""
     if browser is None:
         return headers
+    return with_cookie(headers, browser_cookie(browser))
+
+
+def with_cookie(headers: dict[str, str] | None, cookie: str) -> dict[str, str]:
+    """``headers`` with ``cookie`` added to its Cookie header."""
     out = dict(headers or {})
-    out["Cookie"] = "; ".join([c for c in (out.get("Cookie"), browser_cookie(browser)) if c])
+    out["Cookie"] = "; ".join([c for c in (out.get("Cookie"), cookie) if c])
     return out
 
 
@@ -350,11 +362,11 @@ class Client:
         hands it to the page."""
         element_id, fragment_id = self.element(key)
         if not self.session_id or self.browser is None:
-            raise RunError("an upload needs the session's id and a browser's XSRF cookie")
+            raise RunError("an upload needs the session's id and a browser")
         file_id = str(uuid.uuid4())
         path = f"/_stcore/upload_file/{self.session_id}/{file_id}"
-        cookie = browser_cookie(self.browser)
-        headers = dict(self.headers or {})
+        cookie = xsrf_cookie(secrets.token_hex(16))  # as the page's response sets it
+        headers = with_cookie(self.headers, cookie)
         headers["X-Xsrftoken"] = cookie.split("=", 1)[1]
         status = await asyncio.to_thread(
             put_file, http_base(self.url) + path, name, data, headers, timeout

@@ -1,11 +1,13 @@
-"""The door of a real server (``ui/server/clients.py``): new tabs and wrong codes counted
-per client (an address and a browser), a cap on sessions with a sentence, connections of
-refused sessions closed, and the files a tab holds (what the session cap counts).
+"""The door of a real server (``ui/server/door.py``, ``ui/server/clients.py``): new tabs
+and wrong codes counted per client (an address and a browser), a cap on sessions with a
+sentence, connections of refused sessions closed, and the files a tab holds (what the
+session cap counts).
 
 Scripted sessions over Streamlit's websocket (``tools.app_client``) reach a server on
 loopback, which trusts the ``X-Real-IP`` nginx would set: each test's clients come from
 addresses of their own (documentation ranges). A script sends no cookie (``browser=None``);
-a student's browser has its own XSRF cookie (the client's default).
+a student's browser has its own ``perceptron_browser`` cookie (the client's default; a real
+browser gets it from the page's response).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 import pytest
 from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from websockets.exceptions import InvalidStatus
 
 import perceptron_store as store_mod
 from benchmarks.attack_crowd import join_state, open_files
@@ -104,10 +107,14 @@ def test_a_script_opening_tabs_is_refused_and_closed_while_a_student_gets_in(ser
 
 
 async def closed_at_connection(url: str, address: str, page: str = "room") -> int | None:
-    """A script's new tab (no cookie): the code the server closed it with before sending
-    anything (1013: try again later), or None if a session answered."""
+    """A script's new tab (no cookie): the HTTP status its handshake was refused with
+    (403: the door's), the code the server closed it with before sending anything, or None
+    if a session answered."""
     s = Session(url, page=page, headers=from_(address), browser=None)
-    await s.__aenter__()
+    try:
+        await s.__aenter__()
+    except InvalidStatus as refused:
+        return int(refused.response.status_code)
     try:
         await s.send(message(ClientState(page_name=page)))  # its first visit
         async with asyncio.timeout(30):
@@ -120,10 +127,10 @@ async def closed_at_connection(url: str, address: str, page: str = "room") -> in
         await s.__aexit__()
 
 
-def test_past_its_burst_a_script_is_closed_before_it_is_a_session(server):
-    """A script's tab (no cookie) past its rate of new tabs is closed at the connection,
-    "try again later" (1013), before the server says anything: no session, no first run.
-    A browser past its own rate (it has Streamlit's cookie) is still told why."""
+def test_past_its_burst_a_script_is_refused_before_it_is_a_session(server):
+    """A script's tab (no cookie) past its rate of new tabs is refused at its handshake
+    (HTTP 403), before Streamlit sees it: no session, no first run. A browser past its own
+    rate (it has the app's cookie) is let in and told why."""
     url, _, _ = server
 
     async def scenario() -> None:
@@ -135,14 +142,18 @@ def test_past_its_burst_a_script_is_closed_before_it_is_a_session(server):
         codes = await asyncio.gather(*(closed_at_connection(url, script) for _ in range(20)))
         rate = clients.LIMITS["script tab"].per_browser[0]
         refilled = int(rate * (time.monotonic() - start)) + 1
-        assert codes.count(1013) >= max(10, 20 - refilled), codes
-        assert set(codes) <= {None, 1013}, codes
+        assert codes.count(403) >= max(10, 20 - refilled), codes
+        assert set(codes) <= {None, 403}, codes
         one = "ab" * 16  # one browser's cookie in twenty tabs
         browser = await asyncio.gather(
             *(first_run(url, "203.0.113.23", browser=one) for _ in range(20))
         )
         told = [v for v in browser if TOO_MANY_TABS in alerts(v)]
         assert told, "a browser past its rate is told why"
+        closed = await asyncio.gather(
+            *(closed_within(v.session, clients.CLOSE_AFTER_S + 5) for v in told)  # type: ignore[attr-defined]
+        )
+        assert all(closed), "and its refused tabs are closed"
         for v in [*burst, *browser]:
             await v.session.__aexit__()  # type: ignore[attr-defined]
 
@@ -224,7 +235,7 @@ def test_a_full_server_says_so_and_closes_the_extra_tab(small_server):
     # and whoever runs the server reads it in its log, once
     refusals = [line for line in log.read_text().splitlines() if "refused a new tab" in line]
     said = clients.FULL.format(n="4 people are")
-    assert refusals == [f"perceptron: refused a new tab (5 sessions, at most 4): {said}"]
+    assert refusals == [f"perceptron: refused a new tab (5 connected, at most 4): {said}"]
 
 
 def test_an_open_tab_costs_the_server_one_file(server):
@@ -306,3 +317,43 @@ def test_the_server_raises_its_open_file_limit_to_the_hard_limit():
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
     assert out.stdout.strip() == "True", out.stderr[-500:]
+
+
+def test_the_page_names_a_browser_and_the_websocket_carries_its_name(server):
+    """A real server's page response sets the app's cookie; a page that sends it back gets
+    none; a browser's message over the bound closes its connection (1009)."""
+    import re
+    import urllib.request
+
+    from tools.streamlit_client import http_base
+    from ui.server import door
+
+    url, _, _ = server
+    with urllib.request.urlopen(http_base(url) + "/", timeout=30) as page:
+        cookies = page.headers.get_all("Set-Cookie") or []
+    mine = [c for c in cookies if c.startswith(clients.BROWSER_COOKIE + "=")]
+    assert len(mine) == 1 and re.fullmatch(
+        r"perceptron_browser=[0-9a-f]{32}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax",
+        mine[0],
+    ), cookies
+    again = urllib.request.Request(http_base(url) + "/", headers={"Cookie": mine[0].split(";")[0]})
+    with urllib.request.urlopen(again, timeout=30) as page:
+        assert not [
+            c
+            for c in page.headers.get_all("Set-Cookie") or []
+            if c.startswith(clients.BROWSER_COOKIE)
+        ]
+
+    async def scenario() -> None:
+        view = await first_run(url, "198.51.100.90")
+        s: Session = view.session  # type: ignore[attr-defined]
+        await s.send(b"\x00" * (door.MAX_FRAME_BYTES + 1))
+        try:
+            async with asyncio.timeout(10):
+                while True:
+                    await s.ws.recv()  # type: ignore[union-attr]
+        except CLOSED_OR_FAILED as closed:
+            assert getattr(closed, "rcvd", None) is not None and closed.rcvd.code == 1009  # type: ignore[union-attr]
+        await s.__aexit__()
+
+    run(scenario())

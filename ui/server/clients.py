@@ -2,25 +2,26 @@
 
 **The address** is the connection's peer; a peer that is a proxy the app trusts (loopback,
 where ``deploy/``'s nginx runs, or an address listed in ``PERCEPTRON_PROXIES``) passes the
-address it saw in ``X-Real-IP``. **The browser** is the token of Streamlit's XSRF cookie
-(``internals.browser_token``), which the page's first response sets: every tab of one
-browser shares it, two phones never do, and a script that sends no cookie is the browser
-"" of its address.
+address it saw in ``X-Real-IP``. **The browser** is the app's own cookie
+``perceptron_browser`` (32 random hex digits), which the door (``ui.server.door``) sets on
+the first page a browser loads: every tab of one browser shares it, two phones never do,
+and a client that sends none, or one of another shape (a script), is the browser "" of its
+address.
 
 Students behind one NAT share an address, so every action has two limits (``LIMITS``):
-a tight one per browser (its address and token together) and a looser one per address,
+a tight one per browser (its address and cookie together) and a looser one per address,
 sized for a lecture hall of 300 behind one address. A client over either is refused with
 the action's sentence; nobody else waits for it. Counts live in this process, bounded
 (``MAX_CLIENTS`` most recent of each kind): each server of a deployment counts its own
 clients, and nginx keeps a browser on one server.
 
-**The door** (:func:`admit`, on a session's first run): past ``MAX_SESSIONS`` connected
-sessions, or past its client's rate of new tabs, a session sees one sentence and its
-connection is closed a few seconds later (a browser reconnects by itself and is let in
-once there is room). A connection without a browser token (a script) past its rate is
-closed before it becomes a session (:func:`refused_at_connection`). Sessions that ran
-nothing for ``IDLE_S`` are closed (:func:`sweep`); the server raises its open-file limit
-to the hard limit at start (:func:`raise_file_limit`).
+**The door** is ``ui.server.door``, an ASGI middleware in front of Streamlit: it counts a
+new tab at its connection, refuses a script past its rate before it is a session, marks
+the connection of a browser past its rate, or of a full server (past ``max_sessions()``
+open connections), and closes it ``CLOSE_AFTER_S`` later; it closes connections idle for
+``IDLE_S``. Here, :func:`admit` (a session's first run) reads that mark and says why in a
+sentence (a browser reconnects by itself and is let in once there is room); the server
+raises its open-file limit to the hard limit at its first connection (:func:`start_once`).
 
 May import: the standard library, ``perceptron_store.ratelimit``, ``ui.server.internals``.
 """
@@ -31,12 +32,12 @@ import faulthandler
 import ipaddress
 import logging
 import os
+import re
 import secrets
 import signal
 import threading
-import time
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from perceptron_store.ratelimit import RateLimit
@@ -51,16 +52,23 @@ SESSIONS_ENV = "PERCEPTRON_MAX_SESSIONS"
 FILES_PER_TAB = 1
 FILES_PER_TAB_OWN_LOOP = 4
 MAX_SESSIONS_DEFAULT = 2000
-IDLE_S = 2 * 3600.0  # a session that ran nothing this long is closed (a lecture is shorter)
-SWEEP_S = 60.0  # how often idle sessions are looked for
+IDLE_S = 2 * 3600.0  # a connection the browser sent nothing on this long is closed (a lecture
+# is shorter, and a page in a class sends a fragment's rerun every few seconds)
 CLOSE_AFTER_S = 3.0  # a refused session's sentence is shown this long before it is closed
+BROWSER_COOKIE = "perceptron_browser"  # set by ui.server.door on a page's response
+_BROWSER_SHAPE = re.compile(r"[0-9a-f]{32}")
+# The door's mark on a connection's handshake (``ui.server.door``; Streamlit passes the
+# handshake's headers to the session as ``st.context.headers``), and the connection's id
+DOOR_HEADER = "x-perceptron-door"
+STREAM_HEADER = "x-perceptron-stream"
+IN, AGAIN, TAB, FULL_MARK = "in", "again", "tab", "full"  # the marks (see admit)
 MAX_CLIENTS = 20_000  # buckets kept per process (a few hundred bytes each)
 LOCAL = "_local_browser"  # declared in ui.app.state.SESSION_KEYS: a session without a browser
 
 
 @dataclass(frozen=True)
 class Client:
-    """Where a session comes from: its ``address`` and its ``browser`` token ("" if none)."""
+    """Where a session comes from: its ``address`` and its ``browser`` cookie ("" if none)."""
 
     address: str
     browser: str
@@ -132,7 +140,6 @@ LIMITS: dict[str, Limit] = {
 
 _LOCK = threading.Lock()
 _BUCKETS: OrderedDict[tuple[str, str], RateLimit] = OrderedDict()
-_COUNTED: OrderedDict[str, None] = OrderedDict()  # sessions whose new tab was counted already
 _HELD: OrderedDict[tuple[str, str], int] = OrderedDict()  # (what, browser) -> count held
 
 
@@ -158,12 +165,20 @@ def client_of(peer: str | None, headers: Mapping[str, str], cookies: Mapping[str
     if _trusted(peer or ""):
         forwarded = _address(headers.get("X-Real-IP") or headers.get("x-real-ip") or "")
         address = forwarded or address
-    return Client(address, internals.browser_token(cookies))
+    return Client(address, browser_of(cookies))
+
+
+def browser_of(cookies: Mapping[str, str] | None) -> str:
+    """The ``perceptron_browser`` cookie of ``cookies`` if it has the shape the door gives
+    (32 lowercase hex digits), else "": anything else a client sends names no browser."""
+    value = str((cookies or {}).get(BROWSER_COOKIE, "") or "")
+    return value if _BROWSER_SHAPE.fullmatch(value) else ""
 
 
 def current() -> Client:
-    """The client of the session whose script runs now. A session without a connection
-    (AppTest, a bare script: no handshake headers) is a browser of its own on loopback."""
+    """The client of the session whose script runs now (its browser from
+    ``st.context.cookies``). A session without a connection (AppTest, a bare script: no
+    handshake headers) is a browser of its own on loopback."""
     import streamlit as st
 
     try:
@@ -291,39 +306,53 @@ FULL = (
 )
 
 _STARTED = threading.Event()
-_SEEN: dict[str, float] = {}  # session -> when it last ran (sessions connected)
+# the door's: close the connection with this id that many seconds from now (False: none)
+_CLOSERS: list[Callable[[str, float], bool]] = []
 
 
-def touch(session: str, now: float | None = None) -> None:
-    """A run of ``session`` (``ui.server.fair`` tells every run): it is not idle."""
-    with _LOCK:
-        _SEEN[session] = time.monotonic() if now is None else now
+def handshake() -> Mapping[str, str]:
+    """The headers of the handshake of this session's connection (``st.context.headers``),
+    where the door put its mark; empty without a connection (AppTest, a bare script)."""
+    import streamlit as st
+
+    try:
+        return st.context.headers
+    except Exception:  # no context at all: the same as no connection
+        return {}
 
 
-def admit(session: str, client: Client) -> str | None:
-    """A session's first run: None to go on, or the sentence of a refusal (its connection
-    is then closed ``CLOSE_AFTER_S`` later)."""
-    active = internals.active_sessions()
-    if active is None:  # no server (AppTest, a bare script): nobody to count
+def admit(client: Client, headers: Mapping[str, str]) -> str | None:
+    """A session's first run: None to go on, or the sentence of a refusal (the door closes
+    its connection ``CLOSE_AFTER_S`` later). ``headers``: its connection's handshake
+    (:func:`handshake`), with the door's mark:
+
+    - ``in``: counted at the door and let in; ``tab``: a browser past its rate of new tabs;
+      ``full``: the server held ``max_sessions()`` connections already;
+    - ``again``: a reconnection (the browser named a session of its own), which the door
+      does not count: a tab whose session lives on is no new tab. Its session is new here
+      (it ran nothing yet), so its tab is counted now, and when past the rate the door is
+      asked to close its connection;
+    - none: no door in front (AppTest, a bare script): nobody to count."""
+    mark = _header(headers, DOOR_HEADER)
+    if mark == FULL_MARK:
+        cap = max_sessions()
+        return FULL.format(n="1 person is" if cap == 1 else f"{cap:,} people are")
+    if mark == TAB:
+        return refused("tab")
+    if mark != AGAIN or allow(tab_action(client), client):
         return None
-    start_sweeping()
-    touch(session)
-    cap = max_sessions()
-    said = None
-    with _LOCK:
-        counted = _COUNTED.pop(session, False) is None  # at its connection
-    if active is not None and len(active) > cap:
-        said = FULL.format(n="1 person is" if cap == 1 else f"{cap:,} people are")
-    elif not counted and not allow(tab_action(client), client):
-        said = refused("tab")
-    if said is not None:
-        _LOG.warning(
-            "perceptron: refused a new tab (%d sessions, at most %d): %s", len(active), cap, said
-        )
-        internals.close_connection(session, after=CLOSE_AFTER_S)
-        with _LOCK:
-            _SEEN.pop(session, None)
+    said = refused("tab")
+    _LOG.warning("perceptron: refused a new tab (a reconnection past its rate): %s", said)
+    close_stream(_header(headers, STREAM_HEADER), CLOSE_AFTER_S)
     return said
+
+
+def _header(headers: Mapping[str, str], name: str) -> str:
+    """Header ``name`` of ``headers``, whatever the case of its keys ("" if none)."""
+    value = headers.get(name)
+    if value is None:
+        value = next((v for k, v in headers.items() if k.lower() == name), "")
+    return str(value or "")
 
 
 def tab_action(client: Client) -> str:
@@ -331,68 +360,36 @@ def tab_action(client: Client) -> str:
     return "tab" if client.browser else "script tab"
 
 
-def refused_at_connection(
-    peer: str | None, headers: Mapping[str, str], cookies: Mapping[str, str], session: str
-) -> bool:
-    """Whether a new connection (to be session ``session``) is refused before it becomes a
-    session: a client without a browser token past its rate of new tabs. Every browser has
-    Streamlit's cookie from the page it loaded, so this is a script, and nobody reads a
-    sentence; refused here, its tab costs the server a connection instead of a session and
-    a first run (about a third of a student's first page). Counted here, so a script's
-    tabs opened at once cannot all pass before their first runs count them; a browser is
-    counted, and told why when refused, by :func:`admit`."""
-    client = client_of(peer, headers, cookies)
-    if client.browser:
-        return False
-    if not allow(tab_action(client), client):
-        return True
+def on_close(closer: Callable[[str, float], bool]) -> None:
+    """The door's way to close one of its connections (by the id in ``STREAM_HEADER``)."""
     with _LOCK:
-        _COUNTED[session] = None
-        while len(_COUNTED) > MAX_CLIENTS:
-            _COUNTED.popitem(last=False)
-    return False
+        if closer not in _CLOSERS:
+            _CLOSERS.append(closer)
 
 
-def sweep(now: float | None = None, active: Iterable[str] | None = None) -> list[str]:
-    """Close the sessions that ran nothing for ``IDLE_S``; returns their ids."""
-    t = time.monotonic() if now is None else now
-    live = list(internals.active_sessions() or []) if active is None else list(active)
+def close_stream(stream: str, after: float = 0.0) -> bool:
+    """Have the door close connection ``stream`` ``after`` seconds from now (from any
+    thread); False if no door knows it."""
     with _LOCK:
-        # a session met now starts its clock now; one gone is forgotten
-        idle = [s for s in live if t - _SEEN.setdefault(s, t) > IDLE_S]
-        for gone in (set(_SEEN) - set(live)) | set(idle):
-            _SEEN.pop(gone, None)
-    for session in idle:
-        internals.close_connection(session)
-    return idle
+        closers = list(_CLOSERS)
+    return any(closer(stream, after) for closer in closers) if stream else False
 
 
-def start_sweeping() -> None:
-    """Once per process: raise the file limit, have ``SIGUSR1`` print every thread's
-    stack to the server's log (what a stuck server is doing, without a debugger:
-    ``kill -USR1 <pid>``), and sweep idle sessions every ``SWEEP_S``."""
-    if _STARTED.is_set():
-        return
-    _STARTED.set()
+def start_once() -> None:
+    """Once per process (the door's first connection): raise the file limit and have
+    ``SIGUSR1`` print every thread's stack to the server's log (what a stuck server is
+    doing, without a debugger: ``kill -USR1 <pid>``)."""
+    with _LOCK:
+        if _STARTED.is_set():
+            return
+        _STARTED.set()
     raise_file_limit()
     if hasattr(signal, "SIGUSR1"):
         faulthandler.register(signal.SIGUSR1, all_threads=True)
-
-    def loop() -> None:
-        while True:
-            time.sleep(SWEEP_S)
-            try:
-                sweep()
-            except Exception:  # a sweep that fails is tried again next time
-                continue
-
-    threading.Thread(target=loop, name="perceptron-idle-sweep", daemon=True).start()
 
 
 def reset() -> None:
     """Forget every count (for tests)."""
     with _LOCK:
         _BUCKETS.clear()
-        _COUNTED.clear()
         _HELD.clear()
-        _SEEN.clear()

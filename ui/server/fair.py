@@ -49,8 +49,7 @@ are merged into it (``internals.one_script_thread_per_session``); when it gets i
 Streamlit starts the newer run in that place at once. A run told to stop while it waits
 (its tab closed) leaves the queue at its next look, ``LOOK`` seconds at most.
 
-May import: the standard library, ``ui.server.internals``, ``ui.server.clients`` (told of
-every run, for the idle sessions' close).
+May import: the standard library, ``ui.server.internals``.
 """
 
 from __future__ import annotations
@@ -65,7 +64,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from ui.server import clients, internals
+from ui.server import internals
 from ui.server.internals import session_id
 
 WINDOW = 3.0  # seconds of history that count
@@ -301,7 +300,6 @@ def turn(*, fragment: bool = False) -> Iterator[None]:
             _DEPTH.n = depth
         return
     arrived = time.monotonic()
-    clients.touch(session, arrived)
     ticket, busy = _carried(session, arrived, not fragment) or _take(
         session, arrived, page=not fragment
     )

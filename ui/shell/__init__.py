@@ -63,9 +63,6 @@ internals.start_script_threads_off_the_loop()
 internals.wake_the_sender_once()
 internals.send_a_sessions_messages_at_once()
 internals.watch_the_loop()
-# a script's tab past its rate is closed before it is a session (its first run, the
-# sentence and the close cost the server a third of a student's first page)
-internals.refuse_at_connection(clients.refused_at_connection)
 
 
 @dataclass(frozen=True)
@@ -175,8 +172,8 @@ def run_app() -> None:
     """What ``app.py`` does on every run."""
     _ROUTED.depth = getattr(_ROUTED, "depth", 0) + 1
     try:
-        if not st.session_state.get(ADMITTED):  # the session's first run: the door
-            said = clients.admit(internals.session_id() or "", clients.current())
+        if not st.session_state.get(ADMITTED):  # the session's first run: the door's mark
+            said = clients.admit(clients.current(), clients.handshake())
             if said is not None:
                 st.set_page_config(page_title="Perceptron Lab", layout="wide")
                 st.error(said, icon=":material/hourglass_top:")

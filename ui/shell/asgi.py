@@ -21,8 +21,12 @@ def routes() -> list[BaseRoute]:
 
 
 def middleware() -> list[Middleware]:
-    """What sees every request and websocket frame before Streamlit does."""
-    return []
+    """What sees every request and websocket frame before Streamlit does: the door
+    (``ui.server.door``: the browser's cookie, the new tabs' rate, the session cap, the
+    frames' bound and the idle streams' close)."""
+    from ui.server.door import Door
+
+    return [Middleware(Door)]
 
 
 @asynccontextmanager

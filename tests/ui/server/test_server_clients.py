@@ -1,31 +1,25 @@
 """ui.server.clients: who a client is, the limits per browser and per address, the seats a
-browser holds, and the idle sessions' close."""
+browser holds, and what a session's first run says of the door's mark."""
 
 import pytest
 
-from ui.server import clients, internals
+from ui.server import clients
 
 
-def xsrf(token: str, mask: str = "0a0b0c0d") -> str:
-    """Streamlit's cookie for ``token``: 2|mask|token XOR mask|time."""
-    m = bytes.fromhex(mask)
-    masked = bytes(b ^ m[i % 4] for i, b in enumerate(bytes.fromhex(token)))
-    return f"2|{mask}|{masked.hex()}|1790000000"
-
-
-def test_every_tab_of_one_browser_is_one_browser_whatever_the_mask():
-    token = "00112233445566778899aabbccddeeff"
-    one = internals.browser_token({internals.XSRF_COOKIE: xsrf(token, "0a0b0c0d")})
-    two = internals.browser_token({internals.XSRF_COOKIE: xsrf(token, "ffeeddcc")})
-    assert one == two == token
-    assert internals.browser_token({}) == ""
-    for forged in ("", "2|zz|zz|1", "1|00|00|1", "2|00000000||1", "x" * 5000, "2|" + "0" * 500):
-        assert internals.browser_token({internals.XSRF_COOKIE: forged}) == "", forged
+def test_a_browser_is_named_by_the_apps_cookie_of_one_shape_only():
+    name = "00112233445566778899aabbccddeeff"
+    assert clients.browser_of({clients.BROWSER_COOKIE: name}) == name
+    assert clients.browser_of({}) == "" and clients.browser_of(None) == ""
+    forged = ("", name.upper(), name[:-1], name + "0", f'"{name}"', "x" * 5000, name[:-1] + "g")
+    for value in forged:
+        assert clients.browser_of({clients.BROWSER_COOKIE: value}) == "", value
+    # Streamlit's own XSRF cookie names no browser any more
+    assert clients.browser_of({"_streamlit_xsrf": f"2|00000000|{name}|1790000000"}) == ""
 
 
 def test_only_a_trusted_proxy_names_the_address(monkeypatch):
     monkeypatch.delenv(clients.PROXIES_ENV, raising=False)
-    cookies = {internals.XSRF_COOKIE: xsrf("ab" * 16)}
+    cookies = {clients.BROWSER_COOKIE: "ab" * 16}
     via_nginx = clients.client_of(None, {"X-Real-IP": "198.51.100.7"}, cookies)  # loopback
     assert via_nginx == clients.Client("198.51.100.7", "ab" * 16)
     direct = clients.client_of("192.0.2.5", {"X-Real-IP": "198.51.100.7"}, cookies)
@@ -36,6 +30,26 @@ def test_only_a_trusted_proxy_names_the_address(monkeypatch):
     assert clients.client_of("192.0.2.5", {"X-Real-IP": "198.51.100.7"}, {}).address == (
         "198.51.100.7"
     )
+
+
+def test_the_first_run_says_what_the_doors_mark_says(monkeypatch):
+    """The door (ui.server.door) marks a connection at its handshake; the session's first
+    run shows the sentence (the door closes the connection itself)."""
+    monkeypatch.setenv(clients.SESSIONS_ENV, "250")
+    browser = clients.Client("198.51.100.8", "ab" * 16)
+    assert clients.admit(browser, {}) is None  # no door: AppTest, a bare script
+    assert clients.admit(browser, {clients.DOOR_HEADER: clients.IN}) is None
+    assert clients.admit(browser, {clients.DOOR_HEADER: clients.TAB}) == clients.refused("tab")
+    full = clients.admit(browser, {"X-Perceptron-Door": clients.FULL_MARK})
+    assert full == clients.FULL.format(n="250 people are")
+    # counted at the door: never counted again at the first run
+    burst = clients.LIMITS["tab"].per_browser[1]
+    for _ in range(burst + 5):
+        assert clients.admit(browser, {clients.DOOR_HEADER: clients.IN}) is None
+    # a reconnection the door let by uncounted is counted at its new session's first run
+    again = {clients.DOOR_HEADER: clients.AGAIN, clients.STREAM_HEADER: "no-such-stream"}
+    said = [clients.admit(browser, again) for _ in range(burst + 1)]
+    assert said == [None] * burst + [clients.refused("tab")]
 
 
 def test_a_browser_over_its_limit_leaves_its_neighbours_at_the_same_address_alone():
@@ -73,19 +87,6 @@ def test_a_browser_holds_a_bounded_number_and_gets_them_back():
     assert clients.hold("seats of B", who, 3)  # another class counts apart
     clients.give_back("seats of A", who)
     assert clients.hold("seats of A", who, 3)
-
-
-def test_idle_sessions_are_closed_and_forgotten(monkeypatch):
-    closed: list[str] = []
-    monkeypatch.setattr(internals, "close_connection", lambda s, **_: closed.append(s) or True)
-    clients.touch("busy", now=0.0)
-    clients.touch("idle", now=0.0)
-    assert clients.sweep(now=10.0, active=["busy", "idle", "new"]) == []
-    clients.touch("busy", now=clients.IDLE_S)
-    gone = clients.sweep(now=clients.IDLE_S + 1.0, active=["busy", "idle", "new"])
-    assert gone == ["idle"] and closed == ["idle"]
-    # "new" was first seen at 10 s: its clock started then
-    assert clients.sweep(now=clients.IDLE_S + 11.0, active=["busy", "new"]) == ["new"]
 
 
 @pytest.mark.parametrize("action", sorted(set(clients.LIMITS) - {"bytes"}))  # bytes: not uses

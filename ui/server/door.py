@@ -1,0 +1,305 @@
+"""The server's door: an ASGI middleware in front of Streamlit (``st.App(middleware=...)``
+in ``ui.shell.asgi``). It works through public seams only: the ASGI scope and messages,
+and the handshake's headers, which Streamlit hands a session as ``st.context.headers``.
+
+It owns:
+
+- **the browser's cookie.** A response to a request without a valid ``perceptron_browser``
+  cookie sets one (32 random hex digits, a year, HttpOnly, SameSite=Lax). The page's
+  response sets it, so the websocket the page opens next (same origin) carries it:
+  ``ui.server.clients`` names a browser by it.
+- **the stream's handshake** (``/_stcore/stream``, under any ``server.baseUrlPath``). A
+  new tab is counted against its client's rate (``clients.LIMITS``). A script (no browser
+  cookie) past its rate is refused before Streamlit sees it: ``websocket.close`` before
+  ``accept``, an HTTP 403. Nobody reads a sentence there, and it costs the server no
+  session and no first run. A browser past its rate, or any connection while the server
+  holds ``clients.max_sessions()`` open streams, is let in with a mark among its
+  handshake's headers (``clients.DOOR_HEADER``) so that its page says why
+  (``clients.admit``), and is closed ``clients.CLOSE_AFTER_S`` later (1013: try again
+  later). A browser is never refused without a sentence.
+- **the frames.** A browser's frame over ``MAX_FRAME_BYTES`` closes its connection (1009)
+  and never reaches Streamlit.
+- **idle streams.** A stream on which the browser sent nothing for ``clients.IDLE_S`` is
+  closed (1001), by a timer of its own.
+
+Closing a stream here is ``websocket.close`` to the server and ``websocket.disconnect``
+to Streamlit, which ends the session's connection as when a browser leaves; what
+Streamlit sends after that fails as a send to a gone browser does.
+
+May import: the standard library, ``starlette``, ``ui.server.clients``,
+``perceptron_store.ratelimit``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ui.server import clients
+
+_LOG = logging.getLogger(__name__)
+
+STREAM_PATH = "/_stcore/stream"  # the browser's session connection, after any base path
+# The largest frame a browser may send, in bytes: Streamlit's own bound on a browser's
+# message (``server.maxWidgetStateSize = 1`` in .streamlit/config.toml, which Streamlit
+# counts as 10^6 bytes). A gesture, a typed e-mail or an edited table of 500 points is a
+# few kB, and a file goes over HTTP, not this socket.
+MAX_FRAME_BYTES = 1_000_000
+COOKIE_MAX_AGE_S = 365 * 24 * 3600  # a browser keeps its name a year
+REFUSED, TOO_BIG, IDLE = 1013, 1009, 1001  # the close codes: try again later, too big, gone
+_MARKS = {clients.DOOR_HEADER.encode(), clients.STREAM_HEADER.encode()}
+
+_LOCK = threading.Lock()
+_STREAMS: dict[str, _Stream] = {}  # every open stream of every door, by id
+
+
+class Gone(ConnectionResetError):
+    """A send on a stream the door closed (an ``OSError``, as the server's own
+    "client disconnected" is: Starlette turns it into ``WebSocketDisconnect``)."""
+
+
+def browser_of(headers: Iterable[tuple[bytes, bytes]]) -> str:
+    """The valid ``perceptron_browser`` cookie among a request's ``Cookie`` headers
+    (``clients.browser_of`` says which are), or ""."""
+    for name, value in headers:
+        if name.lower() != b"cookie":
+            continue
+        for part in value.decode("latin-1").split(";"):
+            key, eq, text = part.strip().partition("=")
+            if eq and key == clients.BROWSER_COOKIE:
+                found = clients.browser_of({key: text})
+                if found:
+                    return found
+    return ""
+
+
+def new_cookie() -> tuple[bytes, bytes]:
+    """A ``Set-Cookie`` header naming a new browser."""
+    value = (
+        f"{clients.BROWSER_COOKIE}={secrets.token_hex(16)}; Path=/; "
+        f"Max-Age={COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax"
+    )
+    return b"set-cookie", value.encode("latin-1")
+
+
+def _disconnect(code: int) -> Message:
+    return {"type": "websocket.disconnect", "code": code, "reason": ""}
+
+
+class _Stream:
+    """One open stream: its id, its loop, when the browser last sent a frame; ``closing``
+    once anyone began to close it, and ``ended``, its close code, once it is closed."""
+
+    def __init__(self, stream_id: str, send: Send) -> None:
+        self.id = stream_id
+        self.loop = asyncio.get_running_loop()
+        self.send = send
+        self.last = self.loop.time()
+        self.closing = False
+        self.ended: asyncio.Future[int] = self.loop.create_future()
+        self.pending: asyncio.Future[Message] | None = None  # the server's receive, waiting
+        self.timer: asyncio.TimerHandle | None = None
+
+    def close(self, code: int) -> None:
+        """Close it soon (on its loop): see :meth:`shut`."""
+        if not self.closing:
+            self.closing = True
+            self.loop.create_task(self.shut(code))
+
+    async def shut(self, code: int) -> None:
+        """Tell the browser ``code``, then Streamlit that the browser left: in that order,
+        or the server drops the connection without its code once Streamlit returns."""
+        self.closing = True
+        if self.ended.done():
+            return
+        with contextlib.suppress(Exception):  # the browser left meanwhile: nothing to tell
+            await self.send({"type": "websocket.close", "code": code})
+        self.end(code)
+
+    def end(self, code: int) -> None:
+        if not self.ended.done():
+            self.ended.set_result(code)
+
+    def watch_idle(self) -> None:
+        """Close it once the browser sent nothing for ``clients.IDLE_S``; else look again
+        when that could first be so (one timer a stream, no scan of all of them)."""
+        if self.ended.done():
+            return
+        wait = self.last + clients.IDLE_S - self.loop.time()
+        if wait <= 0:
+            self.close(IDLE)
+        else:
+            self.timer = self.loop.call_later(wait, self.watch_idle)
+
+
+def close_later(stream_id: str, after: float) -> bool:
+    """Close stream ``stream_id`` ``after`` seconds from now with 1013 (from any thread:
+    ``clients.close_stream``); False if no door holds it."""
+    with _LOCK:
+        stream = _STREAMS.get(stream_id)
+    if stream is None:
+        return False
+    try:
+        loop = stream.loop
+        loop.call_soon_threadsafe(loop.call_later, max(0.0, after), stream.close, REFUSED)
+    except RuntimeError:  # its loop is closed: the stream is gone with it
+        return False
+    return True
+
+
+clients.on_close(close_later)
+
+
+class Door:
+    """The middleware (``Middleware(Door)``): see the module. ``open_streams()``: how many
+    streams this door holds open now."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self._open: dict[str, _Stream] = {}
+
+    def open_streams(self) -> int:
+        return len(self._open)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            await self._http(scope, receive, send)
+        elif scope["type"] == "websocket" and str(scope.get("path", "")).endswith(STREAM_PATH):
+            await self._stream(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if browser_of(scope.get("headers", ())):
+            await self.app(scope, receive, send)
+            return
+        cookie = new_cookie()
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), cookie]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
+
+    def _mark(self, scope: Scope) -> str | None:
+        """The door's mark for a new stream (``clients.IN`` and the others), or None to
+        refuse it before it is a session."""
+        clients.start_once()
+        headers = Headers(scope=scope)
+        browser = browser_of(scope.get("headers", ()))
+        peer = scope.get("client")
+        client = clients.client_of(
+            peer[0] if peer else None,
+            headers,
+            {clients.BROWSER_COOKIE: browser} if browser else {},
+        )
+        # Streamlit's subprotocol entries: "streamlit", an XSRF token, the session to resume
+        entries = [e.strip() for e in headers.get("sec-websocket-protocol", "").split(",")]
+        again = len(entries) >= 3 and bool(entries[2])
+        if not client.browser:
+            # a script, whatever session it names: counted here, refused here
+            if not clients.allow(clients.tab_action(client), client):
+                return None
+            again = False
+        cap = clients.max_sessions()
+        if len(self._open) >= cap:
+            said = clients.FULL.format(n="1 person is" if cap == 1 else f"{cap:,} people are")
+            mark = clients.FULL_MARK
+        elif again:
+            # a browser's reconnection is no new tab: clients.admit counts it if its session
+            # is new (it ran nothing yet)
+            return clients.AGAIN
+        elif not client.browser or clients.allow("tab", client):
+            return clients.IN
+        else:
+            said, mark = clients.refused("tab"), clients.TAB
+        _LOG.warning(
+            "perceptron: refused a new tab (%d connected, at most %d): %s",
+            len(self._open) + 1,
+            cap,
+            said,
+        )
+        return mark
+
+    async def _stream(self, scope: Scope, receive: Receive, send: Send) -> None:
+        mark = self._mark(scope)
+        if mark is None:
+            message = await receive()  # the handshake ("websocket.connect"), answered:
+            if message["type"] == "websocket.connect":
+                await send({"type": "websocket.close", "code": REFUSED})  # HTTP 403
+            return
+        stream = _Stream(secrets.token_hex(8), send)
+        headers = [h for h in scope.get("headers", ()) if h[0].lower() not in _MARKS]
+        headers += [
+            (clients.DOOR_HEADER.encode(), mark.encode()),
+            (clients.STREAM_HEADER.encode(), stream.id.encode()),
+        ]
+        self._open[stream.id] = stream
+        with _LOCK:
+            _STREAMS[stream.id] = stream
+        if mark in (clients.TAB, clients.FULL_MARK):
+            stream.loop.call_later(clients.CLOSE_AFTER_S, stream.close, REFUSED)
+        stream.watch_idle()
+        try:
+            await self.app(
+                {**scope, "headers": headers},
+                lambda: self._receive(stream, receive),
+                lambda message: self._send(stream, send, message),
+            )
+        finally:
+            self._open.pop(stream.id, None)
+            with _LOCK:
+                _STREAMS.pop(stream.id, None)
+            if stream.timer is not None:
+                stream.timer.cancel()
+            if stream.pending is not None and not stream.pending.done():
+                stream.pending.cancel()
+            stream.closing = True
+            stream.end(1000)
+
+    async def _receive(self, stream: _Stream, receive: Receive) -> Message:
+        """The server's next message for Streamlit, unless the door closed the stream
+        first; a frame over the bound closes it."""
+        if stream.ended.done():
+            return _disconnect(stream.ended.result())
+        if stream.pending is None:
+            stream.pending = asyncio.ensure_future(receive())
+        pending = stream.pending
+        await asyncio.wait((pending, stream.ended), return_when=asyncio.FIRST_COMPLETED)
+        if stream.ended.done():  # closed: a frame that came meanwhile is dropped
+            return _disconnect(stream.ended.result())
+        stream.pending = None
+        message = pending.result()
+        kind = message["type"]
+        if kind == "websocket.receive":
+            data: Any = message.get("bytes") or message.get("text") or b""
+            if len(data) > MAX_FRAME_BYTES:  # a text's characters: at least as many bytes
+                await stream.shut(TOO_BIG)
+                return _disconnect(TOO_BIG)
+            stream.last = stream.loop.time()
+        elif kind == "websocket.disconnect":
+            stream.closing = True
+            stream.end(int(message.get("code", 1005)))
+        return message
+
+    async def _send(self, stream: _Stream, send: Send, message: Message) -> None:
+        """Streamlit's message to the server, unless the stream is closed or closing."""
+        if stream.closing:
+            if message["type"] == "websocket.close":
+                return  # closed already
+            raise Gone("the stream was closed")
+        if message["type"] == "websocket.close":
+            stream.closing = True
+            await send(message)
+            stream.end(int(message.get("code", 1000)))
+            return
+        await send(message)
