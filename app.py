@@ -3,12 +3,13 @@
 
 This one file is two things. Imported by the server (``streamlit run app.py`` finds the
 ``st.App`` below and serves it), it is the server: Streamlit's pages plus the app's own
-routes (the class's live channel, the components' code) and middleware (the door), from
-``ui.shell.asgi``. Run by Streamlit as the page script (as ``__main__``, on every rerun),
+routes, middleware (the door, ``ui.server.door``) and lifespan, from ``ui.shell.asgi``. Run by Streamlit as the page script (as ``__main__``, on every rerun),
 it is the router and the shared sidebar.
 """
 
 import streamlit as st
+
+from ui.server import blas  # noqa: F401  (one BLAS thread per process, see ui/server/blas.py)
 
 if __name__ == "__main__":
     # The tab's title before the imports below (about a second on a server's first run,
@@ -16,7 +17,6 @@ if __name__ == "__main__":
     # ui.shell sets the whole page config again on every run.
     st.set_page_config(page_title="Perceptron Lab")
 
-    from ui.server import blas  # noqa: F401  (one BLAS thread per process, see ui/server/blas.py)
     from ui.shell import run_app
 
     run_app()

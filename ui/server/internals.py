@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import contextlib
 import functools
 import hashlib
 import importlib
@@ -34,7 +33,6 @@ import tempfile
 import threading
 import time
 import types
-import uuid
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -460,111 +458,6 @@ def _serve_code_probe() -> bool:
         )
     finally:
         shutil.rmtree(root, ignore_errors=True)
-
-
-# ------------------------------------------------------------------ the server's connections
-
-XSRF_COOKIE = "_streamlit_xsrf"  # the page's first response sets it; its token names a browser
-
-
-def browser_token(cookies: Mapping[str, str] | None) -> str:
-    """The token of Streamlit's XSRF cookie, hex, or "" without one.
-
-    The cookie is ``2|<mask>|<token XOR mask>|<time>``: the mask changes on every page a
-    browser loads, the token does not, so every tab of one browser has the same token and
-    two browsers never do. For the limits per client (``ui.server.clients``)."""
-    raw = str((cookies or {}).get(XSRF_COOKIE, "") or "")[:200].strip("\"'")
-    parts = raw.split("|")
-    if len(parts) != 4 or parts[0] != "2":
-        return ""
-    try:
-        mask, masked = bytes.fromhex(parts[1]), bytes.fromhex(parts[2])
-    except ValueError:
-        return ""
-    if not mask or not masked:
-        return ""
-    return bytes(b ^ mask[i % len(mask)] for i, b in enumerate(masked)).hex()
-
-
-@_or(None)
-def active_sessions() -> list[str] | None:
-    """The ids of the sessions connected to this server now (None outside a server).
-    For the session cap and the idle sessions' close."""
-    from streamlit.runtime import Runtime
-
-    if not Runtime.exists():
-        return None
-    mgr = Runtime.instance()._session_mgr
-    return [info.session.id for info in mgr.list_active_sessions()]
-
-
-@_or(False)
-def close_connection(session_id: str, *, after: float = 0.0, code: int = 1013) -> bool:
-    """``after`` seconds from now, close session ``session_id``'s websocket (1013: try
-    again later) and shut the session down, kept for no reconnection. False if there is no
-    such session. For refused arrivals, the session cap and idle sessions."""
-    found = _active(session_id)
-    if found is None:
-        return False
-    runtime, info = found
-    websocket = getattr(info.client, "_websocket", None)
-    loop = runtime._get_async_objs().eventloop
-
-    def close() -> None:
-        if websocket is not None:
-            loop.create_task(websocket.close(code=code))
-        runtime.close_session(session_id)
-
-    loop.call_soon_threadsafe(loop.call_later, after, close)
-    return True
-
-
-Door = Callable[[str | None, Mapping[str, str], Mapping[str, str], str], bool]
-
-
-@_or(False)
-def refuse_at_connection(refuse: Door) -> bool:
-    """Before Streamlit makes a new session for a connection, ask ``refuse(peer, headers,
-    cookies, session)`` (``session``: the id the session will have); when it says so, close
-    the websocket (1013: try again later) and make no session: no session state, no script
-    thread, no run, no message. False (and nothing changed) if this Streamlit connects
-    sessions differently. A reconnection (the browser names its old session) is not asked
-    about. For the door (``ui.server.clients``): a script's refused tab costs the server a
-    connection, not a session and its first run."""
-    from streamlit.runtime import Runtime
-
-    original = Runtime.connect_session
-    if getattr(original, "_perceptron_door", False):
-        return True
-
-    def connect_session(
-        self: Any,
-        client: Any,
-        user_info: Any,
-        existing_session_id: str | None = None,
-        session_id_override: str | None = None,
-    ) -> str:
-        websocket = getattr(client, "_websocket", None)
-        if existing_session_id or session_id_override or websocket is None:
-            return original(self, client, user_info, existing_session_id, session_id_override)
-        session = str(uuid.uuid4())  # as Streamlit names its sessions
-        context = client.client_context
-        headers = {str(k).lower(): str(v) for k, v in context.headers}
-        if refuse(context.remote_ip, headers, dict(context.cookies), session):
-            asyncio.get_running_loop().create_task(_close_quietly(websocket, 1013))
-            # an id no session has: the handler's later messages are dropped, and its
-            # disconnect finds nothing to do
-            return f"refused-{session}"
-        return original(self, client, user_info, None, session)
-
-    connect_session._perceptron_door = True  # type: ignore[attr-defined]
-    Runtime.connect_session = connect_session  # type: ignore[method-assign]
-    return True
-
-
-async def _close_quietly(websocket: Any, code: int) -> None:
-    with contextlib.suppress(Exception):  # already closed by the other side: nothing to do
-        await websocket.close(code=code)
 
 
 # ------------------------------------------------------------------ the sessions' script loop
@@ -1211,24 +1104,6 @@ def _runtime_fields() -> bool:
     )
 
 
-def _connections() -> bool:
-    from streamlit.runtime import Runtime
-    from streamlit.runtime.session_manager import ActiveSessionInfo
-    from streamlit.web.server.starlette import starlette_server_config, starlette_websocket
-
-    client = starlette_websocket.StarletteSessionClient.__init__.__code__
-    connect = inspect.signature(Runtime.connect_session).parameters
-    return (
-        starlette_server_config.XSRF_COOKIE_NAME == XSRF_COOKIE
-        and "_websocket" in client.co_names
-        and hasattr(starlette_websocket.StarletteSessionClient, "client_context")
-        and list(connect)[:5]
-        == ["self", "client", "user_info", "existing_session_id", "session_id_override"]
-        and hasattr(Runtime, "close_session")
-        and {"client", "session"} <= set(getattr(ActiveSessionInfo, "__dataclass_fields__", {}))
-    )
-
-
 def _context_fields() -> dict[str, Any]:
     from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
 
@@ -1283,12 +1158,6 @@ CHECKS: tuple[Check, ...] = (
         "fast widget reads (a widget reads its own key, not the whole session)",
         "SafeSessionState._lock, ._state",
         _safe_state_fields,
-    ),
-    Check(
-        "the limits per browser, the session cap and the idle sessions' close",
-        "the XSRF cookie, ActiveSessionInfo.client._websocket, Runtime.close_session, "
-        "Runtime.connect_session, StarletteSessionClient.client_context",
-        _connections,
     ),
     Check(
         "a tab's three files fewer (the sessions' shared script loop)",

@@ -1,8 +1,8 @@
 """The server around the pages: the app's own routes, its middleware and its lifespan,
 given to ``st.App`` in ``app.py``.
 
-Imports ``ui.live`` (the class's live channel) and ``ui.server`` (the door, the
-components' code); nothing of a lesson. A new route or middleware is a line here.
+Imports ``ui.server`` (the door); nothing of a lesson. A new route or middleware is a line
+here.
 """
 
 from __future__ import annotations
@@ -31,5 +31,5 @@ def middleware() -> list[Middleware]:
 
 @asynccontextmanager
 async def lifespan(app: Any) -> AsyncIterator[dict[str, Any]]:
-    """The server's start and stop: the live channel's relay runs while the server does."""
+    """The server's start and stop (nothing of the app's yet)."""
     yield {}
