@@ -3,8 +3,9 @@
 
 This one file is two things. Imported by the server (``streamlit run app.py`` finds the
 ``st.App`` below and serves it), it is the server: Streamlit's pages plus the app's own
-routes, middleware (the door, ``ui.server.door``) and lifespan, from ``ui.shell.asgi``. Run by Streamlit as the page script (as ``__main__``, on every rerun),
-it is the router and the shared sidebar.
+routes, middleware (the door, ``ui.server.door``) and lifespan, from ``ui.shell.asgi``.
+Run by Streamlit as the page script (as ``__main__``, on every rerun), it is the router
+and the shared sidebar.
 """
 
 import streamlit as st
