@@ -158,6 +158,14 @@ def close_later(stream_id: str, after: float) -> bool:
 clients.on_close(close_later)
 
 
+def _is_page(message: Message) -> bool:
+    """A response that is a page: its content type is HTML."""
+    for name, value in message.get("headers", ()):
+        if name.lower() == b"content-type":
+            return bytes(value).lower().startswith(b"text/html")
+    return False
+
+
 class Door:
     """The middleware (``Middleware(Door)``): see the module. ``open_streams()``: how many
     streams this door holds open now."""
@@ -184,7 +192,10 @@ class Door:
         cookie = new_cookie()
 
         async def send_with_cookie(message: Message) -> None:
-            if message["type"] == "http.response.start":
+            # only on a page (HTML): the page's response names the browser before its
+            # websocket opens, and a file with a Set-Cookie is never kept by a cache
+            # (nginx's for the static files, a browser's), nor shared between browsers
+            if message["type"] == "http.response.start" and _is_page(message):
                 message = {**message, "headers": [*message.get("headers", ()), cookie]}
             await send(message)
 

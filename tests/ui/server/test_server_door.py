@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import uvicorn
 from starlette.applications import Starlette
-from starlette.responses import PlainTextResponse
+from starlette.responses import HTMLResponse, PlainTextResponse
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -52,9 +52,12 @@ class Served:
 
 
 def tiny_app(seen: Seen) -> Starlette:
-    async def page(request: Any) -> PlainTextResponse:
+    async def page(request: Any) -> HTMLResponse:
         seen.pages += 1
-        return PlainTextResponse("the page")
+        return HTMLResponse("the page")
+
+    async def style(request: Any) -> PlainTextResponse:
+        return PlainTextResponse("p {}", media_type="text/css")
 
     async def stream(ws: WebSocket) -> None:
         seen.handshakes.append(
@@ -76,6 +79,7 @@ def tiny_app(seen: Seen) -> Starlette:
     return Starlette(
         routes=[
             Route("/", page),
+            Route("/style.css", style),
             WebSocketRoute("/_stcore/stream", stream),
             WebSocketRoute("/base/_stcore/stream", stream),
         ]
@@ -181,6 +185,11 @@ def test_a_page_without_the_cookie_names_a_new_browser_and_one_with_it_keeps_its
     name = COOKIE.fullmatch(first[0]).group(1)  # type: ignore[union-attr]
     assert page(served, f"theme=dark; perceptron_browser={name}") == []
     assert served.seen.pages == 3
+
+
+def test_a_file_that_is_not_a_page_sets_no_cookie_so_a_cache_may_keep_it(served):
+    with urllib.request.urlopen(f"http://127.0.0.1:{served.port}/style.css", timeout=5) as r:
+        assert r.read() == b"p {}" and not r.headers.get_all("Set-Cookie")
 
 
 @pytest.mark.parametrize(
