@@ -169,6 +169,7 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
         lead=class_follow.leading(ss),  # a lecturer's Play is followed: the browser says so
         # a follower plays along with the lecturer's Play; the lecturer's plays on its clock
         along=class_follow.lead_clock(ss) if along is None else along[1],
+        follow=class_follow.live_follow(ss),  # a follower draws the lecturer's next step itself
     )
     # a joined student: the lecturer's question, under the chart: a card drawn above it
     # would push the chart a screen down on the phone of a student watching it (its

@@ -29,6 +29,9 @@ interface Window {
    * scene carrier (`_SCENE_JS`) leaves `scene` (and `sceneRaw`) here and calls `onScene`;
    * player.js keeps everything else. Either may run first. */
   __perceptronLecture?: import("./lecture/player.js").Lecture;
+  /** The class's live channel of the page (ui/live/live.js): its websocket and the newest
+   * state it received (`last`), which player.js also reads when it mounts. */
+  __perceptronLive?: import("./live/live.js").Live;
 }
 
 // HTML's clearTimeout takes any value and clears nothing for one that names no timer

@@ -328,7 +328,9 @@ def forge(k: Klass, state: ClientState) -> None:
     before = k.b_finished
     sent = k.b.evaluate(
         """bytes => {
-             const ws = window.__sockets.filter(s => s.readyState === WebSocket.OPEN).at(-1);
+             const ws = window.__sockets  // Streamlit's stream, not the live channel
+               .filter(s => s.readyState === WebSocket.OPEN && s.url.endsWith("/_stcore/stream"))
+               .at(-1);
              if (!ws) return false;
              ws.send(new Uint8Array(bytes));
              return true;

@@ -34,7 +34,7 @@ from ui.shell import PAGES, PageSpec
 ROOT = Path(__file__).resolve().parents[2]
 ASSET_READERS = {"asset", "lesson_text"}  # ui.look.text's functions that read assets/<page>.md
 # the shared packages of ui, in layers: each may import only those before it
-SHARED = ("look", "server", "compute", "app", "classmode", "shell")
+SHARED = ("look", "server", "live", "compute", "app", "classmode", "shell")
 # the public modules of Streamlit; any other streamlit.* module is an internal
 PUBLIC_STREAMLIT = ("streamlit", "streamlit.delta_generator", "streamlit.components.v2")
 STORES = ("perceptron_core", "perceptron_store")  # no Streamlit, nothing of the app

@@ -25,6 +25,7 @@ import streamlit as st
 import perceptron_store as store_mod
 from ui.app.state import Session, session_key
 from ui.classmode import classroom as cr
+from ui.classmode import live
 from ui.classmode.seat import (
     URL,
     Refused,
@@ -339,6 +340,7 @@ def close_class(session: Session) -> str | None:
         room = reach(cr.lecturer_update, seat.code, seat.secret, cr.close_room)
     except Refused as refused:
         return str(refused)
+    live.tell(room)  # every page of the room hears of its end now
     with contextlib.suppress(Refused):  # else the answers may expire before the recap
         reach(cr.keep_results, room)
     keep_recap(session, seat)
@@ -353,9 +355,10 @@ def lecturer_do(session: Session, change: Callable[[cr.Room], cr.Room]) -> str |
     if seat is None:
         return "Only the lecturer of a class can do that."
     try:
-        reach(cr.lecturer_update, seat.code, seat.secret, change)
+        room = reach(cr.lecturer_update, seat.code, seat.secret, change)
     except Refused as refused:
         return str(refused)
+    live.tell(room)  # every page of the room hears of it now
     return None
 
 

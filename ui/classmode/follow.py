@@ -6,9 +6,9 @@ The lecturer's end of every run publishes the lecture's URL form when it changed
 settings is applied as the next run starts, before any widget (:func:`follow_now`,
 :func:`before_run`); a change of the step alone moves the lecture's instrument, a
 fragment, without a page run (:func:`follow_here`). A student who changes the run
-themselves stops following (``explore``). Each student's page is rerun when the room
-changes (:data:`WATCH`, ``ui.classmode.push``): what it shows of the room, by part, is
-:func:`parts_shown`.
+themselves stops following (``explore``). Each student's page hears of the room's changes
+on the class's live channel (``ui.classmode.live``): the lecture's instrument draws a
+step its scene holds by itself, and reruns for anything else.
 
 Play is followed as a clock, not as a stream of steps: the lecturer's browser steps by
 itself while it plays and tells its server only "playing from step t at s steps a second"
@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,10 +38,10 @@ import perceptron_store as store_mod
 from ui.app import links
 from ui.app.state import LINK_PARAM, SETTINGS, Session, assign, to_query
 from ui.classmode import classroom as cr
-from ui.classmode import push
+from ui.classmode import live
 from ui.classmode.arrive import lecturer_do
+from ui.classmode.live import LECTURE_KEYS, STEP_KEY, parts_shown
 from ui.classmode.seat import Refused, Seat, move, reach, seat_of
-from ui.server.internals import rerun_fragment, running_fragment
 
 LECTURE_PAGE = "lecture"  # the page a student follows the lecturer on (its url_path)
 MAX_RATE = 60.0  # steps a second a lecturer's Play may report (the player offers 2, 8, 30)
@@ -53,51 +52,11 @@ MAX_PLAY_S = 3 * 3600.0  # a Play's age as its browser says it: at most a long l
 MAX_LEAD_IN_S = 2.0
 
 
-def _is_step(key: str) -> bool:
-    """The lecture's step: the lecture page sets it (:func:`take_step`), never this module
-    (ui.lecture.restart owns it)."""
-    return SETTINGS[key].label == "step"
-
-
-# What a follower takes from the lecturer: the shared dataset and the lecture's run settings
-# and step (the URL form of ``data_*`` and ``lec_*``), and ``data=<id>``; and the step's key.
-LECTURE_KEYS = frozenset((LINK_PARAM, *(k for k in SETTINGS if k.startswith(("data_", "lec_")))))
-STEP_KEY = next(k for k in sorted(LECTURE_KEYS) if k != LINK_PARAM and _is_step(k))
-
-
 def lecture_subset(query: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in query.items() if k in LECTURE_KEYS}
 
 
-def parts_shown(room: cr.Room | None) -> dict[str, Hashable]:
-    """What a student's page shows of ``room``, by part (ui.classmode.push's topics): the
-    strip (the question, the challenge) and the lecture (the lecturer's run and step,
-    followed by the lecture's instrument, ``follow_here``); each part is rerun when its
-    value changes."""
-    if room is None:
-        return {"strip": "gone", "end": "gone", "lecture": "gone"}
-    q, c = room.question, room.challenge
-    return {
-        "strip": (
-            room.closed,
-            None if q is None else (q.id, q.rounds, q.revealed),
-            None if c is None else (c.id, c.open),
-        ),
-        # the strip on Step by step: the class's end and the challenge it announces
-        "end": (room.closed, None if c is None else (c.id, c.open)),
-        "lecture": (
-            room.closed,
-            room.lecture_n,
-            None if q is None else (q.id, q.rounds, q.revealed),
-        ),
-    }
-
-
-def _version(code: str) -> dict[str, Hashable]:
-    return parts_shown(links.call(cr.load_room, code, fresh=True))
-
-
-WATCH = push.Watch(_version)
+__all__ = ["LECTURE_KEYS", "STEP_KEY", "parts_shown"]  # kept here for its callers
 
 
 def apply_lecture(session: Session, query: dict[str, str]) -> None:
@@ -182,20 +141,15 @@ def arrive_on(session: Session, page: str) -> None:
 def follow_here(session: Session) -> int | None:
     """In the lecture's instrument (a fragment) of a following student: the lecturer's
     step, when only the step changed (the instrument moves to it without a page run); a
-    change of data or settings runs the whole page (``follow_now``). The instrument is
-    rerun by the server when the lecturer's lecture changes (ui.classmode.push)."""
+    change of data or settings runs the whole page (``follow_now``). The browser reruns the
+    instrument when the lecturer's change is one it cannot draw by itself (ui.classmode.live)."""
     seat = seat_of(session)
     if seat is None or seat.lecturer:
         return None
-    where = running_fragment()
     try:
-        room = reach(cr.load_room, seat.code)
+        room = reach(cr.load_room, seat.code, fresh=live.fresh(session))
     except Refused:
-        if where is not None:  # rerun as soon as the room can be read again
-            WATCH.here(seat.code, *where, shown=None, topic="lecture")
         return None  # the page goes on by itself; the strip says why
-    if where is not None:
-        WATCH.here(seat.code, *where, shown=parts_shown(room)["lecture"], topic="lecture")
     if room is None or room.closed:
         st.rerun(scope="app")  # the class ended: the strip says so, in a page run
     if not seat.following or room.lecture_n == seat.applied or not room.lecture_n:
@@ -219,6 +173,51 @@ def _applied_step(seat: Seat, step: int) -> None:
     seat.applied_query = _unstepped(seat.applied_query)
     if step != SETTINGS[STEP_KEY].default:
         seat.applied_query[STEP_KEY] = str(step)
+
+
+def live_follow(session: Session) -> dict[str, Any] | None:
+    """What a student's lecture instrument needs to hear the live channel (``player.js``):
+    the question version ``q`` its chart and card show (another reruns the instrument);
+    and, for a follower, the lecturer's change ``n`` the page shows and its ``run`` ("" before
+    the lecturer published one: any change then reruns the instrument), so that the
+    browser draws the lecturer's next step by itself. None for the lecturer, or outside a
+    class."""
+    seat = seat_of(session)
+    if seat is None or seat.lecturer:
+        return None
+    try:
+        room = reach(cr.load_room, seat.code)
+    except Refused:
+        return None
+    run = "" if seat.followed is None else live.run_of(seat.followed)
+    return {
+        "following": seat.following,
+        "n": max(seat.applied, 0),  # 0: the lecturer's lecture before their first change
+        "run": run,
+        "q": live.asked_version(room),
+    }
+
+
+def caught_up(session: Session, n: Any) -> None:
+    """A following student's browser drew the lecturer's change ``n`` by itself (the live
+    channel) and then moved on its own: the seat takes change ``n`` as applied, so that the
+    move is the student's own (``end_of_run``: they explore from there)."""
+    seat = seat_of(session)
+    if seat is None or not seat.following or seat.followed is None:
+        return
+    if not isinstance(n, int) or isinstance(n, bool) or n <= seat.applied:
+        return
+    try:
+        room = reach(cr.load_room, seat.code, fresh=True)
+    except Refused:
+        return
+    if room is None or room.lecture_n != n:
+        return  # the lecturer moved on meanwhile: the next run follows them
+    now = lecture_subset(room.lecture_query)
+    if _unstepped(now) != _unstepped(seat.followed):
+        return
+    seat.applied, seat.followed, seat.playing = n, now, room.playing
+    _applied_step(seat, _step_of(now))
 
 
 @dataclass(frozen=True)
@@ -301,11 +300,7 @@ def _unstepped(query: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in query.items() if k != STEP_KEY}
 
 
-def _step_of(query: dict[str, str]) -> int:
-    try:
-        return int(SETTINGS[STEP_KEY].parse(str(query.get(STEP_KEY, "0"))[:20]))
-    except ValueError:
-        return 0
+_step_of = live.step_of
 
 
 def following(session: Session) -> bool:
@@ -346,10 +341,12 @@ def end_of_run(session: Session) -> None:
         elif seat.following and seat.applied_query is not None and now != seat.applied_query:
             move(session, "explore")
             seat.stopped = STOPPED
-            # the strip alone: a page run would also lose what the page said of the edit
-            # (the margin lab's "Added point 41 ...")
-            if seat.strip is None or not rerun_fragment(*seat.strip):
-                st.rerun(scope="app")
+            seat.notices += 1
+        if seat.nudged != seat.notices:
+            # the strip says it: the browser reruns it (a page run would also lose what
+            # the page said of the edit, the margin lab's "Added point 41 ...")
+            seat.nudged = seat.notices
+            live.nudge(seat.notices)
         return
     playing = seat.playing
     if (now, playing) == (seat.published, seat.published_playing):
@@ -357,6 +354,5 @@ def end_of_run(session: Session) -> None:
     if not seat.publish_limit.allow():
         return  # a burst of changes: the live strip publishes the last one
     err = lecturer_do(session, lambda room: cr.publish(room, now, playing))
-    if err is None:
+    if err is None:  # the room's pages hear of it now (lecturer_do tells the channel)
         seat.published, seat.published_playing = now, playing
-        WATCH.poke()  # this server's followers hear of it now, not at the watch's next read

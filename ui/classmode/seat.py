@@ -86,7 +86,8 @@ class Seat:
     # a follower whose own edit stopped following: told in the strip, in the page's flow
     # (never over the numbers they are editing), until they follow again or close it
     stopped: str | None = None
-    strip: tuple[str, str] | None = None  # (session, fragment) of the strip a student saw last
+    notices: int = 0  # notices the strip has had to say (stopped); the strip reruns for each
+    nudged: int = 0  # the notice the strip was last asked to say (ui.classmode.live.nudge)
     told: int | None = None  # the open challenge the class page's body told the student of
     publish_limit: store_mod.RateLimit = field(
         default_factory=lambda: store_mod.RateLimit(PUBLISH_RATE, PUBLISH_BURST)

@@ -8,8 +8,9 @@ live (:data:`LIVE`, off by default, kept for the session); the reveal shows them
 beside the other, with the right answer.
 
 The strip is a fragment. The lecturer's runs every second (:data:`POLL_S`: one session
-per class reads the answers); a student's is rerun when the room changes
-(``ui.classmode.push``) and by itself every :data:`HEARTBEAT_S` in case a rerun is lost.
+per class reads the answers); a student's is rerun by its browser when the part of the
+room it shows changes (the live channel, ``ui.classmode.live``), and by itself every
+:data:`HEARTBEAT_S` for a page whose channel cannot connect.
 A run that finds nothing new reads the room from the process's recent copy (one store
 read per process every ``classroom.RECENT_S``) and draws only what it drew before.
 """
@@ -26,11 +27,11 @@ from streamlit.delta_generator import DeltaGenerator
 from ui.app.state import Session, session_key
 from ui.classmode import address, turns
 from ui.classmode import classroom as cr
+from ui.classmode import live as channel
 from ui.classmode.arrive import ROOM_PAGE, keep_recap, leave, lecturer_do, start_and_go
 from ui.classmode.follow import (
     LECTURE_PAGE,
     STEP_KEY,
-    WATCH,
     end_of_run,
     follow_now,
     parts_shown,
@@ -51,13 +52,15 @@ from ui.classmode.summary import VOTE_NAMES, shift_words
 from ui.look.numbers import vector_text
 from ui.look.style import page_style
 from ui.look.text import safe
-from ui.server.internals import fragment_run, running_fragment, testid
+from ui.server.internals import fragment_run, testid
 
 HOOKS = session_key("room_hooks")
 LIVE = session_key("room_live")  # the lecturer shows the answers' shares while the class votes
 LIVE_PICK = "room_live_pick"  # its switch (a widget: its state goes with the strip's page)
 POLL_S = 1.0  # the lecturer's strip reads the answers this often (one session per class)
-HEARTBEAT_S = 30.0  # a student's strip runs by itself this often, in case a push is lost
+# a student's strip runs by itself this often: a page whose live channel cannot connect
+# (a proxy that refuses websockets to /api/) still hears of the class
+HEARTBEAT_S = 30.0
 ROOM_URL = "room"  # the class page's url_path
 MARGIN_URL, MARGIN_PAGE = "margin", "pages/margin.py"  # the margin lab: the challenge's page
 TOLD_IN_PAGE = (MARGIN_URL, ROOM_URL)  # pages whose body tells of the open challenge
@@ -136,7 +139,7 @@ def live(session: Session, page: str) -> None:
     if seat is None:
         return
     try:
-        room = reach(cr.load_room, seat.code)
+        room = reach(cr.load_room, seat.code, fresh=channel.fresh(session))
     except Refused:
         st.caption(STRIP_DOWN)
         return
@@ -164,22 +167,17 @@ def live(session: Session, page: str) -> None:
 
 
 def _student_strip(session: Session, seat: Seat, room: cr.Room, page: str) -> None:
-    where = seat.strip = running_fragment()  # follow.end_of_run may rerun it to tell them
+    # On Step by step the lecture's instrument shows the question and follows the lecturer
+    # (lecture_card, follow_here): the browser reruns it, not this strip, so a reveal (the
+    # answer and the step) is one fragment run, not a strip and a page run
+    topic = "end" if page == LECTURE_PAGE else "strip"
+    channel.listen(session, seat, topic=topic, shown=parts_shown(room)[topic], notice=seat.notices)
     _reach_out(session, seat, room, page)
     if page == LECTURE_PAGE:
-        # On Step by step the lecture's instrument shows the question and follows the
-        # lecturer (lecture_card, follow_here): ui.classmode.push reruns it, not this strip, so a
-        # reveal (the answer and the step) is one fragment run, not a strip and a page run
-        if where is not None:
-            WATCH.drop(seat.code, where[0], "strip")
-            WATCH.here(seat.code, *where, shown=parts_shown(room)["end"], topic="end")
         if follow_now(session, room):
             st.rerun(scope="app")  # behind the lecturer (a lost rerun): the page runs
         _follow_line(session, seat, room)
         return
-    if where is not None:
-        WATCH.here(seat.code, *where, shown=parts_shown(room)["strip"])  # rerun it on a change
-        WATCH.drop(seat.code, where[0], "end")
     c = room.open_challenge
     if page in TOLD_IN_PAGE and fragment_run() and seat.told != (c.id if c else None):
         # the page's body tells of the open challenge, and only a page run draws the body

@@ -146,6 +146,7 @@
  * @property {Along | null} [along] the lecturer's Play by the server's clock: a follower plays along with it, the lecturer plays on it
  * @property {number} [sent] the server's clock as it sent this, in seconds (compared only with other messages' times: see lateness)
  * @property {boolean} [quick] sent by a rerun of the instrument alone (a report, the class push), not a whole page's run
+ * @property {Follow | null} [follow] a following student's page: the lecturer's change it shows (follow.live_follow)
  */
 
 /**
@@ -154,6 +155,23 @@
  * @property {number} from the step the lecturer's Play started from (between two steps)
  * @property {number} rate steps a second
  * @property {number} elapsed seconds since it started, by the server's clock as it sent this (below 0: until it starts)
+ */
+
+/**
+ * What a student's page shows of the class's lecture (follow.live_follow).
+ * @typedef {object} Follow
+ * @property {boolean} following the student follows the lecturer (else only q is heard)
+ * @property {number} n the lecturer's change the page shows
+ * @property {string} run the version of the lecture's run (its settings and data)
+ * @property {string} q the version of the question its chart rings
+ */
+
+/**
+ * The room's state on the live channel (ui/classmode/live.py state_of), as ui/live/live.js hands it on.
+ * @typedef {object} LiveMessage
+ * @property {number} id
+ * @property {number} sent the server's clock as it sent it, in s
+ * @property {{closed?: boolean, lecture?: {n: number, run: string, t: number, q: string, play: [number, number, number] | null}}} state
  */
 
 /** @typedef {LectureScene & PlayerStep} PlayerData the scene and the step, as drawn */
@@ -258,6 +276,9 @@
  * @property {{base: number, rate: number, at: number} | null} [clock] this page's Play: step base at time `at` (performance.now)
  * @property {number} [quickest] the least (this page's clock − the server's) over the messages so far, in seconds
  * @property {boolean} [clipping] a clip is being recorded: the chart moves through its steps
+ * @property {number} [followN] a follower's page: the lecturer's change it shows now (drawn from the live channel or sent)
+ * @property {string} [followQ] a student's page: the question version it shows or asked to be drawn
+ * @property {string} [askedLive] the lecturer's change and question a rerun was last asked for (ask)
  */
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -981,7 +1002,9 @@ function say(text) {
 function send(t, extra) {
   S.seq += 1;
   S.dirty = false;
-  S.setTrigger("at", { t, seq: S.seq, ...(extra || {}) });
+  // a follower's page says which of the lecturer's changes it showed (follow.caught_up)
+  const shown = S.followN !== undefined ? { n: S.followN } : {};
+  S.setTrigger("at", { t, seq: S.seq, ...shown, ...(extra || {}) });
 }
 
 /** @param {number} target @param {ReportExtra} [opts] */
@@ -1090,6 +1113,63 @@ function stop() {
   // a class's lecturer: the followers stop where the lecturer stopped, so it is said at once
   if (was && S.data && S.data.lead && !S.pending) { clearTimeout(S.timer); send(S.t); }
   else schedule();
+}
+
+// --- following on the live channel (ui/live/live.js) ------------------------------------
+// A following student's page draws the lecturer's new step itself when its scene holds it,
+// plays along with the lecturer's Play by the room's clock, and asks its server for a rerun
+// of the instrument only for what it cannot draw: a step outside the window, another run,
+// a question to ring, the class's end.
+
+/** @param {Event} event */
+function onLive(event) {
+  const message = /** @type {CustomEvent<LiveMessage>} */ (event).detail;
+  const d = S.data;
+  const f = d && d.follow;
+  const lec = message && message.state && message.state.lecture;
+  if (!d || !f || !lec || typeof lec.n !== "number" || !S.root || !S.root.isConnected) return;
+  // the class's end is the strip's to draw (live.js reruns it): one rerun at a time, as
+  // Streamlit takes one fragment's triggers in a batch
+  if (message.state.closed) return;
+  const newer = f.following && lec.n > (S.followN === undefined ? f.n : S.followN);
+  const asked = lec.q !== (S.followQ === undefined ? f.q : S.followQ);
+  if (!newer && !asked) return; // shown already
+  if (newer) S.followN = lec.n;
+  S.followQ = lec.q;
+  if (asked || lec.run !== f.run || S.pending) {
+    ask(lec.n, lec.q); // the page must draw something new: its server does
+    return;
+  }
+  if (S.playing) stop();
+  if (lec.play) {
+    const [from, rate, at] = lec.play;
+    playAlong({ from, rate, elapsed: message.sent - at }, lateness(message.sent, true));
+    return;
+  }
+  S.along = null;
+  if (lec.t < d.start || lec.t > d.stop) { // the next window: the server sends it
+    S.pending = true;
+    S.wrap.classList.add("busy");
+    ask(lec.n, lec.q);
+    return;
+  }
+  clearTimeout(S.timer);
+  S.t = lec.t;
+  S.dirty = false;
+  paint();
+}
+
+/**
+ * A rerun of the instrument for the lecturer's change n with question q: once per change,
+ * so a page its server cannot bring to the room's state (a store that cannot be read) does
+ * not ask without end; the next change asks again.
+ * @param {number} n @param {string} q
+ */
+function ask(n, q) {
+  const want = `${n}:${q}`;
+  if (S.askedLive === want) return;
+  S.askedLive = want;
+  S.setTrigger("live", { n });
 }
 
 // --- playing along: a follower whose lecturer plays ------------------------------------
@@ -1377,8 +1457,11 @@ function mount(component) {
   S.seq = Math.max(S.seq, data.seq);
   S.pending = false;
   S.data = data;
+  S.followN = data.follow && data.follow.following ? data.follow.n : undefined; // the lecturer's change shown
+  S.followQ = data.follow ? data.follow.q : undefined;
   if (!S.listening) {
     S.listening = true;
+    window.addEventListener("perceptron-live", onLive);
     window.addEventListener("keydown", onKey, true);
     window.addEventListener("keyup", onKeyUp, true);
     window.addEventListener("resize", () => { clearTimeout(S.resize); S.resize = setTimeout(redraw, 150); });
@@ -1414,6 +1497,9 @@ function mount(component) {
     play(true);
   }
   if (S.dirty) schedule();
+  // a follower: a newer change of the lecturer's than the server drew, heard meanwhile
+  const heard = window.__perceptronLive;
+  if (data.follow && heard && heard.last) onLive(new CustomEvent("perceptron-live", { detail: heard.last }));
 }
 
 // --- Streamlit's entry point -------------------------------------------------------------

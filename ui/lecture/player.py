@@ -31,6 +31,7 @@ import streamlit as st
 
 from ui.app.state import Session, session_key, widget_key
 from ui.classmode import follow as class_follow
+from ui.classmode import live
 from ui.lecture.restart import go_to
 from ui.look.clip import CLIP_JS
 from ui.look.figure import FONTS_JS, with_figure
@@ -272,6 +273,8 @@ def on_event(session: Session, value: Any, *, n_steps: int) -> None:
     session[SEQ] = max(seq, int(session.get(SEQ, 0)))
     if value.get("follow") is True and class_follow.following(session):
         return  # the page's run takes the lecturer's step now
+    # a follower's page that drew the lecturer's change n by itself, then moved on its own
+    class_follow.caught_up(session, value.get("n"))
     go_to(session, t)
     class_follow.lead_play(session, value.get("from"), value.get("rate"), value.get("elapsed"))
     if value.get("play") is True and t < n_steps:
@@ -305,6 +308,7 @@ def player(
     summary: str = "",
     lead: bool = False,
     along: class_follow.Play | None = None,
+    follow: dict[str, Any] | None = None,
 ) -> None:
     """Mount the instrument at step ``t`` of the scene ``carry`` sent (run ``run_id``,
     window ``window_now``); ``asked`` (step, point): the class's open question, marked on
@@ -312,7 +316,8 @@ def player(
     under the status line (its widgets are hidden); ``lead``: a class's lecturer, whose
     browser reports Play as it starts and stops; ``along``: the lecturer's Play a follower's
     browser plays along with (``ui.classmode.follow.play_along``), and the lecturer's own
-    plays on.
+    plays on; ``follow``: a follower's (``ui.classmode.follow.live_follow``), whose browser
+    draws the lecturer's next step itself when the live channel tells of it.
 
     ``sent`` is this server's clock as the step is sent: the browser compares it with its own
     clock only to see how much later than the quickest message so far this one arrived (a
@@ -323,6 +328,8 @@ def player(
             on_event(session, value, n_steps=n_steps)
         elif event == "scene":
             session[RESEND] = True  # a forged ask costs what a step outside the window does
+        elif event == "live":
+            session[live.FRESH] = True  # the lecturer's change: follow_here reads the room now
         else:
             on_presenter(session, value)
 
@@ -330,7 +337,7 @@ def player(
     now = time.time()
     # the first event of each kind in a message is read, and only if it is the size of a report
     callbacks = guard.component_callbacks(
-        session, "lec_player", ("at", "presenter", "scene"), handle
+        session, "lec_player", ("at", "presenter", "scene", "live"), handle
     )
     _player(
         key="lec_player",
@@ -346,6 +353,7 @@ def player(
             "summary": summary,
             "lead": lead,
             "along": None if along is None else along.sent(now),
+            "follow": follow,
             "sent": round(now, 3),
             # a rerun of the instrument alone (a report, the push), whose delay is the
             # network's: the page judges its lateness by these (player.js's lateness)

@@ -153,74 +153,16 @@ def reserved_query_parameter(name: str) -> str | None:
     return values[-1] if values else None
 
 
-@_or(None)
-def running_fragment() -> tuple[str, str] | None:
-    """(session id, fragment id) of the fragment running on this thread, or None (no
-    Streamlit server: AppTest, a bare script). For the class push."""
-    from streamlit.runtime import Runtime
-    from streamlit.runtime.scriptrunner_utils.script_run_context import (
-        ThreadState,
-        get_script_run_ctx,
-    )
-
-    if not Runtime.exists():
-        return None
-    ctx = get_script_run_ctx()
-    try:
-        fragment = ThreadState.get().fragment_id  # the fragment this thread is running
-    except RuntimeError:
-        return None
-    if ctx is None or not fragment:
-        return None
-    return ctx.session_id, fragment
-
-
 @_or(False)
 def fragment_run() -> bool:
-    """Whether the run on this thread reruns fragments only (a step's report, the class
-    push), not the whole page; False outside a run. For the player's lateness: a whole
+    """Whether the run on this thread reruns fragments only (a step's report, the live
+    channel's ask), not the whole page; False outside a run. For the player's lateness: a whole
     page's run sends its messages with the rest of the page, so their delay is not the
     network's."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     ctx = get_script_run_ctx(suppress_warning=True)
     return bool(ctx is not None and ctx.fragment_ids_this_run)
-
-
-def _active(session_id: str) -> tuple[Any, Any] | None:
-    """(the runtime, the session's ``ActiveSessionInfo``: its ``session`` and ``client``),
-    or None outside a server or for a session not connected now."""
-    from streamlit.runtime import Runtime
-
-    if not Runtime.exists():
-        return None
-    runtime = Runtime.instance()
-    info = runtime._session_mgr.get_active_session_info(session_id)
-    return None if info is None else (runtime, info)
-
-
-@_or(False)
-def rerun_fragment(session_id: str, fragment_id: str) -> bool:
-    """Ask session ``session_id`` to run fragment ``fragment_id`` again, as its browser's
-    timer would (no widget change). False if the session is gone. For the class push."""
-    from streamlit.proto.ClientState_pb2 import ClientState
-
-    found = _active(session_id)
-    if found is None:
-        return False
-    runtime, info = found
-    session = info.session
-
-    def ask() -> None:
-        state = ClientState()
-        state.CopyFrom(session._client_state)  # the page and URL the browser is on
-        state.ClearField("widget_states")  # no widget changed (no button fires again)
-        state.fragment_id = fragment_id
-        state.is_auto_rerun = True
-        session.request_rerun(state)
-
-    runtime._get_async_objs().eventloop.call_soon_threadsafe(ask)
-    return True
 
 
 def _requests_of_this_run() -> Any:
@@ -1093,17 +1035,6 @@ def _session_fields() -> bool:
     )
 
 
-def _runtime_fields() -> bool:
-    from streamlit.runtime import Runtime
-
-    init = Runtime.__init__.__code__
-    return (
-        "_session_mgr" in init.co_names
-        and hasattr(Runtime, "_get_async_objs")
-        and hasattr(Runtime, "exists")
-    )
-
-
 def _context_fields() -> dict[str, Any]:
     from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
 
@@ -1123,7 +1054,6 @@ def _frontend_attributes() -> bool:
 
 
 FLOOD_GUARD = "the flood guard (a component message's events and size bounded before parsing)"
-CLASS_PUSH = "the class push (followers' pages told of the lecturer's step)"
 CHECKS: tuple[Check, ...] = (
     Check(
         FLOOD_GUARD,
@@ -1137,18 +1067,12 @@ CHECKS: tuple[Check, ...] = (
         "WStates.set_widget_from_proto, .widget_metadata",
         _has("streamlit.runtime.state.session_state", "WStates", "set_widget_from_proto"),
     ),
-    Check(FLOOD_GUARD + " and " + CLASS_PUSH, "the session objects' fields", _session_fields),
+    Check(FLOOD_GUARD, "the session objects' fields", _session_fields),
     Check(
         "the fair share and the cache's quotas per student",
         "streamlit.runtime.scriptrunner.get_script_run_ctx",
         _has("streamlit.runtime.scriptrunner", "get_script_run_ctx"),
     ),
-    Check(
-        CLASS_PUSH,
-        "script_run_context.ThreadState (the running fragment)",
-        _has("streamlit.runtime.scriptrunner_utils.script_run_context", "ThreadState"),
-    ),
-    Check(CLASS_PUSH, "Runtime._session_mgr, Runtime._get_async_objs", _runtime_fields),
     Check(
         "fast widget reads (a widget reads its own key, not the whole session)",
         "SafeSessionState.filtered_state and the widget functions in WIDGET_READS",

@@ -262,8 +262,8 @@ def lecturer_strip(page: str) -> None:
 
 @guard.fragment(run_every=class_strip.HEARTBEAT_S)
 def student_strip(page: str) -> None:
-    """The class on a student's page (ui.classmode.strip.live): rerun when the room changes
-    (ui.classmode.push), and now and then by itself."""
+    """The class on a student's page (ui.classmode.strip.live): rerun by its browser when
+    the room changes (ui.classmode.live), and now and then by itself."""
     class_strip.live(st.session_state, page)
 
 

@@ -1,12 +1,18 @@
 """The server around the pages: the app's own routes, its middleware and its lifespan,
 given to ``st.App`` in ``app.py``.
 
-Imports ``ui.server`` (the door); nothing of a lesson. A new route or middleware is a line
-here.
+Imports ``ui.live`` (the class's live channel) and ``ui.server`` (the door) at once, and
+class mode (``ui.classmode.live``: a room's key and state) only when a route or the
+lifespan needs it, as a page's run would; nothing of a lesson. A new route or middleware
+is a line here.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -14,10 +20,28 @@ from typing import Any
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
+from ui.live import hub, route
+
+_LOG = logging.getLogger(__name__)
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")  # perceptron_store's Redis settings
+
+
+def _key_of(code: str) -> bytes | None:
+    from ui.classmode import live
+
+    return live.key_of(code)
+
+
+def _read(code: str) -> dict[str, Any] | None:
+    from ui.classmode import live
+
+    return live.read(code)
+
 
 def routes() -> list[BaseRoute]:
-    """The app's own routes (under ``/api/``: Streamlit keeps ``/_stcore/`` and the pages)."""
-    return []
+    """The app's own routes (under ``/api/``: Streamlit keeps ``/_stcore/`` and the pages):
+    the class's live channel."""
+    return [route.route(hub.HUB, _key_of)]
 
 
 def middleware() -> list[Middleware]:
@@ -31,5 +55,21 @@ def middleware() -> list[Middleware]:
 
 @asynccontextmanager
 async def lifespan(app: Any) -> AsyncIterator[dict[str, Any]]:
-    """The server's start and stop (nothing of the app's yet)."""
-    yield {}
+    """While the server runs: the rooms with pages here are read again now and then, and a
+    class on Redis (several processes) hears the other processes' changes through it."""
+    setting = os.environ.get("PERCEPTRON_STORE", "")
+    relay = None
+    if setting.startswith(REDIS_SCHEMES):
+        try:
+            relay = hub.RedisRelay(hub.HUB, setting)
+        except Exception:  # a setting redis cannot use: the rereads still tell every page
+            _LOG.exception("the live channel's Redis relay could not start")
+    reread = asyncio.create_task(hub.reread(hub.HUB, _read))
+    try:
+        yield {}
+    finally:
+        reread.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reread
+        if relay is not None:
+            relay.close()

@@ -67,7 +67,7 @@ def test_a_missing_internal_leaves_its_feature_off_not_the_app_broken(monkeypatc
 
 
 def test_a_streamlit_without_the_internals_starts_with_a_message_and_no_traceback(tmp_path):
-    """A Streamlit without three of the internals (as an upgrade could leave it): stderr
+    """A Streamlit without two of the internals (as an upgrade could leave it): stderr
     says what is off and the tested version; the home and the lecture page run without
     an exception. (Only internals Streamlit itself does not call on these runs can be
     taken away here: taking away one it calls breaks Streamlit, not the app.)"""
@@ -76,11 +76,9 @@ def test_a_streamlit_without_the_internals_starts_with_a_message_and_no_tracebac
         import sys
         sys.path.insert(0, {str(ROOT)!r})
         from streamlit.runtime.state import session_state
-        from streamlit.runtime import Runtime
         del session_state.SessionState._dispatch_trigger_callbacks
         from streamlit.runtime import scriptrunner
         del scriptrunner.get_script_run_ctx
-        del Runtime._get_async_objs
         from streamlit.testing.v1 import AppTest
         at = AppTest.from_file({APP!r}, default_timeout=120)
         at.run()
@@ -102,8 +100,8 @@ def test_a_streamlit_without_the_internals_starts_with_a_message_and_no_tracebac
     assert "lecture exceptions: 0" in done.stdout
     assert "lecture errors: []" in done.stdout
     said = [line for line in done.stderr.splitlines() if line.startswith("  - ")]
-    assert len(said) == 3, done.stderr[-3000:]
-    for feature in ("flood guard", "class push", "fair share"):
+    assert len(said) == 2, done.stderr[-3000:]
+    for feature in ("flood guard", "fair share"):
         assert any(feature in line for line in said), (feature, said)
     assert f"tested on ({internals.TESTED}" in done.stderr
     assert "Traceback" not in done.stderr

@@ -1,0 +1,125 @@
+// The class's live channel in the browser (ui/live/route.py): one websocket per page, kept
+// across the strip's reruns in window.__perceptronLive, reconnected by itself.
+//
+// Each message is the room's whole state. It is handed to the rest of the page as a
+// "perceptron-live" event (the lecture's instrument draws the lecturer's step itself), and
+// when the part of the page the strip shows is no longer the room's, the strip asks for a
+// rerun of itself (a fragment): the server is asked for a run only when something new must
+// be drawn. The page says which state it shows ({"seen": id}) when it reconnects and every
+// SEEN_EVERY ms, and is sent the newest if that is not it. Outside text is never drawn
+// here: the channel carries numbers and versions only.
+
+const SEEN_EVERY = 20000; // ms between the page's {"seen": id}
+const MAX_WAIT = 10000; // ms: the longest wait before reconnecting
+const MAX_MESSAGE = 4096; // bytes: a longer message is not the server's
+
+/**
+ * @typedef {object} Strip the strip's part of the page, as it last drew it
+ * @property {string} topic the room state's field it shows ("strip" or "end")
+ * @property {string} shown that field's version as drawn
+ * @property {number} notice how many of its notices it has said
+ * @property {string | null} asked the version a rerun was asked for already
+ * @property {number} askedNotice the notice a rerun was asked for already
+ * @property {(name: string, value: unknown) => void} trigger
+ */
+
+/**
+ * @typedef {object} Live
+ * @property {WebSocket | null} ws
+ * @property {string} url the channel's path
+ * @property {string} ticket
+ * @property {string} room the ticket's room: another room opens another channel
+ * @property {number} seen the id of the newest state received
+ * @property {number} retry reconnections since the last open
+ * @property {number} timer
+ * @property {number} nudge the newest notice a fragment asked the strip to say
+ * @property {{id: number, sent: number, state: Record<string, unknown>} | null} last
+ * @property {Strip | null} strip
+ * @property {boolean} started
+ */
+
+const L = /** @type {Live} */ (window.__perceptronLive ||= /** @type {Live} */ ({
+  ws: null, url: "", ticket: "", room: "", seen: 0, retry: 0, timer: 0, nudge: 0, last: null, strip: null, started: false,
+}));
+
+function connect() {
+  clearTimeout(L.timer);
+  if (!L.url || !L.ticket) return;
+  if (L.ws && L.ws.readyState <= 1) return; // connecting or open
+  const url = new URL(L.url, window.location.href);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  url.searchParams.set("ticket", L.ticket);
+  url.searchParams.set("seen", String(L.seen));
+  const ws = new WebSocket(url);
+  L.ws = ws;
+  ws.onopen = () => { L.retry = 0; };
+  ws.onmessage = (event) => {
+    if (typeof event.data !== "string" || event.data.length > MAX_MESSAGE) return;
+    let message;
+    try { message = JSON.parse(event.data); } catch (e) { return; }
+    if (!message || typeof message.id !== "number" || !message.state || typeof message.state !== "object") return;
+    L.seen = message.id;
+    L.last = message;
+    window.dispatchEvent(new CustomEvent("perceptron-live", { detail: message }));
+    check();
+  };
+  ws.onclose = (event) => {
+    if (L.ws !== ws) return;
+    L.ws = null;
+    // 4403: the ticket opens nothing (the class ended, another server's): the strip's next
+    // run brings a new one. Anything else: again, a little later each time, never in step
+    // with the rest of the room
+    const wait = event.code === 4403 ? MAX_WAIT : Math.min(MAX_WAIT, 500 * 2 ** L.retry);
+    L.retry += 1;
+    L.timer = window.setTimeout(connect, wait * (0.5 + Math.random()));
+  };
+}
+
+function check() {
+  const s = L.strip;
+  if (!s) return;
+  const now = L.last ? L.last.state[s.topic] : undefined;
+  if (typeof now === "string" && now !== s.shown && now !== s.asked) {
+    s.asked = now;
+    s.trigger("changed", L.seen);
+  } else if (L.nudge > s.notice && L.nudge !== s.askedNotice) {
+    s.askedNotice = L.nudge;
+    s.trigger("changed", -L.nudge);
+  }
+}
+
+/** @param {{data?: any, setTriggerValue: (name: string, value: unknown) => void}} component */
+export default function (component) {
+  const d = component.data || {};
+  if (typeof d.nudge === "number") { // another fragment: the strip has something to say
+    L.nudge = Math.max(L.nudge, d.nudge);
+    check();
+    return;
+  }
+  if (typeof d.url !== "string" || typeof d.ticket !== "string") return;
+  const room = d.ticket.split(".")[0];
+  const old = L.strip;
+  L.strip = {
+    topic: String(d.topic), shown: String(d.shown), notice: Number(d.notice) || 0,
+    // a rerun that drew what it was asked for, or older: not asked again for the same
+    asked: old && old.topic === d.topic ? old.asked : null,
+    askedNotice: old ? old.askedNotice : 0,
+    trigger: component.setTriggerValue,
+  };
+  L.url = d.url;
+  L.ticket = d.ticket;
+  if (room !== L.room) { // another class: its own channel
+    L.room = room;
+    L.seen = 0;
+    L.last = null;
+    if (L.ws) { const ws = L.ws; L.ws = null; ws.close(); }
+  }
+  if (!L.started) {
+    L.started = true;
+    window.setInterval(() => {
+      if (L.ws && L.ws.readyState === 1) L.ws.send(JSON.stringify({ seen: L.seen }));
+    }, SEEN_EVERY);
+  }
+  connect();
+  check();
+}
