@@ -14,6 +14,7 @@ redis-server, two ``streamlit run app.py``, chromium through the front door.
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import subprocess
@@ -356,3 +357,65 @@ def test_an_upload_through_nginx_reaches_its_tabs_server_and_its_link_opens_on_t
     finally:
         redis.close()
     assert found is not None and len(found[1]) == 21, "the uploaded points are not in Redis"
+
+
+def test_a_lecturers_change_on_one_server_reaches_pages_on_every_server_live(cls: Class):
+    """The class's live channel across servers: a page's channel through nginx and one on
+    each app server (a seat's ticket) hear a change published by another process at once,
+    through Redis pub/sub; a change written to the store with no message reaches them by
+    the servers' rereads; a forged ticket is refused at nginx's door as at the server's."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    from ui.classmode import classroom as cr
+    from ui.classmode import live
+    from ui.live import route
+    from ui.live.hub import Hub, RedisRelay
+
+    s = store.open_store(cls.store)
+    room, secret = cr.create_room(s)
+    key = live.key_of_room(room)
+    ticket = route.sign(key, room.code, "seat1")
+    ports = [cls.port, *(int(a.url.rsplit(":", 1)[1]) for a in cls.apps)]
+    url = "ws://127.0.0.1:{}" + route.PATH + "?ticket={}"
+    pages = [connect(url.format(p, ticket), legacy=True) for p in ports]
+    try:
+
+        def heard(step: int, within: float) -> list[float]:
+            """Seconds until each page showed the lecturer at ``step``."""
+            t0 = time.monotonic()
+            out = []
+            for page in pages:
+                while True:
+                    left = within - (time.monotonic() - t0)
+                    assert left > 0, f"a page did not hear step {step}"
+                    state = json.loads(page.recv(timeout=left))["state"]
+                    if state.get("lecture", {}).get("t") == step:
+                        out.append(time.monotonic() - t0)
+                        break
+            return out
+
+        def lecturer_steps_to(step: int) -> cr.Room:
+            return cr.lecturer_update(
+                s, room.code, secret, lambda r: cr.publish(r, {"lec_t": str(step)}, None)
+            )
+
+        for page in pages:
+            json.loads(page.recv(timeout=10))  # the room as it is
+        relay = RedisRelay(Hub(), cls.store)  # another app server's process
+        try:
+            assert relay.ready.wait(5)
+            relay.hub.publish(room.code, live.state_of(lecturer_steps_to(3)))
+            assert max(heard(3, 5.0)) < 1.0  # through Redis pub/sub, not the 2 s reread
+        finally:
+            relay.close()
+        lecturer_steps_to(4)  # written with no message: the rereads find it
+        assert max(heard(4, 6.0)) < 4.0
+        forged = ticket[:-4] + ("0000" if not ticket.endswith("0000") else "1111")
+        for p in ports:
+            with pytest.raises(InvalidStatus) as refused:
+                connect(url.format(p, forged), legacy=True)
+            assert refused.value.response.status_code == 403
+    finally:
+        for page in pages:
+            page.close()

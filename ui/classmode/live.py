@@ -127,8 +127,12 @@ def key_of(code: str) -> bytes | None:
         room = links.call(cr.load_room, code)
     except Exception:  # the store is down: no ticket opens now; the page tries again
         return None
-    if room is None:
-        return None
+    return None if room is None else key_of_room(room)
+
+
+def key_of_room(room: cr.Room) -> bytes:
+    """The key ``room``'s tickets are signed with: made from its secret's hash, which only
+    the store holds (never a page)."""
     return hashlib.sha256(b"perceptron-live:" + room.secret_hash.encode()).digest()
 
 
