@@ -10,9 +10,11 @@ restored, following is on). Every session is then left open as a browser leaves 
 sends a ``ForwardMsg.auto_rerun`` with its fragment id and interval: 1 s for the
 lecturer's live tally, ``ui.classmode.strip.HEARTBEAT_S`` for a student's) and the client
 asks for it at that interval as the browser's timer does, reading everything that comes
-back: the reruns the server starts by itself when the room changes (``ui/classmode/push.py``: a
-student's strip, or on Step by step the lecture's instrument) and the whole-page runs
-they lead to included. Measured: the server's CPU per second and per poll while nothing
+back; and a student's page opens the class's live channel as its browser does
+(``/api/live``): a follower's step inside its window is shown when the channel's state
+arrives, and what the page cannot draw by itself (a question, another window) is asked for
+as ``player.js`` and ``live.js`` ask, with the runs that follow read as they come.
+Measured: the server's CPU per second and per poll while nothing
 changes (with and without a question on every page) against the same number of sessions
 on /lecture in no room, in the same run; the lecturer's ``--changes`` steps (``--gap`` s
 apart): for every follower, the time from the change written to the room (the store's

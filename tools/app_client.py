@@ -29,6 +29,7 @@ from streamlit.proto.ClientState_pb2 import ClientState
 from tools.components import (
     ASK_SCENE,
     CANVAS_KEY,
+    CHANNEL_KEY,
     LECTURE_SCENE_KEY,
     PLAYER_KEY,
     Drop,
@@ -59,6 +60,7 @@ class Session(Client):
         self.canvas_fragment_id = ""
         self.scene: dict[str, Any] = {}
         self.lecture_scene: dict[str, Any] = {}  # the lecture's window, from the last full run
+        self.channel: dict[str, Any] | None = None  # the strip's live channel (its ticket)
         self.player_id = ""
         self.player_fragment_id = ""
         self.t = 0  # the server's step, as the player last showed it
@@ -74,6 +76,8 @@ class Session(Client):
             player = PlayerView.read(component.id, fragment_id, component.json, self.lecture_scene)
             view.player = player
             view.t, view.n_steps = player.t, player.T
+        elif component.id.endswith(f"-{CHANNEL_KEY}"):
+            self.channel = json.loads(component.json)  # the ticket, the strip's topic and version
         elif component.id.endswith(f"-{CANVAS_KEY}"):
             view.canvas_id = component.id
             view.canvas_fragment_id = fragment_id

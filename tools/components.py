@@ -36,6 +36,15 @@ BURST = 8  # steps a burst may take before it pauses
 # ``scene``), and so do tools.app_client.Session.ask_scene and tools.live.Live
 MISSING_SCENE = "the player's step is not in the scene the browser holds"
 ASK_SCENE = json.dumps([{"event": "scene", "value": {"run": "", "start": 0}}])
+# the class's live channel on a student's page (ui/classmode/live.py): its component's key,
+# and the triggers live.js and player.js send for what the page cannot draw by itself
+CHANNEL_KEY = "room_channel"
+STRIP_CHANGED = json.dumps([{"event": "changed", "value": 0}])
+
+
+def player_live(n: int) -> str:
+    """The player's trigger ``live``: the lecturer's change ``n`` needs a rerun."""
+    return json.dumps([{"event": "live", "value": {"n": n}}])
 
 
 @dataclass
@@ -53,6 +62,7 @@ class PlayerView:
     play: int = 0
     presenter: bool = False
     along: dict[str, float] | None = None  # a follower's: the lecturer's Play it plays along with
+    follow: dict[str, Any] | None = None  # a student's: what the live channel is compared with
     sent: float | None = None  # the server's clock (time.time) as it sent this
     quick: bool = False  # sent by a rerun of the instrument alone, not a whole page's run
     views: int = 0  # step views the scene carries (one per step start..stop)
@@ -75,6 +85,8 @@ class PlayerView:
             along = data.get("along")
             view.sent = None if data.get("sent") is None else float(data["sent"])
             view.quick = bool(data.get("quick"))
+            follow = data.get("follow")
+            view.follow = dict(follow) if isinstance(follow, dict) else None
             if along is not None:
                 view.along = {k: float(along[k]) for k in ("from", "rate", "elapsed")}
             scene = scene or {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,7 +15,16 @@ from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from tools.app_client import Session
-from tools.components import ASK_SCENE, MISSING_SCENE, PLAYER_KEY, Lateness, PlayerView
+from tools.components import (
+    ASK_SCENE,
+    CHANNEL_KEY,
+    MISSING_SCENE,
+    PLAYER_KEY,
+    STRIP_CHANGED,
+    Lateness,
+    PlayerView,
+    player_live,
+)
 from tools.streamlit_client import OK_FINISH, RunView, message
 
 SEAT_COOKIE = "perceptron_seat"  # ui.classmode.arrive.SEAT_COOKIE: a student's seat
@@ -57,7 +67,13 @@ class Live:
     with the fragment's id, ``is_auto_rerun``, the latest query string and the widget
     values, whether or not a run is going (the server folds what arrives during a run into
     one rerun). A lecture step that came without its scene is asked for again after a
-    second, as ``player.js`` does. Actions are sent without waiting (:meth:`send`); what
+    second, as ``player.js`` does. A student's page opens the class's live channel
+    (``/api/live`` with the ticket its strip carries) and does with each state what
+    ``live.js`` and ``player.js`` do: a follower's step inside the page's window is drawn
+    with no message to the server (it counts as shown when the state arrives); what the page
+    cannot draw (another window or run, a question) is a trigger of the player, once per
+    change; a strip whose part of the room changed, a trigger of the strip.
+    Actions are sent without waiting (:meth:`send`); what
     they did is read from what arrives: each lecture player's step and when it first came
     (:attr:`shown`), each element key and when it first came (:attr:`keys`), the last
     finished run (``session.last``)."""
@@ -80,12 +96,91 @@ class Live:
         self._reader: asyncio.Task[None] | None = None
         self._timers: dict[str, tuple[float, asyncio.Task[None]]] = {}
         self._closing = False
+        self._channel: asyncio.Task[None] | None = None
+        self.heard = 0  # states the live channel brought
+        self.drawn = 0  # steps drawn from the channel, with no message to the server
+        self._seen = 0  # the newest state's id
+        self._last: dict[str, object] | None = None  # the newest state, as the page keeps it
+        self._follow_n = -1  # the lecturer's change the page shows (player.js S.followN)
+        self._follow_q: str | None = None  # the question version it shows (S.followQ)
+        self._asked_live: tuple[object, object] | None = None
+        self._asked_strip: object = None
 
     def start(self) -> None:
         """Read from now on; the timers of the fragments the page's runs asked for so far."""
         for fragment_id, interval in self.session.auto_reruns.items():
             self._timer(fragment_id, interval)
+        last = self.session.last
+        if last is not None and last.player is not None and not last.player.problem:
+            self.player = (time.perf_counter(), last.player)  # the page as it opened
+            self._mounted(last.player, time.perf_counter())
         self._reader = asyncio.create_task(self._read())
+        self._channel = asyncio.create_task(self._listen())
+
+    async def _listen(self) -> None:
+        """The page's live channel, reconnected as ``live.js`` does, once the strip drew it."""
+        s = self.session
+        base = s.url.rsplit("/_stcore/stream", 1)[0]
+        while not self._closing:
+            channel = getattr(s, "channel", None)
+            if not channel:
+                await asyncio.sleep(0.1)
+                continue
+            url = f"{base}{channel['url']}?ticket={channel['ticket']}&seen={self._seen}"
+            try:
+                async with websockets.connect(url, additional_headers=s.headers) as ws:
+                    async for text in ws:
+                        self._heard(json.loads(text), time.perf_counter())
+            except (websockets.WebSocketException, OSError, ValueError):
+                await asyncio.sleep(0.5)
+
+    def _heard(self, message: dict[str, object], now: float) -> None:
+        state = message.get("state")
+        if not isinstance(state, dict):
+            return
+        if isinstance(message.get("id"), int):
+            self._seen = int(message["id"])  # type: ignore[call-overload]
+            self.heard += 1
+        self._last = message
+        channel = getattr(self.session, "channel", None) or {}
+        version = state.get(channel.get("topic"))
+        if isinstance(version, str) and version not in (channel.get("shown"), self._asked_strip):
+            self._asked_strip = version
+            self._spawn(self.session.trigger(CHANNEL_KEY, STRIP_CHANGED))
+        p = self.player[1] if self.player is not None else None
+        follow = p.follow if p is not None else None
+        lecture = state.get("lecture")
+        if p is None or not follow or not isinstance(lecture, dict) or state.get("closed"):
+            return
+        newer = bool(follow.get("following")) and lecture["n"] > self._follow_n
+        asked = lecture["q"] != self._follow_q
+        if not newer and not asked:
+            return
+        if newer:
+            self._follow_n = lecture["n"]
+        self._follow_q = lecture["q"]
+        inside = p.start <= lecture["t"] <= p.stop
+        if asked or lecture["run"] != follow.get("run") or not inside or lecture["play"]:
+            want = (lecture["n"], lecture["q"])
+            if self._asked_live != want:
+                self._asked_live = want
+                self._spawn(self.session.trigger(PLAYER_KEY, player_live(lecture["n"])))
+            return
+        self.drawn += 1
+        self.shown.setdefault(lecture["t"], now)  # the browser draws it: no message
+
+    def _spawn(self, state: ClientState) -> None:
+        task = asyncio.create_task(self.send(state))
+        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+    def _mounted(self, player: PlayerView, now: float) -> None:
+        """A new player: what it shows of the class (player.js's mount), and a newer state
+        heard meanwhile applied to it."""
+        follow = player.follow or {}
+        self._follow_n = int(follow.get("n", -1)) if follow.get("following") else -1
+        self._follow_q = follow.get("q")
+        if self._last is not None:
+            self._heard(self._last, now)
 
     async def _ask_scene(self) -> None:
         await asyncio.sleep(1.0)
@@ -98,6 +193,7 @@ class Live:
         self._closing = True
         tasks = [task for _, task in self._timers.values()]
         tasks += [self._reader] if self._reader is not None else []
+        tasks += [self._channel] if self._channel is not None else []
         tasks += [self._ask] if self._ask is not None else []
         for task in tasks:
             task.cancel()
@@ -164,6 +260,7 @@ class Live:
                         self.shown.setdefault(view.player.t, now)
                         self.player = (now, view.player)
                         self.late = self.lateness(view.player.sent, time.time(), view.player.quick)
+                        self._mounted(view.player, now)
                 kind = fwd.WhichOneof("type")
                 if kind == "auto_rerun":
                     self._timer(fwd.auto_rerun.fragment_id, fwd.auto_rerun.interval)

@@ -269,11 +269,11 @@ class Client:
         return view
 
     async def settle(self, *, runs: int = 0, quiet: float = 0.5) -> RunView | None:
-        """Read the runs the server started without being asked (a rerun pushed when the
-        room changed, ``ui.classmode.push``): at least ``runs`` of them, then until nothing has
+        """Read the runs this client did not ask for (a ``st.rerun`` that followed, a run
+        its timer's earlier poll started): at least ``runs`` of them, then until nothing has
         come for ``quiet`` seconds. The last run's view (None if none came).
 
-        Without this, a pushed run's ``script_finished`` is read as the answer to the
+        Without this, such a run's ``script_finished`` is read as the answer to the
         next message this client sends, and that message's own answer as the one after."""
         view, last, done = RunView(), None, 0
         async with asyncio.timeout(RUN_TIMEOUT):

@@ -230,7 +230,7 @@ def test_a_students_forged_lecturer_controls_change_nothing(room, page: str) -> 
                 after["followed"] = view.player.t if view.player is not None else None
                 after["target"] = target
             q = cr.load_room(s, code, fresh=True).question
-            await mallory.settle()  # what the lecturer's changes pushed to the page
+            await mallory.settle()  # any run of the page still under way
             view = await mallory.request(mallory.choose(f"room_q{q.id}_said", "mistake"))
             after["harm"] = after.get("harm", []) + harm(view)
             after["answers"] = cr.answers_of(s, made, q.id)
