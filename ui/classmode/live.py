@@ -29,7 +29,7 @@ from ui.app.state import LINK_PARAM, SETTINGS, Session, session_key
 from ui.classmode import classroom as cr
 from ui.classmode.seat import Seat
 from ui.live import route
-from ui.live.hub import HUB, RedisRelay
+from ui.live.hub import HUB
 
 FRESH = session_key("room_live_fresh")
 _JS = (Path(__file__).resolve().parents[1] / "live" / "live.js").read_text(encoding="utf-8")
@@ -164,7 +164,7 @@ def listen(session: Session, seat: Seat, *, topic: str, shown: Hashable, notice:
     _component(
         key="room_channel",
         data={
-            "url": _url(route.PATH),
+            "url": route.under(str(st.get_option("server.baseUrlPath") or ""), route.PATH),
             "ticket": ticket_now,
             "topic": topic,
             "shown": version(shown),
@@ -180,16 +180,6 @@ def nudge(notice: int) -> None:
     _component(key="room_channel_nudge", data={"nudge": int(notice)})
 
 
-def _url(path: str) -> str:
-    base = str(st.get_option("server.baseUrlPath") or "").strip("/")
-    return "/" + "/".join(p for p in (base, path.strip("/")) if p)
-
-
 def tell(room: cr.Room) -> None:
     """``room``, just written: its state to every page of the room, now."""
     HUB.publish(room.code, state_of(room))
-
-
-def relay(url: str) -> RedisRelay:
-    """Feed this process's hub from the other processes of the class (a Redis store)."""
-    return RedisRelay(HUB, url)

@@ -93,9 +93,10 @@ def _seen(text: str) -> int | None:
     return n if isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 2**53 else None
 
 
-def route(hub: Hub, key_of: Callable[[str], bytes | None]) -> WebSocketRoute:
-    """The websocket route of ``hub``'s rooms; ``key_of`` (called in a thread: it may read
-    the store) gives a room's ticket key, or None when the room does not exist."""
+def route(hub: Hub, key_of: Callable[[str], bytes | None], *, base: str = "") -> WebSocketRoute:
+    """The websocket route of ``hub``'s rooms, at :data:`PATH` under ``base`` (the server's
+    ``server.baseUrlPath``); ``key_of`` (called in a thread: it may read the store) gives a
+    room's ticket key, or None when the room does not exist."""
 
     async def live(ws: WebSocket) -> None:
         ticket = await asyncio.to_thread(check, ws.query_params.get("ticket", ""), key_of)
@@ -133,4 +134,9 @@ def route(hub: Hub, key_of: Callable[[str], bytes | None]) -> WebSocketRoute:
         finally:
             sender.cancel()
 
-    return WebSocketRoute(PATH, live)
+    return WebSocketRoute(under(base, PATH), live)
+
+
+def under(base: str, path: str) -> str:
+    """``path`` under the server's base path ``base`` ("" or "/": the root)."""
+    return "/" + "/".join(p for p in (base.strip("/"), path.strip("/")) if p)

@@ -41,7 +41,9 @@ def _read(code: str) -> dict[str, Any] | None:
 def routes() -> list[BaseRoute]:
     """The app's own routes (under ``/api/``: Streamlit keeps ``/_stcore/`` and the pages):
     the class's live channel."""
-    return [route.route(hub.HUB, _key_of)]
+    import streamlit as st
+
+    return [route.route(hub.HUB, _key_of, base=str(st.get_option("server.baseUrlPath") or ""))]
 
 
 def middleware() -> list[Middleware]:

@@ -283,3 +283,12 @@ def test_the_relay_carries_a_change_from_one_process_to_another(tmp_path):
         for r in relays:
             r.close()
         redis_server.stop()
+
+
+@pytest.mark.parametrize(
+    ("base", "path"),
+    [("", "/api/live"), ("/", "/api/live"), ("perceptron", "/perceptron/api/live"),
+     ("/a/b/", "/a/b/api/live")],
+)  # fmt: skip
+def test_the_channel_lives_under_the_servers_base_path(base, path):
+    assert route.route(Hub(), key_of, base=base).path == path
