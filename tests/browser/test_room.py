@@ -443,6 +443,33 @@ def test_students_follow_the_lecturer_and_one_explores_alone_then_catches_up(kla
     no_exception(lecturer, k.a, k.b)
 
 
+def test_a_follower_whose_live_channel_drops_reconnects_and_catches_up(klass):
+    """The class's live channel of a student's page closes under it (a Wi-Fi drop, a
+    server's restart): the page reconnects by itself, and shows the lecturer's step,
+    taken while it was away and after, with no reload."""
+    k = klass
+    ensure_joined(k)
+    lecturer = k.lecturer
+    on_lecture(lecturer)
+    student = k.b  # the browser whose sockets the test sees (KEEP_SOCKETS)
+    on_lecture(student)
+    follow = key(student, "room_follow").get_by_role("button", name="Follow the lecturer")
+    if follow.count():
+        follow.click()
+    expect(main(student)).to_contain_text(f"Following the lecturer of class {k.code}")
+    same_step(student, lecturer, status_t(lecturer))
+    channels = "() => window.__sockets.filter(s => s.url.includes('/api/live')).length"
+    opened = student.evaluate(channels)
+    student.evaluate("() => window.__perceptronLive.ws.close()")  # the drop
+    t = step(lecturer, 2)  # while the page's channel is down or coming back
+    same_step(student, lecturer, t)
+    reopened = student.evaluate(channels)
+    assert reopened > opened, (opened, reopened)  # a new channel, not a page reload
+    t = step(lecturer, 1)
+    same_step(student, lecturer, t)
+    no_exception(lecturer, student)
+
+
 def test_the_class_answers_the_lecturers_question_and_sees_the_reveal(klass):
     k = klass
     ensure_joined(k)
