@@ -1,5 +1,7 @@
 """The lecture page's logic through AppTest: controls move t, k and w; the URL round-trips."""
 
+import re
+
 import pytest
 from apptest_helpers import lecture_scene, lecture_status, lecture_step, lecture_view, open_app
 from streamlit.testing.v1 import AppTest
@@ -261,11 +263,11 @@ def test_presenter_mode_opens_from_a_bookmark_but_never_travels_in_the_pages_lin
 
 
 def test_the_players_code_goes_as_files_once_not_inside_each_step():
-    """Every step the server draws sends the player's element: it carries a line that
-    imports the player's code and a link to its styles, not the 90 kB themselves; the
-    files the server serves under those names hold the page's code and styles."""
+    """Every step the server draws sends the player's element: it carries a few lines that
+    import the player's code and link its styles, not the 90 kB themselves; the files the
+    app's route serves under those names hold the page's code and styles."""
     from ui.lecture import player
-    from ui.server.internals import code_folder
+    from ui.server import code
 
     at = lecture({"lec_t": "3"})
     for t in (4, 150):  # a step in the window, and one that draws the next window
@@ -275,14 +277,10 @@ def test_the_players_code_goes_as_files_once_not_inside_each_step():
             for e in at.get("bidi_component")
             if e.proto.component_name == "perceptron.lecture"
         )
-        assert len(proto.js_content) < 400 and not proto.css_content, "the code rides along"
+        assert len(proto.js_content) < 800 and not proto.css_content, "the code rides along"
         assert not proto.js_source_path  # no script element per message: an import
-        imported = proto.js_content.split('"')[1]
-        folder = code_folder("perceptron.lecture")
-        js = (folder / imported.rsplit("/", 1)[1]).read_text(encoding="utf-8")
-        css = (folder / proto.css_source_path).read_text(encoding="utf-8")
-    assert imported.startswith("/_stcore/bidi-components/perceptron.lecture/lecture.")
-    assert js == player._JS and "export default" in js and css == player._CSS
-    assert sorted(p.name for p in folder.iterdir()) == sorted(
-        [imported.rsplit("/", 1)[1], proto.css_source_path]
-    )
+        urls = re.findall(r'"(/api/code/[^"]+)"', proto.js_content)
+    assert len(urls) == 2, proto.js_content
+    css, js = (code.served(u.rsplit("/", 1)[1]) for u in urls)
+    assert js is not None and js.decode() == player._JS and "export default" in js.decode()
+    assert css is not None and css.decode() == player._CSS

@@ -156,9 +156,7 @@ def test_the_players_code_comes_once_a_page_then_from_nginxs_cache(cls: Class):
     server that draws the player again) fetches them once; through nginx they come
     gzipped, cached a year, from nginx's cache the second time, and decode to the bytes
     the app server that drew the player sends."""
-    code = re.compile(
-        r"/_stcore/bidi-components/perceptron\.lecture/lecture\.[0-9a-f]{16}\.(js|css)$"
-    )
+    code = re.compile(r"/api/code/lecture\.[0-9a-f]{16}\.(js|css)$")
 
     def open_and_step(browser: Any) -> tuple[list[tuple[str, int]], int]:
         from playwright.sync_api import expect

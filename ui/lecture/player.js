@@ -1415,7 +1415,7 @@ function onKeyUp(event) {
 }
 
 /**
- * The page's styles reach it as a file beside this code (ui.server.internals.serve_code),
+ * The page's styles reach it as a file beside this code (ui.server.code),
  * which can arrive after the code has drawn: what was measured then is measured again.
  * @param {Node} node @param {() => void} then
  */

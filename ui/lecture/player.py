@@ -37,6 +37,7 @@ from ui.look.clip import CLIP_JS
 from ui.look.figure import FONTS_JS, with_figure
 from ui.look.palette import ASKED, BOUND, CURRENT_LINE, MINUS, PLUS, STAR, W_COLOUR
 from ui.look.style import PRESENTER_FONT
+from ui.server import code as component_code
 from ui.server import guard, internals
 from ui.server.internals import testid
 
@@ -178,7 +179,7 @@ _CSS = f"""
   animation: none !important; }} }}
 """
 
-_player = internals.component("perceptron.lecture", js=_JS, css=_CSS)
+_player = component_code.component("perceptron.lecture", js=_JS, css=_CSS)
 # the offline file (ui.lecture.export) inlines the same player and the same styles
 PLAYER_JS, PLAYER_CSS = _OWN_JS, _CSS
 
@@ -359,7 +360,5 @@ def player(
             # network's: the page judges its lateness by these (player.js's lateness)
             "quick": internals.fragment_run(),
         },
-        # mypy matches a **dict against every keyword parameter of the renderer (default,
-        # width, height), not only its **on_callbacks: these are all on_<event>_change
-        **callbacks,  # type: ignore[arg-type]
+        **callbacks,
     )

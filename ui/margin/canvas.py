@@ -16,7 +16,8 @@ import streamlit as st
 
 from ui.look.figure import with_figure
 from ui.look.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
-from ui.server import guard, internals
+from ui.server import code as component_code
+from ui.server import guard
 
 EVENTS = ("moved", "added", "flipped", "deleted", "mode")
 
@@ -165,7 +166,7 @@ _CSS = f"""
 }}
 """
 
-_component = internals.component(
+_component = component_code.component(
     "perceptron.margin_canvas",
     html=_HTML,
     css=_CSS,
@@ -191,9 +192,7 @@ def canvas(
     a gesture (``ui.server.guard``); ``on_refuse(sentence)`` runs for one that is not.
     """
     callbacks = guard.component_callbacks(st.session_state, key, EVENTS, on_edit, on_refuse)
-    # mypy matches a **dict against every keyword parameter of the renderer (default,
-    # width, height), not only its **on_callbacks: these are all on_<event>_change
-    _component(key=key, data={**scene, "hints": HINTS, "fit": fit}, **callbacks)  # type: ignore[arg-type]
+    _component(key=key, data={**scene, "hints": HINTS, "fit": fit}, **callbacks)
 
 
 _panel = st.components.v2.component(

@@ -1,8 +1,11 @@
 """The server's protections, and every use of Streamlit's private API.
 
 Owns what keeps one server fair and alive under a class and a mischievous student:
-``internals`` (Streamlit's private API, checked at start: the only module that imports
-its private modules or names a DOM test id), ``guard`` (every browser event bounded
+``door`` (ASGI middleware before Streamlit: the browser's cookie, new tabs, the session
+cap, frames, idle streams), ``clients`` (who asks, and how much each may), ``code`` (the
+app's components' code as files of its own route), ``internals`` (Streamlit's private
+API, checked at start: the only module that imports its private modules or names a DOM
+test id), ``guard`` (every browser event bounded
 in size and work, one error sentence instead of a traceback), ``fair`` (a busy
 session waits its turn), ``cache`` (results by value within a byte budget, one heavy
 computation at a time), ``memory`` (memory given back), ``reconnect`` and ``blas``.

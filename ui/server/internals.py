@@ -19,17 +19,12 @@ May import: Streamlit (its private modules too), the standard library. Nothing o
 from __future__ import annotations
 
 import asyncio
-import atexit
 import functools
-import hashlib
 import importlib
 import inspect
-import json
 import logging
 import queue
-import shutil
 import sys
-import tempfile
 import threading
 import time
 import types
@@ -41,7 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import streamlit as st
 
 if TYPE_CHECKING:
-    from streamlit.components.v2.types import ComponentRenderer
+    pass
 
 _LOG = logging.getLogger(__name__)
 TESTED = "1.67.0"  # the Streamlit every internal below was checked on (the lock's)
@@ -237,169 +232,6 @@ def stop_pages_directory_mode() -> None:
     from streamlit.runtime.pages_manager import PagesManager
 
     PagesManager.uses_pages_directory = False
-
-
-# ------------------------------------------------------------------- components' code
-
-# A v2 component's inline JavaScript and CSS travel inside every message that draws it:
-# the lecture's player (about 90 kB) would go to every phone with every step of a class,
-# on one Wi-Fi (Streamlit's websocket is not compressed). Its code is served as files
-# instead, which the browser fetches once a page: Streamlit serves them under
-# ``/_stcore/bidi-components/<component>/<file>`` for a component that a package manifest
-# gave an asset folder. The app declares that folder itself: one a component, in a folder
-# of this process's own, holding only its code, in files named by their content's hash (a
-# new version is a new address, never a stale copy). The styles go as a path
-# (``css_source_path``: a link the page adds once). The code goes as a line that imports
-# the file (the module's copy the page holds after the first): Streamlit's own path for a
-# code file (``js_source_path``) adds a script element and waits for its load event at
-# every message, which put a follower's Play steps out of time with the lecturer's.
-CODE_PACKAGE = "perceptron"  # a component served from files is named perceptron.<name>
-_CODE_LOCK = threading.Lock()
-_CODE: list[Path] = []  # this process's folder, made at the first use
-
-
-def _code_folder() -> Path:
-    if not _CODE:
-        folder = Path(tempfile.mkdtemp(prefix="perceptron-code-")).resolve()
-        atexit.register(shutil.rmtree, folder, True)
-        _CODE.append(folder)
-    return _CODE[0]
-
-
-def code_folder(component: str) -> Path:
-    """The folder of this process that serves ``component``'s files (perceptron.<name>)."""
-    return _code_folder() / component.partition(".")[2]
-
-
-def code_file_name(component: str, text: str, suffix: str) -> str:
-    """The name of the file that serves ``text`` (``suffix`` .js or .css) for
-    ``component`` (perceptron.<name>): the name and the content's hash."""
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    return f"{component.partition('.')[2]}.{digest}{suffix}"
-
-
-@_or(False)
-def serve_code(component: str, *, js: str, css: str) -> bool:
-    """Give the running server's ``component`` (perceptron.<name>) the folder that holds
-    ``js`` and ``css`` as the files :func:`code_file_name` names, so that a component
-    declared with those names is sent as paths and served as files. True when it is
-    (already, or from now on); False outside a server (a bare script), for another kind
-    of name, or when this Streamlit lacks the internals. An ``AppTest``'s server is a new
-    one each time, so this is asked before every mount (a dictionary lookup once done)."""
-    from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
-    from streamlit.runtime import Runtime
-
-    package, _, name = component.partition(".")
-    if package != CODE_PACKAGE or not name.isidentifier() or not Runtime.exists():
-        return False
-    manager = Runtime.instance().bidi_component_registry
-    folder = code_folder(component)
-    if manager.get_component_asset_root(component) == folder:
-        return True
-    with _CODE_LOCK:
-        for text, suffix in ((js, ".js"), (css, ".css")):
-            path = folder / code_file_name(component, text, suffix)
-            if not path.exists():
-                folder.mkdir(exist_ok=True)
-                part = path.with_suffix(".part")
-                part.write_text(text, encoding="utf-8")
-                part.replace(path)  # whole or absent: the server may read it at any time
-        manifest = ComponentManifest(
-            name=CODE_PACKAGE, version="", components=[ComponentConfig(name, asset_dir=name)]
-        )
-        manager.register_from_manifest(manifest, folder.parent)
-    return bool(manager.get_component_asset_root(component) == folder)
-
-
-def importer(component: str, js: str) -> str:
-    """The inline code of a component whose code is the file :func:`serve_code` wrote: it
-    imports that file (from the server's address, under its base path) and hands it the
-    component; the browser fetches the file once, and then every message runs the copy
-    it holds."""
-    base = str(st.get_option("server.baseUrlPath") or "").strip("/")
-    file = code_file_name(component, js, ".js")
-    path = "/".join(p for p in (base, "_stcore/bidi-components", component, file) if p)
-    url = f"new URL({json.dumps('/' + path)}, window.location.origin).href"
-    return (
-        "export default async function (component) {\n"
-        f"  const code = await import({url});\n"
-        "  return code.default(component);\n"
-        "}\n"
-    )
-
-
-def component(
-    name: str,
-    *,
-    js: str,
-    css: str,
-    html: str | None = None,
-    isolate_styles: bool = True,
-) -> ComponentRenderer:
-    """``st.components.v2.component`` whose JavaScript and CSS reach the browser as files,
-    once a page, not inside every message that draws it (:func:`serve_code`); inline
-    where that is off. ``name`` is perceptron.<name>. Declared at the first mount, when a
-    server runs: Streamlit resolves a file's name against the server's own registry."""
-    renderers: dict[bool, ComponentRenderer] = {}
-    lock = threading.Lock()
-
-    def mounted(**kwargs: Any) -> Any:
-        served = serve_code(name, js=js, css=css)
-        renderer = renderers.get(served)
-        if renderer is None:
-            with lock:
-                renderer = renderers.get(served)
-                if renderer is None:
-                    renderer = renderers[served] = st.components.v2.component(
-                        name,
-                        js=importer(name, js) if served else js,
-                        css=code_file_name(name, css, ".css") if served else css,
-                        html=html,
-                        isolate_styles=isolate_styles,
-                    )
-        return renderer(**kwargs)
-
-    return cast("ComponentRenderer", mounted)
-
-
-def _serve_code_probe() -> bool:
-    """A component declared with a file's name, in a registry given its folder as
-    :func:`serve_code` gives it, is sent as paths and served from that folder."""
-    from streamlit.components.v2.component_manager import BidiComponentManager
-    from streamlit.components.v2.manifest_scanner import ComponentConfig, ComponentManifest
-    from streamlit.runtime import Runtime
-    from streamlit.web.server.starlette import starlette_routes
-
-    name = f"{CODE_PACKAGE}.probe"
-    manager = BidiComponentManager()
-    root = Path(tempfile.mkdtemp(prefix="perceptron-probe-")).resolve()
-    try:
-        (root / "probe").mkdir()
-        (root / "probe" / "probe.js").write_text("export default function () {}")
-        (root / "probe" / "probe.css").write_text("p { margin: 0; }")
-        manager.register_from_manifest(
-            ComponentManifest(CODE_PACKAGE, "", [ComponentConfig("probe", asset_dir="probe")]),
-            root,
-        )
-        manager.register(
-            manager.build_definition_with_validation(
-                component_key=name, html=None, css="probe.css", js="probe.js"
-            )
-        )
-        found = manager.get(name)
-        return (
-            isinstance(getattr(Runtime, "bidi_component_registry", None), property)
-            and "bidi-components" in starlette_routes._ROUTE_COMPONENTS_V2
-            and found is not None
-            and found.js_url == "probe.js"
-            and not found.js_content
-            and found.css_url == "probe.css"
-            and not found.css_content
-            and manager.get_component_asset_root(name) == root / "probe"
-            and manager.get_component_path(name) == str(root / "probe")
-        )
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
 
 
 # ------------------------------------------------------------------ the sessions' script loop
@@ -1110,14 +942,6 @@ CHECKS: tuple[Check, ...] = (
         "the embed (?embed=1: a page without sidebar and header in a course page's frame)",
         "ScriptRunContext.query_string (the URL's embed=, which st.query_params hides)",
         _run_query_string,
-    ),
-    Check(
-        "the components' code sent once a page (the lecture's player, about 90 kB, not inside "
-        "every message that draws it: every step of a class, to every phone)",
-        "Runtime.bidi_component_registry, BidiComponentManager.register_from_manifest, "
-        ".get_component_asset_root, ComponentManifest, ComponentConfig, the bidi-components "
-        "route",
-        _serve_code_probe,
     ),
     Check(
         "the first paint's navigation (titles, not file names)",

@@ -1,7 +1,8 @@
 """The server around the pages: the app's own routes, its middleware and its lifespan,
 given to ``st.App`` in ``app.py``.
 
-Imports ``ui.live`` (the class's live channel) and ``ui.server`` (the door) at once, and
+Imports ``ui.live`` (the class's live channel) and ``ui.server`` (the door, the
+components' code) at once, and
 class mode (``ui.classmode.live``: a room's key and state) only when a route or the
 lifespan needs it, as a page's run would; nothing of a lesson. A new route or middleware
 is a line here.
@@ -40,10 +41,13 @@ def _read(code: str) -> dict[str, Any] | None:
 
 def routes() -> list[BaseRoute]:
     """The app's own routes (under ``/api/``: Streamlit keeps ``/_stcore/`` and the pages):
-    the class's live channel."""
+    the class's live channel and the components' code, under the server's base path."""
     import streamlit as st
 
-    return [route.route(hub.HUB, _key_of, base=str(st.get_option("server.baseUrlPath") or ""))]
+    from ui.server import code
+
+    base = str(st.get_option("server.baseUrlPath") or "")
+    return [route.route(hub.HUB, _key_of, base=base), code.route(base=base)]
 
 
 def middleware() -> list[Middleware]:

@@ -146,28 +146,6 @@ def test_outside_a_server_the_run_helpers_do_nothing():
     assert done.returncode == 0, done.stderr[-2000:]
 
 
-def test_a_components_code_outside_a_server_stays_inline_and_its_import_knows_the_base_path(
-    monkeypatch,
-):
-    """A bare script or a Streamlit without the internals keeps the code inline; a server
-    under a base path (behind a proxy at /lab/) imports the file from under it."""
-    assert internals.serve_code("perceptron.lecture", js="x", css="y") is False
-    assert internals.serve_code("lecture", js="x", css="y") is False  # not perceptron.<name>
-    name = internals.code_file_name("perceptron.lecture", "x", ".js")
-    assert (
-        name.startswith("lecture.")
-        and name.endswith(".js")
-        and len(name) == len("lecture.") + 16 + 3
-    )
-    assert internals.code_file_name("perceptron.lecture", "x2", ".js") != name
-    plain = internals.importer("perceptron.lecture", "x")
-    assert f'"/_stcore/bidi-components/perceptron.lecture/{name}"' in plain
-    options = {"server.baseUrlPath": "/lab/"}
-    monkeypatch.setattr(internals.st, "get_option", options.__getitem__)
-    under = internals.importer("perceptron.lecture", "x")
-    assert f'"/lab/_stcore/bidi-components/perceptron.lecture/{name}"' in under
-
-
 # A session's runner replaced while its last messages wait for the event loop: a runner
 # whose run ended by itself keeps them (a follower's new step or question card), a runner
 # told to stop (a newer whole-page rerun) does not. Run in a process of its own: the wraps
