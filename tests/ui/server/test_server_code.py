@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+from concurrent.futures import ThreadPoolExecutor
 
 from starlette.applications import Starlette
 
@@ -15,7 +16,10 @@ class Got:
     """An HTTP answer of an ASGI app, asked directly (no network, no client library)."""
 
     def __init__(self, app: Starlette, path: str) -> None:
-        self.status_code, self.headers, body = asyncio.run(_get(app, path))
+        # a thread of its own: a test before this one in the worker may leave its event
+        # loop running on this thread (Playwright's sync API does)
+        with ThreadPoolExecutor(1) as one:
+            self.status_code, self.headers, body = one.submit(asyncio.run, _get(app, path)).result()
         self.text = body.decode()
 
 
