@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-import uvicorn
+from asgi_thread import serving
 from starlette.applications import Starlette
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
@@ -166,21 +164,8 @@ class Served:
 @pytest.fixture
 def served() -> Iterator[Served]:
     hub = Hub()
-    app = Starlette(routes=[route.route(hub, key_of)])
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    yield Served(sock.getsockname()[1], hub)
-    server.should_exit = True
-    thread.join(10)
-    sock.close()
+    with serving(Starlette(routes=[route.route(hub, key_of)])) as port:
+        yield Served(port, hub)
 
 
 def received(ws: ClientConnection, within: float = 2.0) -> dict[str, object] | None:

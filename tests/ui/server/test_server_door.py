@@ -6,8 +6,6 @@ handshake, the frames' bound, idle streams and the count of open streams."""
 from __future__ import annotations
 
 import re
-import socket
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -15,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-import uvicorn
+from asgi_thread import serving
 from starlette.applications import Starlette
 from starlette.responses import HTMLResponse, PlainTextResponse
 from starlette.routing import Route, WebSocketRoute
@@ -90,22 +88,8 @@ def tiny_app(seen: Seen) -> Starlette:
 def served() -> Iterator[Served]:
     seen = Seen()
     guarded = door.Door(tiny_app(seen))
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(
-        guarded, lifespan="off", ws="websockets-sansio", log_level="warning", access_log=False
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    yield Served(sock.getsockname()[1], guarded, seen)
-    server.should_exit = True
-    thread.join(10)
-    sock.close()
+    with serving(guarded) as port:
+        yield Served(port, guarded, seen)
 
 
 def tab(
