@@ -118,6 +118,12 @@ def main() -> None:
     )
     parser.add_argument("--port", type=int, default=0, help="use a running server instead")
     parser.add_argument(
+        "--app-dir",
+        type=Path,
+        default=ROOT,
+        help="serve the app from this copy (a reference: another commit's worktree)",
+    )
+    parser.add_argument(
         "--url",
         default="",
         help="use a running front door instead (http://host:port: nginx before several servers)",
@@ -147,7 +153,9 @@ def main() -> None:
         sys.exit("--room with --port or --url needs --store: the server's PERCEPTRON_STORE")
     with open(os.devnull if port else log_path, "wb") as log:
         if not port:
-            proc, url = streamlit_server.start("app.py", log=log, env=env)
+            proc, url = streamlit_server.start(
+                "app.py", log=log, env=env, app_dir=args.app_dir.resolve()
+            )
             port = streamlit_server.port_of(url)
             print(f"streamlit run app.py on port {port} (pid {proc.pid}, log {log_path})")
         pid = proc.pid if proc is not None else None
