@@ -579,8 +579,34 @@ def serve_class(
 # ---------------------------------------------------------------------------- command line
 
 
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one): one
+    Streamlit process runs Python on one core at a time, so a class gets one app server
+    per core."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # macOS has no affinity
+        return max(1, os.cpu_count() or 1)
+
+
+MAX_SERVERS = 64  # more would be a typo: each app server holds ~350 MB
+
+
+def servers(text: str) -> int:
+    """The command line's N: a whole number of app servers, 1 to ``MAX_SERVERS``."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"N must be a whole number, not {text!r}") from None
+    if not 1 <= n <= MAX_SERVERS:
+        raise argparse.ArgumentTypeError(f"N must be 1 to {MAX_SERVERS}, not {n}")
+    return n
+
+
 def _serve(args: argparse.Namespace) -> int:
     stop = {"signal": 0}
+    if args.n is None:
+        args.n = cores()
 
     def on_signal(signum: int, _frame: object) -> None:
         stop["signal"] = signum
@@ -639,7 +665,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="N app servers, Redis and nginx on this machine")
-    serve.add_argument("n", type=int, help="app servers (about one per core)")
+    serve.add_argument(
+        "n",
+        type=servers,
+        nargs="?",
+        default=None,
+        help="app servers (default: one per core this process may use)",
+    )
     serve.add_argument("--port", type=int, default=8080, help="nginx's port (8080)")
     serve.add_argument(
         "--host",

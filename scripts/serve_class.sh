@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # A class past one process: N app servers behind nginx, with Redis for the links.
 #
-#   bash scripts/serve_class.sh N [--port 8080] [--host 0.0.0.0] [--run-dir DIR]
+#   bash scripts/serve_class.sh [N] [--port 8080] [--host 0.0.0.0] [--run-dir DIR]
 #
-# Starts N `streamlit run app.py` on free loopback ports (about one per core: one Streamlit
-# process runs Python on one core at a time), one redis-server on 127.0.0.1 (protected mode;
+# Starts N `streamlit run app.py` on free loopback ports (by default one per core: one
+# Streamlit process runs Python on one core at a time), one redis-server on 127.0.0.1 (protected mode;
 # every app server gets PERCEPTRON_STORE=redis://127.0.0.1:<port>/0, so a link's data=<id>
 # opens on any of them), and nginx on --port (sticky sessions by a cookie hash, the
 # websocket upgraded, passive health checks: deploy/nginx.conf.template says why). No root
@@ -20,10 +20,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ $# -lt 1 ] || [[ "$1" == -* ]]; then
-  echo "usage: bash scripts/serve_class.sh N [--port 8080] [--host 0.0.0.0] [--run-dir DIR]" >&2
-  exit 2
-fi
 for tool in redis-server nginx; do
   if ! command -v "$tool" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$tool" ]; then
     echo "needs Debian's $tool: sudo apt-get install redis-server nginx" >&2
