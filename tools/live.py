@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import dataclasses
 import json
 import time
 from collections.abc import Callable
@@ -160,12 +161,21 @@ class Live:
             self._follow_n = lecture["n"]
         self._follow_q = lecture["q"]
         inside = p.start <= lecture["t"] <= p.stop
-        if asked or lecture["run"] != follow.get("run") or not inside or lecture["play"]:
+        play = lecture.get("play")
+        if asked or lecture["run"] != follow.get("run") or not (inside or play):
             want = (lecture["n"], lecture["q"])
             if self._asked_live != want:
                 self._asked_live = want
                 self._spawn(self.session.trigger(PLAYER_KEY, player_live(lecture["n"])))
             return
+        sent = message.get("sent")
+        if play and isinstance(sent, (int, float)):  # the page plays along by its own clock
+            start, rate, at = play
+            along = {"from": start, "rate": rate, "elapsed": float(sent) - at}
+            self.late = self.lateness(float(sent), time.time(), True)
+            self.player = (now, dataclasses.replace(p, along=along))
+            return
+        self.player = (now, dataclasses.replace(p, t=lecture["t"], along=None))  # a Pause too
         self.drawn += 1
         self.shown.setdefault(lecture["t"], now)  # the browser draws it: no message
 
