@@ -23,7 +23,7 @@ the class" (the lecturer's strip button) to each student's question card; every 
 answer (the card's pills, a widget value as the browser sends it; 30% change it once)
 must be said counted on its page and counted once in the store (``classroom.tally`` of
 ``answers_of``); "Reveal" steps the lecture (measured like a step) and every page shows
-the truth with its answer marked. The question is voted on twice ("Discuss and vote again",
+the truth with its answer marked. The question is voted on twice ("Vote again",
 Peer Instruction): each vote's answers are counted once in its own map, and the first
 vote's are kept as they were; after the reveal each page shows both votes graded. With
 ``--through-nginx M`` (``benchmarks/load_nginx.py``)
@@ -108,7 +108,7 @@ class RoomSummary:
     worst_follower_p95_s: float = float("nan")
     missed: int = 0
     card_s: list[float] = field(default_factory=list)
-    # each vote's (the question is asked, then "Discuss and vote again"):
+    # each vote's (the question is asked, then "Vote again"):
     answered: list[int] = field(default_factory=list)  # students who answered
     changed: list[int] = field(default_factory=lambda: [0, 0])  # who changed it once
     confirmed: list[int] = field(default_factory=list)  # pages: "Counted: you said <last>"
@@ -320,9 +320,9 @@ async def run_room(
 
         first, ok1 = await vote(1)
         out.asked = await idle_phase(everyone, idle, pid)  # the class thinks it over
-        # "Discuss and vote again": the first vote is kept, a second opens to the same seats
+        # "Vote again": the first vote is kept, a second opens to the same seats
         if not await until(lambda: "room_again" in asker.session.keyed, time.perf_counter() + 5):
-            raise RunError("the lecturer's strip has no 'Discuss and vote again' button")
+            raise RunError("the lecturer's strip has no 'Vote again' button")
         await written(
             store,
             code,

@@ -66,7 +66,7 @@ m.metric("D = √n", number(run.radius, 4))
 st.markdown(ex.summary(run))
 st.plotly_chart(as_figure(ex.mistakes_figure(run)), config=CHART, key="exp_mistakes")
 
-st.header("2. Why n·k: seed 004's derivation, with these numbers")
+st.header("2. Why n·k: the handwritten notes' derivation, with these numbers")
 st.markdown(text["derivation"])
 st.markdown(ex.derivation_markdown(run))
 lemmas = ex.lemma_checks(run)

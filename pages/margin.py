@@ -98,7 +98,7 @@ def challenge_box(X: np.ndarray, y: np.ndarray) -> None:
         box.caption(said)
         if len(y) > c.max_points:
             box.button(
-                "Start from seed 001's four points",
+                "Start from Cornell CS6780's four points",
                 key="mar_challenge_small",
                 on_click=start_small,
                 icon=":material/restart_alt:",

@@ -80,9 +80,9 @@ else:
     general, unit = proof.theorem_latex(check, M, cut)
     left, right = st.columns(2)
     with left.container(border=True, key=f"{paper.CARD}theorem_any"):
-        card("For any R (seeds 001, 004)", text["general"], general)
+        card("For any R (Cornell CS6780 and the handwritten notes)", text["general"], general)
     with right.container(border=True, key=f"{paper.CARD}theorem_unit"):
-        card("With ‖x‖ ≤ 1 (seeds 000, 002)", text["unit"], unit)
+        card("With ‖x‖ ≤ 1 (Princeton COS 495 and EURECOM MALIS)", text["unit"], unit)
     if not proof.from_zero(check):
         st.markdown(text["theorem_start"])
         st.latex(proof.theorem_start_latex(check, M, cut))
@@ -145,11 +145,11 @@ if K:
         st.markdown(proof.verdict(check.lemma2, names.lemma2, slack=names.lemma2_slack))
         st.markdown(proof.lemma2_units(check, k))
         cross, square = proof.why_latex(check, k)
-        with st.expander("Why is 2y wᵀx < 0? (seed 002)"):
+        with st.expander("Why is 2y wᵀx < 0? (EURECOM MALIS)"):
             st.markdown(text["why_cross"])
             st.latex(cross)
             st.markdown(proof.verdict(check.cross, "The cross term ≤ 0"))
-        with st.expander("Why is 0 ≤ y² xᵀx ≤ 1? (seed 002)"):
+        with st.expander("Why is 0 ≤ y² xᵀx ≤ 1? (EURECOM MALIS)"):
             st.markdown(text["why_square"])
             st.latex(square)
         with st.expander(f"Every mistake ({K})"):

@@ -27,7 +27,7 @@ c[0].segmented_control(
     list(spam.VOCABULARIES),
     required=True,
     format_func={
-        "two": "free, money (seed 003)",
+        "two": "free, money (UMass CMPSCI 689)",
         "more": f"{len(spam.VOCABULARIES['more'])} words",
     }.__getitem__,
     **bind(ss, "spam_vocab"),
@@ -117,7 +117,7 @@ st.dataframe(  # numbers as text: "−5", as everywhere on the page
 st.markdown(f"$\\displaystyle {spam.activation_latex(x, w, names)}$")
 if a > 0:
     st.error(
-        f"w·x = {number(a)} > 0: **spam** (seed 003: “wᵀx > 0 → SPAM!!”)",
+        f"w·x = {number(a)} > 0: **spam** (UMass CMPSCI 689: “wᵀx > 0 → SPAM!!”)",
         icon=":material/report:",
     )
 else:

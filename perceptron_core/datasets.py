@@ -268,7 +268,10 @@ DATASETS: dict[str, Dataset] = by_key(
             ),
             Param("offset", "line offset", -1.0, 1.0, 0.5, 0.1, "distance of the line from 0"),
         ),
-        source="separable data for the mistake bound of seeds 000, 001, 004",
+        source=(
+            "separable data for the mistake bound of Princeton COS 495, Cornell CS6780 and the "
+            "handwritten notes"
+        ),
         description="Two classes in a disc, with an empty band around a line between them.",
         separable=True,
     ),
@@ -280,7 +283,7 @@ DATASETS: dict[str, Dataset] = by_key(
             Param("noise", "label noise", 0.0, 0.4, 0.1, 0.02, "chance each label flips"),
             _MARGIN,
         ),
-        source="limitations: noise (seed 003)",
+        source="limitations: noise (UMass CMPSCI 689)",
         description="Flipped labels make the data non-separable.",
     ),
     Dataset(
@@ -288,7 +291,7 @@ DATASETS: dict[str, Dataset] = by_key(
         "XOR",
         xor,
         (Param("spread", "spread", 0.0, 0.5, 0.15, 0.05, "0 gives the integer corners"),),
-        source="the XOR problem (seeds 002, 003)",
+        source="the XOR problem (EURECOM MALIS and UMass CMPSCI 689)",
         description="+1 where exactly one coordinate is positive: no line separates it.",
         separable=False,
     ),
@@ -301,7 +304,7 @@ DATASETS: dict[str, Dataset] = by_key(
             Param("outer", "outer radius", 1.6, 3.0, 2.0, 0.1),
             Param("noise", "noise", 0.0, 0.3, 0.1, 0.05),
         ),
-        source="feature map φ(x1, x2) = (x1², √2·x1x2, x2²) (seed 003)",
+        source="feature map φ(x1, x2) = (x1², √2·x1x2, x2²) (UMass CMPSCI 689)",
         description="+1 inside, -1 outside: separable only after a feature map.",
         separable=False,
     ),
@@ -313,7 +316,7 @@ DATASETS: dict[str, Dataset] = by_key(
             Param("distance", "distance", 0.5, 6.0, 3.0, 0.25, "between the centres"),
             Param("spread", "spread", 0.1, 2.0, 0.6, 0.1, "standard deviation"),
         ),
-        source="biased hypotheses (seeds 001, 003)",
+        source="biased hypotheses (Cornell CS6780 and UMass CMPSCI 689)",
         description="Two clouds away from the origin: they need a bias to be separated.",
     ),
     Dataset(
@@ -323,7 +326,7 @@ DATASETS: dict[str, Dataset] = by_key(
         n_min=4,
         n_max=4,
         n_default=4,
-        source="training data of seed 001",
+        source="training data of Cornell CS6780",
         description="(1,2)+, (2,1)+, (−1,−1)−, (−1,1)−: 2 mistakes, w = (2, 1) without bias.",
         separable=True,
     ),
@@ -334,7 +337,7 @@ DATASETS: dict[str, Dataset] = by_key(
         n_min=len(SPAM_EMAILS),
         n_max=len(SPAM_EMAILS),
         n_default=len(SPAM_EMAILS),
-        source="spam example with a BIAS feature (seed 003)",
+        source="spam example with a BIAS feature (UMass CMPSCI 689)",
         description="x = (count of 'free', count of 'money'); +1 = spam.",
     ),
 )

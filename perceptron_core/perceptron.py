@@ -43,7 +43,7 @@ RULES: dict[str, Rule] = by_key(
     Rule(
         "nonpositive",
         "mistake iff y·(w·x) ≤ 0, so w = 0 errs on every example",
-        "Cornell CS6780 (seed 001)",
+        "Cornell CS6780",
         True,
         True,
         "mistake iff y·(w·x) ≤ 0",
@@ -51,7 +51,7 @@ RULES: dict[str, Rule] = by_key(
     Rule(
         "predict_gt",
         "predict +1 iff w·x > 0; a mistake is a wrong prediction",
-        "Princeton COS 495 (seed 000), UMass CMPSCI 689 (seed 003)",
+        "Princeton COS 495, UMass CMPSCI 689",
         True,
         False,
         "predict +1 iff w·x > 0",
@@ -59,7 +59,7 @@ RULES: dict[str, Rule] = by_key(
     Rule(
         "predict_ge",
         "predict +1 iff w·x ≥ 0; a mistake is a wrong prediction",
-        "handwritten notes (seed 004)",
+        "the handwritten notes",
         False,
         True,
         "predict +1 iff w·x ≥ 0",
@@ -67,7 +67,7 @@ RULES: dict[str, Rule] = by_key(
     Rule(
         "negative",
         "mistake iff y·(w·x) < 0: from w = 0 nothing is a mistake, so w never moves",
-        "EURECOM MALIS (seed 002)",
+        "EURECOM MALIS",
         False,
         False,
         "mistake iff y·(w·x) < 0",

@@ -345,7 +345,7 @@ def test_the_start_is_w0_and_w_k_counts_mistakes_on_the_whole_page(start):
     # one convention, said once how it maps to the handouts' w₁
     query = four_points_from(-10.0)[0] if start == "typed" else None
     words = page_words(proof_page(query))
-    mapping = "w₀ is the starting weights (the handouts' w₁ in seed 000)"
+    mapping = "w₀ is the starting weights (the handouts' w₁ in Princeton COS 495)"
     assert words.count(mapping) == 1
     rest = words.replace(mapping, "")
     assert "w₁" not in rest

@@ -543,7 +543,7 @@ def test_discuss_and_vote_again_keeps_both_votes_and_grades_each_part() -> None:
     b.button_group(key="room_q1_turn").set_value(wrong_turn).run()
     lec.run()
     assert "**2** of 2 answered" in texts(lec)
-    # Discuss and vote again: the first vote closes and is kept; the shares stay hidden
+    # Vote again: the first vote closes and is kept; the shares stay hidden
     lec.button(key="room_again").click().run()
     lec.run()
     assert room_of(seat.code).question.rounds == 2

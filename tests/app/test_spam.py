@@ -81,7 +81,7 @@ def test_a_typed_e_mail_gets_the_verdict_of_its_activation(email, counts):
     a = float(decision(trace.w, np.array([counts], dtype=float), bias=True)[0])
     if a > 0:
         assert [e.value for e in at.error] == [
-            f"w·x = {number(a)} > 0: **spam** (seed 003: “wᵀx > 0 → SPAM!!”)"
+            f"w·x = {number(a)} > 0: **spam** (UMass CMPSCI 689: “wᵀx > 0 → SPAM!!”)"
         ]
         assert not at.success
     else:

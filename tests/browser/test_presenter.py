@@ -139,7 +139,7 @@ def the_projector_shows_it_all(page: Page, name: str) -> dict:
     }
     for what, part in parts.items():
         on_screen(page, part, what)
-    for j, other in enumerate(strip.get_by_role("button").all()):  # Discuss and vote again...
+    for j, other in enumerate(strip.get_by_role("button").all()):  # Vote again...
         on_screen(page, other, f"the strip's button {j}")
     frames = chart(page).locator("rect.frame")
     expect(frames).to_have_count(4)  # the data and the proof's three

@@ -30,7 +30,7 @@ def test_proof_page_shows_every_step_with_numbers_and_breaks_with_a_far_start(
     expect(page.locator(".katex-display").first).to_be_visible()  # the LaTeX is typeset
     assert page.locator(".katex-display").count() >= 10
     expect(page.locator(".js-plotly-plot")).to_have_count(2, timeout=CHARTS_MS)  # slack, orders
-    page.get_by_text("Why is 2y wᵀx < 0? (seed 002)").click()
+    page.get_by_text("Why is 2y wᵀx < 0? (EURECOM MALIS)").click()
     expect(page.get_by_text("Negative since we made a mistake on x")).to_be_visible()
     page.get_by_text(f"Every mistake ({M})").first.click()
     expect(page.get_by_test_id("stDataFrame").first).to_be_visible()

@@ -2,7 +2,7 @@
 student A on a phone, student B on a laptop, one app server and its store.
 
 What each person checks on screen: while the class votes the projector's strip says how
-many answered, not what; "Discuss and vote again" opens a second vote (A's card shows A's
+many answered, not what; "Vote again" opens a second vote (A's card shows A's
 first answer); the reveal shows how many were right in each vote; A's card grades each
 part of each answer on its own; closing the class leaves the lecturer a recap of both
 votes and the challenge, with the summary CSV.
@@ -129,7 +129,7 @@ def test_a_question_voted_twice_is_revealed_graded_part_by_part_and_recapped(kla
         expect(card(page, qid)).not_to_contain_text("answered")
     shot(lecturer, "presenter_question_1280x720")
 
-    # Discuss and vote again: the first vote is kept; A's card shows A's first answer
+    # Vote again: the first vote is kept; A's card shows A's first answer
     key(lecturer, "room_again").get_by_role("button", name="Vote again").click()  # presenter
     expect(strip).to_contain_text(f"Question {qid} (vote 2): 0 of 2 answered", timeout=10_000)
     expect(card(a, qid)).to_contain_text("vote again", timeout=FOLLOW_MS)

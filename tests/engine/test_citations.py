@@ -197,8 +197,9 @@ def _numbers(group: str) -> set[str]:
 
 
 def cited(text: str) -> set[str]:
-    """Every handout number a text cites as 'seed NNN' / 'seeds NNN, MMM'."""
-    out: set[str] = set()
+    """Every handout number a text cites: by the name the app gives it ("Cornell CS6780"),
+    or in the code's comments and docstrings as 'seed NNN' / 'seeds NNN, MMM'."""
+    out = {n for n, h in HANDOUTS.items() if h.title in " ".join(text.split())}
     for m in CITATION.finditer(text):
         out |= _numbers(m.group(1))
     return out
@@ -210,6 +211,9 @@ def test_the_citation_parser():
     assert cited("(seeds\n001, 003)") == {"001", "003"}
     assert cited("seeds 000 and 002 with R = 1") == {"000", "002"}
     assert cited("no handout") == set()
+    assert cited("Princeton COS 495, UMass CMPSCI 689") == {"000", "003"}
+    assert cited("the handwritten notes' derivation") == {"004"}
+    assert cited("(EURECOM\nMALIS)") == {"002"}
 
 
 @pytest.mark.parametrize("key", sorted(RULES))
@@ -223,12 +227,11 @@ def test_every_rule_cites_exactly_the_handouts_that_state_it(key):
 
 @pytest.mark.parametrize("key", sorted(RULES))
 def test_every_rule_names_each_handout_it_cites_by_its_own_title(key):
+    """A student knows a handout by its course, not by its file's number here."""
     source = RULES[key].source
-    for number, handout in HANDOUTS.items():
-        if number in cited(source):
-            assert f"{handout.title} (seed {number})" in source, (key, source)
-        else:
-            assert handout.title not in source, (key, source)
+    titles = [HANDOUTS[n].title for n in sorted(cited(source))]
+    assert source.removeprefix("the ") == ", ".join(titles), (key, source)
+    assert not CITATION.search(source), (key, source)
 
 
 @pytest.mark.parametrize("key", sorted(RULES))
@@ -436,7 +439,7 @@ def skeleton(text: str) -> str:
 
 
 _LESSON_QUOTE = re.compile(r'"([^"]*)"|“([^”]*)”')
-_BARE_NUMBER = re.compile(r"\b(\d{3}):")  # a table's "001: ..." or a column "001 Cornell ..."
+_BARE_NUMBER = re.compile(r"\b(00[0-4]):")  # a table's "001: ..." or a column "001 Cornell ..."
 
 
 def _sources(unit: str) -> list[tuple[int, set[str]]]:
@@ -447,6 +450,14 @@ def _sources(unit: str) -> list[tuple[int, set[str]]]:
     for number, handout in HANDOUTS.items():
         found += [(m.start(), {number}) for m in re.finditer(re.escape(handout.title), unit)]
     return sorted(found, key=lambda f: f[0])
+
+
+def _column_handout(head: str) -> str | None:
+    """The handout a table's column head names: "Cornell CS6780", or "001 Cornell CS6780"."""
+    numbered = re.match(r"(00[0-4])\b", head)
+    if numbered:
+        return numbered.group(1)
+    return next((n for n, h in HANDOUTS.items() if h.title in head), None)
 
 
 def _units(text: str) -> list[str]:
@@ -460,11 +471,11 @@ def _units(text: str) -> list[str]:
             units += re.split(r"\n\s*[-*] ", "\n" + block)
             continue
         head = [cell.strip() for cell in rows[0].strip().strip("|").split("|")]
-        column = [re.match(r"(\d{3})\b", cell) for cell in head]
+        column = [_column_handout(cell) for cell in head]
         for row in rows[2:]:  # after the head and its |---| line
             cells = row.strip().strip("|").split("|")
             for cell, source in zip(cells, column, strict=False):
-                units.append(f"seed {source.group(1)}: {cell}" if source else cell)
+                units.append(f"seed {source}: {cell}" if source else cell)
     return [" ".join(u.split()) for u in units if u.strip()]
 
 
@@ -494,7 +505,9 @@ def test_the_lesson_quotation_finder():
         '- a list item ("after M mistakes", seed 000)\n- "unattributed"\n\n'
         'Princeton COS 495 says "W.L.O.G."; "—" is a symbol\n\n'
         "| symbol | 001 Cornell CS6780 | rule |\n|---|---|---|\n"
-        '| k | k ("k = k + 1") | 004: "if w⃗·x⃗_t ≥ 0" |'
+        '| k | k ("k = k + 1") | 004: "if w⃗·x⃗_t ≥ 0" |\n\n'
+        "| symbol | UMass CMPSCI 689 | rule |\n|---|---|---|\n"
+        '| k | k ("#mistakes") | Princeton COS 495: "predict positive" |'
     )
     assert lesson_quotations(md) == [
         ("noise can cause this", {"003"}),
@@ -504,6 +517,8 @@ def test_the_lesson_quotation_finder():
         ("W.L.O.G.", {"000"}),
         ("k = k + 1", {"001"}),
         ("if w⃗·x⃗_t ≥ 0", {"004"}),
+        ("#mistakes", {"003"}),
+        ("predict positive", {"000"}),
     ]
     latex = r"\text{if } \vec{w} \cdot \vec{x}_t \geq 0 \text{ then } \hat{y}_t = +1"
     assert skeleton("if w⃗·x⃗_t ≥ 0 then ŷ_t = +1") == skeleton(latex) == "ifwxt≥0thenyt=+1"

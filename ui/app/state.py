@@ -350,7 +350,7 @@ def init(session: Session, query: Mapping[str, Any]) -> None:
 # Settings of the screen, not of the lesson: read from a link as the session arrives (a
 # lecturer's bookmark ``?app_presenter=1`` opens the projector's layout, a course page's
 # frame ``?embed=1`` the page without sidebar and header), never written back to the URL,
-# so the address bar, and every link copied from it or from "Copy link to this step", opens
+# so the address bar, and every link copied from it or from "Copy link", opens
 # the lesson as everyone sees it (a student does not land in presenter mode, nor in a page
 # without its sidebar). Streamlit itself keeps the frame's own ``embed=`` in its address.
 LOCAL_SETTINGS = frozenset({"app_presenter", EMBED})

@@ -2,7 +2,7 @@
 joining and leaving a class, and the lecturer's actions on the room.
 
 The URL carries ``room=<code>`` and nothing else of the class: a link a student copies
-("Copy link to this step", the address bar) opens the join form, never their seat. The
+("Copy link", the address bar) opens the join form, never their seat. The
 seat lives in the session and in a cookie of the student's browser (``SEAT_COOKIE``:
 SameSite, this site only), so a reload keeps it and a copied link does not. The lecturer's
 secret never goes in the URL either (the projector shows it): a private "lecturer link"

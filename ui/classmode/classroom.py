@@ -161,7 +161,7 @@ class Question:
     bias, after the lecture's scaling of x); ``w`` is w before the step.
     ``mistake`` and ``turn`` are the answer, shown once ``revealed``. ``opened`` is when
     the room asked it (wall-clock seconds): only seats taken before then may answer.
-    ``rounds`` is how many votes were opened: 1, or 2 after "Discuss and vote again"
+    ``rounds`` is how many votes were opened: 1, or 2 after "Vote again"
     (answers go to the latest vote; the earlier one is closed and kept).
     """
 
@@ -409,7 +409,7 @@ def ask(room: Room, question: Question) -> Room:
 
 
 def vote_again(room: Room) -> Room:
-    """ "Discuss and vote again": the open question's first vote closes (its answers are
+    """ "Vote again": the open question's first vote closes (its answers are
     kept) and a second opens, to the same seats. Nothing of the first vote is shown."""
     q = room.question
     if room.closed or q is None or q.revealed:

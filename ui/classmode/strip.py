@@ -1,5 +1,5 @@
 """Class mode on every page: the sidebar's class box, and the live strip at the top of
-the page: the lecturer's code, count and question, with Ask, "Discuss and vote again" and
+the page: the lecturer's code, count and question, with Ask, "Vote again" and
 Reveal; a student's question card and the follow switch.
 
 While the class votes the lecturer's strip says how many answered, not what: a share on
@@ -409,7 +409,7 @@ def _strip_row(
         box.caption("Ask questions from *Step by step*.", width="content")
     else:
         if voted_on is not None:
-            _again_button(session, voted_on, width="content", where=box, label="Vote again")
+            _again_button(session, voted_on, width="content", where=box)
         _ask_or_reveal(box, session, hooks, q, width="content")
 
 
@@ -539,14 +539,12 @@ def _again_button(
     *,
     width: Literal["stretch", "content"],
     where: DeltaGenerator | None = None,
-    label: str = "Discuss and vote again",
 ) -> None:
-    """ "Discuss and vote again", while the first vote is open (``label``: the projector's
-    one-row strip says "Vote again", its room going to the join address)."""
+    """ "Vote again" (after the class discusses), while the first vote is open."""
     if q.rounds >= cr.MAX_ROUNDS:
         return
     (where or st).button(
-        label,
+        "Vote again",
         key="room_again",
         on_click=_vote_again,
         args=(session,),

@@ -45,10 +45,10 @@ SCALE_NAMES = {
     "unit": "each x ÷ ‖x‖ (every point at length 1)",
 }
 SCALE_HELP = (
-    "**x ÷ R** divides every point by the same R = max ‖x‖, seed 000's “W.L.O.G.”: without "
-    "the bias, from w₀ = 0, no mistake changes (w is divided by R too) and (R/γ)² is the same "
-    "number. With the bias the perceptron sees (x/R, 1), whose 1 is not divided, so the run "
-    "can change. **Each x ÷ ‖x‖** moves every point to length 1 (seed 000: “all x_i has "
+    "**x ÷ R** divides every point by the same R = max ‖x‖, Princeton COS 495's “W.L.O.G.”: "
+    "without the bias, from w₀ = 0, no mistake changes (w is divided by R too) and (R/γ)² is "
+    "the same number. With the bias the perceptron sees (x/R, 1), whose 1 is not divided, so "
+    "the run can change. **Each x ÷ ‖x‖** moves every point to length 1 (Princeton COS 495: “all x_i has "
     "length 1”) by its own factor: another data set, whose γ, M and even separability can "
     "change."
 )

@@ -62,7 +62,7 @@ EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="four_points",
         title="the 4 points of Cornell CS6780",
-        source="seed 001",
+        source="Cornell CS6780",
         text=(
             "Points (1, 2)+, (2, 1)+, (−1, −1)−, (−1, 1)−, no bias, from **w = 0**, "
             "in the given order; on a mistake **w ← w + y·x**."

@@ -867,11 +867,11 @@ function build(root, data) {
   // on a projector the scrubber shares the buttons' row: the chart keeps the height
   const scrub = h("div", { class: "scrub" }, data.presenter ? bar : null);
   const tools = h("div", { class: "tools" }, bar);
-  const copy = h("button", { type: "button", "data-act": "copy", title: "copy a link that opens this step" }, tools, data.presenter ? "Copy link" : "Copy link to this step");
+  const copy = h("button", { type: "button", "data-act": "copy", title: "copy a link that opens this step" }, tools, "Copy link");
   copy.addEventListener("click", copyLink);
   // Save figure: a disclosure (summary: Enter opens it) with the two formats
   const save = h("details", { class: "save" }, tools);
-  const summary = h("summary", { "data-act": "save", title: "save the chart as it is now: SVG for slides, PNG at twice its size for a projector" }, save, data.presenter ? "Figure" : "Save figure");
+  const summary = h("summary", { "data-act": "save", title: "save the chart as it is now: SVG for slides, PNG at twice its size for a projector" }, save, "Save figure");
   const menu = h("div", { class: "menu", role: "group", "aria-label": "save the chart as" }, save);
   for (const [fmt, label] of /** @type {const} */ ([["svg", "SVG"], ["png", "PNG (2×)"]])) {
     const b = h("button", { type: "button", "data-act": `save-${fmt}` }, menu, label);
@@ -892,7 +892,7 @@ function build(root, data) {
     if (event.key === "Escape" && save.open) { save.open = false; summary.focus(); }
   });
   S.saveBox = save;
-  const pres = h("button", { type: "button", "data-act": "presenter", "aria-pressed": String(!!data.presenter), title: "presenter mode for a projector (p)", "aria-keyshortcuts": "p" }, tools, data.presenter ? "Exit presenter" : "Presenter mode");
+  const pres = h("button", { type: "button", "data-act": "presenter", "aria-pressed": String(!!data.presenter), title: "presenter mode for a projector (p)", "aria-keyshortcuts": "p" }, tools, data.presenter ? "Leave presenter mode" : "Presenter mode");
   pres.addEventListener("click", () => togglePresenter());
   S.presBtn = pres;
   if (!data.presenter) wrap.appendChild(scrub);

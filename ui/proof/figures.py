@@ -121,8 +121,8 @@ def no_mistakes_reason(margins: Any, rule: str, w0_is_zero: bool) -> str:
     head = "No mistakes at all, so there is nothing to check. "
     if w0_is_zero and rule == "negative":
         return head + (
-            "With the strict rule (seed 002) w = 0 is never wrong, so it never moves: M = 0 is "
-            "within the bound, but w = 0 separates nothing. Start from w₀ ≠ 0 (random or typed) "
+            "With the strict rule (EURECOM MALIS) w = 0 is never wrong, so it never moves: M = 0 "
+            "is within the bound, but w = 0 separates nothing. Start from w₀ ≠ 0 (random or typed) "
             "to make it learn."
         )
     if w0_is_zero:

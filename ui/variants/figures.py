@@ -579,11 +579,11 @@ def _steadiness(pick: str, swing: dict[str, float]) -> str:
         if pick == "averaged":
             return (
                 f"It is also steadier: {moved}, so *when* you stop training matters much less "
-                "(seed 003's overtraining)."
+                "(UMass CMPSCI 689's overtraining)."
             )
         return (
             f"The averaged perceptron is the steadier one, though: {moved}, so with it *when* "
-            "you stop training matters much less (seed 003's overtraining)."
+            "you stop training matters much less (UMass CMPSCI 689's overtraining)."
         )
     if swing["averaged"] > swing["last"] + TIE:  # the last w is steadier
         return f"On this run the last w is the steadier one: {moved}."

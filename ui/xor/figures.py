@@ -246,8 +246,8 @@ def coinciding_text(X: np.ndarray, y: np.ndarray, Z: np.ndarray, limit: int = 3)
         else "each spot holds points of one label only, so a plane can still separate them"
     )
     return (
-        f"**{len(Z)} points, {shown} markers.** Seed 003's φ(x) = (x₁², √2·x₁x₂, x₂²) is the "
-        "same for x "
+        f"**{len(Z)} points, {shown} markers.** UMass CMPSCI 689's φ(x) = (x₁², √2·x₁x₂, x₂²) "
+        "is the same for x "
         "and −x (squares and the product x₁x₂ do not change when both signs flip), so "
         + "; ".join(parts)
         + f". A black ring and a count mark each such spot; {labels}."
