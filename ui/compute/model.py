@@ -48,9 +48,9 @@ SCALE_HELP = (
     "**x ÷ R** divides every point by the same R = max ‖x‖, Princeton COS 495's “W.L.O.G.”: "
     "without the bias, from w₀ = 0, no mistake changes (w is divided by R too) and (R/γ)² is "
     "the same number. With the bias the perceptron sees (x/R, 1), whose 1 is not divided, so "
-    "the run can change. **Each x ÷ ‖x‖** moves every point to length 1 (Princeton COS 495: “all x_i has "
-    "length 1”) by its own factor: another data set, whose γ, M and even separability can "
-    "change."
+    "the run can change. **Each x ÷ ‖x‖** moves every point to length 1 (Princeton COS 495: "
+    "“all x_i has length 1”) by its own factor: another data set, whose γ, M and even "
+    "separability can change."
 )
 
 

@@ -912,9 +912,17 @@ function build(root, data) {
   S.legend = legend;
   for (const [cls, text] of [
     ["plus", "● y = +1"], ["minus", "✕ y = −1"], ["wline", "━ the line w·x = 0"], ["wtxt", "→ w"],
-    ["star", "╍ max-margin w* and its γ band"], ["shownr", "◯ example just shown: correct"],
-    ["shownm", "◯ example just shown: mistake"], ["ringtxt", "◌ max ‖x‖"], ["boundtxt", "╍ bounds"],
-  ]) h("span", { class: cls }, legend, text);
+    ["star", "╍ max-margin w* and its γ band"], ["shownr", "example just shown: correct"],
+    ["shownm", "example just shown: mistake"], ["ringtxt", "◌ max ‖x‖"], ["boundtxt", "╍ bounds"],
+  ]) {
+    const entry = h("span", { class: cls }, legend);
+    // the rings' entries show each ring as the chart draws it: solid, or dashed for a mistake
+    if (cls === "shownr" || cls === "shownm") {
+      const sw = s("svg", { class: "sw", viewBox: "0 0 20 20" }, entry);
+      s("circle", { cx: 10, cy: 10, r: 7.5, class: cls === "shownm" ? "shown mistake" : "shown right" }, sw);
+    }
+    entry.append(text);
+  }
   h("p", { class: "keys" }, wrap,
     "Keys: → step · ← back · n next mistake · e finish epoch · End run to the end · Home or r reset · space play/pause · p presenter mode · in presenter mode a clicker's PageDown / PageUp step and go back, and b blanks the screen");
   S.wrap = wrap;

@@ -35,7 +35,7 @@ from ui.classmode import live
 from ui.lecture.restart import go_to
 from ui.look.clip import CLIP_JS
 from ui.look.figure import FONTS_JS, with_figure
-from ui.look.palette import ASKED, BOUND, CURRENT_LINE, MINUS, PLUS, STAR, W_COLOUR
+from ui.look.palette import ASKED, BOUND, CURRENT_LINE, MINUS, MISTAKE, PLUS, STAR, W_COLOUR
 from ui.look.style import PRESENTER_FONT
 from ui.server import code as component_code
 from ui.server import guard, internals
@@ -112,7 +112,8 @@ _CSS = f"""
 .lec .legend .plus {{ color: {PLUS}; }} .lec .legend .minus {{ color: {MINUS}; }}
 .lec .legend .wline {{ color: #000; }} .lec .legend .wtxt {{ color: {W_COLOUR}; }}
 .lec .legend .star, .lec .legend .ringtxt {{ color: {STAR}; }}
-.lec .legend .shownr {{ color: {CURRENT_LINE}; }} .lec .legend .shownm {{ color: {MINUS}; }}
+.lec .legend .shownr {{ color: {CURRENT_LINE}; }} .lec .legend .shownm {{ color: {MISTAKE}; }}
+.lec .legend svg.sw {{ width: 1.1em; height: 1.1em; vertical-align: -0.2em; margin-right: 0.25em; }}
 .lec .legend .boundtxt {{ color: {BOUND}; }}
 .lec .keys {{ font-size: 0.85em; color: #555; margin: 4px 0 0; }}
 .lec.presenter {{ font-size: 1rem; }}
@@ -155,15 +156,15 @@ _CSS = f"""
 .fig .whead {{ fill: {W_COLOUR}; }}
 .fig .wlabel {{ fill: {W_COLOUR}; font-weight: 700; }}
 .fig .label {{ paint-order: stroke; stroke: #fff; stroke-width: 4px; }}
-.fig .shown {{ fill: none; stroke-width: 3; }}
-.fig .shown.right {{ stroke: {CURRENT_LINE}; }}
-.fig .shown.mistake {{ stroke: {MINUS}; stroke-dasharray: 5 3; }}
+.fig .shown, .sw .shown {{ fill: none; stroke-width: 3; }}
+.fig .shown.right, .sw .shown.right {{ stroke: {CURRENT_LINE}; }}
+.fig .shown.mistake, .sw .shown.mistake {{ stroke: {MISTAKE}; stroke-dasharray: 5 3; }}
 .fig .asked {{ fill: none; stroke: {ASKED}; stroke-width: 3; stroke-dasharray: 2 4; }}
 .fig .askedtxt {{ fill: {ASKED}; font-weight: 700; }}
 .lec .status .asked {{ font-weight: 700; }}
 .fig .stamptxt {{ font-weight: 700; }}
 .fig .stampmore {{ font-weight: 600; }}
-.fig .said.mistake {{ fill: {MINUS}; font-weight: 600; }}
+.fig .said.mistake {{ fill: {MISTAKE}; font-weight: 600; }}
 .fig .said.right {{ fill: {CURRENT_LINE}; font-weight: 600; }}
 .fig .bound {{ fill: none; stroke: {BOUND}; stroke-width: 2; stroke-dasharray: 7 4; }}
 .fig .w .curve {{ fill: none; stroke: {W_COLOUR}; stroke-width: 2; }}

@@ -18,3 +18,8 @@ VOTED = "#56B4E9"  # sky blue
 # lines and text drawn in these keep at least 3:1 contrast on white (WCAG 1.4.11)
 CURRENT_LINE = "#B86E00"  # CURRENT darkened: 4.0:1 (CURRENT itself is 2.3:1)
 ASKED = "#000000"  # the example the class is asked about: a dotted ring and a "?"
+# the example just shown was a mistake: a dashed ring (a correct one's is solid) in black,
+# 5.3:1 against CURRENT_LINE, so the two differ by shape and by lightness alone (on a
+# washed-out projector, in greyscale, under deuteranopia and protanopia), and neither is
+# the −1 examples' vermilion
+MISTAKE = "#000000"

@@ -42,7 +42,8 @@ def test_seed_001s_example_is_its_online_perceptron():
     assert s["lec_bias"] is False
     assert s["lec_w0"] == "zero" and s["lec_order"] == "given"
     assert s["lec_eta"] == 1.0 and s["lec_scale"] == "given"
-    assert s["lec_rule"] == FOUR.rule == "nonpositive" and "Cornell CS6780" in RULES[FOUR.rule].source
+    assert s["lec_rule"] == FOUR.rule == "nonpositive"
+    assert "Cornell CS6780" in RULES[FOUR.rule].source
     assert "lec_t" not in s  # the step is ui.lecture.restart's
 
 
