@@ -100,7 +100,7 @@ def test_the_3d_view_marks_the_points_that_land_on_one_spot_and_says_why():
         for x, y, z in zip(ring["x"], ring["y"], ring["z"], strict=True)
     } == spots
     note = markdown(at)
-    assert "**4 points, 2 markers.** Seed 003's φ(x) = (x₁², √2·x₁x₂, x₂²)" in note
+    assert "**4 points, 2 markers.** UMass CMPSCI 689's φ(x) = (x₁², √2·x₁x₂, x₂²)" in note
     assert "(1, 1) and (\u22121, \u22121) both land on (1, 1.41, 1)" in note
     assert "(1, \u22121) and (\u22121, 1) both land on (1, \u22121.41, 1)" in note
     assert "each spot holds points of one label only" in note

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
 
 from browser.devices import MAIN, SCREENSHOTS
@@ -63,6 +64,19 @@ def no_open_question(k: Klass) -> None:
         expect(key(k.lecturer, "room_ask")).to_be_visible(timeout=10_000)
 
 
+def settled(part: Locator) -> None:
+    """Wait for ``part``'s animations to end. A rerun may draw the part anew meanwhile (the
+    browser then aborts the wait on the old one): the new one is waited for instead."""
+    for _ in range(5):
+        try:
+            part.evaluate("b => Promise.all(b.getAnimations({subtree: true}).map(a => a.finished))")
+            return
+        except PlaywrightError as err:
+            if "aborted" not in str(err):
+                raise
+    raise AssertionError("the part was drawn anew five times while it slid in")
+
+
 def bar(page: Page, qid: int) -> Locator:
     """The question's answer bar on a student's page."""
     return key(page, f"room_bar_{qid}")
@@ -89,9 +103,7 @@ def test_a_question_puts_its_answers_on_the_screen_of_a_student_looking_at_the_c
         expect(bar(s, qid)).to_contain_text(f"Question {qid}")
         expect(bar(s, qid)).to_contain_text(f"point {point}")
         # the bar slides in (a few hundred ms, longer on a busy machine): measured once it is in
-        bar(s, qid).evaluate(
-            "b => Promise.all(b.getAnimations({subtree: true}).map(a => a.finished))"
-        )
+        settled(bar(s, qid))
         for option in bar(s, qid).get_by_role("radio").all():
             expect(option).to_be_in_viewport(ratio=1.0)
             box = on_screen(s, option)

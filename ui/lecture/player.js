@@ -919,7 +919,7 @@ function build(root, data) {
     // the rings' entries show each ring as the chart draws it: solid, or dashed for a mistake
     if (cls === "shownr" || cls === "shownm") {
       const sw = s("svg", { class: "sw", viewBox: "0 0 20 20" }, entry);
-      s("circle", { cx: 10, cy: 10, r: 7.5, class: cls === "shownm" ? "shown mistake" : "shown right" }, sw);
+      s("circle", { cx: 10, cy: 10, r: 7.5, class: cls === "shownm" ? "swring mistake" : "swring right" }, sw);
     }
     entry.append(text);
   }

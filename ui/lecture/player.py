@@ -156,9 +156,9 @@ _CSS = f"""
 .fig .whead {{ fill: {W_COLOUR}; }}
 .fig .wlabel {{ fill: {W_COLOUR}; font-weight: 700; }}
 .fig .label {{ paint-order: stroke; stroke: #fff; stroke-width: 4px; }}
-.fig .shown, .sw .shown {{ fill: none; stroke-width: 3; }}
-.fig .shown.right, .sw .shown.right {{ stroke: {CURRENT_LINE}; }}
-.fig .shown.mistake, .sw .shown.mistake {{ stroke: {MISTAKE}; stroke-dasharray: 5 3; }}
+.fig .shown, .sw .swring {{ fill: none; stroke-width: 3; }}
+.fig .shown.right, .sw .swring.right {{ stroke: {CURRENT_LINE}; }}
+.fig .shown.mistake, .sw .swring.mistake {{ stroke: {MISTAKE}; stroke-dasharray: 5 3; }}
 .fig .asked {{ fill: none; stroke: {ASKED}; stroke-width: 3; stroke-dasharray: 2 4; }}
 .fig .askedtxt {{ fill: {ASKED}; font-weight: 700; }}
 .lec .status .asked {{ font-weight: 700; }}
