@@ -38,14 +38,15 @@ require_router()
 ss = st.session_state
 forget_scene(ss)  # this run's start may have dropped the scene the last run sent
 presenter = bool(ss["app_presenter"])
-if not presenter:  # presenter mode gives the title's room to the chart
+# presenter mode gives the title's room to the chart, and so does a student following the
+# lecturer (the class strip above says so): the chart is their first screen, on a phone too
+if not presenter and not class_follow.following(ss):
     st.title("The perceptron, step by step")
 
 X, y, data_name = current_dataset()
-# in presenter mode the player shows the settings, under its status line
-if not presenter and class_follow.following(ss):  # a follower's settings are the lecturer's
-    st.caption(lecture.settings_summary(ss))
-elif not presenter:
+# in presenter mode the player shows the settings, under its status line; a follower's are
+# the lecturer's, said under the chart
+if not presenter and not class_follow.following(ss):
     # the two settings a lecture changes most, in view
     c: Sequence[DeltaGenerator] = st.columns([1, 1, 2])
     c[0].toggle("bias (x ← (x, 1))", **bind(ss, "lec_bias"))
@@ -171,6 +172,8 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
         along=class_follow.lead_clock(ss) if along is None else along[1],
         follow=class_follow.live_follow(ss),  # a follower draws the lecturer's next step itself
     )
+    if not ss["app_presenter"] and class_follow.following(ss):
+        st.caption(lecture.settings_summary(ss))
     # a joined student: the lecturer's question, under the chart: a card drawn above it
     # would push the chart a screen down on the phone of a student watching it (its
     # answers are pinned to the screen's bottom, ui.classmode.onscreen)

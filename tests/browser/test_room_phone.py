@@ -231,3 +231,46 @@ def test_the_challenge_reaches_the_phone_and_one_tap_opens_the_lab_with_the_numb
     expect(phone.get_by_test_id("stSidebar")).to_have_attribute("data-collapsed", "true")
     expect(main(phone)).to_contain_text("you no longer follow the lecturer.")  # the follow line
     no_exception(k.lecturer, phone)
+
+
+def test_a_following_students_phone_shows_the_chart_first_and_none_of_the_lecturers_controls(
+    klass,  # noqa: F811 (pytest's fixture, imported above)
+):
+    """A student following the lecturer on a 390×844 phone, a question open: the data
+    chart is whole on the first screen, under the class strip and above the answer bar,
+    the step's words under it, and no Reset, Step, Play, scrubber or presenter button on the
+    page. Explore on my own brings the whole instrument back."""
+    k = klass
+    ensure_joined(k)
+    phone = k.a
+    for page in (k.lecturer, phone):
+        on_lecture(page)
+    follow = key(phone, "room_follow").get_by_role("button", name="Follow the lecturer")
+    if follow.count():
+        follow.click()
+    expect(main(phone)).to_contain_text("Following the lecturer of class")
+    no_open_question(k)
+    _, qid = ask(k)
+    expect(bar(phone, qid)).to_contain_text(f"Question {qid}", timeout=FOLLOW_MS)
+    settled(bar(phone, qid))
+    phone.evaluate(f"() => {MAIN}.scrollTo(0, 0)")  # the first screen, as the page opened
+    lec = phone.locator(".lec")
+    for control in (".bar", ".scrub", ".tools", "[data-act]", "input[type=range]", "select"):
+        expect(lec.locator(control)).to_have_count(0)
+    chart = phone.locator(".lec svg.fig g.panel").first  # the data, the "?" ring on it
+    box = on_screen(phone, chart)
+    answers = bar(phone, qid).bounding_box()
+    assert box["y"] + box["height"] <= answers["y"] + 1, (box, answers)  # not under the bar
+    strip = key(phone, "room_unfollow")
+    assert strip.bounding_box()["y"] < box["y"]  # the strip, then the chart
+    assert status(phone).bounding_box()["y"] > box["y"]  # the step's words under the chart
+    on_screen(phone, phone.locator(".lec svg circle.asked"))
+    phone.screenshot(path=SHOTS / "following_phone_390x844.png")
+    # exploring: the student's own instrument, every control back
+    strip.get_by_role("button", name="Explore on my own").click()
+    expect(main(phone)).to_contain_text("Exploring on your own")
+    expect(lec.locator("[data-act=step]")).to_have_count(1, timeout=15_000)
+    expect(lec.locator(".scrub input[type=range]")).to_have_count(1)
+    key(phone, "room_follow").get_by_role("button", name="Follow the lecturer").click()
+    expect(lec.locator("[data-act=step]")).to_have_count(0, timeout=15_000)
+    no_exception(k.lecturer, phone)

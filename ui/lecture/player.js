@@ -852,7 +852,12 @@ const BUTTONS = [
 function build(root, data) {
   root.replaceChildren();
   const wrap = h("div", { class: "lec" }, root);
-  const bar = h("div", { class: "bar", role: "toolbar", "aria-label": "step through the run" }, wrap);
+  // a student following the lecturer gets the chart first and none of the lecturer's
+  // controls (the strip's Explore on my own brings them back): the controls are made, so
+  // that the rest of the player needs no second path, but never put on the page
+  const following = !!(data.follow && data.follow.following);
+  wrap.classList.toggle("following", following);
+  const bar = h("div", { class: "bar", role: "toolbar", "aria-label": "step through the run" }, following ? null : wrap);
   S.buttons = {};
   for (const [id, label, keyName, tip] of BUTTONS) {
     const b = h("button", { type: "button", "data-act": id, title: `${tip} (${keyName})`, "aria-keyshortcuts": keyName }, bar, label);
@@ -895,7 +900,7 @@ function build(root, data) {
   const pres = h("button", { type: "button", "data-act": "presenter", "aria-pressed": String(!!data.presenter), title: "presenter mode for a projector (p)", "aria-keyshortcuts": "p" }, tools, data.presenter ? "Leave presenter mode" : "Presenter mode");
   pres.addEventListener("click", () => togglePresenter());
   S.presBtn = pres;
-  if (!data.presenter) wrap.appendChild(scrub);
+  if (!data.presenter && !following) wrap.appendChild(scrub);
   const range = h("input", { type: "range", min: 0, max: data.T, step: 1, value: S.t, "aria-label": "scrub: step t" }, scrub);
   range.addEventListener("input", () => scrubTo(+range.value, false));
   range.addEventListener("change", () => scrubTo(+range.value, true));
@@ -907,6 +912,7 @@ function build(root, data) {
   S.note = h("p", { class: "note", role: "status" }, mathrow);
   S.maths = h("div", { class: "maths" }, mathrow);
   S.chartBox = h("div", { class: "chart" }, wrap);
+  if (following) wrap.insertBefore(S.chartBox, S.status); // then what it shows, under it
   S.say = h("p", { class: "say", id: "lec-say" }, wrap);
   const legend = h("div", { class: "legend", "aria-hidden": "true" }, wrap);
   S.legend = legend;
@@ -1454,6 +1460,7 @@ function mount(component) {
   S.root = root;
   const key = `${data.run}:${data.start}:${data.stop}`;
   const prevPresenter = S.data && S.data.presenter;
+  const prevFollowing = !!(S.data && S.data.follow && S.data.follow.following);
   if (S.key !== key) { // a new run or a new window: the server's step is the step
     S.key = key;
     S.t = data.t;
@@ -1479,7 +1486,8 @@ function mount(component) {
       if (S.saveBox && S.saveBox.open && !event.composedPath().includes(S.saveBox)) S.saveBox.open = false;
     }, true);
   }
-  if (fresh || !S.wrap || !root.contains(S.wrap) || prevPresenter !== data.presenter) {
+  const followingNow = !!(data.follow && data.follow.following);
+  if (fresh || !S.wrap || !root.contains(S.wrap) || prevPresenter !== data.presenter || prevFollowing !== followingNow) {
     build(root, data);
     S.drawn = null;
     whenStyled(root, redraw);
