@@ -30,6 +30,7 @@ from ui.lecture.player import (
 from ui.lecture.restart import RUN, follow, go_to
 from ui.lecture.runs import scene
 from ui.look.numbers import count
+from ui.room.join import join_dialog
 from ui.server import guard
 from ui.server.cache import heavy_slot
 from ui.shell import finish_run, require_router
@@ -42,6 +43,30 @@ presenter = bool(ss["app_presenter"])
 # lecturer (the class strip above says so): the chart is their first screen, on a phone too
 if not presenter and not class_follow.following(ss):
     st.title("The perceptron, step by step")
+
+# a class one click from the lecture: the lecturer stays here, the join view opens over it
+_seat = seats.seat_of(ss)
+if not presenter and _seat is None:
+    st.button(
+        "Start a class",
+        key="room_start_here",
+        icon=":material/co_present:",
+        on_click=arrive.start_here,
+        args=(ss,),
+        help="Students join with a QR code or the class code on their phones; you stay on "
+        "this page, and ask them about the next example from here.",
+    )
+elif not presenter and _seat is not None and _seat.lecturer:
+    st.button(
+        "How to join",
+        key="room_join_here",
+        icon=":material/qr_code_2:",
+        on_click=arrive.show_join,
+        args=(ss,),
+        help="The QR code and the class code, over the lecture (Escape closes it)",
+    )
+if arrive.take_show_join(ss) and (_room := seats.room_now(ss)) is not None:
+    join_dialog(_room)
 
 X, y, data_name = current_dataset()
 # in presenter mode the player shows the settings, under its status line; a follower's are

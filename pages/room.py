@@ -6,7 +6,7 @@ import streamlit as st
 
 from ui.app import links
 from ui.app.state import assign, session_key
-from ui.classmode import address, arrive, challenge, strip
+from ui.classmode import arrive, challenge, strip
 from ui.classmode import classroom as cr
 from ui.classmode import seat as seats
 from ui.classmode.summary import summary
@@ -14,7 +14,7 @@ from ui.look.style import page_style
 from ui.look.text import asset, safe
 from ui.room import figures
 from ui.room.board import board
-from ui.room.qr import qr_svg
+from ui.room.join import join_view
 from ui.room.recap import recap_view
 from ui.room.views import open_submission
 from ui.server import guard
@@ -40,9 +40,6 @@ ON = f"html:has(.st-key-{PRESENTER_KEY})"
 style = page_style(
     "room_page",
     f"""
-.st-key-room_code p {{ font-size: clamp(2rem, 5vw, 5rem); font-weight: 800; white-space: nowrap;
-  letter-spacing: 0.06em; line-height: 1.1; margin: 0; font-variant-numeric: tabular-nums; }}
-.st-key-room_count p {{ font-size: 1.6rem; }}
 .st-key-room_board {testid("stMarkdownContainer")} p {{ font-size: 1.15rem; }}
 {ON} {{ font-size: clamp(16px, min(1.45vw, 2.6vh), 40px); }}
 {ON} section{testid("stSidebar")},
@@ -189,37 +186,6 @@ def keep_view() -> None:
         ss[VIEW] = picked
     else:  # a forged or empty value: the switch shows the view on show
         ss["room_view_pick"] = ss.get(VIEW, "join")
-
-
-def join_view(room: cr.Room, *, presenter: bool) -> None:
-    """The QR code of the join link (or why phones cannot join), the address, the code in
-    big letters and how many joined."""
-    where = address.current()
-    url = f"{where.url}/room?room={room.code}"
-    left, right = st.columns([1, 1] if presenter else [2, 3], vertical_alignment="center")
-    with left.container(key="room_qr"):
-        if where.reachable:
-            st.image(
-                qr_svg(url),
-                caption="Scan to join",
-                width="stretch" if presenter else 340,
-                alt=f"QR code of the join link, {url}",
-            )
-        else:  # a QR code of an address phones cannot open would send the class nowhere
-            st.warning(where.problem, icon=":material/wifi_off:")
-    with right:
-        st.header("Join this class", anchor=False)
-        st.container(key="room_address").markdown(
-            f"Scan the code, or open **{safe(url.split('?')[0])}** and type"
-            if where.reachable
-            else "The class code:"
-        )
-        st.container(key="room_code").markdown(cr.shown_code(room.code))
-        count = links.call(cr.members, room)
-        st.container(key="room_count").markdown(
-            f"**{count}** {'student has' if count == 1 else 'students have'} joined"
-            + (" · this class is closed" if room.closed else "")
-        )
 
 
 def rules(c: cr.Challenge) -> str:

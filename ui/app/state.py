@@ -243,6 +243,7 @@ SESSION_KEYS: dict[str, str] = {
     "room_limit": "ui.classmode.arrive: the session's join attempts (a rate limit)",
     "room_url": "ui.classmode.seat: the URL's class parameter (room=) for to_query",
     "room_go": "ui.classmode.arrive: a class was just started; its page comes after the sidebar",
+    "room_show_join": "ui.classmode.arrive: the join view opens over the page at its next run",
     "room_join_asked": "ui.classmode.arrive: Join was pressed: the form's code and nickname",
     "room_join_said": "ui.classmode.arrive: why the last Join was refused, said in the form",
     "room_to_lecture": "class page: a submission was opened; Step by step comes next",

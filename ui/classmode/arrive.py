@@ -42,6 +42,7 @@ from ui.server import clients
 
 ROOM_PAGE = "pages/room.py"
 GO_ROOM = session_key("room_go")
+SHOW_JOIN = session_key("room_show_join")  # the join view opens over the page, once
 LIMIT = session_key("room_limit")
 JOIN_RATE, JOIN_BURST = 0.2, 5  # a session's join attempts: 5 at once, then one every 5 s
 SEATS_PER_BROWSER = 3  # seats one browser holds in one class (a phone's tabs, a reload)
@@ -209,6 +210,26 @@ def start_and_go(session: Session) -> None:
         notice(session, err)
     else:
         session[GO_ROOM] = True
+
+
+def start_here(session: Session) -> None:
+    """Step by step's Start button: the class, and its join view over the lecture
+    (:func:`take_show_join`); the lecturer stays on the page."""
+    err = start(session)
+    if err:
+        notice(session, err)
+    else:
+        session[SHOW_JOIN] = True
+
+
+def show_join(session: Session) -> None:
+    """The lecturer's "How to join" button: the join view over the page, once."""
+    session[SHOW_JOIN] = True
+
+
+def take_show_join(session: Session) -> bool:
+    """Whether this run opens the join view (asked for since the last run)."""
+    return bool(session.pop(SHOW_JOIN, False))
 
 
 def to_class_page(session: Session) -> None:

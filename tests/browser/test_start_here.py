@@ -1,0 +1,46 @@
+"""A class one click from the lecture: on Step by step the lecturer presses Start a class,
+stays on the page at the same step, and the join view (QR code, address, class code)
+opens over the lecture; Escape closes it, and How to join opens it again."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from browser.devices import SCREENSHOTS
+from browser.test_lecture import open_lecture, status
+
+pytestmark = pytest.mark.browser
+
+
+def test_start_a_class_from_the_lecture_and_stay_there(app_url, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        open_lecture(page, app_url, "?data_name=four_points&lec_bias=0&lec_t=3")
+        expect(status(page)).to_contain_text("step t = 3 of")
+        page.get_by_role("button", name="Start a class").click()
+        dialog = page.get_by_role("dialog")
+        expect(dialog).to_be_visible(timeout=15_000)
+        expect(dialog).to_contain_text("Join this class")  # the view's heading
+        code = dialog.locator(".st-key-room_code").inner_text().strip()
+        assert re.fullmatch(r"[A-Z0-9]{4}-[A-Z0-9]{4}", code), code
+        expect(
+            dialog.get_by_role("img", name=re.compile("QR code of the join link"))
+        ).to_be_visible()
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=SCREENSHOTS / "start_here_join_1280x720.png")
+        assert "/lecture" in page.url  # the lecturer stayed
+        page.keyboard.press("Escape")
+        expect(dialog).to_have_count(0, timeout=10_000)
+        expect(status(page)).to_contain_text("step t = 3 of")  # the lecture where it was
+        expect(page.get_by_role("button", name="Start a class")).to_have_count(0)
+        expect(page.locator(".st-key-room_strip")).to_contain_text(code)
+        page.get_by_role("button", name="How to join").click()
+        expect(page.get_by_role("dialog")).to_contain_text(code, timeout=15_000)
+        page.keyboard.press("Escape")
+        expect(page.get_by_role("dialog")).to_have_count(0, timeout=10_000)
+    finally:
+        context.close()

@@ -1,0 +1,64 @@
+"""The join view: the QR code of the join link (or why phones cannot join), the address, the
+class code in big letters and how many joined. The class page shows it on the projector;
+Step by step opens it in a dialog over the lecture, which Escape closes.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.app import links
+from ui.classmode import address
+from ui.classmode import classroom as cr
+from ui.look.style import page_style
+from ui.look.text import safe
+from ui.room.qr import qr_svg
+
+style = page_style(
+    "room_join",
+    """
+.st-key-room_code p { font-size: clamp(2rem, 5vw, 5rem); font-weight: 800; white-space: nowrap;
+  letter-spacing: 0.06em; line-height: 1.1; margin: 0; font-variant-numeric: tabular-nums; }
+.st-key-room_count p { font-size: 1.6rem; }
+""",
+)
+
+
+def join_view(room: cr.Room, *, presenter: bool) -> None:
+    """The QR code of the join link (or why phones cannot join), the address, the code in
+    big letters and how many joined. Once a run."""
+    style()
+    where = address.current()
+    url = f"{where.url}/room?room={room.code}"
+    left, right = st.columns([1, 1] if presenter else [2, 3], vertical_alignment="center")
+    with left.container(key="room_qr"):
+        if where.reachable:
+            st.image(
+                qr_svg(url),
+                caption="Scan to join",
+                width="stretch" if presenter else 340,
+                alt=f"QR code of the join link, {url}",
+            )
+        else:  # a QR code of an address phones cannot open would send the class nowhere
+            st.warning(where.problem, icon=":material/wifi_off:")
+    with right:
+        st.header("Join this class", anchor=False)
+        st.container(key="room_address").markdown(
+            f"Scan the code, or open **{safe(url.split('?')[0])}** and type"
+            if where.reachable
+            else "The class code:"
+        )
+        st.container(key="room_code").markdown(cr.shown_code(room.code))
+        count = links.call(cr.members, room)
+        st.container(key="room_count").markdown(
+            f"**{count}** {'student has' if count == 1 else 'students have'} joined"
+            + (" · this class is closed" if room.closed else "")
+        )
+
+
+@st.dialog("How to join", width="large")
+def join_dialog(room: cr.Room) -> None:
+    """The join view over the page on show: Escape, a click beside it or its × closes it,
+    and the lecture under it has not moved."""
+    join_view(room, presenter=False)
+    st.caption("Escape closes this; the strip above the lecture keeps the join address.")
