@@ -306,9 +306,7 @@ def _follow_line(session: Session, seat: Seat, room: cr.Room) -> None:
         label, key, icon = "Follow the lecturer", "room_follow", ":material/sync:"
     c1.caption(said)
     c2.button(label, key=key, on_click=set_following, args=(session, not seat.following), icon=icon)
-    # Pressed (its callback has drawn the other button): the whole page, not the strip
-    # alone, since Step by step gives a follower the chart first and an explorer the
-    # controls (ui/lecture/player.js builds one or the other)
+    # pressed: the whole page, as a follower's Step by step has no controls (player.js)
     if any(session.get(pressed) is True for pressed in ("room_follow", "room_unfollow")):
         st.rerun(scope="app")
 
