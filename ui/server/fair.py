@@ -45,8 +45,7 @@ run on beside the next, twenty at once, and a classmate's Step got a twentieth o
 interpreter.
 
 A run superseded while it waits is not worked through. Reruns of a session whose run waits
-are merged into it (Streamlit's own rule with ``runner.fastReruns`` off, as
-``.streamlit/config.toml`` sets it); when it gets its place,
+are merged into it (``internals.one_script_thread_per_session``); when it gets its place,
 Streamlit starts the newer run in that place at once. A run told to stop while it waits
 (its tab closed) leaves the queue at its next look, ``LOOK`` seconds at most.
 
@@ -55,7 +54,6 @@ May import: the standard library, ``ui.server.internals``.
 
 from __future__ import annotations
 
-import asyncio
 import heapq
 import itertools
 import logging
@@ -111,29 +109,6 @@ class _Waiter:
     granted: threading.Event = field(default_factory=threading.Event, compare=False)
 
 
-_BEAT = [0.0]  # when the server's event loop last ran the beat (0: not watched)
-BEAT_S = 0.02  # s between beats
-
-
-async def watch_the_loop() -> None:
-    """Note the time every ``BEAT_S`` seconds on the server's event loop, for as long as
-    the server runs (``ui.shell.asgi``'s lifespan runs it; :func:`loop_late` reads it)."""
-    try:
-        while True:
-            _BEAT[0] = time.monotonic()
-            await asyncio.sleep(BEAT_S)
-    finally:
-        _BEAT[0] = 0.0
-
-
-def loop_late() -> float:
-    """Seconds the server's event loop is behind: how long past its due time its next
-    beat is (0 on time, and where nothing watches it). The loop sends every message, so
-    while it is behind, a page run's messages would only wait behind the others'."""
-    last = _BEAT[0]
-    return max(0.0, time.monotonic() - last - BEAT_S) if last else 0.0
-
-
 def _within(record: deque[tuple[float, float]], now: float) -> float:
     while record and record[0][0] < now - WINDOW:
         record.popleft()
@@ -174,7 +149,7 @@ def _free(now: float, busy: bool, page: bool, arrived: float) -> bool:
         page
         and held  # alone, a run never waits: nothing else is sending
         and now - arrived < LATE_WAIT
-        and loop_late() > LATE
+        and internals.loop_late() > LATE
     ):
         return False
     return (

@@ -22,7 +22,6 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
 from ui.live import hub, route
-from ui.server import fair
 
 _LOG = logging.getLogger(__name__)
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")  # perceptron_store's Redis settings
@@ -62,9 +61,8 @@ def middleware() -> list[Middleware]:
 
 @asynccontextmanager
 async def lifespan(app: Any) -> AsyncIterator[dict[str, Any]]:
-    """While the server runs: the rooms with pages here are read again now and then, a
-    class on Redis (several processes) hears the other processes' changes through it, and
-    the fair share watches how far behind the event loop is."""
+    """While the server runs: the rooms with pages here are read again now and then, and a
+    class on Redis (several processes) hears the other processes' changes through it."""
     setting = os.environ.get("PERCEPTRON_STORE", "")
     relay = None
     if setting.startswith(REDIS_SCHEMES):
@@ -73,13 +71,11 @@ async def lifespan(app: Any) -> AsyncIterator[dict[str, Any]]:
         except Exception:  # a setting redis cannot use: the rereads still tell every page
             _LOG.exception("the live channel's Redis relay could not start")
     reread = asyncio.create_task(hub.reread(hub.HUB, _read))
-    beat = asyncio.create_task(fair.watch_the_loop())
     try:
         yield {}
     finally:
-        for task in (reread, beat):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        reread.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reread
         if relay is not None:
             relay.close()
