@@ -60,7 +60,7 @@ elif not presenter and _seat is not None and _seat.lecturer:
     st.button(
         "How to join",
         key="room_join_here",
-        icon=":material/qr_code_2:",
+        icon=":material/login:",
         on_click=arrive.show_join,
         args=(ss,),
         help="The QR code and the class code, over the lecture (Escape closes it)",
