@@ -69,7 +69,3 @@ def test_a_wrong_n_is_refused_in_a_sentence(n: str, words: str, capsys) -> None:
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
-
-
-def test_the_default_is_the_cores_this_process_may_use() -> None:
-    assert class_server.cores() == len(os.sched_getaffinity(0)) >= 1

@@ -201,25 +201,27 @@ def start(session: Session) -> str | None:
     return None
 
 
-def start_and_go(session: Session) -> None:
-    """The sidebar's Start button: the class, then its page once the sidebar is drawn
-    (:func:`to_class_page`): a page left in the middle of the sidebar loses the dataset's
-    widgets, which the browser then sends back at their minimum."""
+def _start_then(session: Session, then: str) -> None:
+    """A Start button: the class, and ``then`` (a session key) set for the next run; or
+    why not, in the strip."""
     err = start(session)
     if err:
         notice(session, err)
     else:
-        session[GO_ROOM] = True
+        session[then] = True
+
+
+def start_and_go(session: Session) -> None:
+    """The sidebar's Start button: the class, then its page once the sidebar is drawn
+    (:func:`to_class_page`): a page left in the middle of the sidebar loses the dataset's
+    widgets, which the browser then sends back at their minimum."""
+    _start_then(session, GO_ROOM)
 
 
 def start_here(session: Session) -> None:
     """Step by step's Start button: the class, and its join view over the lecture
     (:func:`take_show_join`); the lecturer stays on the page."""
-    err = start(session)
-    if err:
-        notice(session, err)
-    else:
-        session[SHOW_JOIN] = True
+    _start_then(session, SHOW_JOIN)
 
 
 def show_join(session: Session) -> None:

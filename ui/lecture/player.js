@@ -856,7 +856,6 @@ function build(root, data) {
   // controls (the strip's Explore on my own brings them back): the controls are made, so
   // that the rest of the player needs no second path, but never put on the page
   const following = !!(data.follow && data.follow.following);
-  wrap.classList.toggle("following", following);
   const bar = h("div", { class: "bar", role: "toolbar", "aria-label": "step through the run" }, following ? null : wrap);
   S.buttons = {};
   for (const [id, label, keyName, tip] of BUTTONS) {
