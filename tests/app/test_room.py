@@ -242,6 +242,24 @@ def test_followers_show_the_lecturers_data_settings_and_step() -> None:
     assert a.session_state["lec_t"] == 20
 
 
+def test_a_follower_who_explores_starts_from_the_lecturers_step_on_their_screen() -> None:
+    # the follower's browser drew the lecturer's steps from the live channel, with no run
+    # of the student's own session: exploring goes on from there, not from an older step
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    a = student(seat.code, page="pages/lecture.py")
+    lec.session_state["lec_t"] = 9
+    lec.run()  # published to the room; the student's session has not run since
+    a.button(key="room_unfollow").click().run()
+    a.run()
+    assert not a.session_state["room_seat"].following
+    assert a.session_state["lec_t"] == 9 and lecture_scene(a)["t"] == 9
+    lec.session_state["lec_t"] = 15
+    lec.run()
+    a.run()
+    assert a.session_state["lec_t"] == 9  # exploring: the lecturer's next steps pass by
+
+
 def test_followers_play_along_with_the_lecturers_play_and_stop_where_it_stops(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

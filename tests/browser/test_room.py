@@ -432,6 +432,7 @@ def test_students_follow_the_lecturer_and_one_explores_alone_then_catches_up(kla
     key(k.b, "room_unfollow").get_by_role("button", name="Explore on my own").click()
     expect(main(k.b)).to_contain_text("Exploring on your own")
     mine = step(k.b, 2)
+    assert mine == t + 2  # B explores from the lecturer's step on B's screen, not from 0
     t = step(lecturer, 3)
     same_step(k.a, lecturer, t)  # A follows: the lecturer's new step is in the room
     k.b.wait_for_timeout(FOLLOW_MS)  # nothing to wait for: B must NOT move in this time

@@ -23,12 +23,13 @@ import time
 
 import numpy as np
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, WebSocket, expect
 
 import perceptron_store as store
 from browser.devices import DEVICES, MAIN, SCREENSHOTS, assert_fits_and_reads_plainly
 from browser.test_room import join, key, main, no_exception, sidebar
 from ui.classmode import classroom as cr
+from ui.server.internals import CONNECTION_STATE
 
 pytestmark = [pytest.mark.browser]
 
@@ -61,6 +62,20 @@ class Room:
     def __init__(self, lecturer: Page, phone: Page, url: str) -> None:
         self.lecturer, self.phone, self.url = lecturer, phone, url
         self.code = ""
+        self.closed: list[str] = []  # the lecturer's connections that closed, and when
+
+    def heard(self, ws: WebSocket) -> None:
+        opened = time.monotonic()
+        ws.on("close", lambda _: self.closed.append(f"{ws.url}: {time.monotonic() - opened:.0f} s"))
+
+    def connected(self) -> None:
+        """The lecturer's page is connected (Streamlit greys out every control while it is
+        not); if it is not, the message says which connections closed."""
+        app = self.lecturer.get_by_test_id("stApp")
+        try:
+            expect(app).to_have_attribute(CONNECTION_STATE, "CONNECTED", timeout=30_000)
+        except AssertionError as e:
+            raise AssertionError(f"the lecturer's page is offline; closed: {self.closed}") from e
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +85,7 @@ def room(browser, app_url):
         browser.new_context(**DEVICES["phone"]),
     ]
     r = Room(contexts[0].new_page(), contexts[1].new_page(), app_url)
+    r.lecturer.on("websocket", r.heard)
     start_presenting(r)
     yield r
     for c in contexts:
@@ -282,6 +298,7 @@ def test_the_view_switch_answers_the_keyboard_and_nothing_moves_with_reduced_mot
 def test_leaving_presenter_mode_brings_the_sidebar_back(room):
     page = room.lecturer
     projector(page, 1280, 720)
+    room.connected()
     key(page, "room_presenter_off").get_by_role("button").click()
     expect(sidebar(page)).to_be_visible(timeout=10_000)
     expect(key(page, "room_screen")).to_have_count(0)

@@ -314,11 +314,28 @@ def set_following(session: Session, on: bool) -> None:
     seat = seat_of(session)
     if seat is None or seat.lecturer:
         return
+    if seat.following and not on:
+        _explore_from_here(session, seat)
     if seat.following != on:
         move(session, "follow" if on else "explore")
     seat.stopped = None  # their own choice: nothing to tell
     seat.applied = -1  # following again catches up at once
     seat.applied_query = None  # and the run before it is not "a change of the student's"
+
+
+def _explore_from_here(session: Session, seat: Seat) -> None:
+    """A follower who explores on their own starts from the step on their screen: the
+    lecturer's latest (their browser drew it from the live channel, unknown to this
+    session), when it is of the run the page shows."""
+    try:
+        room = reach(cr.load_room, seat.code, fresh=True)
+    except Refused:
+        return
+    if room is None or not room.lecture_n:
+        return
+    now = lecture_subset(room.lecture_query)
+    if _unstepped(now) == _unstepped(lecture_subset(to_query(session))):
+        seat.step = _step_of(now)  # the lecture page goes there (take_step)
 
 
 # short: on a phone it is drawn above the lab the student is editing (Step by step's
