@@ -14,9 +14,10 @@ from ui.app.state import MAX_EPOCHS, ORDERS, SCALES, W0_MODES, bind
 from ui.classmode import arrive, strip
 from ui.classmode import follow as class_follow
 from ui.classmode import seat as seats
+from ui.classmode.classroom import Question
 from ui.compute.model import SCALE_HELP, SCALE_NAMES, Run, RunSettings
 from ui.compute.runs import lecture_run
-from ui.lecture import export, question
+from ui.lecture import bank, export, question
 from ui.lecture import steps as lecture
 from ui.lecture.player import (
     PRESENTER_KEY,
@@ -251,11 +252,27 @@ with st.container(
 if run.reason:
     st.warning(run.reason)
 seat = seats.seat_of(ss)
-if seat is not None and seat.lecturer:  # the class strip asks about this run's next example
-    strip.lend(
-        ss,
-        strip.LectureHooks(
-            question=lambda: question.at_step(lecture_run(X, y, settings), int(ss["lec_t"])),
-            step_to=lambda t: go_to(ss, t),
-        ),
+
+
+def asked() -> Question | str:
+    """The question the lecturer picked: the next example at this step, or one of the bank's,
+    whose state the lecture takes as it is asked (the followers take it too)."""
+    picked = ss.get("room_bank_pick", bank.NEXT)
+    if picked == bank.NEXT:
+        return question.at_step(lecture_run(X, y, settings), int(ss["lec_t"]))
+    made = question.from_bank(picked)
+    if not isinstance(made, str):
+        class_follow.apply_lecture(ss, bank.BANK[picked].query)
+    return made
+
+
+if seat is not None and seat.lecturer:  # the class strip asks the question picked here
+    st.selectbox(
+        "The question Ask the class asks",
+        [bank.NEXT, *bank.BANK],
+        format_func=lambda k: bank.NEXT_TITLE if k == bank.NEXT else bank.BANK[k].label,
+        key="room_bank_pick",
+        help="The bank's questions set the lecture to their data, settings and step as they "
+        "are asked; the engine computes their answers.",
     )
+    strip.lend(ss, strip.LectureHooks(question=asked, step_to=lambda t: go_to(ss, t)))

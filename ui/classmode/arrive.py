@@ -389,10 +389,10 @@ def asked_here(session: Session) -> tuple[int, int] | None:
     """The class's open question, as (step, point), for the lecture's chart to mark: on
     the projector, and on the page of a student who follows the lecturer (their run is the
     lecturer's, so the point is the same one; the ring says which example, not whether it
-    will be a mistake). None for a student exploring a run of their own, or with no
-    question open."""
+    will be a mistake). None for a student exploring a run of their own, with no question
+    open, or with a bank question (it asks about no one example)."""
     seat = seat_of(session)
     shows = seat is not None and (seat.lecturer or seat.following)
     room = room_now(session) if shows else None
     q = room.question if room is not None and not room.closed else None
-    return None if q is None or q.revealed else (q.t, q.point)
+    return None if q is None or q.revealed or q.bank else (q.t, q.point)

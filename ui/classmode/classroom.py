@@ -5,7 +5,8 @@ servers), so every app server of a class sees the same room:
 
     room:<code>                the room's document (JSON): written by the lecturer only
     room:<code>:members        map seat id -> {"nick"}             (at most MAX_MEMBERS)
-    room:<code>:answers:<q>    map seat id -> {"mistake", "turn"}  (one answer per seat)
+    room:<code>:answers:<q>    map seat id -> {"mistake", "turn"} or, for a bank question,
+                               {"choice"}                           (one answer per seat)
     room:<code>:answers:<q>:2  the same, of the second vote on question q (if there was one)
     room:<code>:subs:<c>       map seat id -> a submission         (one per seat)
 
@@ -58,6 +59,8 @@ MAX_CHALLENGES = 20
 # Peer instruction: a question is voted on once, or twice with a discussion between (the
 # first vote's answers are kept; each vote has its own map, one answer per seat in each)
 MAX_ROUNDS = 2
+MAX_CHOICES = 4  # a bank question's choices (ui.lecture.bank)
+MAX_CHOICE_TEXT = 120
 # the challenge's bounds (the lecturer's form and the document's check)
 CHALLENGE_POINTS = (3, 50)
 CHALLENGE_GAMMA = (0.01, 1.0)
@@ -163,6 +166,11 @@ class Question:
     the room asked it (wall-clock seconds): only seats taken before then may answer.
     ``rounds`` is how many votes were opened: 1, or 2 after "Vote again"
     (answers go to the latest vote; the earlier one is closed and kept).
+
+    A question of the bank (``ui.lecture.bank``) has its entry's id in ``bank``, its words
+    in ``prompt``, its ``choices``, the index of the engine's answer in ``right`` and the
+    reason in ``why``; ``t`` is the lecture's step it is about and ``point`` is -1 (no
+    example is asked about, and none is ringed).
     """
 
     id: int
@@ -179,6 +187,21 @@ class Question:
     revealed: bool = False
     opened: float = 0.0
     rounds: int = 1
+    bank: str = ""
+    prompt: str = ""
+    choices: tuple[str, ...] = ()
+    right: int = -1
+    why: str = ""
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """What a student may answer (the first part, for the next example's question)."""
+        return self.choices if self.bank else ("mistake", "no mistake")
+
+    @property
+    def answer_index(self) -> int:
+        """The right one of :attr:`options`."""
+        return self.right if self.bank else (0 if self.mistake else 1)
 
     @property
     def margin(self) -> float:
@@ -277,7 +300,11 @@ def _question(d: Any) -> Question | None:
         d[key] = tuple(float(v) for v in d[key])
     if d.get("turn") not in TURN_TRUTH:
         raise ValueError("not a turn")
-    return Question(**d)
+    d["choices"] = tuple(str(c)[:MAX_CHOICE_TEXT] for c in d.get("choices", ()))[:MAX_CHOICES]
+    q = Question(**d)
+    if q.bank and not 0 <= q.right < len(q.choices):
+        raise ValueError("not a choice")
+    return q
 
 
 def room_key(code: str) -> str:
@@ -546,7 +573,8 @@ def answer(
     vote: object = 1,
 ) -> None:
     """A student's answer to vote ``vote`` of the open question (a new one replaces the
-    seat's earlier answer in that vote; the first vote's answers stay once the second opens).
+    seat's earlier answer in that vote; the first vote's answers stay once the second opens):
+    mistake or not and the turn, or for a bank question the choice's index in ``mistake``.
 
     Raises RoomError when the question is not the open one, is revealed, the vote is not
     the open one, or the answer is not one a student can give."""
@@ -559,7 +587,10 @@ def answer(
         raise RoomError("That vote is not open.")
     if vote < q.rounds:  # a click on the first vote's card that arrived after it closed
         raise RoomError("The first vote has closed: discuss, then answer again.")
-    if not isinstance(mistake, bool) or (turn is not None and turn not in TURNS):
+    if q.bank:  # ``mistake`` is the index of the choice
+        if isinstance(mistake, bool) or mistake not in range(len(q.choices)) or turn is not None:
+            raise RoomError("That answer is not one of the choices.")
+    elif not isinstance(mistake, bool) or (turn is not None and turn not in TURNS):
         raise RoomError("That answer is not one of the choices.")
     if not valid_seat(seat):
         raise RoomError("Join the class first.")
@@ -568,7 +599,8 @@ def answer(
         raise RoomError("Join the class first.")
     if q.opened and joined > q.opened + CLOCK_SLACK_S:  # one vote per seat held when asked
         raise RoomError("You joined after this question was asked: answer the next one.")
-    body = json.dumps({"mistake": mistake, "turn": turn}).encode()
+    said = {"choice": mistake} if q.bank else {"mistake": mistake, "turn": turn}
+    body = json.dumps(said).encode()
     try:
         s.put_field(
             answers_key(room.code, q.id, q.rounds), seat, body, ttl=room.ttl, max_fields=MAX_MEMBERS
@@ -587,9 +619,12 @@ class Grade:
     turn_right: bool | None
 
 
-def grade(q: Question, mistake: bool, turn: str | None) -> Grade:
+def grade(q: Question, mistake: bool | int, turn: str | None) -> Grade:
     """Each part on its own: "mistake" against the step's truth, the turn against the way
-    the line turned (no mistake: the line does not move, so "no turn" is right)."""
+    the line turned (no mistake: the line does not move, so "no turn" is right); a bank
+    question's choice against the engine's."""
+    if q.bank:
+        return Grade(mistake == q.right and not isinstance(mistake, bool), None)
     return Grade(mistake == q.mistake, None if turn is None else turn_right(q.turn, turn))
 
 
@@ -604,6 +639,16 @@ class Tally:
     turns: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TURNS, 0))
     right_mistake: int = 0  # answers whose mistake / no mistake was the truth
     right_turn: int = 0  # answers whose turn was the way the line turned (of those with one)
+    chosen: tuple[int, ...] = ()  # a bank question: how many picked each choice
+
+    def picked(self, q: Question) -> tuple[int, ...]:
+        """How many picked each of ``q.options``."""
+        return self.chosen if q.bank else (self.mistake, self.no_mistake)
+
+    @property
+    def right(self) -> int:
+        """How many gave the right first part (the choice, or mistake or not)."""
+        return self.right_mistake
 
     @property
     def turned(self) -> int:
@@ -617,6 +662,8 @@ class Tally:
 
 def tally(answers: Mapping[str, bytes], question: Question | None = None) -> Tally:
     """Count the answers (one per seat: a map's field); malformed entries are skipped."""
+    if question is not None and question.bank:
+        return _tally_choices(answers, question)
     mistake = no_mistake = right_mistake = right_turn = 0
     turns = dict.fromkeys(TURNS, 0)
     for blob in answers.values():
@@ -641,6 +688,19 @@ def tally(answers: Mapping[str, bytes], question: Question | None = None) -> Tal
             right_mistake += g.mistake_right
             right_turn += bool(g.turn_right)
     return Tally(mistake + no_mistake, mistake, no_mistake, turns, right_mistake, right_turn)
+
+
+def _tally_choices(answers: Mapping[str, bytes], q: Question) -> Tally:
+    chosen = [0] * len(q.choices)
+    for blob in answers.values():
+        try:
+            i = json.loads(blob)["choice"]
+        except (ValueError, KeyError, TypeError):
+            continue
+        if not isinstance(i, bool) and i in range(len(chosen)):
+            chosen[i] += 1
+    right = chosen[q.right] if 0 <= q.right < len(chosen) else 0
+    return Tally(sum(chosen), right_mistake=right, chosen=tuple(chosen))
 
 
 def answers_of(s: Store, room: Room, qid: int, vote: int = 1) -> dict[str, bytes]:

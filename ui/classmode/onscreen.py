@@ -57,6 +57,9 @@ def answer_bar(box: DeltaGenerator, q: cr.Question, *, ringed: bool) -> DeltaGen
     chart of this page (Step by step, following the lecturer), so the bar says where."""
     _bar_style()
     bar = box.container(key=f"{BAR}{q.id}")
+    if q.bank:  # the lecture's state is on the chart when following; the words say it all
+        bar.markdown(f"**Question {q.id}:** {q.prompt}")
+        return bar
     where = "ringed with “?” on your chart" if ringed else "drawn in the question card"
     bar.markdown(
         f"**Question {q.id}:** will point {q.point + 1}, {where}, be a mistake at "

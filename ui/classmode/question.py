@@ -143,6 +143,8 @@ def seen(q: cr.Question) -> str:
 
 def question_text(q: cr.Question) -> str:
     """The question in words (the chart's text alternative)."""
+    if q.bank:
+        return q.prompt
     sign = "+1" if q.y > 0 else "−1"
     v = seen(q)
     sees = "" if v == "x" and q.z == q.x else f" (the perceptron sees {v} = {vector_text(q.z)})"
@@ -154,6 +156,8 @@ def question_text(q: cr.Question) -> str:
 
 
 def truth_text(q: cr.Question) -> str:
+    if q.bank:
+        return f"{q.choices[q.right]}. {q.why}"
     m = q.margin
     v = seen(q)
     rule = RULES[q.rule].tie_note(m)  # only a tie's verdict depends on the rule
@@ -169,16 +173,22 @@ ANSWERS = {"mistake": True, "no mistake": False}
 VOTES = ("first vote", "second vote")
 
 
-def said_text(mistake: bool, turn: str | None) -> str:
+def said_text(q: cr.Question, mistake: bool | int, turn: str | None) -> str:
+    """A student's answer in words: the choice, or mistake or not and the turn."""
+    if q.bank:
+        return q.choices[int(mistake)] if int(mistake) in range(len(q.choices)) else "?"
     said = "mistake" if mistake else "no mistake"
     return said + (f", {turns.TURN_WORDS[turn]}" if turn else "")
 
 
-def graded_text(q: cr.Question, mistake: bool, turn: str | None) -> str:
+def graded_text(q: cr.Question, mistake: bool | int, turn: str | None) -> str:
     """A student's answer graded part by part, as asked, in words and marks (✓ right /
     ✗ with the truth; colour is never the cue): "mistake ✓ right · counter-clockwise ✗
     (the line turned clockwise)"."""
     g = cr.grade(q, mistake, turn)
+    if q.bank:
+        said, truth = said_text(q, mistake, None), q.choices[q.right]
+        return f"{said} ✓ right" if g.mistake_right else f"{said} ✗ (the answer: {truth})"
     said = "mistake" if mistake else "no mistake"
     truth = "it was a mistake" if q.mistake else "it was no mistake"
     parts = [f"{said} ✓ right" if g.mistake_right else f"{said} ✗ ({truth})"]
@@ -192,12 +202,14 @@ def graded_text(q: cr.Question, mistake: bool, turn: str | None) -> str:
     return " · ".join(parts)
 
 
-def _answer(session: Session, qid: int, vote: int, key_m: str, key_t: str) -> None:
+def _answer(session: Session, q: cr.Question, vote: int, key_m: str, key_t: str) -> None:
     seat = seat_of(session)
     said = session.get(key_m)
     turn = session.get(key_t)
-    if seat is None or said not in ANSWERS:
+    if seat is None or said not in q.options:
         return
+    # the choice's index, or mistake or not (and the turn, if given)
+    given: bool | int = q.options.index(said) if q.bank else ANSWERS[said]
     turn_code = next((k for k, v in turns.TURN_WORDS.items() if v == turn), None)
     if not seat.act_limit.allow():
         say(session, "Many answers at once: your last one was not counted; answer again.")
@@ -206,11 +218,11 @@ def _answer(session: Session, qid: int, vote: int, key_m: str, key_t: str) -> No
         room = reach(cr.load_room, seat.code, fresh=True)
         if room is None:
             raise Refused("This class is no longer open.")
-        reach(cr.answer, room, seat.seat or "", qid, ANSWERS[said], turn_code, vote)
+        reach(cr.answer, room, seat.seat or "", q.id, given, turn_code, vote)
     except Refused as refused:
         say(session, f"{refused} Your answer was not counted.")
         return
-    seat.answers[(qid, vote)] = (ANSWERS[said], turn_code)
+    seat.answers[(q.id, vote)] = (given, turn_code)
 
 
 def question_card(session: Session, q: cr.Question, *, ringed: bool = False) -> None:
@@ -229,18 +241,21 @@ def question_card(session: Session, q: cr.Question, *, ringed: bool = False) -> 
         if again
         else f"**Question {q.id} from the lecturer.** "
     )
-    box.markdown(head + question_text(q))
-    box.plotly_chart(
-        question_figure(q),
-        config={**CHART, "displayModeBar": False},
-        key=f"room_qfig_{q.id}_{int(q.revealed)}",
-    )
+    if q.bank:  # its words are in the answer bar; the picture is the lecture's chart
+        box.markdown(head + ("" if not q.revealed else question_text(q)))
+    else:
+        box.markdown(head + question_text(q))
+        box.plotly_chart(
+            question_figure(q),
+            config={**CHART, "displayModeBar": False},
+            key=f"room_qfig_{q.id}_{int(q.revealed)}",
+        )
     if not q.revealed:
         vote = q.rounds
         if again:
             first = mine[1]
             box.caption(
-                f"Your first vote: {said_text(*first)}."
+                f"Your first vote: {said_text(q, *first)}."
                 if first is not None
                 else "You did not answer the first vote."
             )
@@ -248,27 +263,29 @@ def question_card(session: Session, q: cr.Question, *, ringed: bool = False) -> 
         key_m, key_t = f"room_q{q.id}{tag}_said", f"room_q{q.id}{tag}_turn"
         bar = answer_bar(box, q, ringed=ringed)
         bar.pills(
-            "Will it be a mistake?",
-            list(ANSWERS),
+            q.prompt if q.bank else "Will it be a mistake?",
+            list(q.options),
             key=key_m,
             on_change=_answer,
-            args=(session, q.id, vote, key_m, key_t),
+            args=(session, q, vote, key_m, key_t),
             label_visibility="collapsed",
         )
         now = mine[vote]
         if now is not None:
             bar.caption(
                 ("Counted: " if vote == 1 else "Counted (second vote): ")
-                + f"you said {said_text(*now)}."
+                + f"you said {said_text(q, *now)}."
                 + " You can change your answer until the lecturer reveals it."
             )
-        box.pills(
-            "If it is a mistake, which way will the line turn (by its smaller angle)? (optional)",
-            [turns.TURN_WORDS[t] for t in turns.TURNS],
-            key=key_t,
-            on_change=_answer,
-            args=(session, q.id, vote, key_m, key_t),
-        )
+        if not q.bank:
+            box.pills(
+                "If it is a mistake, which way will the line turn (by its smaller angle)? "
+                "(optional)",
+                [turns.TURN_WORDS[t] for t in turns.TURNS],
+                key=key_t,
+                on_change=_answer,
+                args=(session, q, vote, key_m, key_t),
+            )
         return
     box.markdown(f"**Answer:** {truth_text(q)}")
     votes = range(1, q.rounds + 1)

@@ -71,9 +71,9 @@ class Seat:
     pending: dict[str, str] | None = None
     followed: dict[str, str] | None = None
     step: int | None = None
-    # a student's answers ((question id, vote) -> (mistake?, turn)), challenge results,
-    # hidden cards
-    answers: dict[tuple[int, int], tuple[bool, str | None]] = field(default_factory=dict)
+    # a student's answers ((question id, vote) -> (mistake or not, or a bank question's
+    # choice index; the turn)), challenge results, hidden cards
+    answers: dict[tuple[int, int], tuple[bool | int, str | None]] = field(default_factory=dict)
     submitted: dict[int, str] = field(default_factory=dict)
     dismissed: set[int] = field(default_factory=set)
     published: dict[str, str] | None = None  # the lecturer's lecture as the room holds it

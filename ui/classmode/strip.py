@@ -25,7 +25,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from ui.app.state import Session, session_key
-from ui.classmode import address, turns
+from ui.classmode import address
 from ui.classmode import classroom as cr
 from ui.classmode import live as channel
 from ui.classmode.arrive import ROOM_PAGE, keep_recap, leave, lecturer_do, start_and_go
@@ -37,7 +37,7 @@ from ui.classmode.follow import (
     parts_shown,
     set_following,
 )
-from ui.classmode.question import question_card, said_text, truth_text
+from ui.classmode.question import question_card, truth_text
 from ui.classmode.seat import (
     STRIP_DOWN,
     Refused,
@@ -48,8 +48,7 @@ from ui.classmode.seat import (
     say,
     seat_of,
 )
-from ui.classmode.summary import VOTE_NAMES, shift_words
-from ui.look.numbers import vector_text
+from ui.classmode.votes import question_state, revealed_bars, revealed_line, tally_bars
 from ui.look.style import page_style
 from ui.look.text import safe
 from ui.server.internals import fragment_run, testid
@@ -212,7 +211,7 @@ def _card(session: Session, seat: Seat, room: cr.Room, *, ringed: bool = False) 
         return
     # answered and revealed: one line (the truth and theirs) over the page the student is
     # on, the whole card a tap away
-    with st.expander(_revealed_line(seat, q), icon=":material/quiz:", key=f"room_done_{q.id}"):
+    with st.expander(revealed_line(seat, q), icon=":material/quiz:", key=f"room_done_{q.id}"):
         question_card(session, q)
         st.button(
             "Hide this question",
@@ -220,26 +219,6 @@ def _card(session: Session, seat: Seat, room: cr.Room, *, ringed: bool = False) 
             on_click=seat.dismissed.add,
             args=(q.id,),
         )
-
-
-def _revealed_line(seat: Seat, q: cr.Question) -> str:
-    """A revealed question in one line: the truth, and the student's answer marked ✓ or ✗
-    (a sign and a word, not a colour)."""
-    truth = "a mistake" if q.mistake else "no mistake"
-    # the last vote the student answered grades them (the second, after discussion)
-    votes = [v for v in range(q.rounds, 0, -1) if (q.id, v) in seat.answers]
-    if not votes:
-        return f"Question {q.id}: not answered · it was {truth}"
-    mistake, turn = seat.answers[(q.id, votes[0])]
-    g = cr.grade(q, mistake, turn)
-    if g.mistake_right and (turn is None or g.turn_right):
-        mark = "✓ right"
-    elif g.mistake_right:
-        mark = "✓ mistake or not, ✗ the turn"
-    else:
-        mark = "✗ not this time"
-    # the mark first: a phone's line may end in an ellipsis
-    return f"Question {q.id}: {mark} · it was {truth}, you said {said_text(mistake, turn)}"
 
 
 def _reach_out(session: Session, seat: Seat, room: cr.Room, page: str) -> None:
@@ -339,7 +318,7 @@ def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
         _ask_or_reveal(head[1], session, hooks, q, width="stretch")
     if q is not None and not q.revealed:
         with box:
-            _tally_bars(session, room, q, count)
+            tally_bars(q, room, count, live=bool(session.get(LIVE)))
             tools = st.container(horizontal=True, vertical_alignment="center", gap="medium")
             with tools:
                 _live_switch(session)
@@ -348,7 +327,7 @@ def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
     elif q is not None:
         box.caption(f"Question {q.id}: {truth_text(q)}")
         with box:
-            _revealed_bars(room, q)
+            revealed_bars(room, q)
 
 
 def _ask_or_reveal(
@@ -401,7 +380,7 @@ def _strip_row(
         wrap=False,
         width="stretch",
     )
-    state = _question_state(room, q, count, live=bool(session.get(LIVE)))
+    state = question_state(room, q, count, live=bool(session.get(LIVE)))
     if state:
         with box.container(key="room_strip_state", width="content"):
             st.markdown(state, wrap=False)
@@ -414,32 +393,6 @@ def _strip_row(
         if voted_on is not None:
             _again_button(session, voted_on, width="content", where=box)
         _ask_or_reveal(box, session, hooks, q, width="content")
-
-
-def _question_state(room: cr.Room, q: cr.Question | None, count: int, *, live: bool) -> str:
-    """The question's state in a few words: how many answered (and, if the lecturer shows
-    them live, what: words and numbers, not bars: colour is never the only cue), or the
-    revealed answer and how many were right in each vote."""
-    if q is None:
-        return ""
-    try:
-        # open: the vote under way only; revealed: every vote, for the shift between them
-        votes = (
-            reach(cr.tallies, room, q)
-            if q.revealed
-            else [cr.tally(reach(cr.answers_of, room, q.id, q.rounds))]
-        )
-    except Refused:
-        return f"Question {q.id}: the answers cannot be read now"
-    if q.revealed:
-        shift = shift_words(q, votes)
-        return f"Question {q.id}: {'a mistake' if q.mistake else 'no mistake'}" + (
-            f" · {shift}" if shift else ""
-        )
-    t = votes[-1]
-    said = f" · mistake {t.mistake} · no mistake {t.no_mistake}" if live else ""
-    vote = " (vote 2)" if q.rounds > 1 else ""
-    return f"**Question {q.id}**{vote}: **{t.answered} of {count} answered**{said}"
 
 
 # the one-row strip: no taller than its button, which is as compact as the row's text
@@ -477,63 +430,6 @@ def _live_switch(session: Session, label: str = "Show the shares live") -> None:
             "majority does not sway those still thinking."
         ),
     )
-
-
-def _tally_bars(session: Session, room: cr.Room, q: cr.Question, count: int) -> None:
-    """The open vote: the question, how many answered, and (if the lecturer shows them
-    live) each answer's share as a bar with its words and numbers (colour is never the
-    only cue)."""
-    try:
-        t = cr.tally(reach(cr.answers_of, room, q.id, q.rounds))
-    except Refused:
-        st.caption(STRIP_DOWN)
-        return
-    sign = "+1" if q.y > 0 else "−1"
-    again = " Second vote, after the discussion." if q.rounds > 1 else ""
-    st.markdown(
-        f"**Question {q.id}:** will point {q.point + 1}, x = {vector_text(q.x)} with "
-        f"y = {sign}, be a mistake at step t = {q.t + 1}?{again}"
-    )
-    if not session.get(LIVE):
-        st.markdown(f"**{t.answered}** of {count} answered")
-        return
-    cols = st.columns([1.2, 2, 2], vertical_alignment="center")
-    cols[0].markdown(f"**{t.answered}** of {count} answered")
-    for col, (label, n) in zip(
-        cols[1:], (("mistake", t.mistake), ("no mistake", t.no_mistake)), strict=True
-    ):
-        col.progress(t.share(n), text=f"{label}: {n} ({t.share(n):.0%})")
-    which = ", ".join(f"{turns.TURN_WORDS[k]} {v}" for k, v in t.turns.items() if v)
-    if which:
-        st.caption(f"Which way the line turns: {which}.")
-
-
-def _revealed_bars(room: cr.Room, q: cr.Question) -> None:
-    """The revealed question's votes side by side: each choice's share as a bar, the right
-    one marked in words ("✓ right"), and how many were right in each vote."""
-    try:
-        votes = reach(cr.tallies, room, q)
-    except Refused:
-        st.caption(STRIP_DOWN)
-        return
-    right_m = "mistake" if q.mistake else "no mistake"
-    cols = st.columns(len(votes))
-    for col, name, t in zip(cols, VOTE_NAMES, votes, strict=False):
-        with col:
-            title = name.capitalize() if len(votes) > 1 else "The class"
-            st.markdown(f"**{title}:** {t.answered} answered")
-            for label, n in (("mistake", t.mistake), ("no mistake", t.no_mistake)):
-                mark = " ✓ right" if label == right_m else ""
-                st.progress(t.share(n), text=f"{label}{mark}: {n} ({t.share(n):.0%})")
-            if t.turned:
-                which = ", ".join(
-                    f"{turns.TURN_WORDS[k]}{' ✓' if turns.turn_right(q.turn, k) else ''} {v}"
-                    for k, v in t.turns.items()
-                )
-                st.caption(f"Which way: {which} ({t.right_turn} of {t.turned} right).")
-    shift = shift_words(q, votes)
-    if len(votes) > 1 and shift:
-        st.markdown(f"**Mistake or not, {shift}**")
 
 
 def _again_button(
@@ -587,13 +483,14 @@ def _reveal(session: Session, hooks: LectureHooks) -> None:
     if seat is None or q is None:
         say(session, "There is no open question to reveal.")
         return
-    after = {**(seat.published or {}), STEP_KEY: str(q.t + 1)}
+    shown = q.t if q.bank else q.t + 1  # past the example asked about; a bank state stays
+    after = {**(seat.published or {}), STEP_KEY: str(shown)}
     err = lecturer_do(session, lambda r: cr.publish(cr.reveal(r), after))
     if err:
         say(session, err)
         return
     seat.published = after
-    hooks.step_to(q.t + 1)  # the lecturer's page shows the step the followers are shown
+    hooks.step_to(shown)  # the lecturer's page shows the step the followers are shown
     seat.redraw = True
 
 

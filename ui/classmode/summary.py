@@ -39,6 +39,9 @@ def summary_rows(
         rows.append({"kind": f"{kind} not kept", "number": gone})
     for q in room.asked:
         for vote, t in enumerate(votes.get(q.id) or [Tally()], start=1):
+            if q.bank:
+                rows.append(_bank_row(q, vote, t))
+                continue
             rows.append(
                 {
                     "kind": "question",
@@ -77,6 +80,26 @@ def summary_rows(
     return rows
 
 
+def _bank_row(q: Question, vote: int, t: Tally) -> dict[str, Any]:
+    """A vote on a bank question: the entry's id and words, its choices, how many said each
+    (``said choice 1`` is the first choice), the right one once revealed."""
+    picked = t.chosen or (0,) * len(q.choices)
+    row: dict[str, Any] = {
+        "kind": "question",
+        "number": q.id,
+        "vote": vote,
+        "step t": q.t,  # the lecture's step the question is about
+        "bank question": q.bank,
+        "question": q.prompt,
+        "choices": " | ".join(q.choices),
+        "answer": q.choices[q.right] if q.revealed else "",
+        "answered": t.answered,
+        "right on choice": t.right if q.revealed else "",
+    }
+    row.update({f"said choice {i}": n for i, n in enumerate(picked, start=1)})
+    return row
+
+
 def not_kept(room: Room) -> dict[str, int]:
     """How many of the oldest questions and challenges the room no longer keeps (it keeps
     the last MAX_ASKED and MAX_CHALLENGES; each is numbered from 1), where any."""
@@ -113,6 +136,14 @@ SUMMARY_COLUMNS = (
     "said no turn",
     "right on mistake",
     "right on turn",
+    "bank question",
+    "question",
+    "choices",
+    "said choice 1",
+    "said choice 2",
+    "said choice 3",
+    "said choice 4",
+    "right on choice",
     "max points",
     "min gamma",
     "rank",
@@ -152,6 +183,8 @@ VOTE_NAMES = ("first vote", "second vote")
 
 def truth_words(q: Question) -> str:
     """The question's answer in a few words ("a mistake, the line turned clockwise")."""
+    if q.bank:
+        return q.choices[q.right]
     if not q.mistake:
         return "no mistake (the line did not move)"
     return f"a mistake, {change_words(q)}"
@@ -165,6 +198,8 @@ def votes_table(q: Question, votes: Sequence[Tally]) -> str:
     """The votes on ``q`` side by side, as a markdown table: a row per vote, a column per
     choice (the right ones marked "✓ right" once revealed: words, not colour), and how
     many got each part right."""
+    if q.bank:
+        return _choices_table(q, votes)
     right_m = "mistake" if q.mistake else "no mistake"
     choices = [("mistake", "mistake"), ("no mistake", "no mistake")]
     choices += [(TURN_WORDS[k], k) for k in TURNS]
@@ -184,6 +219,20 @@ def votes_table(q: Question, votes: Sequence[Tally]) -> str:
         cells += [_cell(t, t.turns[k], t.turned) for k in TURNS]
         if q.revealed:
             cells += [_cell(t, t.right_mistake), _cell(t, t.right_turn, t.turned)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _choices_table(q: Question, votes: Sequence[Tally]) -> str:
+    heads = [
+        c + (" ✓ right" if q.revealed and i == q.right else "") for i, c in enumerate(q.choices)
+    ]
+    cols = ["", "answered", *heads, *(["right"] if q.revealed else [])]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for vote, t in enumerate(votes):
+        cells = [VOTE_NAMES[vote] if vote < len(VOTE_NAMES) else f"vote {vote + 1}"]
+        cells += [str(t.answered), *(_cell(t, n) for n in t.picked(q))]
+        cells += [_cell(t, t.right)] if q.revealed else []
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

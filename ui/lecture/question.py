@@ -8,6 +8,7 @@ import numpy as np
 from ui.classmode.classroom import Question
 from ui.classmode.turns import turn_of
 from ui.compute.model import Run
+from ui.lecture import bank
 
 
 def at_step(run: Run, t: int) -> Question | str:
@@ -35,4 +36,31 @@ def at_step(run: Run, t: int) -> Question | str:
         eta=float(trace.eta),
         mistake=mistake,
         turn=turn_of(w, z, y, trace.eta, mistake),
+    )
+
+
+def from_bank(entry_id: object) -> Question | str:
+    """The bank's question ``entry_id`` (``ui.lecture.bank``) as the room keeps it, or the
+    sentence saying why there is none (an id the bank does not have: a forged or old one)."""
+    if not isinstance(entry_id, str) or entry_id not in bank.BANK:
+        return "That question is not in the bank: pick one from the list."
+    entry, made = bank.BANK[entry_id], bank.made(entry_id)
+    settings = bank.settings_at(entry.query)
+    return Question(
+        id=0,  # numbered by the room
+        t=entry.step,
+        point=-1,
+        x=(),
+        z=(),
+        y=1,
+        w=(),
+        rule=str(settings["lec_rule"]),
+        eta=float(settings["lec_eta"]),
+        mistake=False,
+        turn="none",
+        bank=entry.id,
+        prompt=made.prompt,
+        choices=made.choices,
+        right=made.right,
+        why=made.why,
     )

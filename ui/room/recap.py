@@ -65,9 +65,12 @@ def recap_view(session: Session, public_url: str) -> bool:
     for q in room.asked:
         with st.container(border=True, key=f"room_recap_q{q.id}"):
             truth = truth_words(q) if q.revealed else "not revealed"
-            st.markdown(
-                f"**Question {q.id}** (point {q.point + 1}, at step t = {q.t + 1}): {truth}."
+            about = (
+                f"the bank's “{q.bank}” at step t = {q.t}, {q.prompt}"
+                if q.bank
+                else f"point {q.point + 1}, at step t = {q.t + 1}"
             )
+            st.markdown(f"**Question {q.id}** ({about}): {truth}.")
             st.markdown(table(q, votes.get(q.id, [])))
             shift = shift_words(q, votes.get(q.id, []))
             if q.rounds > 1 and shift:
