@@ -39,6 +39,8 @@ def test_the_bank_has_a_dozen_questions_across_the_lessons() -> None:
         m = bank.made(entry_id)
         assert 2 <= len(m.choices) <= cr.MAX_CHOICES and len(set(m.choices)) == len(m.choices)
         assert 0 <= m.right < len(m.choices) and m.prompt.endswith(("?", "becomes")) and m.why
+        run = bank.run_at(bank.BANK[entry_id].query)
+        assert m.reveal_t is None or 0 <= m.reveal_t <= run.trace.n_steps
 
 
 def test_the_cornell_points_answers() -> None:
@@ -149,7 +151,8 @@ def test_a_bank_question_in_class_from_the_pick_to_the_summary(fresh_store) -> N
     )
     lec.button(key="room_reveal").click().run()
     lec.run()
-    assert lec.session_state["lec_t"] == q.t  # a bank question's state stays on show
+    # the reveal shows the evidence: the run's end, where the perceptron stopped after M
+    assert lec.session_state["lec_t"] == q.reveal_t == lecture_scene(lec)["T"]
     assert f"{good} ✓ right: 1 (50%)" in [p.proto.text for p in lec.get("progress")]
     for x in (a, b):
         x.run()

@@ -82,6 +82,11 @@ def test_the_challenge_is_announced_on_every_page_of_a_student_while_it_is_open(
 
 
 def seed(at, value: int) -> None:
+    """The student's own seed from the sidebar; a follower's dataset controls are folded
+    on Step by step (the lecturer's dataset), so they unfold them first."""
+    if not [w for w in at.sidebar.number_input if w.key == "data_seed_w"]:
+        at.session_state["data_elsewhere"] = True
+        at.run()
     at.sidebar.number_input(key="data_seed_w").set_value(value).run()
 
 
@@ -94,6 +99,11 @@ def test_a_follower_who_edits_is_told_once_in_the_strip_not_in_a_toast() -> None
     a.run()  # the strip's next poll: caught up
     assert a.session_state["data_seed"] == 7
     assert "Following the lecturer" in texts(a)
+    # the sidebar names the lecturer's dataset, its controls folded (a phone's closed
+    # sidebar must not send back the dataset it showed before the lecturer's)
+    assert "The lecturer's dataset: Separable" in texts(a)
+    assert "seed 7" in texts(a).replace("\\", "")  # the name as safe text (escaped)
+    assert not [w for w in a.sidebar.number_input if w.key == "data_seed_w"]
     seed(a, 5)  # the student's own data, from the sidebar
     s = a.session_state["room_seat"]
     assert not s.following

@@ -250,7 +250,7 @@ def current_dataset() -> tuple[np.ndarray, np.ndarray, str]:
     return X, y, f"{spec.title} (n = {len(y)}, seed {st.session_state['data_seed']})"
 
 
-def dataset_sidebar(*, used_here: bool = True) -> None:
+def dataset_sidebar(*, used_here: bool = True, following: bool = False) -> None:
     """Dataset choice, size, seed, parameters, upload and download.
 
     ``used_here=False``: the page on show has data of its own; the dataset's controls
@@ -258,14 +258,21 @@ def dataset_sidebar(*, used_here: bool = True) -> None:
     ``on_change="rerun"`` runs nothing inside it). Most who open such a page (the class's
     join link, the home page) never change the dataset there, and its eight widgets were
     a third of the page's run.
+
+    ``following``: a student following the lecturer, whose dataset is the lecturer's; it
+    folds the same way. A phone's closed sidebar would otherwise send back the dataset its
+    widgets last showed as the lecturer's new one arrives, and stop the student following.
     """
     sb: Any = st.sidebar
     ss: Session = st.session_state
     sb.header("Dataset")
-    if not used_here:
+    if not used_here or following:
         _, _, name = current_dataset()
         sb.caption(
-            f"This page has data of its own; this dataset is for the other pages: {safe(name)}."
+            f"The lecturer's dataset: {safe(name)}. Changing it here stops following."
+            if following
+            else "This page has data of its own; this dataset is for the other pages: "
+            f"{safe(name)}."
         )
         # one label whatever the dataset: a new label would be a new expander, folded again
         sb = sb.expander(

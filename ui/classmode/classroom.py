@@ -169,8 +169,8 @@ class Question:
 
     A question of the bank (``ui.lecture.bank``) has its entry's id in ``bank``, its words
     in ``prompt``, its ``choices``, the index of the engine's answer in ``right`` and the
-    reason in ``why``; ``t`` is the lecture's step it is about and ``point`` is -1 (no
-    example is asked about, and none is ringed).
+    reason in ``why``; ``t`` is the lecture's step it is about, ``reveal_t`` the step the
+    reveal shows (-1: ``t``), and ``point`` is -1 (no example is asked about, none ringed).
     """
 
     id: int
@@ -192,6 +192,7 @@ class Question:
     choices: tuple[str, ...] = ()
     right: int = -1
     why: str = ""
+    reveal_t: int = -1
 
     @property
     def options(self) -> tuple[str, ...]:

@@ -483,7 +483,8 @@ def _reveal(session: Session, hooks: LectureHooks) -> None:
     if seat is None or q is None:
         say(session, "There is no open question to reveal.")
         return
-    shown = q.t if q.bank else q.t + 1  # past the example asked about; a bank state stays
+    # past the example asked about; a bank question's evidence (its run's end, its mistake)
+    shown = (q.reveal_t if q.reveal_t >= 0 else q.t) if q.bank else q.t + 1
     after = {**(seat.published or {}), STEP_KEY: str(shown)}
     err = lecturer_do(session, lambda r: cr.publish(cr.reveal(r), after))
     if err:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -31,12 +31,14 @@ NEXT_TITLE = "The next example: will it be a mistake? (at this step)"
 @dataclass(frozen=True)
 class Made:
     """A bank question as the engine makes it: the words, the choices, the index of the
-    right one, and why (said at the reveal)."""
+    right one, why (said at the reveal), and the step the reveal shows (the evidence: the
+    mistake, the run's end; None: the question's own step)."""
 
     prompt: str
     choices: tuple[str, ...]
     right: int
     why: str
+    reveal_t: int | None = None
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class Entry:
     title: str
     state: tuple[tuple[str, str], ...]
     make: Callable[[Run], Made]
+    reveal_end: bool = True  # the reveal runs the lecture to its end, unless ``make`` says a step
 
     @property
     def query(self) -> dict[str, str]:
@@ -114,8 +117,8 @@ def _natural(text: str) -> tuple[float, str]:
     return (0.0, text)
 
 
-def _yes_no(prompt: str, yes: bool, why: str, words: tuple[str, str] = ("yes", "no")) -> Made:
-    return Made(prompt, words, 0 if yes else 1, why)
+def _yes_no(prompt: str, yes: bool, why: str, reveal_t: int | None = None) -> Made:
+    return Made(prompt, ("yes", "no"), 0 if yes else 1, why, reveal_t)
 
 
 # ------------------------------------------------------------------------ the update rule
@@ -133,6 +136,7 @@ def _first_is_mistake(run: Run) -> Made:
         mistake,
         f"y·w·x = {number(m)} at w = 0, and the rule says {rule}: "
         + ("a mistake, so w ← w + y·x." if mistake else "no mistake, so w stays 0."),
+        reveal_t=1,
     )
 
 
@@ -146,6 +150,7 @@ def _w_after_first(run: Run) -> Made:
         choices,
         i,
         f"Step 1 shows x = (1, 2), y = +1: y·w·x = 0 is a mistake, so w ← w + y·x = {right}.",
+        reveal_t=1,
     )
 
 
@@ -188,6 +193,7 @@ def _next_mistake(run: Run) -> Made:
         choices,
         i,
         f"Point {point}, shown at step t = {t + 1}: y·w·x = {number(float(steps.margin[t]))}.",
+        reveal_t=t + 1,
     )
 
 
@@ -442,6 +448,7 @@ BANK: dict[str, Entry] = {
             "XOR with the feature x₁·x₂",
             _state(data_name="xor", data_n=4, data_xor_spread=0.0, lec_max_epochs=20),
             _xor_mapped,
+            reveal_end=False,  # the map is the XOR page's: this page's run shows nothing of it
         ),
     )
 }
@@ -451,4 +458,8 @@ BANK: dict[str, Entry] = {
 def made(entry_id: str) -> Made:
     """The engine's question for a bank entry (computed once: the state never changes)."""
     entry = BANK[entry_id]
-    return entry.make(run_at(entry.query))
+    run = run_at(entry.query)
+    m = entry.make(run)
+    if m.reveal_t is None and entry.reveal_end:
+        m = replace(m, reveal_t=int(run.trace.n_steps))
+    return m

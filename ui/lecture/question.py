@@ -63,4 +63,5 @@ def from_bank(entry_id: object) -> Question | str:
         choices=made.choices,
         right=made.right,
         why=made.why,
+        reveal_t=-1 if made.reveal_t is None else made.reveal_t,
     )

@@ -211,7 +211,9 @@ def _run_app() -> None:
         **state.bind(st.session_state, "app_presenter"),
     )
     class_strip.sidebar_box(st.session_state)
-    dataset_sidebar(used_here=spec.shared_data)
+    # a follower's Step by step shows the lecturer's data: its controls fold away there
+    on_lecture = spec.url_path == follow.LECTURE_PAGE and follow.following(st.session_state)
+    dataset_sidebar(used_here=spec.shared_data, following=on_lecture)
     arrive.to_class_page(st.session_state)  # a class just started: its page
     for notice in st.session_state.pop(state.NOTICES, []):  # shown once, on arrival
         st.warning(notice, icon=":material/warning:")
