@@ -47,13 +47,14 @@ if not presenter and not class_follow.following(ss):
 
 # a class one click from the lecture: the lecturer stays here, the join view opens over it
 _seat = seats.seat_of(ss)
-if not presenter and _seat is None:
+if _seat is None:  # in presenter mode too: a small button in the row the class strip takes
     st.button(
         "Start a class",
         key="room_start_here",
         icon=":material/co_present:",
         on_click=arrive.start_here,
         args=(ss,),
+        type="tertiary" if presenter else "secondary",
         help="Students join with a QR code or the class code on their phones; you stay on "
         "this page, and ask them about the next example from here.",
     )

@@ -1,6 +1,7 @@
 """A class one click from the lecture: on Step by step the lecturer presses Start a class,
 stays on the page at the same step, and the join view (QR code, address, class code)
-opens over the lecture; Escape closes it, and How to join opens it again."""
+opens over the lecture; Escape closes it, and How to join opens it again. In presenter
+mode too: the button sits above the picture, and the class's strip takes its row."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from playwright.sync_api import expect
 
 from browser.devices import SCREENSHOTS
 from browser.test_lecture import open_lecture, status
+from browser.test_presenter import on_screen, the_projector_shows_it_all
 
 pytestmark = pytest.mark.browser
 
@@ -42,5 +44,32 @@ def test_start_a_class_from_the_lecture_and_stay_there(app_url, browser):
         expect(page.get_by_role("dialog")).to_contain_text(code, timeout=15_000)
         page.keyboard.press("Escape")
         expect(page.get_by_role("dialog")).to_have_count(0, timeout=10_000)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_start_a_class_in_presenter_mode_and_the_projector_still_shows_it_all(
+    app_url, browser, size
+):
+    w, h = size
+    context = browser.new_context(viewport={"width": w, "height": h})
+    page = context.new_page()
+    try:
+        open_lecture(page, app_url, "?app_presenter=1&lec_t=9")
+        start = page.get_by_role("button", name="Start a class")
+        expect(start).to_be_visible()
+        on_screen(page, start, "Start a class")
+        frames = page.locator(".lec svg.fig").filter(visible=True).locator("rect.frame")
+        expect(frames).to_have_count(4)
+        for j in range(4):  # the picture whole on the first screen, the button above it
+            on_screen(page, frames.nth(j), f"panel {j}")
+        start.click()
+        dialog = page.get_by_role("dialog")
+        expect(dialog).to_contain_text("Join this class", timeout=15_000)
+        page.keyboard.press("Escape")
+        expect(dialog).to_have_count(0, timeout=10_000)
+        expect(page.locator(".lec.presenter")).to_have_count(1)  # still presenting
+        the_projector_shows_it_all(page, f"start_here_{w}x{h}")
     finally:
         context.close()
