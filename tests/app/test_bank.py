@@ -1,6 +1,7 @@
 """The question bank: every question's answer recomputed here from the engine (by its own
 calls, not the bank's), and a bank question asked, answered, revealed and summarised in a
-class, as a lecturer and two students would see it."""
+class, as a lecturer and two students would see it; and a student who reloads still sees
+which answer counted (for either kind of question)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from apptest_helpers import lecture_scene, open_app
 from test_room import card_of, fresh_store, lecturer, room_of, student, texts  # noqa: F401
 
 from perceptron_core import FEATURE_MAPS, epoch_mistakes, make_dataset, max_margin, train
+from ui.classmode import arrive, summary
 from ui.classmode import classroom as cr
-from ui.classmode import summary
 from ui.lecture import bank
 from ui.lecture.question import from_bank
 
@@ -221,3 +222,42 @@ def test_the_docs_list_every_bank_question() -> None:
     docs = (Path(__file__).parents[2] / "docs" / "class-mode.md").read_text(encoding="utf-8")
     missing = [e.id for e in bank.BANK.values() if f"| `{e.id}` | {e.title} |" not in docs]
     assert missing == []
+
+
+def test_a_reload_still_says_which_answer_counted(fresh_store) -> None:  # noqa: F811
+    # a student answers both votes, then reloads: the new session's seat (from the cookie)
+    # knows both answers, and the card says the second one counted
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    a = student(seat.code, page="pages/lecture.py")
+    lec.selectbox(key="room_bank_pick").select("eta-from-zero").run()
+    lec.button(key="room_ask").click().run()
+    q = room_of(seat.code).question
+    a.run()
+    a.button_group(key=f"room_q{q.id}_said").set_value(q.choices[1]).run()
+    lec.button(key="room_again").click().run()
+    a.run()
+    a.button_group(key=f"room_q{q.id}_v2_said").set_value(q.choices[0]).run()
+    held = a.session_state["room_seat"].seat
+    session: dict = {}
+    arrive.arrive(
+        session, dict(a.query_params.items()), lambda: {arrive.SEAT_COOKIE: f"{seat.code}.{held}"}
+    )
+    assert session["room_seat"].answers == {(q.id, 1): (1, None), (q.id, 2): (0, None)}
+
+
+def test_a_reload_keeps_the_answer_to_the_next_examples_question_too(fresh_store) -> None:  # noqa: F811
+    lec, seat = lecturer()
+    lec.switch_page("pages/lecture.py").run()
+    a = student(seat.code, page="pages/lecture.py")
+    lec.button(key="room_ask").click().run()  # the list's first entry: the next example
+    q = room_of(seat.code).question
+    a.run()
+    a.button_group(key=f"room_q{q.id}_said").set_value("no mistake").run()
+    a.button_group(key=f"room_q{q.id}_turn").set_value("clockwise").run()
+    held = a.session_state["room_seat"].seat
+    session: dict = {}
+    arrive.arrive(
+        session, dict(a.query_params.items()), lambda: {arrive.SEAT_COOKIE: f"{seat.code}.{held}"}
+    )
+    assert session["room_seat"].answers == {(q.id, 1): (False, "cw")}

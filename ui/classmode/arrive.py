@@ -180,6 +180,7 @@ def arrive(session: Session, query: Any, cookies: Callable[[], Any] | None = Non
             nick = reach(cr.seat_nick, room, str(seat_id))
             if nick is not None and not room.closed:
                 arriving = Seat(code=code, role=Role.FOLLOWING, seat=str(seat_id), nick=nick)
+                arriving.answers.update(reach(cr.my_answers, room, str(seat_id)))
                 move(session, "join", arriving)
                 return None
     except Refused as refused:

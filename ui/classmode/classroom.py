@@ -704,6 +704,23 @@ def _tally_choices(answers: Mapping[str, bytes], q: Question) -> Tally:
     return Tally(sum(chosen), right_mistake=right, chosen=tuple(chosen))
 
 
+def my_answers(s: Store, room: Room, seat: str) -> dict[tuple[int, int], tuple[Any, Any]]:
+    """A seat's answers to the room's current question, each vote's, as a page keeps them
+    (``Seat.answers``): a reload or a new tab of a student who answered still says so.
+    One field read per vote."""
+    q = room.question
+    out: dict[tuple[int, int], tuple[Any, Any]] = {}
+    if q is None:
+        return out
+    for vote in range(1, q.rounds + 1):
+        try:
+            a = json.loads(s.field(answers_key(room.code, q.id, vote), seat) or b"null")
+            out[(q.id, vote)] = (a["choice"], None) if q.bank else (a["mistake"], a.get("turn"))
+        except (ValueError, KeyError, TypeError):
+            continue
+    return out
+
+
 def answers_of(s: Store, room: Room, qid: int, vote: int = 1) -> dict[str, bytes]:
     return s.fields(answers_key(room.code, qid, vote))
 
