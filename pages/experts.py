@@ -9,7 +9,7 @@ from ui.experts import figures as ex
 from ui.experts.runs import experts_run
 from ui.look.numbers import count, number
 from ui.look.plots import CHART, as_figure
-from ui.look.text import lesson_text
+from ui.look.text import lesson_text, prose
 from ui.shell import require_router
 
 require_router()
@@ -27,7 +27,7 @@ def fit_k() -> None:  # the committee is at most n analysts, and odd
 
 
 st.title("Application: following experts")
-st.markdown(text["intro"])
+prose(text, "intro")
 if ss["exp_k"] > ss["exp_n"]:  # only a URL can ask for this
     st.info(
         f"The committee cannot be larger than n = {ss['exp_n']}: using k = "
@@ -67,7 +67,7 @@ st.markdown(ex.summary(run))
 st.plotly_chart(as_figure(ex.mistakes_figure(run)), config=CHART, key="exp_mistakes")
 
 st.header("2. Why n·k: the handwritten notes' derivation, with these numbers")
-st.markdown(text["derivation"])
+prose(text, "derivation")
 st.markdown(ex.derivation_markdown(run))
 lemmas = ex.lemma_checks(run)
 st.markdown(
@@ -82,7 +82,7 @@ st.markdown(
 )
 
 st.header("3. Whom the perceptron learns to follow")
-st.markdown(text["weights"])
+prose(text, "weights")
 left, right = st.columns([3, 2])  # side by side on a laptop, one above the other on a phone
 left.markdown("**Weights wᵢ after each day**")
 left.plotly_chart(as_figure(ex.weights_figure(run)), config=CHART, key="exp_weights")
@@ -94,4 +94,4 @@ st.markdown(
 )
 with st.expander("The first 30 days"):
     st.dataframe(ex.days_table(run), hide_index=True)
-st.markdown(text["notes"])
+prose(text, "notes")

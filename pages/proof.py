@@ -12,7 +12,7 @@ from ui.lecture import steps as lecture
 from ui.lecture.restart import follow
 from ui.look.numbers import count, number, percent
 from ui.look.plots import CHART, as_figure
-from ui.look.text import lesson_text, safe
+from ui.look.text import lesson_text, prose, safe
 from ui.proof import figures as proof
 from ui.proof import orders as proof_orders
 from ui.proof import paper
@@ -36,7 +36,7 @@ def card(title: str, body: str, general: str, *live: str) -> None:
 
 
 st.title("The proof, line by line")
-st.markdown(text["intro"])
+prose(text, "intro")
 X, y, data_name = current_dataset()
 with st.container(border=True, key=paper.SETTINGS_BOX):
     c = st.columns([3, 2, 3])
@@ -104,7 +104,7 @@ if K:
 
 with st.container(border=True, key=f"{paper.CARD}0"):
     st.subheader("0. The start w₀")
-    st.markdown(text["start"])
+    prose(text, "start")
     st.markdown(f"This run: rule *{RULES[settings.rule].text}* ({RULES[settings.rule].source}).")
     w0 = np.asarray(run.trace.weights[0], dtype=np.float64)
     if not w0.any():
@@ -132,7 +132,7 @@ if K and run.mm is not None:
         st.markdown(proof.verdict(check.claim1, names.claim1, ge=True))
         st.markdown(proof.verdict(check.lemma1, names.lemma1, ge=True))
         with st.expander("Why is y·(x·w*) ≥ γ?"):
-            st.markdown(text["why_margin"])
+            prose(text, "why_margin")
         with st.expander(f"Every mistake ({K})"):
             if left_out := proof.table_note(check):  # the rows it leaves out
                 st.caption(left_out)
@@ -146,11 +146,11 @@ if K:
         st.markdown(proof.lemma2_units(check, k))
         cross, square = proof.why_latex(check, k)
         with st.expander("Why is 2y wᵀx < 0? (EURECOM MALIS)"):
-            st.markdown(text["why_cross"])
+            prose(text, "why_cross")
             st.latex(cross)
             st.markdown(proof.verdict(check.cross, "The cross term ≤ 0"))
         with st.expander("Why is 0 ≤ y² xᵀx ≤ 1? (EURECOM MALIS)"):
-            st.markdown(text["why_square"])
+            prose(text, "why_square")
             st.latex(square)
         with st.expander(f"Every mistake ({K})"):
             if left_out := proof.table_note(check):  # the rows it leaves out
@@ -177,12 +177,12 @@ if K and run.mm is not None:
                 st.caption(left_out)
             st.dataframe(proof.conclusion_table(check), hide_index=True)
     st.header("Which step is loose?")
-    st.markdown(text["loose"])
+    prose(text, "loose")
     st.markdown(proof.loosest(check, cut=cut is not None))
     st.plotly_chart(as_figure(proof.slack_figure(check)), config=CHART, key="prf_slack")
 
 st.header("Any order, any n: the adversary")
-st.markdown(text["orders"])
+prose(text, "orders")
 if run.mm is None:
     st.info("Without w* there is no bound to compare the orders with.")
 else:
@@ -249,7 +249,7 @@ else:
     assert adv_line is not None  # the adversary runs only with w*
     st.markdown(proof.verdict(adv_line, f"The adversary's k ≤ {bound_name}"))
     st.subheader("A set that gets close")
-    st.markdown(text["worst"])
+    prose(text, "worst")
     gamma = st.slider("γ of the three points", 0.02, 0.3, **bind(ss, "prf_gamma"), step=0.01)
     wc = proof_runs.worst_case(float(gamma), 20)
     m = st.columns(4)

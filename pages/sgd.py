@@ -13,7 +13,7 @@ from ui.app.state import SGD_DATA, assign, bind
 from ui.look.numbers import count, number, vector_text
 from ui.look.palette import BOUND, CURRENT, PLUS, W_COLOUR
 from ui.look.plots import CHART, as_figure
-from ui.look.text import lesson_text, safe
+from ui.look.text import lesson_text, prose, safe
 from ui.sgd import figures as sgd
 from ui.sgd import runs as sgd_runs
 from ui.shell import require_router
@@ -25,11 +25,11 @@ ETAS = (0.1, 1.0, 10.0)
 
 
 st.title("The perceptron as SGD")
-st.markdown(text["intro"])
+prose(text, "intro")
 st.latex(
     r"E_p(\mathbf{w}) = -\sum_{i \in \mathcal{M}(\mathbf{w})} y_i\,\mathbf{w}\cdot\mathbf{x}_i"
 )
-st.markdown(text["intro2"])
+prose(text, "intro2")
 X, y, raw_name = current_dataset()
 name = safe(raw_name)  # for markdown
 c: Sequence[DeltaGenerator] = st.columns([2, 3])
@@ -99,7 +99,7 @@ st.markdown(
 st.markdown(text["criterion"] + "\n\n" + text["along"])
 
 st.header("2. One update = one SGD step on a loss of the margin")
-st.markdown(text["losses"])
+prose(text, "losses")
 left, right = st.columns(2)
 left.markdown("**The loss of one example** (shaded: a mistake, z ≤ 0)")
 left.plotly_chart(as_figure(sgd.losses_figure("loss")), config=CHART, key="sgd_losses")
@@ -116,7 +116,7 @@ st.markdown(
 st.caption(f"At z = 0 this app takes the step of the perceptron: {RULES['nonpositive'].text}.")
 
 st.header("3. The learning rate η")
-st.markdown(text["eta"])
+prose(text, "eta")
 
 
 def eta_panels(w0: tuple[float, float] | None, key: str) -> list[Trace]:
@@ -170,7 +170,7 @@ else:
         "rounding in η = 0.1 (not a power of two) makes it a tiny non-zero number."
     )
 st.subheader("From a non-zero start w₀")
-st.markdown(text["eta_start"])
+prose(text, "eta_start")
 c = st.columns(2)
 c[0].slider("w₀, first coordinate", -5.0, 5.0, step=0.5, **bind(ss, "sgd_w1"))
 c[1].slider("w₀, second coordinate", -5.0, 5.0, step=0.5, **bind(ss, "sgd_w2"))
@@ -195,7 +195,7 @@ st.markdown(
 )
 
 st.header("4. Online, mini-batch and batch")
-st.markdown(text["batches"])
+prose(text, "batches")
 c = st.columns(2)
 b_max = max(2, min(n, 500))
 if ss["sgd_batch"] > b_max:  # the dataset shrank under the slider

@@ -8,7 +8,7 @@ from perceptron_core import RULES, word_counts
 from ui.app.state import SETTINGS, SPAM_RULES, assign, bind, widget_key
 from ui.look.numbers import number, signed
 from ui.look.plots import CHART, as_figure
-from ui.look.text import lesson_text
+from ui.look.text import lesson_text, prose
 from ui.shell import require_router
 from ui.spam import figures as spam
 from ui.spam.runs import spam_run
@@ -20,7 +20,7 @@ END = SETTINGS["spam_t"].default  # spam_t at its default means "after the last 
 RULE_NAMES = {"nonpositive": "mistake iff y·(w·x) ≤ 0", "predict_gt": "+1 iff w·x > 0"}
 
 st.title("Example: a spam filter")
-st.markdown(text["intro"])
+prose(text, "intro")
 c = st.columns(2)
 c[0].segmented_control(
     "words counted",
@@ -46,7 +46,7 @@ X, y, trace = spam_run(ss["spam_vocab"], ss["spam_rule"])
 T = trace.n_steps
 
 st.header("1. Training: watch the weights")
-st.markdown(text["training"])
+prose(text, "training")
 
 
 def set_t(t: int) -> None:  # the last step is stored as END, so the URL stays short
@@ -91,7 +91,7 @@ st.plotly_chart(as_figure(spam.weights_figure(trace, names, t)), config=CHART, k
 st.dataframe(spam.training_table(X, y, w, words), hide_index=True, height=35 * (len(y) + 1) + 3)
 
 st.header("2. Your e-mail")
-st.markdown(text["yours"])
+prose(text, "yours")
 # Not a URL setting: a typed e-mail would make long URLs and put private text in them.
 email = st.text_area(
     "Type an e-mail",
@@ -122,4 +122,4 @@ if a > 0:
     )
 else:
     st.success(f"w·x = {number(a)} ≤ 0: **not spam**", icon=":material/mark_email_read:")
-st.markdown(text["notes"])
+prose(text, "notes")

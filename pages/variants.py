@@ -11,7 +11,7 @@ from ui.app.sidebar import current_dataset
 from ui.app.state import VAR_DATA, bind
 from ui.look.numbers import count, number, percent
 from ui.look.plots import CHART, as_figure
-from ui.look.text import lesson_text, safe
+from ui.look.text import lesson_text, prose, safe
 from ui.shell import require_router
 from ui.variants import figures as var
 from ui.variants import runs
@@ -22,8 +22,8 @@ text = lesson_text("variants")
 PCT = percent  # 0.123 -> "12.3%"
 
 st.title("Which perceptron to deploy?")
-st.markdown(text["intro"])
-st.markdown(text["readouts"])
+prose(text, "intro")
+prose(text, "readouts")
 c: Sequence[DeltaGenerator] = st.columns([2.6, 2, 2, 1.6])  # the data switch whole at 1280 px
 c[0].segmented_control(
     "2-D data",
@@ -45,7 +45,7 @@ if ss["var_data"] == "shared":
         st.warning("The sidebar's data need 2 points of each class for a split; using this page's.")
 
 st.header("1. One stream, three perceptrons")
-st.markdown(text["stream"])
+prose(text, "stream")
 exp, grid = runs.two_d(X, y, noise, epochs, seed)
 left, right = st.columns([1, 1])
 left.plotly_chart(as_figure(var.boundaries_figure(exp, grid)), config=CHART, key="var_plane")
@@ -74,7 +74,7 @@ st.markdown(
 )
 
 st.header("2. Handwritten digits")
-st.markdown(text["digits"])
+prose(text, "digits")
 st.segmented_control(
     "digits, +1 vs −1",
     list(var.PAIRS),
@@ -102,7 +102,7 @@ st.markdown(
 )
 
 st.header("3. Which solution? Orders and starts")
-st.markdown(text["starts"])
+prose(text, "starts")
 st.latex(r"M \le \left(\frac{R}{\gamma}\right)^2 + \frac{2\,\lVert w_0 \rVert}{\gamma}")
 c = st.columns(2)
 c[0].slider("runs", 10, 200, step=10, **bind(ss, "var_runs"))
@@ -145,7 +145,7 @@ for (title, s), cap in zip(panels, (e2, ed), strict=True):
     )
 
 st.header("4. The price of a vote")
-st.markdown(text["cost"])
+prose(text, "cost")
 vectors = [
     ("2-D, section 1", int(exp.errors.n_vectors[-1]), exp.X_train.shape[1] + 1),
     (f"{label_d}, section 2", int(dg.errors.n_vectors[-1]), dg.X_train.shape[1] + 1),
@@ -162,7 +162,7 @@ st.markdown(
 )
 
 st.header("Which would you deploy, and why?")
-st.markdown(text["deploy"])
+prose(text, "deploy")
 evidence = {
     "2-D, after the last epoch": final,
     f"{label_d}, after the last epoch": final_dg,

@@ -9,7 +9,7 @@ from ui.app.state import XOR_DATA, bind
 from ui.look.numbers import count, number, vector_text
 from ui.look.palette import MINUS, PLUS
 from ui.look.plots import CHART, as_figure, saved_as
-from ui.look.text import lesson_text, safe
+from ui.look.text import lesson_text, prose, safe
 from ui.shell import require_router
 from ui.xor import figures, runs, view
 
@@ -18,7 +18,7 @@ ss = st.session_state
 text = lesson_text("xor")
 
 st.title("Beyond linear: XOR")
-st.markdown(text["intro"])
+prose(text, "intro")
 c = st.columns([3, 2])
 c[0].segmented_control(
     "data",
@@ -43,7 +43,7 @@ reference, _, _ = runs.xor_run(Xs, ys, epochs)
 # the headings say what these data do: the sidebar's dataset may be separable
 st.header("1. It never stops" if witness is not None else "1. These data: it stops")
 if witness is not None:
-    st.markdown(text["never"])
+    prose(text, "never")
 curves = figures.curves_figures(
     [
         (safe(f"{name} (not separable)" if witness else name, sink="plotly"), trace, MINUS),
@@ -86,7 +86,7 @@ st.header("2. Why: no line exists" if witness is not None else "2. Here a line e
 if witness is None:
     st.success("These data are separable: w* exists, and the perceptron stops.")
 else:
-    st.markdown(text["why"])
+    prose(text, "why")
     left, right = st.columns([3, 2])
     left.plotly_chart(
         as_figure(figures.witness_figure(X, y, witness)),
@@ -100,7 +100,7 @@ else:
     st.latex(figures.witness_latex(X, witness))
 
 st.header("3. The fix: a feature map")
-st.markdown(text["fix"])
+prose(text, "fix")
 st.radio(
     "feature map φ",
     list(FEATURE_MAPS),
@@ -162,7 +162,7 @@ st.markdown(
 )
 
 st.header("4. Noisy data: pocket and averaged")
-st.markdown(text["noise"])
+prose(text, "noise")
 errors = runs.remedies(100, int(ss["data_seed"]), 0.1, epochs)
 st.plotly_chart(
     as_figure(figures.remedies_figure(errors)),
@@ -174,4 +174,4 @@ if note:
     st.caption(note)
 
 with st.expander("History: Rosenblatt, Minsky and Papert"):
-    st.markdown(text["history"])
+    prose(text, "history")

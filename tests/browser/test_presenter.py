@@ -457,3 +457,56 @@ def test_the_margin_labs_picture_fits_the_projector_and_a_click_lands_where_it_w
             raise AssertionError("the picture kept its presenter size")
     finally:
         context.close()
+
+
+FIRST_PICTURE = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const pictures = [...main.querySelectorAll('[data-testid="stPlotlyChart"], svg.fig, .mlab svg')]
+    .map(e => e.getBoundingClientRect()).filter(r => r.height > 150);
+  return pictures.length ? Math.round(pictures[0].top) : null;
+}"""
+
+
+@pytest.mark.parametrize("path", ["xor", "sgd", "experts", "spam", "variants"])
+def test_in_presenter_mode_the_paragraphs_fold_away_and_the_picture_starts_on_the_first_screen(
+    app_url: str, browser: Browser, path: str
+) -> None:
+    """On a 1280×720 projector a lesson's paragraphs give way to its first picture (the
+    lecturer says the words); out of presenter mode they are back."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/{path}?app_presenter=1")
+        expect(page.get_by_role("button", name="Leave presenter mode")).to_be_visible(
+            timeout=60_000
+        )
+        prose = page.locator("[class*='st-key-app_prose_']")
+        expect(prose.first).to_be_attached(timeout=30_000)
+        expect(prose.filter(visible=True)).to_have_count(0)
+        page.wait_for_function(f"({FIRST_PICTURE})() !== null", timeout=30_000)
+        top = page.evaluate(FIRST_PICTURE)
+        # the picture begins on the first screen (a page whose picture is whole there is
+        # the projector's goal, not yet met: docs/accessibility.md says which pages)
+        assert 0 <= top <= 720 - 120, top
+        page.get_by_role("button", name="Leave presenter mode").click()
+        expect(prose.filter(visible=True).first).to_be_visible(timeout=15_000)
+    finally:
+        context.close()
+
+
+def test_in_presenter_mode_the_proof_opens_on_the_theorem(app_url: str, browser: Browser) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/proof?app_presenter=1")
+        expect(page.get_by_role("button", name="Leave presenter mode")).to_be_visible(
+            timeout=60_000
+        )
+        expect(page.get_by_test_id("stSidebar")).to_be_hidden()
+        theorem = page.get_by_role("heading", name="The theorem", exact=True)
+        expect(theorem).to_be_visible(timeout=60_000)
+        on_screen(page, theorem, "the theorem's heading")
+        first = page.get_by_role("heading", name=re.compile(r"^For any R"))
+        assert first.bounding_box()["y"] < 720, first.bounding_box()  # its statement starts
+    finally:
+        context.close()

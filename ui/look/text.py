@@ -32,6 +32,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
+import streamlit as st
+
 Sink = Literal["markdown", "plotly", "html", "latex"]
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -127,3 +129,13 @@ def asset(page: str) -> str:
 def lesson_text(page: str) -> MappingProxyType[str, str]:
     """``assets/<page>.md`` cut at its ``## `` headings: {heading: body}, read-only."""
     return MappingProxyType(sections(asset(page)))
+
+
+def prose(texts: MappingProxyType[str, str], name: str) -> None:
+    """A lesson's paragraphs ``name`` (``lesson_text``), in a block of their own. In
+    presenter mode the projector shows the pictures and the lecturer says the words: the
+    block folds away there (``ui.shell.presenter``) and comes back when presenter mode ends."""
+    st.container(key=f"{PROSE}{name}").markdown(texts[name])
+
+
+PROSE = "app_prose_"  # the key's prefix of a lesson's paragraphs (``prose``)

@@ -3,11 +3,12 @@
 
 While the marker below is on the page: no sidebar and no button to open it (the settings
 are the sidebar's: the projector shows the lesson, not its knobs), no Streamlit header,
-little padding, the whole width of the screen, and type that grows with the screen
-(rem-based: all of the page's text). The marker is a row at the top of the page with
-the way out, *Leave presenter mode* (a button, reached by Tab), since the sidebar's
-switch is hidden with the sidebar. May import ``ui.app``, ``ui.look`` and
-``ui.server``, never a lesson.
+little padding, the whole width of the screen, type that grows with the screen
+(rem-based: all of the page's text), and the lessons' paragraphs folded away
+(``ui.look.text.prose``: the picture on the first screen; the lecturer says the words).
+The marker is a row at the top of the page with the way out, *Leave presenter mode* (a
+button, reached by Tab), since the sidebar's switch is hidden with the sidebar. May
+import ``ui.app``, ``ui.look`` and ``ui.server``, never a lesson.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import streamlit as st
 
 from ui.app.state import assign
 from ui.look.style import PRESENTER_FONT, page_style
+from ui.look.text import PROSE
 from ui.server.internals import testid
 
 KEY = "app_presenter_on"  # the way out's row: the marker the rules below look for
@@ -31,6 +33,7 @@ _style = page_style(
 {ON} {testid("stMainBlockContainer")} {{
   padding: 0.5rem 1.5rem 1rem !important; max-width: 100% !important; }}
 {ON} h1 {{ padding-top: 0 !important; }}
+@media screen {{ {ON} [class*="st-key-{PROSE}"] {{ display: none !important; }} }}
 .st-key-{KEY} {{ justify-content: flex-end; margin-bottom: -0.75rem; }}
 @media print {{ .st-key-{KEY} {{ display: none !important; }} }}
 """,
