@@ -267,13 +267,18 @@ def asked() -> Question | str:
     return made
 
 
-if seat is not None and seat.lecturer:  # the class strip asks the question picked here
+def pick() -> None:
+    """The list Ask the class asks from (in the class strip, beside Ask)."""
     st.selectbox(
         "The question Ask the class asks",
         [bank.NEXT, *bank.BANK],
         format_func=lambda k: bank.NEXT_TITLE if k == bank.NEXT else bank.BANK[k].label,
         key="room_bank_pick",
+        width=640,  # the popover takes its width: each question's title whole
         help="The bank's questions set the lecture to their data, settings and step as they "
         "are asked; the engine computes their answers.",
     )
-    strip.lend(ss, strip.LectureHooks(question=asked, step_to=lambda t: go_to(ss, t)))
+
+
+if seat is not None and seat.lecturer:  # the class strip asks the question picked there
+    strip.lend(ss, strip.LectureHooks(question=asked, step_to=lambda t: go_to(ss, t), pick=pick))

@@ -1,8 +1,9 @@
 """A bank question in a class, in chromium: the lecturer (a 1280×720 laptop) picks one from
-the list under the chart and asks it; the two students' phones (390×844, touch) go to its
-state (XOR), show its words and its choices on the first screen, and take a tap; the
-lecturer's strip counts them, and the reveal tells each phone right or not and shows the
-evidence (the run's last epoch) on every chart.
+the list beside Ask the class (a popover in the class strip) and asks it; the two
+students' phones (390×844, touch) go to its state (XOR), show its words and its choices
+on the first screen, and take a tap; the lecturer's strip counts them, and the reveal
+tells each phone right or not and shows the evidence (the run's last epoch) on every
+chart.
 
 Screenshots go to the browser tests' screenshots folder, to be looked at.
 """
@@ -39,12 +40,15 @@ def klass(browser, app_url):
 
 
 def pick(page: Page, label: str) -> None:
-    """The lecturer opens the question list and picks ``label``."""
+    """The lecturer opens the question list beside Ask the class and picks ``label``."""
+    opener = key(page, "room_strip").get_by_role("button", name="Which question")
+    on_screen(page, opener)  # beside Ask, at the top: no scrolling in front of the class
+    opener.click()
     box = key(page, "room_bank_pick")
-    box.scroll_into_view_if_needed()
     box.get_by_role("combobox").click()
     page.get_by_role("option", name=label, exact=True).click()
     expect(box.get_by_role("combobox")).to_have_value(label)
+    page.keyboard.press("Escape")  # the popover closes; the pick stays
 
 
 def test_a_bank_question_from_the_list_to_the_phones_and_back(klass) -> None:

@@ -120,6 +120,7 @@ class LectureHooks:
 
     question: Callable[[], cr.Question | str]
     step_to: Callable[[int], None]
+    pick: Callable[[], None] | None = None  # draws the list of questions Ask picks from
 
 
 def lend(session: Session, hooks: LectureHooks | None) -> None:
@@ -338,7 +339,10 @@ def _ask_or_reveal(
     *,
     width: Literal["stretch", "content"],
 ) -> None:
-    """Ask with no question open, else Reveal."""
+    """Ask with no question open (and the list it asks from, in a popover), else Reveal."""
+    if hooks.pick is not None and (q is None or q.revealed):
+        with where.popover("Which question", icon=":material/list:", width=width):
+            hooks.pick()
     label, key, act, icon = (
         ("Ask the class", "room_ask", _ask, ":material/help:")
         if q is None or q.revealed

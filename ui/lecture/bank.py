@@ -25,7 +25,7 @@ from ui.lecture.steps import run_settings
 from ui.look.numbers import number, vector_text
 
 NEXT = "next"  # not a bank entry: "will the next example be a mistake?" at the page's step
-NEXT_TITLE = "The next example: will it be a mistake? (at this step)"
+NEXT_TITLE = "The next example: a mistake? (at this step)"
 
 
 @dataclass(frozen=True)
@@ -353,84 +353,84 @@ BANK: dict[str, Entry] = {
     for e in (
         Entry(
             "first-mistake",
-            "The update rule",
-            "Is the first point a mistake? (Cornell, w = 0)",
+            "Update rule",
+            "Is the first point a mistake? (Cornell)",
             _state(**CORNELL),
             _first_is_mistake,
         ),
         Entry(
             "w-after-step-1",
-            "The update rule",
+            "Update rule",
             "w after step 1 (Cornell)",
             _state(**CORNELL),
             _w_after_first,
         ),
         Entry(
             "mistakes-cornell",
-            "The update rule",
-            "How many mistakes on the Cornell points?",
+            "Update rule",
+            "How many mistakes? (Cornell)",
             _state(**CORNELL),
             _mistakes_cornell,
         ),
         Entry(
             "strict-rule",
-            "The update rule",
+            "Update rule",
             "The rule y·w·x < 0 from w = 0",
             _state(**CORNELL, lec_rule="negative"),
             _strict_rule,
         ),
         Entry(
             "next-mistake",
-            "The update rule",
+            "Update rule",
             "Which point is the next mistake?",
             _state(lec_t=_SEPARABLE_STEP),
             _next_mistake,
         ),
         Entry(
             "bound-share",
-            "The convergence proof",
+            "Proof",
             "M against the bound (R/γ)²",
             _state(lec_t=0),
             _bound_share,
         ),
         Entry(
             "eta-from-zero",
-            "The convergence proof",
+            "Proof",
             "Does η change M from w = 0?",
             _state(lec_eta=0.01),
             _eta_scales,
         ),
         Entry(
             "scale-no-bias",
-            "The convergence proof",
-            "Does scaling x change M? (no bias)",
+            "Proof",
+            "Scaling x, no bias: does M change?",
             _SCALE_STATE,
             _scale_no_bias,
         ),
         Entry(
             "scale-with-bias",
-            "The convergence proof",
-            "Does scaling x change M? (with bias)",
+            "Proof",
+            "Scaling x, with bias: does M change?",
             _state(**{**dict(_SCALE_STATE), "lec_bias": True}),
             _scale_bias,
         ),
         Entry(
             "w0-not-zero",
-            "The convergence proof",
+            "Proof",
             "What does w₀ ≠ 0 break?",
             _state(lec_w0="typed", lec_w0_typed="1, -2, 1"),
             _w0_breaks,
         ),
         Entry(
             "tighter-claim",
-            "The convergence proof",
-            "Which bound is tight here? (Cornell)",
+            "Proof",
+            "Which claim is tight? (Cornell)",
             _state(**CORNELL, lec_t=4),
             _tighter,
         ),
         Entry(
             "halved-margin",
-            "The margin",
+            "Margin",
             "Halve the margin: the bound?",
             _state(data_separable_margin=0.3),
             _halved_margin,
