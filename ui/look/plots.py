@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
+import streamlit as st
 
 from ui.look.geometry import Box
 from ui.look.palette import MINUS, PLUS
@@ -75,11 +76,37 @@ def as_figure(spec: dict[str, Any]) -> go.Figure:
     A drag does not zoom unless the figure asks for it (``layout.dragmode``): on a phone a
     chart in Plotly's default zoom mode takes every swipe that starts on it, so a page of
     charts cannot be scrolled. Zoom and pan stay in the chart's tool bar.
+
+    In presenter mode (the session's ``app_presenter``) every text of the chart, the axes'
+    ticks and the legend included, is ``PROJECTOR_PX``.
     """
     layout = spec.setdefault("layout", {})
     if isinstance(layout, dict):
         layout.setdefault("dragmode", False)
+        if _presenting():
+            _projector_type(layout)
     return _Prebuilt(spec)
+
+
+# Plotly's text in presenter mode, in px (Plotly's own sizes do not follow the page's rem):
+# 12 px ticks are 1.7 % of a 720 px projector's height, under what the back row reads
+PROJECTOR_PX = 17
+
+
+def _projector_type(layout: dict[str, Any]) -> None:
+    """Every axis's ticks, the legend and the rest of the text at ``PROJECTOR_PX`` (the
+    chart's theme names the ticks' size itself, so each of the figure's axes is set)."""
+    size = {"size": PROJECTOR_PX}
+    layout["font"] = {**layout.get("font", {}), **size}
+    layout["legend"] = {**layout.get("legend", {}), "font": size}
+    for axis, mine in list(layout.items()):  # the figures' own axes (each has AXIS's format)
+        if axis.startswith(("xaxis", "yaxis")) and isinstance(mine, dict):
+            layout[axis] = {**mine, "tickfont": {**mine.get("tickfont", {}), **size}}
+
+
+def _presenting() -> bool:
+    """Whether the session on show is in presenter mode (False outside a page's run)."""
+    return bool(st.session_state.get("app_presenter", False))
 
 
 # (label, colour, its name in legends and hover texts), +1 first
