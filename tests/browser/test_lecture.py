@@ -383,3 +383,38 @@ def test_a_clicker_steps_and_blanks_the_screen_in_presenter_mode(page: Page, app
     page.keyboard.press("ArrowRight")  # the first other key only brings the screen back
     expect(blank).to_have_count(0)
     expect_step(page, 2)
+
+
+# Streamlit drops a fragment's rerun that arrives while a whole page's run has not drawn the
+# fragment yet. Here the page itself loses its next report (its trigger is swallowed once,
+# until the server's next redraw gives the page its trigger again), as such a drop would.
+LOSE_NEXT_REPORT = """() => {
+  const S = window.__perceptronLecture;
+  const real = S.setTrigger;
+  window.__lost = 0;
+  S.setTrigger = (name, value) => {
+    if (name === "at" && window.__lost === 0) { window.__lost = 1; return; }
+    real(name, value);
+  };
+}"""
+
+
+def test_a_lost_report_is_sent_again_and_the_step_arrives(app_url, page):
+    open_lecture(page, app_url, "?data_n=150&lec_t=99")
+    expect(status(page)).to_contain_text("step t = 99 of")
+    page.evaluate(LOSE_NEXT_REPORT)
+    page.keyboard.press("End")  # the last step: outside the window, asked of the server
+    expect(page.locator(".lec .note")).to_contain_text("Loading steps")
+    X150, Y150 = make_dataset("separable", n=150, seed=0)
+    end = train(X150, Y150, record_steps=True).n_steps
+    # the first report was lost: the page asks again after 2 s, and the step arrives
+    expect(status(page)).to_contain_text(f"step t = {end:,} of", timeout=20_000)
+    assert page.evaluate("window.__lost") == 1
+    expect(page).to_have_url(re.compile(rf"lec_t={end}\b"), timeout=10_000)
+    # inside the window too: a lost report of a step the page drew is sent again, so the
+    # URL (a reload, Copy link) agrees with the chart
+    page.evaluate(LOSE_NEXT_REPORT)
+    page.keyboard.press("ArrowLeft")
+    expect(status(page)).to_contain_text(f"step t = {end - 1:,} of")
+    expect(page).to_have_url(re.compile(rf"lec_t={end - 1}\b"), timeout=20_000)
+    assert page.evaluate("window.__lost") == 1

@@ -274,6 +274,7 @@ SESSION_KEYS: dict[str, str] = {
     "mar_challenge_said": "margin lab: what the last Submit to the class's challenge said",
     "mar_challenge_new": "margin lab: the challenge box switched the data (redraw the page)",
     "mar_table": "margin lab: table events handled (part of the table editor's key)",
+    "mar_edit": "margin lab: the surface's last edit acted on (its number): a resent one is not",
 }
 
 

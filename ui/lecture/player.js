@@ -279,6 +279,10 @@
  * @property {number} [followN] a follower's page: the lecturer's change it shows now (drawn from the live channel or sent)
  * @property {string} [followQ] a student's page: the question version it shows or asked to be drawn
  * @property {string} [askedLive] the lecturer's change and question a rerun was last asked for (ask)
+ * @property {number} [acked] the newest report the server's redraw has said it acted on (data.seq)
+ * @property {number} [confirmTimer] the timer that sends an unanswered report again (confirm)
+ * @property {number} [mounts] the server's redraws of the instrument so far
+ * @property {number} [liveTimer] the timer that asks again for an unanswered live rerun (ask)
  */
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -286,6 +290,13 @@ const MML = "http://www.w3.org/1998/Math/MathML";
 const REPORT_AFTER = 350; // ms of quiet after a burst of steps before the server hears it
 const ASK_AFTER = 1000; // ms a step waits for its scene before the browser asks for it again
 const ALONG_ASK = 300; // ms between a play-along's asks for the next window
+// A report or an ask can be lost on its way: Streamlit drops a fragment's rerun that arrives
+// while a whole page's run has not yet drawn the fragment again. The page waits this long for
+// the server's redraw, then asks again, twice as long each time up to CONFIRM_MAX; the server
+// acts on a report once (its seq), so asking again changes nothing that already happened.
+const CONFIRM_AFTER = 2000; // ms
+const CONFIRM_MAX = 8000; // ms
+const LIVE_TRIES = 4; // asks for one lecturer's change: a server that cannot draw it stops being asked
 // A class's lecturer's Play starts this long after the press: the room's phones hear of it
 // within about half a second (a push to 100 followers, README), and start with it rather
 // than that far behind. Its server takes at most 2 s (follow.MAX_LEAD_IN_S).
@@ -1017,7 +1028,28 @@ function send(t, extra) {
   S.dirty = false;
   // a follower's page says which of the lecturer's changes it showed (follow.caught_up)
   const shown = S.followN !== undefined ? { n: S.followN } : {};
-  S.setTrigger("at", { t, seq: S.seq, ...shown, ...(extra || {}) });
+  const value = { t, seq: S.seq, ...shown, ...(extra || {}) };
+  S.setTrigger("at", value);
+  confirm(value, CONFIRM_AFTER);
+}
+
+/**
+ * Send `value` (a report) again, as a new report, if no redraw of the server's has said it
+ * acted on it within `wait` ms. A newer report replaces this one (and its timer).
+ * @param {Record<string, unknown> & {seq: number}} value @param {number} wait
+ */
+function confirm(value, wait) {
+  clearTimeout(S.confirmTimer);
+  S.confirmTimer = setTimeout(() => {
+    if ((S.acked || 0) >= value.seq || S.seq !== value.seq) return; // answered, or superseded
+    S.seq += 1;
+    /** @type {Record<string, unknown> & {seq: number}} */
+    const again = { ...value, seq: S.seq };
+    // a lecturer's Play: how long ago it started is as of now, not of the lost report
+    if (typeof value.elapsed === "number" && S.clock) again.elapsed = (performance.now() - S.clock.at) / 1000;
+    S.setTrigger("at", again);
+    confirm(again, Math.min(2 * wait, CONFIRM_MAX));
+  }, wait);
 }
 
 /** @param {number} target @param {ReportExtra} [opts] */
@@ -1182,7 +1214,24 @@ function ask(n, q) {
   const want = `${n}:${q}`;
   if (S.askedLive === want) return;
   S.askedLive = want;
+  askAgain(n, want, 1, CONFIRM_AFTER);
+}
+
+/**
+ * Ask for the rerun of change n, and ask again if no redraw at all came within `wait` ms
+ * (the ask was lost), at most LIVE_TRIES times. A redraw that could not bring the room's
+ * state ends the asks: the next change asks again.
+ * @param {number} n @param {string} want @param {number} tries @param {number} wait
+ */
+function askAgain(n, want, tries, wait) {
+  const mounts = S.mounts || 0;
   S.setTrigger("live", { n });
+  clearTimeout(S.liveTimer);
+  S.liveTimer = setTimeout(() => {
+    if ((S.mounts || 0) === mounts && S.askedLive === want && tries < LIVE_TRIES) {
+      askAgain(n, want, tries + 1, Math.min(2 * wait, CONFIRM_MAX));
+    }
+  }, wait);
 }
 
 // --- playing along: a follower whose lecturer plays ------------------------------------
@@ -1445,6 +1494,8 @@ function mount(component) {
   const { parentElement, setTriggerValue } = component;
   const step = component.data;
   S.setTrigger = setTriggerValue;
+  S.mounts = (S.mounts || 0) + 1; // the server answered (confirm, askAgain)
+  if (step && typeof step.seq === "number") S.acked = Math.max(S.acked || 0, step.seq);
   const scene = S.scene;
   clearTimeout(S.askTimer);
   if (!step || !scene || scene.run !== step.run || scene.start !== step.start || scene.stop !== step.stop) {

@@ -12,6 +12,11 @@
 const SEEN_EVERY = 20000; // ms between the page's {"seen": id}
 const MAX_WAIT = 10000; // ms: the longest wait before reconnecting
 const MAX_MESSAGE = 4096; // bytes: a longer message is not the server's
+// An ask for the strip's rerun can be lost (Streamlit drops a fragment's rerun that arrives
+// while a whole page's run has not drawn the fragment yet): with no redraw of the strip at
+// all within ASK_AGAIN ms, it is asked again, twice as long each time, at most ASK_TRIES times.
+const ASK_AGAIN = 2000; // ms
+const ASK_TRIES = 4;
 
 /**
  * @typedef {object} Strip the strip's part of the page, as it last drew it
@@ -36,10 +41,13 @@ const MAX_MESSAGE = 4096; // bytes: a longer message is not the server's
  * @property {{id: number, sent: number, state: Record<string, unknown>} | null} last
  * @property {Strip | null} strip
  * @property {boolean} started
+ * @property {number} draws the strip's redraws so far
+ * @property {{draws: number, at: number, wait: number, tries: number, value: number} | null} ask the strip's last ask
  */
 
 const L = /** @type {Live} */ (window.__perceptronLive ||= /** @type {Live} */ ({
   ws: null, url: "", ticket: "", room: "", seen: 0, retry: 0, timer: 0, nudge: 0, last: null, strip: null, started: false,
+  draws: 0, ask: null,
 }));
 
 function connect() {
@@ -81,11 +89,26 @@ function check() {
   const now = L.last ? L.last.state[s.topic] : undefined;
   if (typeof now === "string" && now !== s.shown && now !== s.asked) {
     s.asked = now;
-    s.trigger("changed", L.seen);
+    askStrip(L.seen);
   } else if (L.nudge > s.notice && L.nudge !== s.askedNotice) {
     s.askedNotice = L.nudge;
-    s.trigger("changed", -L.nudge);
+    askStrip(-L.nudge);
   }
+}
+
+/** @param {number} value the state's id, or minus the notice's number */
+function askStrip(value) {
+  if (!L.strip) return;
+  L.strip.trigger("changed", value);
+  L.ask = { draws: L.draws, at: Date.now(), wait: ASK_AGAIN, tries: 1, value };
+}
+
+function askAgain() {
+  const a = L.ask;
+  if (!a || !L.strip || a.draws !== L.draws || Date.now() - a.at < a.wait) return;
+  if (a.tries >= ASK_TRIES) { L.ask = null; return; }
+  L.strip.trigger("changed", a.value);
+  L.ask = { ...a, at: Date.now(), wait: 2 * a.wait, tries: a.tries + 1 };
 }
 
 /** @param {{data?: any, setTriggerValue: (name: string, value: unknown) => void}} component */
@@ -99,6 +122,7 @@ export default function (component) {
   if (typeof d.url !== "string" || typeof d.ticket !== "string") return;
   const room = d.ticket.split(".")[0];
   const old = L.strip;
+  L.draws += 1; // the strip's server answered: an ask is not asked again (askAgain)
   L.strip = {
     topic: String(d.topic), shown: String(d.shown), notice: Number(d.notice) || 0,
     // a rerun that drew what it was asked for, or older: not asked again for the same
@@ -119,6 +143,7 @@ export default function (component) {
     window.setInterval(() => {
       if (L.ws && L.ws.readyState === 1) L.ws.send(JSON.stringify({ seen: L.seen }));
     }, SEEN_EVERY);
+    window.setInterval(askAgain, 500);
   }
   connect();
   check();

@@ -92,6 +92,9 @@
  * @property {(mode: string) => void} setMode
  * @property {boolean} [fit] the last picture's data.fit
  * @property {ResizeObserver} [fitter] refits as the status line above the picture wraps
+ * @property {number} [edits] the edits sent so far: each carries its number ("e")
+ * @property {number} [renders] the server's redraws so far
+ * @property {number} [resendTimer] sends an unanswered edit again
  */
 /** @typedef {HTMLElement & {__mlab?: MlabState}} MlabHost canvas.py's `.mlab` div */
 
@@ -118,6 +121,7 @@ function el(name, attrs, parent) {
 
 const FIT_MIN = 240; // CSS px: the smallest side the picture is fitted to
 const FIT_GAP = 12; // CSS px between the picture and the foot of the screen
+const RESEND_AFTER = 2500; // ms an edit waits for the server's redraw before it is sent again
 
 /**
  * Presenter mode: the picture (square) no taller than the screen below its top, so the room
@@ -166,6 +170,7 @@ export default function render(component) {
   const host = /** @type {MlabHost | null} */ (parentElement.querySelector(".mlab"));
   if (!host || !data) return;
   const st = host.__mlab || (host.__mlab = /** @type {MlabState} */ ({ dragging: false, pending: null, mode: null, picked: null }));
+  st.renders = (st.renders || 0) + 1; // the server answered (send)
   if (st.dragging) { st.pending = component; return; } // redraw when the drag ends
   host.classList.remove("busy");
   clearTimeout(st.busyTimer);
@@ -316,7 +321,15 @@ export default function render(component) {
   const send = (event, value) => {
     host.classList.add("busy"); // until Python answers with a redraw
     st.busyTimer = setTimeout(() => host.classList.remove("busy"), 4000);
-    setTriggerValue(event, { ...value, v: data.v });
+    st.edits = (st.edits || 0) + 1;
+    const edit = { ...value, v: data.v, e: st.edits };
+    setTriggerValue(event, edit);
+    // An edit can be lost on its way (Streamlit drops a fragment's rerun that arrives while a
+    // whole page's run has not drawn the fragment yet): with no redraw within RESEND_AFTER ms
+    // it is sent once more, with its number, which the server acts on once (lab.on_surface).
+    const renders = st.renders;
+    clearTimeout(st.resendTimer);
+    st.resendTimer = setTimeout(() => { if (st.renders === renders) setTriggerValue(event, edit); }, RESEND_AFTER);
   };
 
   /** @type {Press | null} */

@@ -36,6 +36,7 @@ PRESET = session_key("mar_preset")
 SIDEBAR = session_key("mar_sidebar")
 SHOWN = session_key("mar_shown")
 TABLE = session_key("mar_table")
+EDIT = session_key("mar_edit")
 CUSTOM = session_key("data_custom")
 DRAWN = "drawn in the margin lab"
 ORDERS = 20  # shuffled orders the perceptron is also run in
@@ -404,11 +405,20 @@ def set_mode(session: Session, payload: Any) -> None:
 
 
 def on_surface(session: Session, event: str, payload: Any) -> None:
-    """One event from the drawing surface: a mode button, or an edit."""
+    """One event from the drawing surface: a mode button, or an edit.
+
+    The surface numbers its edits (``payload["e"]``) and sends one again when no redraw
+    came (a rerun Streamlit dropped): an edit whose number was acted on already is not
+    applied twice (the second would be refused as made on an older picture)."""
     if event == "mode":
         set_mode(session, payload)
-    else:
-        apply_event(session, event, payload)
+        return
+    number = payload.get("e") if isinstance(payload, Mapping) else None
+    if isinstance(number, int) and not isinstance(number, bool):
+        if number == session.get(EDIT):
+            return
+        session[EDIT] = number
+    apply_event(session, event, payload)
 
 
 def log_edit(

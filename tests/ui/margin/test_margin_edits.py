@@ -325,3 +325,19 @@ def test_one_point_is_written_in_the_singular():
     one = edits.start([[0.0, 1.0]], [1.0])
     r = edits.reduce(one, "flipped", {"i": 3})
     assert not r.ok and "There is no point 4: the data have 1 point (only point 1)" in r.error
+
+
+def test_an_edit_sent_again_is_applied_once_and_a_new_one_still_is():
+    """The surface sends an edit again when no redraw came (a rerun Streamlit dropped). If
+    the first did arrive, the second is the same edit, not a stale one: nothing happens, and
+    no "older picture" refusal reaches the student."""
+    ss = session_with()
+    lab.on_surface(ss, "flipped", {"i": 0, "v": 0, "e": 1})
+    after = ss[lab.CUSTOM]
+    assert after[1][0] == -Y0[0] and ss[lab.NOTICE][0] is None
+    lab.on_surface(ss, "flipped", {"i": 0, "v": 0, "e": 1})  # the same edit, sent again
+    assert ss[lab.CUSTOM] is after and ss[lab.NOTICE][0] is None
+    lab.on_surface(ss, "flipped", {"i": 0, "v": 1, "e": 2})  # the next edit: flipped back
+    assert lab.CUSTOM not in ss or ss[lab.CUSTOM][1][0] == Y0[0]
+    lab.on_surface(ss, "flipped", {"i": 0, "v": 1, "e": 3})  # stale and new: refused, said
+    assert "older picture" in ss[lab.NOTICE][0]
