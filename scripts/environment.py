@@ -27,6 +27,13 @@ STAMP = os.path.join(VENV, "perceptron-lock.sha256")
 NEEDED = (3, 11)
 PYTHON = "%d.%d.%d" % tuple(sys.version_info[:3])
 LOCKS = {"app": "requirements.txt", "dev": "requirements-dev.txt"}
+# The app server's memory settings for glibc, read when the process starts (the same as
+# ui/server/memory.py's MALLOC_ENV, which says why): a large block is given back when freed.
+SERVER_ENV = {
+    "MALLOC_ARENA_MAX": "2",
+    "MALLOC_MMAP_THRESHOLD_": "131072",
+    "MALLOC_TRIM_THRESHOLD_": "131072",
+}
 
 
 def say(sentence: str) -> None:

@@ -23,6 +23,8 @@ def main() -> None:
     command = [python, "-m", "streamlit", "run", os.path.join(environment.ROOT, "app.py")]
     command += sys.argv[1:]
     os.chdir(environment.ROOT)  # .streamlit/config.toml is read from here
+    for name, value in environment.SERVER_ENV.items():  # a setting of the user's own wins
+        os.environ.setdefault(name, value)
     if os.name == "nt":  # no exec on Windows: wait, and pass on Ctrl+C and the exit code
         try:
             sys.exit(subprocess.call(command))

@@ -22,6 +22,9 @@ from pathlib import Path
 from typing import IO, TypedDict, Unpack
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+# the app server's environment as scripts/run.py gives it (glibc's memory settings)
+from environment import SERVER_ENV  # type: ignore[import-not-found,unused-ignore]  # noqa: E402
 
 
 class Options(TypedDict, total=False):
@@ -62,7 +65,8 @@ def launch(
         cwd=app_dir,
         stdout=options.get("log") or subprocess.DEVNULL,
         stderr=subprocess.STDOUT,
-        env=os.environ
+        env=SERVER_ENV
+        | os.environ
         | dict(options.get("env") or {})
         | {"PYTHONPATH": str(app_dir), "PYTHONUNBUFFERED": "1"},
     )

@@ -8,6 +8,15 @@ So the arenas are limited to ``ARENAS`` and, at most every ``TRIM_EVERY``
 seconds, the end of a page run trims them (about 10 ms). Elsewhere than glibc
 both do nothing.
 
+glibc also raises its threshold for ``mmap`` each time a large block is freed (up to
+32 MB), after which a page's numpy arrays come from the arenas and their memory stays
+there when the page closes: 240 heavy pages opened one after another took the server
+from 468 to 937 MB. With the threshold and the trim threshold fixed at ``MALLOC_BLOCK``,
+a large block is the system's again when it is freed: 359 to 686 MB (docs/performance.md).
+Set at this module's import for the threads made after it; the servers' launchers
+(``scripts/run.py``, ``tools.streamlit_server``) also put them in the environment
+(``MALLOC_ENV``), so that the threads made before the app's import obey them too.
+
 Python's cyclic garbage collector looks at the youngest objects every
 ``GC_YOUNG`` allocations of containers, not every 700 (its default). A page run
 allocates thousands of lists and dicts that live until the run ends; at 700 they
@@ -28,9 +37,17 @@ import threading
 import time
 
 ARENAS = 2
+MALLOC_BLOCK = 128 * 1024  # bytes: a block this large is mapped, and given back when freed
+MALLOC_ENV = {  # scripts/environment.py's SERVER_ENV says the same (a test compares them)
+    "MALLOC_ARENA_MAX": str(ARENAS),
+    "MALLOC_MMAP_THRESHOLD_": str(MALLOC_BLOCK),
+    "MALLOC_TRIM_THRESHOLD_": str(MALLOC_BLOCK),
+}
 TRIM_EVERY = 30.0  # s
 GC_YOUNG = 10_000  # container allocations between collections of the youngest generation
-_M_ARENA_MAX = -8  # mallopt's parameter number in glibc's malloc.h
+_M_ARENA_MAX = -8  # mallopt's parameter numbers in glibc's malloc.h
+_M_MMAP_THRESHOLD = -3
+_M_TRIM_THRESHOLD = -1
 
 gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
 
@@ -51,6 +68,8 @@ def _glibc() -> ctypes.CDLL | None:
 _LIBC = _glibc()
 if _LIBC is not None:
     _LIBC.mallopt(_M_ARENA_MAX, ARENAS)
+    _LIBC.mallopt(_M_MMAP_THRESHOLD, MALLOC_BLOCK)
+    _LIBC.mallopt(_M_TRIM_THRESHOLD, MALLOC_BLOCK)
 
 
 def trim_now_and_then(now: float | None = None) -> bool:

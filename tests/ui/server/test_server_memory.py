@@ -5,6 +5,7 @@ import gc
 import sys
 import time
 import weakref
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -46,3 +47,20 @@ def test_the_collector_waits_for_gc_young_allocations_and_still_collects_cycles(
     junk = [[] for _ in range(2 * memory.GC_YOUNG)]  # allocations enough for a collection
     del junk
     assert alive() is None
+
+
+def test_the_launchers_give_the_server_the_memory_settings_the_app_sets():
+    """scripts/run.py (the README's command) and the tests' launcher put glibc's settings in
+    the server's environment, so the threads made before the app's import obey them too;
+    they are the ones ui.server.memory sets at import."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[3]
+    spec = importlib.util.spec_from_file_location(
+        "environment", root / "scripts" / "environment.py"
+    )
+    assert spec is not None and spec.loader is not None
+    environment = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(environment)
+    assert environment.SERVER_ENV == memory.MALLOC_ENV
+    assert "SERVER_ENV" in (root / "scripts" / "run.py").read_text(encoding="utf-8")
