@@ -45,7 +45,7 @@ run on beside the next, twenty at once, and a classmate's Step got a twentieth o
 interpreter.
 
 A run superseded while it waits is not worked through. Reruns of a session whose run waits
-are merged into it (``runner.fastReruns`` is off: .streamlit/config.toml); when it gets its place,
+are merged into it (``internals.one_script_thread_per_session``); when it gets its place,
 Streamlit starts the newer run in that place at once. A run told to stop while it waits
 (its tab closed) leaves the queue at its next look, ``LOOK`` seconds at most.
 

@@ -23,6 +23,7 @@ import functools
 import importlib
 import inspect
 import logging
+import queue
 import sys
 import threading
 import time
@@ -323,6 +324,199 @@ def _script_loop() -> bool:
     )
 
 
+# ----------------------------------------------------------- one script thread a session
+
+_STOPPING = "_perceptron_stopping"  # a session's runners told to stop, not yet ended
+_HELD_BACK = "_perceptron_held_back"  # a session's reruns merged while they end
+_ENDED = "_perceptron_ended"  # a runner replaced after its run ended by itself (not stopped)
+_FRAGMENTS = "_perceptron_fragments"  # a runner's last run was of fragments, not the page
+_MERGING = threading.local()  # .on: this rerun goes to the session's waiting run
+
+
+class _AppSessionConfig(types.ModuleType):
+    """Streamlit's config as ``app_session`` reads it, except that ``runner.fastReruns``
+    reads off while a rerun is handed to a run that waits for its place."""
+
+    def __init__(self, config: types.ModuleType) -> None:
+        super().__init__(config.__name__)
+        self._config = config
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._config, name)
+
+    def get_option(self, key: str) -> Any:
+        if key == "runner.fastReruns" and getattr(_MERGING, "on", False):
+            return False
+        return self._config.get_option(key)
+
+
+@_or(False)
+def one_script_thread_per_session(*, waiting: Callable[[str], bool]) -> bool:
+    """Start a session's script threads no faster than its runs begin, once per process;
+    False (and nothing changed) if this Streamlit differs. ``waiting(session_id)``: whether
+    the session's run waits for its place (the fair share's queue) and has not begun.
+
+    With ``runner.fastReruns`` (on by default) every whole-page rerun tells the running
+    script to stop at its next call and starts a new thread for the rerun at once. One
+    student's widget change a second is nothing; a script sending five a second from each
+    of 100 sessions starts 500 threads a second, each start holding the server's event
+    loop until the new thread first gets the interpreter, and the server answers nobody
+    (a classmate's Step: once in 10 s). So:
+
+    - a rerun for a session whose run has not begun (it waits for its place) is handed to
+      that run, as with fastReruns off: Streamlit merges the two, and the waiting run
+      starts again as the newer one on its own thread (``yield_to_requests``);
+    - a rerun that arrives while the session's previous script is still stopping is held
+      back, merged with any later ones as Streamlit merges reruns (``ScriptRequests``),
+      and started when that script ends.
+
+    A student's one rerun starts at once, as before; a session runs at most two script
+    threads, one stopping and one running, and starts a thread per run, not per message.
+
+    And a run's messages are not lost to the next run. A script thread sends what it draws
+    to the event loop, which queues it for the browser a moment later (under a class's
+    load, hundreds of ms). Streamlit drops the messages of a runner that is no longer the
+    session's, and it replaces a runner whose run has ended when the next rerun arrives:
+    so a rerun arriving in that moment (a strip's 30-second timer, a classmate's push)
+    dropped what the ended run drew (a follower's new step or question card, 1 to 3
+    pages of 100 in a class's ten steps, until the lecturer's next change:
+    benchmarks/load.py --room). Those messages are of a run that ran to its end, not of
+    a run told to stop, and they are queued for the browser as they would have been."""
+    from streamlit.runtime import app_session
+    from streamlit.runtime.app_session import AppSession, AppSessionState
+    from streamlit.runtime.scriptrunner import ScriptRunnerEvent
+    from streamlit.runtime.scriptrunner_utils.script_requests import (
+        ScriptRequests,
+        ScriptRequestType,
+    )
+
+    if not _runner_handoff():
+        return False
+    request, create = AppSession.request_rerun, AppSession._create_scriptrunner
+    handle = AppSession._handle_scriptrunner_event_on_event_loop
+    if getattr(request, "_one_thread", False):
+        return True
+
+    def stopping(session: Any) -> set[Any]:
+        runners: set[Any] = session.__dict__.setdefault(_STOPPING, set())
+        for runner in list(runners):  # a thread that ended has sent its last event
+            thread = getattr(runner, "_script_thread", None)
+            if thread is not None and thread.ident is not None and not thread.is_alive():
+                runners.discard(runner)
+        return runners
+
+    @functools.wraps(request)
+    def request_rerun(self: Any, client_state: Any = None) -> None:
+        before = self._scriptrunner
+        # a runner whose requests say STOP before this rerun ended its run by itself
+        ended = before is not None and before._requests._state == ScriptRequestType.STOP
+        _MERGING.on = before is not None and waiting(self.id)
+        try:
+            request(self, client_state)
+        finally:
+            _MERGING.on = False
+        if before is not None and self._scriptrunner is not before:
+            self.__dict__.setdefault(_STOPPING, set()).add(before)  # told to stop
+            if ended:
+                before.__dict__[_ENDED] = True
+
+    @functools.wraps(create)
+    def create_scriptrunner(self: Any, rerun_data: Any) -> None:
+        held: Any = self.__dict__.get(_HELD_BACK)
+        if not stopping(self) and held is None:
+            create(self, rerun_data)
+            return
+        if held is None:
+            held = self.__dict__[_HELD_BACK] = ScriptRequests()
+        held.request_rerun(rerun_data)  # merged as the running script would merge it
+        self._unsettle()
+
+    @functools.wraps(handle)
+    def handle_event(self: Any, sender: Any, event: Any, *args: Any, **kwargs: Any) -> None:
+        forward_msg = args[0] if args else kwargs.get("forward_msg")
+        if event == ScriptRunnerEvent.SCRIPT_STARTED and sender is not None:
+            # a fragment run's messages are kept past its runner; a page run's are not (the
+            # next page run draws the page again, and a flood of them would double the sends)
+            ids = args[4] if len(args) > 4 else kwargs.get("fragment_ids_this_run")
+            sender.__dict__[_FRAGMENTS] = bool(ids)
+        if (
+            event == ScriptRunnerEvent.ENQUEUE_FORWARD_MSG
+            and forward_msg is not None
+            and sender is not None
+            and sender is not self._scriptrunner
+            and sender.__dict__.get(_ENDED, False)
+            and sender.__dict__.get(_FRAGMENTS, False)
+            and self._state != AppSessionState.SHUTDOWN_REQUESTED
+        ):
+            self._enqueue_forward_msg(forward_msg)  # what an ended run drew, not dropped
+            return
+        handle(self, sender, event, *args, **kwargs)
+        if event != ScriptRunnerEvent.SHUTDOWN:
+            return
+        self.__dict__.get(_STOPPING, set()).discard(sender)
+        held: Any = self.__dict__.get(_HELD_BACK)
+        if held is None or stopping(self) or self._scriptrunner is not None:
+            return
+        del self.__dict__[_HELD_BACK]
+        ready = held.on_scriptrunner_ready()
+        live = self._state != AppSessionState.SHUTDOWN_REQUESTED
+        if live and ready.type == ScriptRequestType.RERUN:
+            create(self, ready.rerun_data)
+
+    request_rerun._one_thread = True  # type: ignore[attr-defined]
+    config = getattr(app_session, "config")  # noqa: B009  (imported there, not exported)
+    setattr(app_session, "config", _AppSessionConfig(config))  # noqa: B010
+    AppSession.request_rerun = request_rerun  # type: ignore[method-assign]
+    AppSession._create_scriptrunner = create_scriptrunner  # type: ignore[method-assign,assignment]
+    AppSession._handle_scriptrunner_event_on_event_loop = handle_event  # type: ignore[method-assign]
+    return True
+
+
+_STARTS: queue.SimpleQueue[threading.Thread] = queue.SimpleQueue()
+
+
+@_or(False)
+def start_script_threads_off_the_loop() -> bool:
+    """Start sessions' script threads from a thread of their own, not from the server's
+    event loop, once per process; False (and nothing changed) if this Streamlit differs.
+
+    ``Thread.start`` waits until the new thread first holds the interpreter: with scripts
+    running, milliseconds each. Streamlit starts a session's script thread on the event
+    loop for every run of a page or fragment, so a class's runs (a hundred a second under
+    a script's flood) kept the loop from sending anything, a classmate's answer included
+    (seconds). The thread is made where Streamlit makes it and started by a starter thread
+    a moment later; the runner takes its requests from the moment it is made."""
+    from streamlit.runtime.scriptrunner import ScriptRunner
+
+    start = ScriptRunner.start
+    if getattr(start, "_off_the_loop", False):
+        return True
+    if "_run_script_thread" not in start.__code__.co_names:
+        return False
+
+    def starter() -> None:
+        while True:
+            thread = _STARTS.get()
+            try:
+                thread.start()
+            except Exception:  # no thread to be had: the tab's run is lost, not the server
+                _LOG.exception("a script thread could not start")
+
+    @functools.wraps(start)
+    def start_later(self: Any) -> None:
+        if self._script_thread is not None:
+            raise RuntimeError("ScriptRunner was already started")
+        self._script_thread = threading.Thread(
+            target=self._run_script_thread, name="ScriptRunner.scriptThread", daemon=True
+        )
+        _STARTS.put(self._script_thread)
+
+    threading.Thread(target=starter, name="perceptron-script-starter", daemon=True).start()
+    start_later._off_the_loop = True  # type: ignore[attr-defined]
+    ScriptRunner.start = start_later  # type: ignore[method-assign]
+    return True
+
+
 @_or(False)
 def wake_the_sender_once() -> bool:
     """Wake Streamlit's sending loop once for many messages, not once per message, once
@@ -461,6 +655,35 @@ def _requests_of_run() -> bool:
         and hasattr(script_requests, "_fragment_run_should_not_preempt_script")
         and hasattr(exceptions, "RerunException")
         and hasattr(exceptions, "StopException")
+    )
+
+
+def _runner_handoff() -> bool:
+    from streamlit.runtime import app_session
+    from streamlit.runtime.app_session import AppSession
+    from streamlit.runtime.scriptrunner import ScriptRunner, ScriptRunnerEvent
+    from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequests
+
+    return (
+        all(
+            hasattr(AppSession, name)
+            for name in (
+                "request_rerun",
+                "_create_scriptrunner",
+                "_handle_scriptrunner_event_on_event_loop",
+                "_unsettle",
+            )
+        )
+        and "_scriptrunner" in _init_names(AppSession)
+        and "_script_thread" in _init_names(ScriptRunner)
+        and "_requests" in _init_names(ScriptRunner)
+        and "_state" in _init_names(ScriptRequests)
+        and hasattr(AppSession, "_enqueue_forward_msg")
+        and hasattr(ScriptRunnerEvent, "SHUTDOWN")
+        and hasattr(ScriptRunnerEvent, "ENQUEUE_FORWARD_MSG")
+        and hasattr(ScriptRequests, "on_scriptrunner_ready")
+        and "runner.fastReruns" in inspect.unwrap(AppSession.request_rerun).__code__.co_consts
+        and isinstance(getattr(app_session, "config", None), types.ModuleType)
     )
 
 
@@ -696,6 +919,13 @@ CHECKS: tuple[Check, ...] = (
         "a tab's three files fewer (the sessions' shared script loop)",
         "AppSession._script_event_loop, app_session._close_script_event_loop",
         _script_loop,
+    ),
+    Check(
+        "one script thread a session (a script's whole-page reruns start no threads), and "
+        "an ended run's messages kept when the next run arrives",
+        "AppSession._create_scriptrunner, ._handle_scriptrunner_event_on_event_loop, "
+        "._enqueue_forward_msg, ScriptRunner._script_thread, ._requests, ScriptRequests._state",
+        _runner_handoff,
     ),
     Check(
         "the fair share's queue (a superseded run leaves it)",

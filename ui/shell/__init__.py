@@ -54,6 +54,12 @@ st.set_option("client.showSidebarNavigation", True)
 # (see internals.share_script_loop), so a server under a limit of 1,024 files holds 700 tabs.
 internals.share_script_loop()
 
+# A session starts a script thread per run, not per message, and runs at most two, one
+# stopping and one running: a rerun for a run still waiting for its place is merged into
+# it (see internals.one_script_thread_per_session), so reruns sent without end start no
+# threads.
+internals.one_script_thread_per_session(waiting=fair.is_waiting)
+internals.start_script_threads_off_the_loop()
 internals.wake_the_sender_once()
 internals.send_a_sessions_messages_at_once()
 internals.watch_the_loop()
