@@ -127,6 +127,8 @@ def projector(presenter: bool) -> None:
     the mode the page was drawn in."""
     if bool(ss["app_presenter"]) != presenter:  # left (or entered) from this fragment
         st.rerun(scope="app")  # the whole page: its sidebar, and the sidebar's switch
+    if seats.seat_of(ss) is None:  # the class closed from its controls (the menu): the recap
+        st.rerun(scope="app")
     room = seats.room_now(ss)
     c = room.challenge if room is not None else None
     subs = links.call(cr.submissions, room, c.id) if room is not None and c is not None else []
@@ -147,8 +149,7 @@ def projector(presenter: bool) -> None:
             board_view(room, subs)
         else:
             join_view(room, presenter=True)
-    st.subheader("For the lecturer (under the projector's screen)", anchor=False)
-    open_picker(subs)
+    open_picker(subs)  # the board's submissions, under the projector's screen
 
 
 GONE = "This class cannot be read right now (it ended, or the store is down)."
@@ -176,6 +177,12 @@ def view_bar() -> str:
             type="tertiary",
             on_click=lambda: assign(ss, "app_presenter", False),
         )
+        # the challenge, the summary and the end of the class, a click away, not a scroll
+        # under the projector's screen
+        lecturer = seats.seat_of(ss)
+        if lecturer is not None and lecturer.lecturer:
+            with st.popover("Lecturer's controls", icon=":material/tune:", key="room_menu"):
+                lecturer_controls(lecturer, menu=True)
     return str(ss.get(VIEW, "join"))
 
 
@@ -255,8 +262,9 @@ def open_picker(subs: list[cr.Submission]) -> None:
             st.rerun(scope="app")
 
 
-def lecturer_controls(seat: seats.Seat) -> None:
-    """Open or close a challenge, the summary, and closing the class. Each action runs in
+def lecturer_controls(seat: seats.Seat, *, menu: bool = False) -> None:
+    """Open or close a challenge, the summary, and closing the class (``menu``: one under
+    the other, in the projector's menu; else side by side under the page). Each action runs in
     its button's callback, before the run that draws the page: one run, which shows the
     room as the action left it. A run that acts and then calls ``st.rerun`` for a second
     one, with the projector's timed fragment running between them, left these controls
@@ -265,13 +273,18 @@ def lecturer_controls(seat: seats.Seat) -> None:
     if room is None:
         return
     c = room.challenge
-    cols = st.columns(3)
+    cols = [st.container() for _ in range(3)] if menu else st.columns(3)
     with cols[0].container(border=True):
         if c is None or not c.open:
             st.markdown("**Open a margin challenge**")
             st.number_input("at most this many points", *cr.CHALLENGE_POINTS, 10, key="room_ch_n")
             st.number_input(
                 "margin γ at least", *cr.CHALLENGE_GAMMA, 0.1, step=0.05, key="room_ch_gamma"
+            )
+            st.caption(
+                "The proof caps the mistakes at (R/γ)²: a thin margin and points far from the "
+                "origin allow the most. A good entry packs points just outside the margin, on "
+                "both sides, far out, in an order that keeps w swinging."
             )
             st.button(
                 "Open the challenge", key="room_ch_open", type="primary", on_click=open_challenge
@@ -306,6 +319,7 @@ def lecturer_controls(seat: seats.Seat) -> None:
     said = ss.pop(SAID, None)
     if said:
         st.error(said, icon=":material/error:")
+    # folded, in the projector's menu too: it opens on the projector only when asked
     with st.expander("Lecturer link (private: reopens this class on another device)"):
         st.caption("Anyone with this link can run the class. Do not show it on the projector.")
         st.code(f"{strip.public_url()}/room?room={seat.code}&key={seat.secret}", language=None)
@@ -335,7 +349,8 @@ else:
     # in presenter mode the container's key turns the page's presenter CSS on
     with st.container(key=PRESENTER_KEY if ss["app_presenter"] else None):
         projector(bool(ss["app_presenter"]))
-        lecturer_controls(seat)
+        if not ss["app_presenter"]:  # in presenter mode: the projector's menu
+            lecturer_controls(seat)
         st.caption(
             "Ask the class about the next example from *Step by step*: its class strip has "
             "**Ask the class** and **Reveal**."

@@ -928,12 +928,19 @@ def test_presenter_mode_shows_the_join_view_alone_on_the_projector(monkeypatch) 
     assert "lab\\.example\\.edu" in said  # the join address
     qr = at.get("image")
     assert len(qr) == 1 and any(n is qr[0] for n in within(screen))  # the QR code
-    # on the projector: the switch and the way out of presenter mode, no lecturer's control
+    # on the projector: the switch and the way out of presenter mode; the lecturer's
+    # controls only in the menu beside them (closed until the lecturer opens it), never
+    # under the screen a scroll away, and no lecturer link on the projector's page
     assert keys_in(screen) >= {"room_view_pick", "room_presenter_off"}
-    assert not keys_in(screen) & ADMIN
-    assert not any(type(n).__name__ == "Code" for n in within(screen))  # the lecturer link
-    # the lecturer's controls are on the page, under the projector's screen
-    assert {"room_ch_open", "room_csv", "room_close"} <= keys_in(block(at, "room_presenter_on"))
+    menu = [n for n in within(screen) if getattr(n, "type", "") == "popover"]
+    assert len(menu) == 1 and menu[0].proto.popover.label == "Lecturer's controls"
+    assert {"room_ch_open", "room_csv", "room_close"} <= keys_in(menu[0])
+    assert not (keys_in(screen) - keys_in(menu[0])) & ADMIN
+    page = block(at, "room_presenter_on")
+    assert not (keys_in(page) - keys_in(screen)) & ADMIN
+    # the private lecturer link: in the menu, folded, and nowhere else on the page
+    links = [n for n in within(page) if type(n).__name__ == "Code"]
+    assert len(links) == 1 and any(n is links[0] for n in within(menu[0]))
 
 
 def test_presenter_mode_shows_the_board_with_the_best_few_and_keeps_the_view(
@@ -954,8 +961,11 @@ def test_presenter_mode_shows_the_board_with_the_best_few_and_keeps_the_view(
     assert drawings and all('aria-label="Mistakes M against the bound' in d for d in drawings)
     assert all("Ana" not in d for d in drawings)  # no nickname in the chart
     assert len(at.get("image")) == 0  # the board alone: no QR code
-    assert not keys_in(screen) & ADMIN  # the picker and the controls are under it
-    assert {"room_pick", "room_open", "room_ch_close"} <= keys_in(block(at, "room_presenter_on"))
+    # the controls in the menu beside the view switch, the submissions' picker under it
+    menu = next(n for n in within(screen) if getattr(n, "type", "") == "popover")
+    assert not (keys_in(screen) - keys_in(menu)) & ADMIN
+    assert "room_ch_close" in keys_in(menu)
+    assert {"room_pick", "room_open"} <= keys_in(block(at, "room_presenter_on"))
     # the choice outlives the page: Step by step and back, the board again
     at.switch_page("pages/lecture.py").run()
     at.switch_page("pages/room.py").run()
@@ -986,3 +996,17 @@ def test_a_following_student_gets_the_run_file_once_exploring_on_their_own() -> 
     a.button(key="room_unfollow").click().run()
     assert not a.session_state["room_seat"].following
     assert any(b.key == "lec_run_download" for b in a.get("download_button"))
+
+
+def test_in_presenter_mode_the_menu_opens_a_challenge_and_closes_the_class(monkeypatch) -> None:
+    """The projector's menu holds the lecturer's controls, and they act as under the page:
+    a challenge opens, and closing the class ends it and shows the lecturer its recap."""
+    at, seat = presenting(monkeypatch)
+    at.button(key="room_ch_open").click().run()
+    assert not at.exception and room_of(seat.code).challenge is not None
+    at.checkbox(key="room_sure").check().run()
+    at.button(key="room_close").click().run()
+    assert not at.exception
+    assert room_of(seat.code).closed and "room_seat" not in at.session_state
+    assert block(at, "room_screen") is None  # the projector's class view is gone
+    assert f"Class {cr.shown_code(seat.code)} is closed: the recap" in [t.value for t in at.title]

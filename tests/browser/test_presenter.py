@@ -537,3 +537,46 @@ def test_in_presenter_mode_the_proof_opens_on_the_theorem(app_url: str, browser:
         assert first.bounding_box()["y"] < 720, first.bounding_box()  # its statement starts
     finally:
         context.close()
+
+
+# the stroke widths of every Plotly line on the page, in the order drawn
+PLOTLY_LINES = """() => [...document.querySelectorAll('.js-plotly-plot .scatterlayer path.js-line')]
+  .map(p => parseFloat(getComputedStyle(p).strokeWidth)).filter(w => w > 0)"""
+
+
+def test_the_projector_theme_thickens_lines_and_the_lecturer_can_turn_it_off(
+    app_url: str, browser: Browser
+) -> None:
+    """Presenter mode draws in the projector theme: the lecture's w line 5 px, not 3, and
+    every Plotly line 1.75 times its width; the switch on the presenter's row (or
+    ``app_projector=0`` in a bookmark) turns it off."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    wline = ".lec svg.fig .wline"
+    width = "e => parseFloat(getComputedStyle(e).strokeWidth)"
+    try:
+        page.goto(f"{app_url}/lecture?app_presenter=1&lec_t=6")
+        expect(page.locator(".lec.projector")).to_have_count(1, timeout=60_000)
+        assert page.locator(wline).first.evaluate(width) == pytest.approx(5)
+        page.goto(f"{app_url}/lecture?app_presenter=1&app_projector=0&lec_t=6")
+        expect(page.locator(".lec svg.fig")).to_be_visible(timeout=60_000)
+        expect(page.locator(".lec.projector")).to_have_count(0)
+        assert page.locator(wline).first.evaluate(width) == pytest.approx(3)
+
+        page.goto(f"{app_url}/xor?app_presenter=1")
+        switch = page.get_by_role("button", name="Projector theme: on")
+        expect(switch).to_be_visible(timeout=60_000)
+        page.wait_for_function(f"({PLOTLY_LINES})().length > 0", timeout=60_000)
+        page.wait_for_timeout(1000)  # every chart drawn
+        thick = page.evaluate(PLOTLY_LINES)
+        switch.click()
+        expect(page.get_by_role("button", name="Projector theme: off")).to_be_visible()
+        page.wait_for_function(
+            f"(() => {{ const w = ({PLOTLY_LINES})(); return w.length === {len(thick)}"
+            f" && Math.max(...w) < {max(thick)}; }})()",
+            timeout=30_000,
+        )
+        thin = page.evaluate(PLOTLY_LINES)
+        assert [round(w * 1.75, 1) for w in thin] == [round(w, 1) for w in thick]
+    finally:
+        context.close()

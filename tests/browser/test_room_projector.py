@@ -103,10 +103,12 @@ def start_presenting(r: Room) -> None:
     key(page, "room_start").get_by_role("button", name="Start a class").click()
     expect(key(page, "room_code")).to_be_visible(timeout=30_000)
     r.code = key(page, "room_code").inner_text().strip()
+    menu(page).click()  # the lecturer's controls: beside the view switch
     opener = key(page, "room_ch_open").get_by_role("button", name="Open the challenge")
-    opener.scroll_into_view_if_needed()
     opener.click()
     expect(key(page, "room_ch_close")).to_be_visible(timeout=10_000)
+    page.keyboard.press("Escape")  # the menu closes: the projector's screen as it was
+    expect(key(page, "room_ch_close")).to_be_hidden(timeout=10_000)
     r.phone.goto(f"{r.url}/room?room={r.code.replace('-', '')}")
     expect(r.phone.get_by_test_id("stForm").get_by_label("Class code")).to_have_value(
         r.code, timeout=60_000
@@ -245,23 +247,36 @@ def test_the_board_view_fits_the_projector_and_no_label_covers_another_or_a_poin
     no_exception(page)
 
 
-def test_the_lecturers_controls_are_under_the_projectors_screen(room):
+def menu(page: Page) -> Locator:
+    """The projector's menu of the lecturer's controls (the button that opens it)."""
+    return page.get_by_role("button", name="Lecturer's controls")
+
+
+def test_the_lecturers_controls_are_one_click_away_in_the_projectors_menu(room):
+    """The challenge, the summary and Close are in a menu beside the view switch: closed,
+    nothing of them on the projector; open, each whole on the screen, no scrolling. The
+    submissions' picker stays under the screen; the private lecturer link is in the menu,
+    folded."""
     page = room.lecturer
     for name in ("Join", "Board"):
         view(page, name)
         for w, h in PROJECTORS:
             projector(page, w, h)
-            for part in ("room_ch_close", "room_csv", "room_close", "room_pick"):
-                box = key(page, part).bounding_box()
-                assert box is not None and box["y"] >= h, (name, w, part, box)
-    # and reachable: under the screen, a scroll away
-    page.set_viewport_size({"width": 1280, "height": 720})
-    csv = key(page, "room_csv").get_by_role("button")
-    csv.scroll_into_view_if_needed()
-    expect(csv).to_be_in_viewport()
-    expect(key(page, "room_sure")).to_be_visible()
-    page.get_by_text("Lecturer link (private").scroll_into_view_if_needed()
-    expect(page.get_by_text("Lecturer link (private")).to_be_in_viewport()
+            on_screen(page, menu(page))
+            for part in ("room_ch_close", "room_csv", "room_close"):
+                expect(key(page, part)).to_be_hidden()
+            box = key(page, "room_pick").bounding_box()
+            assert box is not None and box["y"] >= h, (name, w, box)
+            menu(page).click()
+            parts = [key(page, p) for p in ("room_ch_close", "room_csv", "room_sure", "room_close")]
+            for part in parts:
+                expect(part).to_be_visible(timeout=10_000)
+            on_screen(page, *parts)
+            if name == "Board" and w == 1280:
+                page.screenshot(path=SCREENSHOTS / "room_projector_menu_1280x720.png")
+            expect(page.get_by_test_id("stCode").filter(visible=True)).to_have_count(0)  # folded
+            page.keyboard.press("Escape")
+            expect(key(page, "room_csv")).to_be_hidden(timeout=10_000)
 
 
 def test_the_view_switch_answers_the_keyboard_and_nothing_moves_with_reduced_motion(room):
@@ -317,7 +332,11 @@ def test_on_a_phone_the_student_and_the_lecturer_see_the_class_page_whole(room, 
     assert_fits_and_reads_plainly(phone)
     phone.screenshot(path=SCREENSHOTS / "room_projector_student_phone.png")
     # the lecturer's page on a phone (the lecturer link): the page as it is, no presenter
-    link = (room.lecturer.get_by_test_id("stCode").text_content() or "").strip()
+    lecturer = room.lecturer
+    menu(lecturer).click()  # the lecturer link: in the menu, folded
+    lecturer.get_by_text("Lecturer link (private").click()
+    link = (lecturer.get_by_test_id("stCode").text_content() or "").strip()
+    lecturer.keyboard.press("Escape")
     context = browser.new_context(**DEVICES["phone"])
     try:
         page = context.new_page()

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from browser.devices import SCREENSHOTS
 from browser.test_lecture import open_lecture, status
-from browser.test_presenter import on_screen, the_projector_shows_it_all
+from browser.test_presenter import on_screen, settled, the_projector_shows_it_all
 
 pytestmark = pytest.mark.browser
 
@@ -62,6 +62,7 @@ def test_start_a_class_in_presenter_mode_and_the_projector_still_shows_it_all(
         on_screen(page, start, "Start a class")
         frames = page.locator(".lec svg.fig").filter(visible=True).locator("rect.frame")
         expect(frames).to_have_count(4)
+        settled(page)  # drawn for this screen, and not drawn again while it is measured
         for j in range(4):  # the picture whole on the first screen, the button above it
             on_screen(page, frames.nth(j), f"panel {j}")
         start.click()

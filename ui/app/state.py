@@ -151,6 +151,9 @@ EMBED = "embed"
 
 _CORE = (
     Setting("app_presenter", False, _bool, "presenter mode"),
+    # presenter mode's look for a washed-out projector: thicker lines, larger marks, stronger
+    # tints (ui.look.plots, the lecture's chart); a lecturer whose screen is good turns it off
+    Setting("app_projector", True, _bool, "projector theme"),
     # ?embed=1: the page inside a course page's <iframe> (ui.shell.embed); named as a course
     # page's author types it, without a page prefix. Streamlit's own ?embed=true is read
     # as 1 too (its embed mode then also applies)
@@ -355,7 +358,7 @@ def init(session: Session, query: Mapping[str, Any]) -> None:
 # so the address bar, and every link copied from it or from "Copy link", opens
 # the lesson as everyone sees it (a student does not land in presenter mode, nor in a page
 # without its sidebar). Streamlit itself keeps the frame's own ``embed=`` in its address.
-LOCAL_SETTINGS = frozenset({"app_presenter", EMBED})
+LOCAL_SETTINGS = frozenset({"app_presenter", "app_projector", EMBED})
 LINK_PARAM = "data"  # the URL parameter of a link's data: ?data=<store id> (ui.app.links)
 # a class's URL parameters (ui.classmode): its code and the lecturer link's key; seat= is
 # known (no notice) and ignored: a link never gives a seat, a cookie does

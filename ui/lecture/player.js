@@ -139,6 +139,7 @@
  * @property {number} start
  * @property {number} stop
  * @property {boolean} presenter
+ * @property {boolean} [projector] presenter mode in the projector theme (thicker lines, stronger tints)
  * @property {number} play a new value: a replay plays on into this window
  * @property {[number, number] | null} asked the class's open question: [step, point]
  * @property {string} summary the run's settings, shown in presenter mode (the page's widgets are hidden)
@@ -1543,6 +1544,7 @@ function mount(component) {
     whenStyled(root, redraw);
   }
   S.wrap.classList.toggle("presenter", !!data.presenter);
+  S.wrap.classList.toggle("projector", !!data.projector); // the projector theme: player.py's CSS
   S.wrap.classList.remove("busy");
   S.range.max = String(data.T);
   const drawn = `${key}:${!!data.presenter}`;

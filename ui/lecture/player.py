@@ -176,6 +176,23 @@ _CSS = f"""
 .fig .boundline {{ stroke: {BOUND}; stroke-width: 2; }}
 .fig .kline {{ stroke: #000; stroke-width: 1; stroke-dasharray: 2 3; }}
 .fig .note {{ fill: {MINUS}; font-weight: 600; }}
+/* the projector theme (presenter mode, unless the lecturer turned it off): lines and marks
+   thicker, tints and grid stronger, for a washed-out projector seen from the back row */
+.lec.projector .fig .wline, .lec.projector .fig .warrow {{ stroke-width: 5; }}
+.lec.projector .fig .points .minus {{ stroke-width: 4.5; }}
+.lec.projector .fig .points .plus {{ stroke-width: 1.5; }}
+.lec.projector .fig .shown, .lec.projector .sw .swring,
+.lec.projector .fig .asked {{ stroke-width: 4.5; }}
+.lec.projector .fig .wstar, .lec.projector .fig .bound, .lec.projector .fig .low,
+.lec.projector .fig .up, .lec.projector .fig .w .curve,
+.lec.projector .fig .boundline {{ stroke-width: 3.5; }}
+.lec.projector .fig .ring, .lec.projector .fig .band {{ stroke-width: 2; }}
+.lec.projector .fig .half.plus, .lec.projector .fig .half.minus {{ fill-opacity: 0.16; }}
+.lec.projector .fig .grid line {{ stroke: #d6d6d6; }}
+.lec.projector .fig .grid line.axis {{ stroke: #555; }}
+.lec.projector .fig .frame {{ stroke: #8a8a8a; }}
+.lec.projector .fig text {{ fill: #000; }}
+.lec.projector .fig .grid text {{ fill: #222; }}
 @media (prefers-reduced-motion: reduce) {{ .lec * {{ transition: none !important;
   animation: none !important; }} }}
 """
@@ -350,6 +367,8 @@ def player(
             "start": start,
             "stop": stop,
             "presenter": presenter,
+            # the projector theme: thicker lines and marks, stronger tints (_CSS's .projector)
+            "projector": presenter and bool(session.get("app_projector", True)),
             "play": int(session.get(PLAY, 0)),
             "asked": None if asked is None else [int(asked[0]), int(asked[1])],
             "summary": summary,

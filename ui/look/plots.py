@@ -78,14 +78,46 @@ def as_figure(spec: dict[str, Any]) -> go.Figure:
     charts cannot be scrolled. Zoom and pan stay in the chart's tool bar.
 
     In presenter mode (the session's ``app_presenter``) every text of the chart, the axes'
-    ticks and the legend included, is ``PROJECTOR_PX``.
+    ticks and the legend included, is ``PROJECTOR_PX``; with the projector theme on too
+    (``app_projector``), lines are ``PROJECTOR_LINE`` and marks ``PROJECTOR_MARK`` times
+    as thick (on a new dict: ``spec`` may be a cached figure's, drawn again next run).
     """
     layout = spec.setdefault("layout", {})
     if isinstance(layout, dict):
         layout.setdefault("dragmode", False)
         if _presenting():
             _projector_type(layout)
+            if _projector() and isinstance(spec.get("data"), list):
+                spec = {**spec, "data": [_projector_marks(trace) for trace in spec["data"]]}
     return _Prebuilt(spec)
+
+
+# The projector theme: on a washed-out projector a 2 px line and a 6 px mark are hard to
+# see from the back row; these scale Plotly's (2 px and 6 px unless a trace says otherwise)
+PROJECTOR_LINE = 1.75
+PROJECTOR_MARK = 1.5
+_LINED = {"scatter", "scattergl", "scatterpolar", "scatter3d"}
+
+
+def _projector_marks(trace: Any) -> Any:
+    """``trace`` with its line and markers thicker (a copy; other traces as they are)."""
+    if not isinstance(trace, dict) or trace.get("type", "scatter") not in _LINED:
+        return trace
+    out = dict(trace)
+    mode = str(trace.get("mode", "lines+markers"))
+    line: dict[str, Any] = trace["line"] if isinstance(trace.get("line"), dict) else {}
+    if "lines" in mode or "line" in trace:
+        width = line.get("width", 2)
+        if isinstance(width, int | float):
+            out["line"] = {**line, "width": width * PROJECTOR_LINE}
+    marker: dict[str, Any] = trace["marker"] if isinstance(trace.get("marker"), dict) else {}
+    if "markers" in mode:
+        size = marker.get("size", 6)
+        if isinstance(size, int | float):
+            out["marker"] = {**marker, "size": size * PROJECTOR_MARK}
+        elif isinstance(size, list):
+            out["marker"] = {**marker, "size": [v * PROJECTOR_MARK for v in size]}
+    return out
 
 
 # Plotly's text in presenter mode, in px (Plotly's own sizes do not follow the page's rem):
@@ -107,6 +139,11 @@ def _projector_type(layout: dict[str, Any]) -> None:
 def _presenting() -> bool:
     """Whether the session on show is in presenter mode (False outside a page's run)."""
     return bool(st.session_state.get("app_presenter", False))
+
+
+def _projector() -> bool:
+    """Whether presenter mode draws in the projector theme (the session's setting)."""
+    return bool(st.session_state.get("app_projector", True))
 
 
 # (label, colour, its name in legends and hover texts), +1 first

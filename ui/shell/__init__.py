@@ -210,6 +210,12 @@ def _run_app() -> None:
         help="hide the settings and enlarge the fonts for a projector",
         **state.bind(st.session_state, "app_presenter"),
     )
+    st.sidebar.toggle(
+        "Projector theme",
+        help="in presenter mode: thicker lines, larger marks and stronger tints, for a "
+        "washed-out projector seen from the back row",
+        **state.bind(st.session_state, "app_projector"),
+    )
     class_strip.sidebar_box(st.session_state)
     # a follower's Step by step shows the lecturer's data: its controls fold away there
     on_lecture = spec.url_path == follow.LECTURE_PAGE and follow.following(st.session_state)

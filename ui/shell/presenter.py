@@ -7,7 +7,8 @@ little padding, the whole width of the screen, type that grows with the screen
 (rem-based: all of the page's text), and the lessons' paragraphs folded away
 (``ui.look.text.prose``: the picture on the first screen; the lecturer says the words).
 The marker is a row at the top of the page with the way out, *Leave presenter mode* (a
-button, reached by Tab), since the sidebar's switch is hidden with the sidebar. May
+button, reached by Tab), since the sidebar's switch is hidden with the sidebar, and the
+projector theme's switch (ui.look.plots: thicker lines and marks). May
 import ``ui.app``, ``ui.look`` and ``ui.server``, never a lesson.
 """
 
@@ -43,7 +44,17 @@ _style = page_style(
 def show() -> None:
     """The rules and the way out, at the top of the page (call in presenter mode only)."""
     _style()
+    on = bool(st.session_state.get("app_projector", True))
     with st.container(key=KEY, horizontal=True):
+        st.button(
+            f"Projector theme: {'on' if on else 'off'}",
+            key="app_projector_flip",
+            icon=":material/contrast:",
+            type="tertiary",
+            help="thicker lines, larger marks and stronger tints, for a washed-out projector",
+            on_click=assign,
+            args=(st.session_state, "app_projector", not on),
+        )
         st.button(
             "Leave presenter mode",
             key="app_presenter_off",

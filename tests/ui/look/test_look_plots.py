@@ -151,3 +151,33 @@ def test_saved_as_names_the_file_and_asks_for_twice_the_size():
     for bad in ("Perceptron", "a b", "../x", "x.png", "", "-x", "x-", "<b>"):
         with pytest.raises(ValueError, match="a-z0-9-"):
             saved_as(bad)
+
+
+def test_the_projector_theme_thickens_a_copy_and_leaves_the_cached_figure_as_it_was(
+    monkeypatch,
+):
+    """In presenter mode with the projector theme, lines and marks grow; the figure passed
+    in (a cached one, drawn again at the next run) is not changed, so nothing grows twice."""
+    from ui.look import plots
+
+    monkeypatch.setattr(plots, "_presenting", lambda: True)
+    monkeypatch.setattr(plots, "_projector", lambda: True)
+    cached = {
+        "data": [
+            {"type": "scatter", "mode": "lines", "x": [0, 1], "y": [0, 1]},
+            {"type": "scatter", "mode": "markers", "marker": {"size": 8, "color": "red"}},
+            {"type": "scatter", "mode": "lines", "line": {"width": 3, "dash": "dot"}},
+            {"type": "heatmap", "z": [[1]]},
+        ],
+        "layout": {},
+    }
+    before = json.dumps(cached["data"])
+    for _ in range(2):  # two runs of the page
+        drawn = plots.as_figure(cached).to_dict()["data"]
+        assert drawn[0]["line"]["width"] == pytest.approx(2 * plots.PROJECTOR_LINE)
+        assert drawn[1]["marker"] == {"size": 8 * plots.PROJECTOR_MARK, "color": "red"}
+        assert drawn[2]["line"] == {"width": 3 * plots.PROJECTOR_LINE, "dash": "dot"}
+        assert drawn[3] == {"type": "heatmap", "z": [[1]]}
+    assert json.dumps(cached["data"]) == before
+    monkeypatch.setattr(plots, "_projector", lambda: False)  # the lecturer turned it off
+    assert plots.as_figure(cached).to_dict()["data"] == cached["data"]
