@@ -461,6 +461,7 @@ def test_the_margin_labs_picture_fits_the_projector_and_a_click_lands_where_it_w
         context.close()
 
 
+WHOLE = {"xor"}  # pages whose first picture is whole on a 1280×720 projector
 FIRST_PICTURE = """() => {
   const main = document.querySelector('[data-testid="stMain"]');
   const pictures = [...main.querySelectorAll('[data-testid="stPlotlyChart"], svg.fig, .mlab svg')]
@@ -510,13 +511,17 @@ def test_in_presenter_mode_the_paragraphs_fold_away_and_the_picture_starts_on_th
             page.wait_for_function(settled, timeout=30_000)
         top = page.evaluate(FIRST_PICTURE)
         # the picture begins on the first screen (a page whose picture is whole there is
-        # the projector's goal, not yet met: docs/accessibility.md says which pages)
+        # the projector's goal, met on WHOLE: docs/accessibility.md says which pages)
         assert 0 <= top <= 720 - 120, top
+        if path in WHOLE:
+            bottom = page.evaluate(FIRST_PICTURE.replace("pictures[0].top", "pictures[0].bottom"))
+            assert bottom <= 720, (top, bottom)
         page.wait_for_timeout(1000)  # the charts drawn at their size
         px, text = page.evaluate(SMALLEST_TEXT)
         assert px >= 14, (px, text)  # the charts' ticks and legends too (Plotly's px sizes)
         page.get_by_role("button", name="Leave presenter mode").click()
-        expect(prose.filter(visible=True).first).to_be_visible(timeout=15_000)
+        # the whole page's run (SGD's landscape is seconds under a CI's load) draws them back
+        expect(prose.filter(visible=True).first).to_be_visible(timeout=60_000)
     finally:
         context.close()
 
@@ -567,14 +572,23 @@ def test_the_projector_theme_thickens_lines_and_the_lecturer_can_turn_it_off(
         switch = page.get_by_role("button", name="Projector theme: on")
         expect(switch).to_be_visible(timeout=60_000)
         page.wait_for_function(f"({PLOTLY_LINES})().length > 0", timeout=60_000)
-        page.wait_for_timeout(1000)  # every chart drawn
-        thick = page.evaluate(PLOTLY_LINES)
+        thick: list[float] = []
+        for _ in range(30):  # every chart drawn: the same lines twice, a second apart
+            page.wait_for_timeout(1000)
+            now = page.evaluate(PLOTLY_LINES)
+            if now == thick:
+                break
+            thick = now
         switch.click()
-        expect(page.get_by_role("button", name="Projector theme: off")).to_be_visible()
+        expect(page.get_by_role("button", name="Projector theme: off")).to_be_visible(
+            timeout=60_000
+        )
+        # every line drawn again at its own width: 1.75 times thinner
         page.wait_for_function(
-            f"(() => {{ const w = ({PLOTLY_LINES})(); return w.length === {len(thick)}"
-            f" && Math.max(...w) < {max(thick)}; }})()",
-            timeout=30_000,
+            f"(() => {{ const w = ({PLOTLY_LINES})(), t = {thick};"
+            " return w.length === t.length && w.every((x, i) => Math.abs(1.75 * x - t[i]) < 0.05);"
+            " })()",
+            timeout=60_000,
         )
         thin = page.evaluate(PLOTLY_LINES)
         assert [round(w * 1.75, 1) for w in thin] == [round(w, 1) for w in thick]

@@ -33,7 +33,8 @@ _style = page_style(
 {ON} header{testid("stHeader")} {{ display: none !important; }}
 {ON} {testid("stMainBlockContainer")} {{
   padding: 0.5rem 1.5rem 1rem !important; max-width: 100% !important; }}
-{ON} h1 {{ padding-top: 0 !important; }}
+{ON} h1 {{ padding-top: 0 !important; font-size: 2.1rem !important; }}
+{ON} h2 {{ font-size: 1.6rem !important; padding: 0.5rem 0 0.25rem !important; }}
 @media screen {{ {ON} [class*="st-key-{PROSE}"] {{ display: none !important; }} }}
 .st-key-{KEY} {{ justify-content: flex-end; margin-bottom: -0.75rem; }}
 @media print {{ .st-key-{KEY} {{ display: none !important; }} }}
