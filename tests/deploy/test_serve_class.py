@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser.test_margin import SURFACE, centre, metric, said, settle, tick
+from browser.test_margin import SURFACE, metric, said, settle, tick
 from class_browser import in_browser, screenshot
 from playwright.sync_api import expect
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -237,8 +237,17 @@ def drag_point_one(page: Any) -> str:
     the URL carries the new data=<id>."""
     before = page.url
     mark = page.locator('.pt[data-i="0"] .mark')
-    expect(mark).to_be_visible()  # drawn (after a reconnection the surface is drawn anew)
-    x, y = centre(mark)
+    # after a reconnection the surface is drawn anew, and can be replaced between two
+    # looks: wait for the run to end, then for a mark that is still there when measured
+    settle(page)
+    expect(mark).to_be_visible(timeout=30_000)
+    box = mark.bounding_box()
+    deadline = time.monotonic() + 30
+    while box is None and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        box = mark.bounding_box()
+    assert box is not None, "point 1 of the margin lab is not drawn"
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     ticks = tick(page)
     page.mouse.move(x, y)
     page.mouse.down()
