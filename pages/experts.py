@@ -11,6 +11,7 @@ from ui.look.numbers import count, number
 from ui.look.plots import CHART, as_figure
 from ui.look.text import lesson_text, prose
 from ui.shell import require_router
+from ui.shell.presenter import settings
 
 require_router()
 ss = st.session_state
@@ -34,19 +35,22 @@ if ss["exp_k"] > ss["exp_n"]:  # only a URL can ask for this
         f"{largest_odd(int(ss['exp_n']))}."
     )
     fit_k()
-c = st.columns([1.1, 1.1, 1.1, 1.9, 0.8], vertical_alignment="bottom")  # whole at 1280 px
-c[0].slider("analysts n", 3, 100, **bind(ss, "exp_n", then=fit_k))
-c[1].slider("committee size k (odd)", 1, largest_odd(int(ss["exp_n"])), step=2, **bind(ss, "exp_k"))
-c[2].slider("days", 10, 2000, step=10, **bind(ss, "exp_days"))
-c[3].segmented_control(
-    "the other analysts",
-    list(EXPERT_BEHAVIOURS),
-    required=True,
-    format_func={"random": "flip coins", "adversarial": "are adversarial"}.__getitem__,
-    **bind(ss, "exp_behaviour"),
-)
-c[4].number_input("seed", 0, MAX_SEED, **bind(ss, "exp_seed"))
-st.caption(f"**{ss['exp_behaviour']}:** {EXPERT_BEHAVIOURS[ss['exp_behaviour']]}.")
+with settings():  # in presenter mode, a menu: the picture on the first screen
+    c = st.columns([1.1, 1.1, 1.1, 1.9, 0.8], vertical_alignment="bottom")  # whole at 1280 px
+    c[0].slider("analysts n", 3, 100, **bind(ss, "exp_n", then=fit_k))
+    c[1].slider(
+        "committee size k (odd)", 1, largest_odd(int(ss["exp_n"])), step=2, **bind(ss, "exp_k")
+    )
+    c[2].slider("days", 10, 2000, step=10, **bind(ss, "exp_days"))
+    c[3].segmented_control(
+        "the other analysts",
+        list(EXPERT_BEHAVIOURS),
+        required=True,
+        format_func={"random": "flip coins", "adversarial": "are adversarial"}.__getitem__,
+        **bind(ss, "exp_behaviour"),
+    )
+    c[4].number_input("seed", 0, MAX_SEED, **bind(ss, "exp_seed"))
+    st.caption(f"**{ss['exp_behaviour']}:** {EXPERT_BEHAVIOURS[ss['exp_behaviour']]}.")
 
 run = experts_run(
     int(ss["exp_n"]),

@@ -17,6 +17,7 @@ from ui.look.text import lesson_text, prose, safe
 from ui.sgd import figures as sgd
 from ui.sgd import runs as sgd_runs
 from ui.shell import require_router
+from ui.shell.presenter import settings
 
 require_router()
 ss = st.session_state
@@ -32,14 +33,15 @@ st.latex(
 prose(text, "intro2")
 X, y, raw_name = current_dataset()
 name = safe(raw_name)  # for markdown
-c: Sequence[DeltaGenerator] = st.columns([2, 3])
-c[0].segmented_control(
-    "data",
-    list(SGD_DATA),
-    format_func={"given": "as given", "centred": "centred: x − mean"}.__getitem__,
-    **bind(ss, "sgd_data"),
-)
-c[1].slider("max epochs per run", 1, 100, **bind(ss, "sgd_epochs"))
+with settings():  # in presenter mode, a menu: the picture on the first screen
+    c: Sequence[DeltaGenerator] = st.columns([2, 3])
+    c[0].segmented_control(
+        "data",
+        list(SGD_DATA),
+        format_func={"given": "as given", "centred": "centred: x − mean"}.__getitem__,
+        **bind(ss, "sgd_data"),
+    )
+    c[1].slider("max epochs per run", 1, 100, **bind(ss, "sgd_epochs"))
 if ss["sgd_data"] == "centred":
     X = X - X.mean(axis=0)
     name = f"{name}, centred"

@@ -10,6 +10,7 @@ from ui.look.numbers import number, signed
 from ui.look.plots import CHART, as_figure
 from ui.look.text import lesson_text, prose
 from ui.shell import require_router
+from ui.shell.presenter import settings
 from ui.spam import figures as spam
 from ui.spam.runs import spam_run
 
@@ -21,25 +22,26 @@ RULE_NAMES = {"nonpositive": "mistake iff y·(w·x) ≤ 0", "predict_gt": "+1 if
 
 st.title("Example: a spam filter")
 prose(text, "intro")
-c = st.columns(2)
-c[0].segmented_control(
-    "words counted",
-    list(spam.VOCABULARIES),
-    required=True,
-    format_func={
-        "two": "free, money (UMass CMPSCI 689)",
-        "more": f"{len(spam.VOCABULARIES['more'])} words",
-    }.__getitem__,
-    **bind(ss, "spam_vocab"),
-)
-c[1].segmented_control(
-    "mistake rule",
-    list(SPAM_RULES),
-    required=True,
-    format_func=RULE_NAMES.__getitem__,
-    help="; ".join(f"{RULES[k].text} ({RULES[k].source})" for k in RULE_NAMES),
-    **bind(ss, "spam_rule"),
-)
+with settings():  # in presenter mode, a menu: the picture on the first screen
+    c = st.columns(2)
+    c[0].segmented_control(
+        "words counted",
+        list(spam.VOCABULARIES),
+        required=True,
+        format_func={
+            "two": "free, money (UMass CMPSCI 689)",
+            "more": f"{len(spam.VOCABULARIES['more'])} words",
+        }.__getitem__,
+        **bind(ss, "spam_vocab"),
+    )
+    c[1].segmented_control(
+        "mistake rule",
+        list(SPAM_RULES),
+        required=True,
+        format_func=RULE_NAMES.__getitem__,
+        help="; ".join(f"{RULES[k].text} ({RULES[k].source})" for k in RULE_NAMES),
+        **bind(ss, "spam_rule"),
+    )
 words = spam.VOCABULARIES[ss["spam_vocab"]]
 names = spam.names(words)
 X, y, trace = spam_run(ss["spam_vocab"], ss["spam_rule"])
@@ -87,7 +89,10 @@ for name in spam.FOLLOWED:
     )
 m.metric("mistakes so far", number(trace.mistakes_before(t)))
 st.markdown(spam.step_markdown(trace, X, y, t))
-st.plotly_chart(as_figure(spam.weights_figure(trace, names, t)), config=CHART, key="spam_w")
+# on a 1280×720 projector the chart is shorter, so that it is whole under the numbers
+height = 300 if ss["app_presenter"] else 360
+weights = spam.weights_figure(trace, names, t, height=height)
+st.plotly_chart(as_figure(weights), config=CHART, key="spam_w")
 st.dataframe(spam.training_table(X, y, w, words), hide_index=True, height=35 * (len(y) + 1) + 3)
 
 st.header("2. Your e-mail")

@@ -13,6 +13,7 @@ from ui.look.numbers import count, number, percent
 from ui.look.plots import CHART, as_figure
 from ui.look.text import lesson_text, prose, safe
 from ui.shell import require_router
+from ui.shell.presenter import settings
 from ui.variants import figures as var
 from ui.variants import runs
 
@@ -24,16 +25,19 @@ PCT = percent  # 0.123 -> "12.3%"
 st.title("Which perceptron to deploy?")
 prose(text, "intro")
 prose(text, "readouts")
-c: Sequence[DeltaGenerator] = st.columns([2.6, 2, 2, 1.6])  # the data switch whole at 1280 px
-c[0].segmented_control(
-    "2-D data",
-    list(VAR_DATA),
-    format_func={"own": "this page's set", "shared": "the sidebar's"}.__getitem__,
-    **bind(ss, "var_data"),
-)
-c[1].slider("points (this page's set)", 20, 500, step=10, **bind(ss, "var_n"))
-c[2].slider("training labels flipped", 0.0, 0.3, step=0.05, format="%.2f", **bind(ss, "var_noise"))
-c[3].slider("epochs T", 1, 100, **bind(ss, "var_epochs"))
+with settings():  # in presenter mode, a menu: the picture on the first screen
+    c: Sequence[DeltaGenerator] = st.columns([2.6, 2, 2, 1.6])  # the data switch whole at 1280 px
+    c[0].segmented_control(
+        "2-D data",
+        list(VAR_DATA),
+        format_func={"own": "this page's set", "shared": "the sidebar's"}.__getitem__,
+        **bind(ss, "var_data"),
+    )
+    c[1].slider("points (this page's set)", 20, 500, step=10, **bind(ss, "var_n"))
+    c[2].slider(
+        "training labels flipped", 0.0, 0.3, step=0.05, format="%.2f", **bind(ss, "var_noise")
+    )
+    c[3].slider("epochs T", 1, 100, **bind(ss, "var_epochs"))
 seed, noise, epochs = int(ss["data_seed"]), float(ss["var_noise"]), int(ss["var_epochs"])
 X, y = runs.own_data(int(ss["var_n"]), seed)
 name = f"separable 2-D set (n = {len(y)}, seed {seed})"

@@ -11,6 +11,7 @@ from ui.look.palette import MINUS, PLUS
 from ui.look.plots import CHART, as_figure, saved_as
 from ui.look.text import lesson_text, prose, safe
 from ui.shell import require_router
+from ui.shell.presenter import settings
 from ui.xor import figures, runs, view
 
 require_router()
@@ -19,17 +20,18 @@ text = lesson_text("xor")
 
 st.title("Beyond linear: XOR")
 prose(text, "intro")
-c = st.columns([3, 2])
-c[0].segmented_control(
-    "data",
-    list(XOR_DATA),
-    format_func={
-        "corners": "XOR, 4 integer corners",
-        "shared": "the sidebar's dataset",
-    }.__getitem__,
-    **bind(ss, "xor_data"),
-)
-c[1].slider("epochs to run", 5, 200, **bind(ss, "xor_epochs"))
+with settings():  # in presenter mode, a menu: the picture on the first screen
+    c = st.columns([3, 2])
+    c[0].segmented_control(
+        "data",
+        list(XOR_DATA),
+        format_func={
+            "corners": "XOR, 4 integer corners",
+            "shared": "the sidebar's dataset",
+        }.__getitem__,
+        **bind(ss, "xor_data"),
+    )
+    c[1].slider("epochs to run", 5, 200, **bind(ss, "xor_epochs"))
 if ss["xor_data"] == "corners":
     X, y, name = figures.XOR_X, figures.XOR_Y, "XOR corners"
 else:

@@ -61,6 +61,7 @@ TESTIDS = {
     "stMarkdownContainer": "markdown text: larger type on the class page and strip",
     "stProgress": "the class strip's tally bars: their labels' size",
     "stPageLink-NavLink": "the home page's links: their titles wrap on a phone",
+    "stPopoverBody": "an open menu: presenter mode's Settings, as wide as a row of controls",
     # the proof page on paper (ui.proof.paper)
     "stVerticalBlock": "a column of elements: a plain block on paper, so page breaks obey",
     "stElementContainer": "one element's box: no page break just after a heading's",

@@ -226,6 +226,7 @@ def _run_app() -> None:
     upload_refusal(spec.url_path)  # a refused upload, said above the page's data
     close_over_page(spec.url_path)  # a phone's sidebar, once its link opened this page
     reconnect.watch()  # a tab that reconnects to a new session runs the whole page again
+    presenter.reset()  # a page's controls in place, unless presenter.show() makes a menu
     if embedded:
         embed.show()  # no sidebar or header; a link to the page in the full app
     elif st.session_state["app_presenter"] and not spec.own_presenter:

@@ -6,13 +6,24 @@ are the sidebar's: the projector shows the lesson, not its knobs), no Streamlit 
 little padding, the whole width of the screen, type that grows with the screen
 (rem-based: all of the page's text), and the lessons' paragraphs folded away
 (``ui.look.text.prose``: the picture on the first screen; the lecturer says the words).
-The marker is a row at the top of the page with the way out, *Leave presenter mode* (a
-button, reached by Tab), since the sidebar's switch is hidden with the sidebar, and the
-projector theme's switch (ui.look.plots: thicker lines and marks). May
-import ``ui.app``, ``ui.look`` and ``ui.server``, never a lesson.
+The marker is a row at the top right of the page, beside the title, with the way out,
+*Leave presenter mode* (a button, reached by Tab), since the sidebar's switch is hidden with
+the sidebar, and the projector theme's switch (ui.look.plots: thicker lines and marks).
+
+A page's own controls (its sliders and switches) are drawn in :func:`settings`: in
+presenter mode they fold into a *Settings* menu at the start of that row, so that the
+page's first picture is whole on the first screen (the lecturer changes a setting now and
+then; the class looks at the picture). Out of presenter mode they are where they were.
+
+May import ``ui.app``, ``ui.look`` and ``ui.server``, never a lesson.
 """
 
 from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any
 
 import streamlit as st
 
@@ -22,6 +33,7 @@ from ui.look.text import PROSE
 from ui.server.internals import testid
 
 KEY = "app_presenter_on"  # the way out's row: the marker the rules below look for
+MENU = "app_presenter_menu"  # the Settings menu's contents
 ON = f"html:has(.st-key-{KEY})"
 
 _style = page_style(
@@ -33,13 +45,42 @@ _style = page_style(
 {ON} header{testid("stHeader")} {{ display: none !important; }}
 {ON} {testid("stMainBlockContainer")} {{
   padding: 0.5rem 1.5rem 1rem !important; max-width: 100% !important; }}
-{ON} h1 {{ padding-top: 0 !important; font-size: 2.1rem !important; }}
+{ON} h1 {{ padding: 0 0 0.5rem !important; font-size: 2.1rem !important; }}
 {ON} h2 {{ font-size: 1.6rem !important; padding: 0.5rem 0 0.25rem !important; }}
 @media screen {{ {ON} [class*="st-key-{PROSE}"] {{ display: none !important; }} }}
-.st-key-{KEY} {{ justify-content: flex-end; margin-bottom: -0.75rem; }}
+.st-key-{KEY} {{ justify-content: flex-end; position: absolute; top: 0.5rem; right: 1.5rem;
+  width: auto !important; z-index: 2; background: var(--background-color, #fff); }}
+{testid("stPopoverBody")}:has(.st-key-{MENU}) {{
+  width: min(92vw, 64rem) !important; max-width: min(92vw, 64rem) !important; }}
 @media print {{ .st-key-{KEY} {{ display: none !important; }} }}
 """,
 )
+
+
+# The row's first place, for the page's Settings menu: set by show(), emptied by reset()
+# at the start of every run (a script thread runs one session's runs one after another).
+_ROW = threading.local()
+
+
+def reset() -> None:
+    """No Settings menu in this run (yet): the shell calls it before the page."""
+    _ROW.slot = _ROW.menu = None
+
+
+@contextlib.contextmanager
+def settings() -> Iterator[Any]:
+    """Where a page draws its controls: in presenter mode the *Settings* menu of the row
+    at the top (one menu for every call of a run), elsewhere a container in place."""
+    slot = getattr(_ROW, "slot", None)
+    if slot is None:
+        with st.container() as here:
+            yield here
+        return
+    if _ROW.menu is None:
+        with slot.popover("Settings", icon=":material/tune:", key="app_presenter_settings"):
+            _ROW.menu = st.container(key=MENU)  # as wide as the page's row of controls
+    with _ROW.menu as menu:
+        yield menu
 
 
 def show() -> None:
@@ -47,6 +88,7 @@ def show() -> None:
     _style()
     on = bool(st.session_state.get("app_projector", True))
     with st.container(key=KEY, horizontal=True):
+        _ROW.slot = st.empty()
         st.button(
             f"Projector theme: {'on' if on else 'off'}",
             key="app_projector_flip",
