@@ -121,10 +121,10 @@ def student_view(seat: seats.Seat) -> None:
 
 @guard.fragment(run_every=2.0)
 def projector(presenter: bool) -> None:
-    """What the projector shows of the class (live). In presenter mode one screen, the
-    view the lecturer picked (Join or Board), and the board's picker under it; else the
-    join QR code, code and count, with the challenge's board under them. ``presenter``:
-    the mode the page was drawn in."""
+    """What the projector shows of the class (live). In presenter mode the view the
+    lecturer picked (Join or Board) with the view bar (``view_bar``, drawn by the page's
+    run above it); else the join QR code, code and count, with the challenge's board under
+    them. ``presenter``: the mode the page was drawn in."""
     if bool(ss["app_presenter"]) != presenter:  # left (or entered) from this fragment
         st.rerun(scope="app")  # the whole page: its sidebar, and the sidebar's switch
     if seats.seat_of(ss) is None:  # the class closed from its controls (the menu): the recap
@@ -140,24 +140,33 @@ def projector(presenter: bool) -> None:
         with st.container(key="room_board"):
             challenge_board(room, subs)
         return
-    with st.container(key="room_screen"):
-        view = view_bar()
-        if room is None:
-            st.warning(GONE)
-            return
-        if view == "board":
-            board_view(room, subs)
-        else:
-            join_view(room, presenter=True)
-    open_picker(subs)  # the board's submissions, under the projector's screen
+    if room is None:
+        st.warning(GONE)
+        return
+    if str(ss.get(VIEW, "join")) == "board":
+        board_view(room, subs)
+    else:
+        join_view(room, presenter=True)
+
+
+@guard.fragment(run_every=2.0)
+def picker() -> None:
+    """The board's submissions (live), under the projector's screen: one opens on Step by
+    step."""
+    room = seats.room_now(ss)
+    c = room.challenge if room is not None else None
+    if room is not None and c is not None:
+        open_picker(links.call(cr.submissions, room, c.id))
 
 
 GONE = "This class cannot be read right now (it ended, or the store is down)."
 
 
-def view_bar() -> str:
+def view_bar() -> None:
     """The projector's view switch (Join / Board: a radio group, reached by Tab, then the
-    arrows) and the way out of presenter mode; returns the view to draw."""
+    arrows), the way out of presenter mode and the lecturer's menu. Drawn by the page's
+    run, not by the projector's timed fragment: a click on them is a whole-page run, which
+    Streamlit never drops (a fragment's rerun asked while the fragment is drawn anew is)."""
     if "room_view_pick" not in ss:
         ss["room_view_pick"] = ss.get(VIEW, "join")
     with st.container(horizontal=True, vertical_alignment="center", key="room_bar"):
@@ -183,7 +192,6 @@ def view_bar() -> str:
         if lecturer is not None and lecturer.lecturer:
             with st.popover("Lecturer's controls", icon=":material/tune:", key="room_menu"):
                 lecturer_controls(lecturer, menu=True)
-    return str(ss.get(VIEW, "join"))
 
 
 def keep_view() -> None:
@@ -348,8 +356,13 @@ elif not seat.lecturer:
 else:
     # in presenter mode the container's key turns the page's presenter CSS on
     with st.container(key=PRESENTER_KEY if ss["app_presenter"] else None):
-        projector(bool(ss["app_presenter"]))
-        if not ss["app_presenter"]:  # in presenter mode: the projector's menu
+        if ss["app_presenter"]:
+            with st.container(key="room_screen"):  # the projector's screen, the window's height
+                view_bar()
+                projector(True)
+            picker()  # under the screen
+        else:
+            projector(False)
             lecturer_controls(seat)
         st.caption(
             "Ask the class about the next example from *Step by step*: its class strip has "
