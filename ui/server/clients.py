@@ -308,6 +308,8 @@ FULL = (
 _STARTED = threading.Event()
 # the door's: close the connection with this id that many seconds from now (False: none)
 _CLOSERS: list[Callable[[str, float], bool]] = []
+# the door's: the connection with this id is this session's (False: no such connection)
+_NAMERS: list[Callable[[str, str], bool]] = []
 
 
 def handshake() -> Mapping[str, str]:
@@ -365,6 +367,26 @@ def on_close(closer: Callable[[str, float], bool]) -> None:
     with _LOCK:
         if closer not in _CLOSERS:
             _CLOSERS.append(closer)
+
+
+def on_name(namer: Callable[[str, str], bool]) -> None:
+    """The door's way to learn a connection's session (:func:`name_stream`)."""
+    with _LOCK:
+        if namer not in _NAMERS:
+            _NAMERS.append(namer)
+
+
+def name_stream(headers: Mapping[str, str], session_id: str | None) -> None:
+    """Tell the door that the connection in ``headers`` (``STREAM_HEADER``) is session
+    ``session_id``'s: a whole-page run calls it (a reconnection is a new connection of the
+    same session), so that the door reads each frame against that session's widgets."""
+    stream = _header(headers, STREAM_HEADER)
+    if not stream or not session_id:
+        return
+    with _LOCK:
+        namers = list(_NAMERS)
+    for namer in namers:
+        namer(stream, session_id)
 
 
 def close_stream(stream: str, after: float = 0.0) -> bool:

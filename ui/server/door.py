@@ -18,7 +18,10 @@ It owns:
   (``clients.admit``), and is closed ``clients.CLOSE_AFTER_S`` later (1013: try again
   later). A browser is never refused without a sentence.
 - **the frames.** A browser's frame over ``MAX_FRAME_BYTES`` closes its connection (1009)
-  and never reaches Streamlit.
+  and never reaches Streamlit. A value ``ui.server.frames`` refuses (a component's flood of
+  events, a number Python cannot parse, a value of another kind than its widget's) is taken
+  out of its frame: Streamlit never sees it, as if the browser had not sent it. A stream's session
+  is named by the session's own runs (``clients.name_stream``), for its widgets' kinds.
 - **idle streams.** A stream on which the browser sent nothing for ``clients.IDLE_S`` is
   closed (1001), by a timer of its own.
 
@@ -27,7 +30,7 @@ to Streamlit, which ends the session's connection as when a browser leaves; what
 Streamlit sends after that fails as a send to a gone browser does.
 
 May import: the standard library, ``starlette``, ``ui.server.clients``,
-``perceptron_store.ratelimit``.
+``ui.server.frames``, ``ui.server.internals`` (reads), ``perceptron_store.ratelimit``.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from typing import Any
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ui.server import clients
+from ui.server import clients, frames, internals
 
 _LOG = logging.getLogger(__name__)
 
@@ -107,6 +110,11 @@ class _Stream:
         self.ended: asyncio.Future[int] = self.loop.create_future()
         self.pending: asyncio.Future[Message] | None = None  # the server's receive, waiting
         self.timer: asyncio.TimerHandle | None = None
+        self.session: str | None = None  # its Streamlit session, once a run named it
+
+    def kind_of(self, widget_id: str) -> str | None:
+        """The kind of value the stream's session drew ``widget_id`` with (None: unknown)."""
+        return None if self.session is None else internals.widget_kind(self.session, widget_id)
 
     def close(self, code: int) -> None:
         """Close it soon (on its loop): see :meth:`shut`."""
@@ -156,6 +164,19 @@ def close_later(stream_id: str, after: float) -> bool:
 
 
 clients.on_close(close_later)
+
+
+def name_session(stream_id: str, session_id: str) -> bool:
+    """Stream ``stream_id`` belongs to session ``session_id`` (from its run, any thread:
+    ``clients.name_stream``); False if no door holds it."""
+    with _LOCK:
+        stream = _STREAMS.get(stream_id)
+        if stream is not None:
+            stream.session = session_id
+    return stream is not None
+
+
+clients.on_name(name_session)
 
 
 def _is_page(message: Message) -> bool:
@@ -279,7 +300,18 @@ class Door:
 
     async def _receive(self, stream: _Stream, receive: Receive) -> Message:
         """The server's next message for Streamlit, unless the door closed the stream
-        first; a frame over the bound closes it."""
+        first; a frame over the bound closes it, and what ``frames.screened`` takes out of a
+        frame never reaches Streamlit."""
+        message = await self._next(stream, receive)
+        data: Any = message.get("bytes") if message["type"] == "websocket.receive" else None
+        if data:
+            screened, said = frames.screened(data, stream.kind_of)
+            if said:
+                _LOG.warning("perceptron: took out of a browser's frame: %s", "; ".join(said))
+                message = {**message, "bytes": screened}
+        return message
+
+    async def _next(self, stream: _Stream, receive: Receive) -> Message:
         if stream.ended.done():
             return _disconnect(stream.ended.result())
         if stream.pending is None:

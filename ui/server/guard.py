@@ -1,15 +1,15 @@
 """Bounded work per browser message, and no traceback ever.
 
 **One event of each kind per message.** A component's trigger may carry a list of
-events, and Streamlit runs the component's callback once per entry. A forged message
-with 100,000 entries would run the margin lab's edit 100,000 times, each reading the
-whole list again. :func:`component_callbacks` reads the first event of each kind
-(component and event name) of a message and returns at once for the rest (counters,
-reset at the start of every script run by :func:`new_run`), and refuses a payload
-larger than a gesture can make (:func:`within`) before anything loops over it. Events
-of different kinds are all read: Streamlit merges the triggers of messages that arrive
-while a run is pending into one, so the lecture's step report and the presenter key
-pressed right after it reach the same run, and each must count.
+events (at most ``frames.MAX_EVENTS``: the door drops a longer one before Streamlit reads
+it), and Streamlit runs the component's callback once per entry.
+:func:`component_callbacks` reads the first event of each kind (component and event name)
+of a message and returns at once for the rest (counters, reset at the start of every
+script run by :func:`new_run`), and refuses a payload larger than a gesture can make
+(:func:`within`) before anything loops over it. Events of different kinds are all read:
+Streamlit merges the triggers of messages that arrive while a run is pending into one, so
+the lecture's step report and the presenter key pressed right after it reach the same run,
+and each must count.
 
 **No traceback.** :func:`page` and :func:`fragment` run page code so that an
 unexpected exception shows a short sentence (with a reference to the server's
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import re
 import secrets
 import threading
 import types
@@ -30,7 +29,7 @@ from typing import Any, ParamSpec, TypeVar, overload
 
 import streamlit as st
 
-from ui.server import fair, internals, memory
+from ui.server import fair, memory
 from ui.server.cache import Busy
 
 # a session's state: st.session_state, or a dict in the tests (ui.app.state.Session)
@@ -76,90 +75,6 @@ def within(
             return False
         stack.extend((c, level + 1) for c in children)
     return True
-
-
-MAX_EVENTS = 8  # events one component message may list (a gesture sends one)
-
-
-def bounded_dispatch(original: Callable[..., None]) -> Callable[..., None]:
-    """``original`` (Streamlit's trigger dispatch), but a list of over ``MAX_EVENTS``
-    events runs nothing."""
-
-    @functools.wraps(original)
-    def dispatch(self: Any, votes: Any, wid: str, *args: Any, **kwargs: Any) -> None:
-        try:
-            value = internals.pending_trigger(self, wid)
-        except Exception:  # not deserialisable: Streamlit's own code decides
-            value = None
-        if isinstance(value, list) and len(value) > MAX_EVENTS:
-            _LOG.warning("dropped a component message listing %d events", len(value))
-            return
-        original(self, votes, wid, *args, **kwargs)
-
-    dispatch._bounded = True  # type: ignore[attr-defined]
-    return dispatch
-
-
-MAX_TRIGGER_CHARS = 16_384  # a gesture's JSON is under 1 kB; within() allows about 13 kB
-# A number's digits in an event: Python's JSON parser refuses an int of over 4,300
-# digits with an exception inside Streamlit, before any of our code runs; no gesture
-# sends more than a double's 17 significant digits and an exponent.
-_LONG_NUMBER = re.compile(r"\d{40}")
-
-
-_NUMBERS = frozenset({"int_value", "double_value", "uint_value"})
-
-
-def _same_kind(sent: str, widget: str) -> bool:
-    """A browser's value fits its widget: the same kind, or a number for a number (the
-    browser sends a number input's whole number as an int to a float widget)."""
-    return sent == widget or (sent in _NUMBERS and widget in _NUMBERS)
-
-
-def bounded_store(original: Callable[..., None]) -> Callable[..., None]:
-    """``original`` (Streamlit's ``WStates.set_widget_from_proto``), but a component
-    event whose JSON text is longer than ``MAX_TRIGGER_CHARS``, or holds a run of 40
-    digits (a number Python's parser may refuse with an exception), is not kept: it is
-    never parsed, copied or dispatched, as if the message had carried no event. Nor is
-    a value of another kind than its widget's (``WidgetMetadata.value_type``)."""
-
-    @functools.wraps(original)
-    def store(self: Any, widget_state: Any) -> None:
-        try:
-            raw = widget_state.json_trigger_value
-        except Exception:  # not a proto Streamlit knows: Streamlit's own code decides
-            raw = ""
-        if len(raw) > MAX_TRIGGER_CHARS:
-            _LOG.warning("dropped a component event of %d characters", len(raw))
-            return
-        if _LONG_NUMBER.search(raw):
-            _LOG.warning("dropped a component event with a number of 40 or more digits")
-            return
-        # A value of another kind than its widget's (an int for the class strip's pills):
-        # Streamlit would keep it, and its deserializer would raise at the start of this
-        # and every later run of the session, before any of our code
-        try:
-            expected = internals.widget_value_type(self, widget_state.id)
-            kind = widget_state.WhichOneof("value")
-        except Exception:  # not what Streamlit's own code expects: it decides
-            expected = kind = None
-        if expected is not None and kind is not None and not _same_kind(kind, expected):
-            _LOG.warning("dropped a widget value of kind %s for a %s widget", kind, expected)
-            return
-        original(self, widget_state)
-
-    store._bounded = True  # type: ignore[attr-defined]
-    return store
-
-
-# Streamlit calls a component's callback once per entry of a message's list, in its own
-# loop, before any of our code can refuse: 8,000 entries cost the server about 0.8 s even
-# with callbacks that return at once. Then it parses the JSON and, when the component
-# mounts, deep-copies the whole value: a 0.4 MB event cost about 150 ms of the interpreter
-# per message. So the method that loops drops a message of more than MAX_EVENTS events,
-# and the method that stores a browser's value never keeps an oversized event (both are
-# Streamlit internals: ui.server.internals checks them at start and says if one is gone).
-BOUNDED = internals.wrap_message_methods(bounded_dispatch, bounded_store)
 
 
 def new_run(session: Session) -> int:

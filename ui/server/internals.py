@@ -211,17 +211,35 @@ def yield_to_requests() -> None:
     raise StopException()
 
 
-def pending_trigger(session_state: Any, widget_id: str) -> Any:
-    """The value a browser message just brought for ``widget_id``, before Streamlit
-    dispatches its callbacks (``SessionState._new_widget_state``). For the flood guard."""
-    return session_state._new_widget_state[widget_id]
+def back_message(data: bytes) -> Any:
+    """A browser's frame parsed as Streamlit's ``BackMsg`` (its wire format), or None if it
+    is not one. For the door's reading of a frame (ui.server.frames). Waits for a public
+    type of a browser's message (an ``st.App`` middleware sees its bytes only)."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    msg = BackMsg()
+    try:
+        msg.ParseFromString(data)
+    except Exception:  # not a message: Streamlit closes the stream itself (1002)
+        return None
+    return msg
 
 
-def widget_value_type(widget_states: Any, widget_id: str) -> str | None:
-    """The kind of value (``int_value``, ``json_trigger_value`` ...) the widget drawn
-    as ``widget_id`` takes, from its metadata (``WStates.widget_metadata``); None if
-    Streamlit does not know the widget. For the flood guard."""
-    meta = widget_states.widget_metadata.get(widget_id)
+@_or(None)
+def widget_kind(session_id: str, widget_id: str) -> str | None:
+    """The kind of value (``int_value``, ``json_trigger_value`` ...) that session
+    ``session_id`` drew widget ``widget_id`` with (its ``WidgetMetadata.value_type``), or
+    None if the session or the widget is unknown. For the door's reading of a browser's
+    frame (ui.server.frames), on the server's event loop: dictionary reads only. Waits for
+    a public way to know a widget's kind outside its session's script run."""
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return None
+    info = Runtime.instance()._session_mgr.get_session_info(session_id)
+    if info is None:
+        return None
+    meta = info.session._session_state._new_widget_state.widget_metadata.get(widget_id)
     return None if meta is None else str(meta.value_type)
 
 
@@ -688,29 +706,7 @@ def _runner_handoff() -> bool:
     )
 
 
-# ------------------------------------------------------------------------------- the wraps
-
-
-@_or(False)
-def wrap_message_methods(
-    dispatch: Callable[[Callable[..., None]], Callable[..., None]],
-    store: Callable[[Callable[..., None]], Callable[..., None]],
-) -> bool:
-    """Wrap the method that runs a component message's callbacks once per listed event
-    (``SessionState._dispatch_trigger_callbacks``) with ``dispatch``, and the one that
-    keeps a browser's widget value (``WStates.set_widget_from_proto``) with ``store``,
-    once per process. False (and nothing wrapped) if either method is gone."""
-    from streamlit.runtime.state.session_state import SessionState, WStates
-
-    original = getattr(SessionState, "_dispatch_trigger_callbacks", None)
-    setter = getattr(WStates, "set_widget_from_proto", None)
-    if original is None or setter is None:
-        return False
-    if not getattr(original, "_bounded", False):
-        SessionState._dispatch_trigger_callbacks = dispatch(original)  # type: ignore[method-assign]
-    if not getattr(setter, "_bounded", False):
-        WStates.set_widget_from_proto = store(setter)  # type: ignore[method-assign]
-    return True
+# --------------------------------------------------------------------- one key for widgets
 
 
 # Streamlit's widget functions that read ``get_session_state().filtered_state`` only to
@@ -857,11 +853,16 @@ def _init_names(cls: type) -> tuple[str, ...]:
 
 
 def _session_fields() -> bool:
+    from streamlit.runtime import Runtime
     from streamlit.runtime.app_session import AppSession
+    from streamlit.runtime.session_manager import SessionManager
     from streamlit.runtime.state.session_state import SessionState, WStates
 
     return (
         "_client_state" in _init_names(AppSession)
+        and "_session_state" in _init_names(AppSession)
+        and "_session_mgr" in _init_names(Runtime)
+        and hasattr(SessionManager, "get_session_info")
         and hasattr(AppSession, "request_rerun")
         and "_new_widget_state" in getattr(SessionState, "__dataclass_fields__", {})
         and "widget_metadata" in getattr(WStates, "__dataclass_fields__", {})
@@ -886,21 +887,14 @@ def _frontend_attributes() -> bool:
     return not _missing_from_frontend(list(ATTRIBUTES))
 
 
-FLOOD_GUARD = "the flood guard (a component message's events and size bounded before parsing)"
+FLOOD_GUARD = "the door's check of a widget's kind (a browser's value of another kind is dropped)"
 CHECKS: tuple[Check, ...] = (
     Check(
         FLOOD_GUARD,
-        "SessionState._dispatch_trigger_callbacks, ._new_widget_state",
-        _has(
-            "streamlit.runtime.state.session_state", "SessionState", "_dispatch_trigger_callbacks"
-        ),
+        "Runtime._session_mgr.get_session_info, AppSession._session_state, "
+        "SessionState._new_widget_state, WStates.widget_metadata",
+        _session_fields,
     ),
-    Check(
-        FLOOD_GUARD,
-        "WStates.set_widget_from_proto, .widget_metadata",
-        _has("streamlit.runtime.state.session_state", "WStates", "set_widget_from_proto"),
-    ),
-    Check(FLOOD_GUARD, "the session objects' fields", _session_fields),
     Check(
         "the fair share and the cache's quotas per student",
         "streamlit.runtime.scriptrunner.get_script_run_ctx",

@@ -179,6 +179,9 @@ def run_app() -> None:
                 st.error(said, icon=":material/hourglass_top:")
                 st.stop()
             st.session_state[ADMITTED] = True
+        # the door reads this connection's frames against this session's widgets (a
+        # reconnection is a new connection: every whole-page run names it)
+        clients.name_stream(clients.handshake(), internals.session_id())
         with fair.turn():  # a session that keeps the server busy waits its turn
             _run_app()
     finally:

@@ -36,6 +36,7 @@ class Seen:
     pages: int = 0
     handshakes: list[dict[str, Any]] = field(default_factory=list)
     frames: list[int] = field(default_factory=list)
+    data: list[bytes] = field(default_factory=list)  # the frames themselves
     ends: list[int] = field(default_factory=list)
 
 
@@ -70,6 +71,7 @@ def tiny_app(seen: Seen) -> Starlette:
             while True:
                 data = await ws.receive_bytes()
                 seen.frames.append(len(data))
+                seen.data.append(data)
                 await ws.send_bytes(b"echo")
         except WebSocketDisconnect as gone:
             seen.ends.append(gone.code)
@@ -292,6 +294,54 @@ def test_a_frame_over_the_bound_closes_the_stream_and_never_reaches_the_app(serv
     assert served.seen.frames == [door.MAX_FRAME_BYTES]
     assert wait_for(lambda: served.seen.ends == [door.TOO_BIG])
     assert wait_for(lambda: served.door.open_streams() == 0)
+
+
+def rerun(*widgets: Any) -> bytes:
+    """A browser's rerun with these widgets' states (a real ``BackMsg``)."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    msg = BackMsg()
+    msg.rerun_script.widget_states.widgets.extend(widgets)
+    return msg.SerializeToString()
+
+
+def test_what_the_frames_check_refuses_never_reaches_the_app_and_the_stream_goes_on(
+    served, monkeypatch
+):
+    """A component flood and a value of another kind than its widget's (the session, named
+    by its run through ``clients.name_stream``, drew "pills" as a list of strings) are taken
+    out of their frames; the frames still reach the app (the rerun is answered), and a
+    good frame passes as it was sent."""
+    import json
+
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    from ui.server import internals
+
+    kinds = {("session-1", "pills"): "string_array_value"}
+    monkeypatch.setattr(internals, "widget_kind", lambda s, w: kinds.get((s, w)))
+    received = served.seen.data
+    ws = tab(served, "198.51.100.51", "35" * 16)
+    assert wait_for(lambda: len(served.seen.handshakes) == 1)
+    stream_id = served.seen.handshakes[0]["stream"]
+    clients.name_stream({clients.STREAM_HEADER: stream_id}, "session-1")
+    flood = json.dumps([{"event": "moved", "value": {"i": 1}}] * 100)
+    fine = rerun(WidgetState(id="pills", string_array_value={"data": ["a"]}))
+    for data in (
+        rerun(WidgetState(id="canvas", json_trigger_value=flood)),
+        rerun(WidgetState(id="pills", int_value=1)),
+        fine,
+    ):
+        ws.send(data)
+        assert ws.recv(timeout=5) == b"echo"
+    assert len(received) == 3
+    for data in received[:2]:
+        msg = BackMsg()
+        msg.ParseFromString(data)
+        assert list(msg.rerun_script.widget_states.widgets) == []  # as if not sent
+    assert received[2] == fine
+    ws.close()
 
 
 # ------------------------------------------------------------------------ idle streams

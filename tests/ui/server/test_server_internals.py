@@ -35,35 +35,33 @@ def test_the_lock_pins_the_streamlit_the_internals_were_checked_on():
 
 
 def test_a_missing_internal_names_the_feature_that_is_off(monkeypatch, capsys):
-    from streamlit.runtime.state.session_state import SessionState, WStates
+    from streamlit.runtime.session_manager import SessionManager
 
-    monkeypatch.delattr(SessionState, "_dispatch_trigger_callbacks")
-    monkeypatch.delattr(WStates, "set_widget_from_proto")
+    monkeypatch.delattr(SessionManager, "get_session_info")
     monkeypatch.setattr(internals, "TESTIDS", {**internals.TESTIDS, "stNoSuchThing": "x"})
     found = internals.problems()
-    assert len(found) == 3, found
-    assert all(line.startswith("the flood guard") for line in found[:2])
-    assert "_dispatch_trigger_callbacks" in found[0]
-    assert "set_widget_from_proto" in found[1]
-    assert "presenter mode" in found[2] and "data-testid" in found[2]
+    assert len(found) == 2, found
+    assert found[0].startswith("the door's check of a widget's kind")
+    assert "get_session_info" in found[0]
+    assert "presenter mode" in found[1] and "data-testid" in found[1]
     monkeypatch.setattr(internals, "_REPORTED", False)
     assert internals.report() == found
     err = capsys.readouterr().err
     assert f"not the version this app was tested on ({internals.TESTED}" in err
-    assert err.count("\n  - ") == 3 and "flood guard" in err
+    assert err.count("\n  - ") == 2 and "widget's kind" in err
     assert internals.report() == []  # once per process
 
 
 def test_a_missing_internal_leaves_its_feature_off_not_the_app_broken(monkeypatch):
     from streamlit.runtime import scriptrunner
-    from streamlit.runtime.state.session_state import SessionState
 
     monkeypatch.delattr(scriptrunner, "get_script_run_ctx")
     assert internals.session_id() is None  # the fair share and quotas see no session
-    monkeypatch.delattr(SessionState, "_dispatch_trigger_callbacks")
-    wrapped = []
-    assert internals.wrap_message_methods(wrapped.append, wrapped.append) is False
-    assert wrapped == []  # neither method wrapped when one of them is gone
+    from streamlit.runtime import Runtime
+
+    monkeypatch.setattr(Runtime, "exists", staticmethod(lambda: True))
+    monkeypatch.setattr(Runtime, "instance", staticmethod(lambda: object()))
+    assert internals.widget_kind("s", "w") is None  # the door checks no kind: frames pass
 
 
 def test_a_streamlit_without_the_internals_starts_with_a_message_and_no_traceback(tmp_path):
@@ -75,8 +73,8 @@ def test_a_streamlit_without_the_internals_starts_with_a_message_and_no_tracebac
         f"""
         import sys
         sys.path.insert(0, {str(ROOT)!r})
-        from streamlit.runtime.state import session_state
-        del session_state.SessionState._dispatch_trigger_callbacks
+        from streamlit.runtime import session_manager
+        del session_manager.SessionManager.get_session_info
         from streamlit.runtime import scriptrunner
         del scriptrunner.get_script_run_ctx
         from streamlit.testing.v1 import AppTest
@@ -101,7 +99,7 @@ def test_a_streamlit_without_the_internals_starts_with_a_message_and_no_tracebac
     assert "lecture errors: []" in done.stdout
     said = [line for line in done.stderr.splitlines() if line.startswith("  - ")]
     assert len(said) == 2, done.stderr[-3000:]
-    for feature in ("flood guard", "fair share"):
+    for feature in ("widget's kind", "fair share"):
         assert any(feature in line for line in said), (feature, said)
     assert f"tested on ({internals.TESTED}" in done.stderr
     assert "Traceback" not in done.stderr
