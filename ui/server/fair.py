@@ -46,10 +46,13 @@ interpreter.
 
 A run superseded while it waits is not worked through. Reruns of a session whose run waits
 are merged into it (``internals.one_script_thread_per_session``); when it gets its place,
-Streamlit starts the newer run in that place at once. A run told to stop while it waits
-(its tab closed) leaves the queue at its next look, ``LOOK`` seconds at most.
+Streamlit stops it at its first call and starts the newer run at once: a quiet session's
+place is kept for that run (``_carry``: Streamlit's rerun and stop end a run with a
+``BaseException`` that is not an ``Exception``, and nothing else does). A run whose tab
+closed while it waited is stopped the same way; the place it kept is free again after
+``SLICE``. This is a plain gate: it asks Streamlit nothing but the session's id.
 
-May import: the standard library, ``ui.server.internals``.
+May import: the standard library, ``ui.server.internals`` (reads).
 """
 
 from __future__ import annotations
@@ -201,9 +204,7 @@ def _take(session: str, arrived: float, page: bool) -> tuple[int, bool]:
     # ticker looks); a waiter itself only looks now and then whether its tab closed
     _start_ticker()
     try:
-        while not waiter.granted.wait(LOOK):
-            if internals.superseded_by() == "stop":  # its tab closed, or a newer run took over
-                internals.yield_to_requests()
+        waiter.granted.wait()
     except BaseException:
         with _LOCK:
             if waiter.granted.is_set():
@@ -243,8 +244,8 @@ def _tick() -> None:
 
 
 def _carry(session: str, ticket: int, busy: bool, arrived: float) -> None:
-    """Keep the place of a run superseded as it got it for the newer run of its session,
-    which Streamlit starts at once; its wait is charged now."""
+    """Keep the place of a run cut short for the newer run of its session, which
+    Streamlit starts at once; its wait and run are charged now."""
     now = time.monotonic()
     with _LOCK:
         _CARRIED[session] = (ticket, busy, now)
@@ -303,23 +304,29 @@ def turn(*, fragment: bool = False) -> Iterator[None]:
     ticket, busy = _carried(session, arrived, not fragment) or _take(
         session, arrived, page=not fragment
     )
-    if internals.superseded_by() == "rerun":  # a newer run came while this one waited
-        _carry(session, ticket, busy, arrived)
-        internals.yield_to_requests()  # Streamlit starts it in this run's place
-        _carried(session, arrived, not fragment)  # it had not, after all
     _DEPTH.n = 1
     started, cpu = time.monotonic(), time.thread_time()
+    cut = False
     try:
         yield
+    except BaseException as stopped:
+        # Streamlit's rerun and stop are BaseExceptions, not Exceptions: a newer message of
+        # this session (merged into this run while it waited) or st.rerun ends this run at
+        # its next call, and the newer run starts at once on this thread, in this place
+        cut = not isinstance(stopped, Exception)
+        raise
     finally:
         _DEPTH.n = 0
         used = time.thread_time() - cpu
-        try:
-            if busy:  # rests in its place as long as it ran: busy ones get half the time
-                ran = time.monotonic() - started
-                time.sleep(min(max(ran, MIN_REST), MAX_REST))
-        finally:
-            _give_back(ticket)
+        if cut and not busy:  # kept for the newer run (a busy one queues again)
+            _carry(session, ticket, busy, arrived)
+        else:
+            try:
+                if busy:  # rests in its place as long as it ran: busy ones get half the time
+                    ran = time.monotonic() - started
+                    time.sleep(min(max(ran, MIN_REST), MAX_REST))
+            finally:
+                _give_back(ticket)
         end = time.monotonic()
         # a busy run is charged its wait, run and rest (so it stays busy); any other its
         # processor time (a wait during which it asked for more was charged by _carry)

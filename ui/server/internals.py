@@ -161,56 +161,6 @@ def fragment_run() -> bool:
     return bool(ctx is not None and ctx.fragment_ids_this_run)
 
 
-def _requests_of_this_run() -> Any:
-    """The ``ScriptRequests`` of the script running on this thread, or None."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx(suppress_warning=True)
-    return None if ctx is None else ctx.script_requests
-
-
-@_or(None)
-def superseded_by() -> str | None:
-    """What this thread's session asked of its running script since it began: "stop"
-    (its tab closed, or a newer run took over), "rerun" (a newer whole-page rerun, to be
-    started in its place at its next call), or None. For the fair share."""
-    from streamlit.runtime.scriptrunner_utils import script_requests as sr
-
-    requests = _requests_of_this_run()
-    if requests is None:
-        return None
-    with requests._lock:
-        state, data = requests._state, requests._rerun_data
-    if state == sr.ScriptRequestType.STOP:
-        return "stop"
-    if state == sr.ScriptRequestType.RERUN and not sr._fragment_run_should_not_preempt_script(
-        data.fragment_id_queue, data.is_fragment_scoped_rerun
-    ):
-        return "rerun"
-    return None
-
-
-@_or(None)
-def yield_to_requests() -> None:
-    """Stop this thread's script now, or restart it as a newer whole-page rerun, if its
-    session asked for that since it began: what Streamlit does at the script's next call
-    (``ScriptRequests.on_scriptrunner_yield``; the exceptions are Streamlit's, which its
-    runner handles). For the fair share: a run superseded while it waits for a place
-    leaves the queue, and one that got its place starts the newer run in it."""
-    from streamlit.runtime.scriptrunner_utils.exceptions import RerunException, StopException
-    from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
-
-    requests = _requests_of_this_run()
-    if requests is None:
-        return
-    request = requests.on_scriptrunner_yield()
-    if request is None:
-        return
-    if request.type == ScriptRequestType.RERUN:
-        raise RerunException(request.rerun_data)
-    raise StopException()
-
-
 def back_message(data: bytes) -> Any:
     """A browser's frame parsed as Streamlit's ``BackMsg`` (its wire format), or None if it
     is not one. For the door's reading of a frame (ui.server.frames). Waits for a public
@@ -383,8 +333,8 @@ def one_script_thread_per_session(*, waiting: Callable[[str], bool]) -> bool:
     (a classmate's Step: once in 10 s). So:
 
     - a rerun for a session whose run has not begun (it waits for its place) is handed to
-      that run, as with fastReruns off: Streamlit merges the two, and the waiting run
-      starts again as the newer one on its own thread (``yield_to_requests``);
+      that run, as with fastReruns off: Streamlit merges the two, and stops the waiting
+      run at its first call and starts the newer one on the same thread;
     - a rerun that arrives while the session's previous script is still stopping is held
       back, merged with any later ones as Streamlit merges reruns (``ScriptRequests``),
       and started when that script ends.
@@ -662,21 +612,6 @@ def loop_late() -> float:
     return max(0.0, time.monotonic() - last - BEAT_S) if last else 0.0
 
 
-def _requests_of_run() -> bool:
-    from streamlit.runtime.scriptrunner_utils import exceptions, script_requests
-    from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequests
-    from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
-
-    return (
-        "script_requests" in getattr(ScriptRunContext, "__dataclass_fields__", {})
-        and hasattr(ScriptRequests, "on_scriptrunner_yield")
-        and {"_lock", "_state", "_rerun_data"} <= set(_init_names(ScriptRequests))
-        and hasattr(script_requests, "_fragment_run_should_not_preempt_script")
-        and hasattr(exceptions, "RerunException")
-        and hasattr(exceptions, "StopException")
-    )
-
-
 def _runner_handoff() -> bool:
     from streamlit.runtime import app_session
     from streamlit.runtime.app_session import AppSession
@@ -921,11 +856,6 @@ CHECKS: tuple[Check, ...] = (
         "AppSession._create_scriptrunner, ._handle_scriptrunner_event_on_event_loop, "
         "._enqueue_forward_msg, ScriptRunner._script_thread, ._requests, ScriptRequests._state",
         _runner_handoff,
-    ),
-    Check(
-        "the fair share's queue (a superseded run leaves it)",
-        "ScriptRunContext.script_requests, ScriptRequests.on_scriptrunner_yield",
-        _requests_of_run,
     ),
     Check(
         "a follower's Play in time with the lecturer's (the player's lateness judged from "

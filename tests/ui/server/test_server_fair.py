@@ -1,6 +1,7 @@
 """ui.server.fair: when runs must wait, the least charged session goes first; a quiet
 server makes nobody wait; a long run does not hold its place."""
 
+import contextlib
 import threading
 import time
 
@@ -114,20 +115,22 @@ def test_when_every_place_is_held_the_least_charged_session_goes_first(as_sessio
 
 def wait_for_a_place(as_session, monkeypatch, session: str, asked_more: bool) -> float:
     """One run of ``session`` that waits 0.3 s for a place (every place held), having
-    asked for a newer run meanwhile or not; returns its charge over the window, in s."""
+    asked for a newer run meanwhile or not (then Streamlit stops it at its first call and
+    starts the newer one); returns its charge over the window, in s."""
     monkeypatch.setattr(fair, "SLICE", 30.0)
-    asked = {session: "rerun"} if asked_more else {}
-    monkeypatch.setattr(
-        fair.internals, "superseded_by", lambda: asked.get(getattr(as_session, "id", ""))
-    )
-    monkeypatch.setattr(fair.internals, "yield_to_requests", lambda: asked.pop(session, None))
     holders = Holders(as_session)
     done = threading.Event()
 
     def run() -> None:
         as_session.id = session
-        with fair.turn():
-            done.set()
+        try:
+            with fair.turn():
+                if asked_more:
+                    raise Superseded
+                done.set()
+        except Superseded:
+            with fair.turn():  # the newer run, at once
+                done.set()
 
     t = threading.Thread(target=run)
     t.start()
@@ -343,22 +346,12 @@ def test_page_runs_wait_while_the_event_loop_is_behind_and_a_step_does_not(as_se
 
 
 class Superseded(BaseException):
-    """What Streamlit raises in a script whose session asked for a newer run."""
+    """What Streamlit raises in a script whose session asked for a newer run (or whose tab
+    closed): a BaseException that is not an Exception, at the script's next call."""
 
 
 def test_a_run_superseded_while_it_waited_hands_its_place_to_the_newer_run(as_session, monkeypatch):
     monkeypatch.setattr(fair, "SLICE", 30.0)
-    asked: dict[str, str | None] = {"old": "rerun"}  # old's session sent a newer rerun
-
-    def superseded_by() -> str | None:
-        return asked.get(getattr(as_session, "id", ""))
-
-    def yield_to_requests() -> None:
-        if asked.pop(as_session.id, None):
-            raise Superseded
-
-    monkeypatch.setattr(fair.internals, "superseded_by", superseded_by)
-    monkeypatch.setattr(fair.internals, "yield_to_requests", yield_to_requests)
     holders = Holders(as_session, pages=PAGE_PLACES - 1, fragments=0)  # one page place left
     order: list[str] = []
 
@@ -366,7 +359,7 @@ def test_a_run_superseded_while_it_waited_hands_its_place_to_the_newer_run(as_se
         as_session.id = session
         try:
             with fair.turn():
-                order.append(f"{session} stale")  # never: superseded as it got its place
+                raise Superseded  # Streamlit, at the stale run's first call
         except Superseded:
             with fair.turn():  # Streamlit starts the newer run at once
                 order.append(session)
@@ -390,43 +383,30 @@ def test_a_run_superseded_while_it_waited_hands_its_place_to_the_newer_run(as_se
         holders.stop()
 
 
-def test_a_run_whose_tab_closed_while_it_waited_leaves_the_queue(as_session, monkeypatch):
-    monkeypatch.setattr(fair, "SLICE", 30.0)
-    monkeypatch.setattr(fair, "LOOK", 0.05)
-    closed = threading.Event()
-
-    def superseded_by() -> str | None:
-        return "stop" if closed.is_set() and as_session.id == "gone" else None
-
-    def yield_to_requests() -> None:
-        if superseded_by() == "stop":
+def test_a_place_kept_for_a_run_that_never_comes_is_free_again_after_a_slice(
+    as_session, monkeypatch
+):
+    """A run whose tab closed while it waited is stopped at its first call: the place kept
+    for a newer run that never comes is anyone's after ``SLICE``."""
+    monkeypatch.setattr(fair, "SLICE", 0.2)
+    as_session.id = "gone"
+    for _ in range(fair.PLACES):
+        with contextlib.suppress(Superseded), fair.turn(fragment=True):
             raise Superseded
+    as_session.id = "next"
+    started = time.monotonic()
+    with fair.turn(fragment=True):
+        pass
+    assert time.monotonic() - started < 1.0
 
-    monkeypatch.setattr(fair.internals, "superseded_by", superseded_by)
-    monkeypatch.setattr(fair.internals, "yield_to_requests", yield_to_requests)
-    holders = Holders(as_session)
-    left = threading.Event()
 
-    def run() -> None:
-        as_session.id = "gone"
-        try:
-            with fair.turn():
-                pass
-        except Superseded:
-            left.set()
-
-    t = threading.Thread(target=run)
-    t.start()
-    try:
-        while fair.waiting() < 1:
-            time.sleep(0.005)
-        assert fair.is_waiting("gone")
-        closed.set()  # its tab closes: Streamlit asks the script to stop
-        assert left.wait(2)
-        assert fair.waiting() == 0 and not fair.is_waiting("gone")
-    finally:
-        holders.stop()
-        t.join(5)
+def test_an_error_in_a_page_gives_its_place_back_at_once(as_session):
+    """A page's own exception is no rerun: nothing is kept for it."""
+    as_session.id = "oops"
+    for _ in range(fair.PLACES + 1):
+        with contextlib.suppress(ValueError), fair.turn():
+            raise ValueError("a page's bug")
+    assert not fair._CARRIED and not fair._HELD
 
 
 def test_a_page_run_waits_for_a_late_loop_a_second_at_most(as_session, monkeypatch):

@@ -132,8 +132,6 @@ def test_outside_a_server_the_run_helpers_do_nothing():
     script = (
         "from ui.server import internals\n"
         "assert internals.loop_late() == 0.0\n"
-        "assert internals.superseded_by() is None\n"
-        "assert internals.yield_to_requests() is None\n"
         "assert internals.watch_the_loop() is False\n"
         "assert internals.fragment_run() is False\n"
     )
