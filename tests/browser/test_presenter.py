@@ -570,6 +570,17 @@ PLOTLY_LINES = """() => [...document.querySelectorAll('.js-plotly-plot .scatterl
   .map(p => parseFloat(getComputedStyle(p).strokeWidth)).filter(w => w > 0)"""
 
 
+def line_width(page: Page, selector: str, expected: float) -> float:
+    """The first ``selector`` line's stroke width once it is ``expected`` (the instrument is
+    drawn anew as the page's run ends: a line measured as it is replaced has none), or as
+    it is after 30 s."""
+    width = f"(() => {{ const e = document.querySelector('{selector}');"
+    width += " return e && e.isConnected ? parseFloat(getComputedStyle(e).strokeWidth) : null; })()"
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(f"{width} === {expected}", timeout=30_000)
+    return float(page.evaluate(width) or "nan")
+
+
 def test_the_projector_theme_thickens_lines_and_the_lecturer_can_turn_it_off(
     app_url: str, browser: Browser
 ) -> None:
@@ -579,15 +590,14 @@ def test_the_projector_theme_thickens_lines_and_the_lecturer_can_turn_it_off(
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
     wline = ".lec svg.fig .wline"
-    width = "e => parseFloat(getComputedStyle(e).strokeWidth)"
     try:
         page.goto(f"{app_url}/lecture?app_presenter=1&lec_t=6")
         expect(page.locator(".lec.projector")).to_have_count(1, timeout=60_000)
-        assert page.locator(wline).first.evaluate(width) == pytest.approx(5)
+        assert line_width(page, wline, 5) == pytest.approx(5)
         page.goto(f"{app_url}/lecture?app_presenter=1&app_projector=0&lec_t=6")
         expect(page.locator(".lec svg.fig")).to_be_visible(timeout=60_000)
         expect(page.locator(".lec.projector")).to_have_count(0)
-        assert page.locator(wline).first.evaluate(width) == pytest.approx(3)
+        assert line_width(page, wline, 3) == pytest.approx(3)
 
         page.goto(f"{app_url}/xor?app_presenter=1")
         switch = page.get_by_role("button", name="Projector theme: on")
