@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browser.devices import DEVICES, SCREENSHOTS
@@ -573,12 +574,16 @@ PLOTLY_LINES = """() => [...document.querySelectorAll('.js-plotly-plot .scatterl
 def line_width(page: Page, selector: str, expected: float) -> float:
     """The first ``selector`` line's stroke width once it is ``expected`` (the instrument is
     drawn anew as the page's run ends: a line measured as it is replaced has none), or as
-    it is after 30 s."""
-    width = f"(() => {{ const e = document.querySelector('{selector}');"
-    width += " return e && e.isConnected ? parseFloat(getComputedStyle(e).strokeWidth) : null; })()"
-    with contextlib.suppress(PlaywrightTimeout):
-        page.wait_for_function(f"{width} === {expected}", timeout=30_000)
-    return float(page.evaluate(width) or "nan")
+    it is after 30 s. (A locator: the instrument is in a component's shadow root.)"""
+    line = page.locator(selector).first
+    width = float("nan")
+    for _ in range(60):
+        with contextlib.suppress(PlaywrightError):
+            width = float(line.evaluate("e => parseFloat(getComputedStyle(e).strokeWidth)"))
+        if width == expected:
+            break
+        page.wait_for_timeout(500)
+    return width
 
 
 def test_the_projector_theme_thickens_lines_and_the_lecturer_can_turn_it_off(
