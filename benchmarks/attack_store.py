@@ -36,6 +36,7 @@ from benchmarks.attack_crowd import ELSEWHERE, join_state, joined, said
 from benchmarks.attack_phases import AttackerStats, Phase
 from tools.app_client import Session
 from tools.streamlit_client import CLOSED_OR_FAILED, RunView, stream_url
+from ui.classmode import answers as an
 from ui.classmode import classroom as cr
 
 STUDENTS = 30  # seats in the live class, each with an answer
@@ -71,7 +72,7 @@ def open_class(s: store.Store, rng: np.random.Generator) -> Live:
     room = cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question))
     assert room.question is not None
     for k, seat in enumerate(seats):
-        cr.answer(s, room, seat, room.question.id, k % 2 == 0, None)
+        an.answer(s, room, seat, room.question.id, k % 2 == 0, None)
     live = Live(room.code, room.question.id)
     for k in range(KEPT):
         n = 20 + 40 * k
@@ -91,7 +92,7 @@ def lost(s: store.Store, live: Live) -> list[str]:
         return ["the room", *[f"dataset {i}" for i in live.datasets if _gone(s, live, i)]]
     if (n := cr.members(s, room)) < STUDENTS:
         out.append(f"seats ({n} of {STUDENTS} left)")
-    if (n := len(cr.answers_of(s, room, live.qid))) < STUDENTS:
+    if (n := len(an.answers_of(s, room, live.qid))) < STUDENTS:
         out.append(f"answers ({n} of {STUDENTS} left)")
     return out + [f"dataset {i}" for i in live.datasets if _gone(s, live, i)]
 

@@ -21,7 +21,7 @@ apart): for every follower, the time from the change written to the room (the st
 document read every 2 ms) to its page receiving the lecture player at the new step; "Ask
 the class" (the lecturer's strip button) to each student's question card; every student's
 answer (the card's pills, a widget value as the browser sends it; 30% change it once)
-must be said counted on its page and counted once in the store (``classroom.tally`` of
+must be said counted on its page and counted once in the store (``answers.tally`` of
 ``answers_of``); "Reveal" steps the lecture (measured like a step) and every page shows
 the truth with its answer marked. The question is voted on twice ("Vote again",
 Peer Instruction): each vote's answers are counted once in its own map, and the first
@@ -157,14 +157,14 @@ async def run_room(
        question card; every student answers with the card's pills (a widget value, as
        the browser sends it), a share of them changing their answer once; every
        page must say the last answer was counted, and the question's answers in the store
-       (``classroom.tally``) must count every student once, with their last answer;
+       (``answers.tally``) must count every student once, with their last answer;
     4. the next lecturer presses "Reveal": the lecture steps to t + 1 (measured as a
        change) and every page shows the truth with its own answer marked;
     5. the reference: as many sessions on /lecture through the same doors, in no room (no
        strip), idle for ``idle`` s, in the same run.
     """
     import perceptron_store as store_mod
-    from ui.classmode import classroom
+    from ui.classmode import answers, classroom
 
     out = RoomSummary(students=len(students), changes=changes)
     store = store_mod.open_store(store_setting)
@@ -298,8 +298,8 @@ async def run_room(
             )
             out.answered.append(len(finals))
             out.confirmed.append(sum(live_of[i].says(text, card) for i, text in mine.items()))
-            got = classroom.answers_of(store, room, q.id, v)
-            tally = classroom.tally(got)
+            got = answers.answers_of(store, room, q.id, v)
+            tally = answers.tally(got)
             out.counted.append(len(got))
             said_mistake = sum(said == "mistake" for said in finals.values())
             out.tally.append(
@@ -330,7 +330,7 @@ async def run_room(
             asker.send(asker.session.press("room_again")),
         )
         second, ok2 = await vote(2)
-        kept = classroom.answers_of(store, room, q.id, 1)  # the second vote left the first be
+        kept = answers.answers_of(store, room, q.id, 1)  # the second vote left the first be
         ok1 = ok1 and {s: json.loads(b)["mistake"] for s, b in kept.items()} == {
             seats[i]: said == "mistake" for i, said in first.items()
         }

@@ -10,6 +10,7 @@ from ui.app.sidebar import CUSTOM, current_dataset
 from ui.app.state import MAX_EPOCHS, assign, bind, passes_within, session_key
 from ui.classmode import challenge
 from ui.classmode import classroom as cr
+from ui.classmode import entries as en
 from ui.lecture.restart import follow
 from ui.look.numbers import count, number
 from ui.look.plots import CHART
@@ -48,7 +49,7 @@ def challenge_numbers(X: np.ndarray, y: np.ndarray, c: cr.Challenge) -> dict[str
     said: dict[str, Any] = {"gamma": gamma, "R": R, "bound": bound, "M": M, "converged": converged}
     passes = an.trace.n_epochs
     said["reason"], said["passes"] = an.reason, passes
-    refusal = cr.judge(
+    refusal = en.judge(
         c, n=len(y), gamma=gamma, converged=converged, reason=an.reason, M=M, passes=passes
     )
     return refusal or said

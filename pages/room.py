@@ -8,6 +8,7 @@ from ui.app import links
 from ui.app.state import assign, session_key
 from ui.classmode import arrive, challenge, strip
 from ui.classmode import classroom as cr
+from ui.classmode import entries as en
 from ui.classmode import seat as seats
 from ui.classmode.summary import summary
 from ui.look.style import page_style
@@ -131,7 +132,7 @@ def projector(presenter: bool) -> None:
         st.rerun(scope="app")
     room = seats.room_now(ss)
     c = room.challenge if room is not None else None
-    subs = links.call(cr.submissions, room, c.id) if room is not None and c is not None else []
+    subs = links.call(en.submissions, room, c.id) if room is not None and c is not None else []
     if not presenter:
         if room is None:
             st.warning(GONE)
@@ -156,7 +157,7 @@ def picker() -> None:
     room = seats.room_now(ss)
     c = room.challenge if room is not None else None
     if room is not None and c is not None:
-        open_picker(links.call(cr.submissions, room, c.id))
+        open_picker(links.call(en.submissions, room, c.id))
 
 
 GONE = "This class cannot be read right now (it ended, or the store is down)."
@@ -211,7 +212,7 @@ def rules(c: cr.Challenge) -> str:
     )
 
 
-def board_view(room: cr.Room, subs: list[cr.Submission]) -> None:
+def board_view(room: cr.Room, subs: list[en.Submission]) -> None:
     """The projector's board: the chart beside the challenge's rules and the best few, on
     one screen."""
     c = room.challenge
@@ -233,7 +234,7 @@ def board_view(room: cr.Room, subs: list[cr.Submission]) -> None:
             st.caption(figures.challenge_text(subs))
 
 
-def challenge_board(room: cr.Room, subs: list[cr.Submission]) -> None:
+def challenge_board(room: cr.Room, subs: list[en.Submission]) -> None:
     c = room.challenge
     st.subheader("The margin challenge")
     if c is None:
@@ -249,7 +250,7 @@ def challenge_board(room: cr.Room, subs: list[cr.Submission]) -> None:
         open_picker(subs)
 
 
-def open_picker(subs: list[cr.Submission]) -> None:
+def open_picker(subs: list[en.Submission]) -> None:
     """Open a submission on Step by step, in one click."""
     if not subs:
         return

@@ -15,6 +15,7 @@ from apptest_helpers import lecture_scene, open_app
 from test_room import card_of, fresh_store, lecturer, room_of, student, texts  # noqa: F401
 
 from perceptron_core import FEATURE_MAPS, epoch_mistakes, make_dataset, max_margin, train
+from ui.classmode import answers as an
 from ui.classmode import arrive, summary
 from ui.classmode import classroom as cr
 from ui.lecture import bank
@@ -181,9 +182,9 @@ def test_a_forged_answer_to_a_bank_question_is_refused(fresh_store) -> None:  # 
     mine = a.session_state["room_seat"].seat
     for forged, turn in ((2, None), (-1, None), (True, None), ("yes", None), (0, "cw")):
         with pytest.raises(cr.RoomError, match="not one of the choices"):
-            cr.answer(fresh_store, room, mine, q.id, forged, turn)
-    cr.answer(fresh_store, room, mine, q.id, 1, None)
-    assert cr.tally(cr.answers_of(fresh_store, room, q.id), q).picked(q) == (0, 1)
+            an.answer(fresh_store, room, mine, q.id, forged, turn)
+    an.answer(fresh_store, room, mine, q.id, 1, None)
+    assert an.tally(an.answers_of(fresh_store, room, q.id), q).picked(q) == (0, 1)
 
 
 def test_the_page_opens_with_the_next_example_picked() -> None:

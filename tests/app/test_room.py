@@ -19,6 +19,7 @@ from apptest_helpers import lecture_scene, open_app, plain_perceptron
 
 import perceptron_store as store
 from ui.app import links
+from ui.classmode import answers as an
 from ui.classmode import arrive, turns
 from ui.classmode import classroom as cr
 from ui.classmode.summary import summary
@@ -580,7 +581,7 @@ def test_discuss_and_vote_again_keeps_both_votes_and_grades_each_part() -> None:
     assert "**2** of 2 answered" in texts(lec)
     s = links.the_store()
     room = room_of(seat.code)
-    first, second = cr.tallies(s, room, room.question)
+    first, second = an.tallies(s, room, room.question)
     assert (first.answered, first.mistake, second.answered, second.mistake) == (2, 1, 2, 2)
     lec.button(key="room_reveal").click().run()
     lec.run()
@@ -817,7 +818,7 @@ def test_answering_in_a_loop_is_limited(monkeypatch) -> None:
     for i in range(14):
         a.button_group(key="room_q1_said").set_value(["mistake", "no mistake"][i % 2]).run()
     assert "Many answers at once" in texts(a)
-    answers = cr.answers_of(links.the_store(), room_of(seat.code), 1)
+    answers = an.answers_of(links.the_store(), room_of(seat.code), 1)
     assert len(answers) == 1  # one seat, one answer, however many clicks
 
 

@@ -10,7 +10,7 @@ from apptest_helpers import lecture_scene
 from test_room import fresh_store, lecturer, room_of, student, texts  # noqa: F401 (its store)
 
 from ui.app import links
-from ui.classmode import classroom as cr
+from ui.classmode import answers as an
 
 
 def test_the_answer_sits_in_the_bar_and_a_followers_chart_rings_the_example_an_explorers_not():
@@ -35,7 +35,7 @@ def test_the_answer_sits_in_the_bar_and_a_followers_chart_rings_the_example_an_e
     assert "ringed" not in texts(b) and "drawn in the question card" in texts(b)
     a.button_group(key=f"room_q{q.id}_said").set_value("mistake").run()
     assert "Counted: you said mistake." in texts(a)
-    assert cr.tally(cr.answers_of(links.the_store(), room_of(seat.code), q.id)).answered == 1
+    assert an.tally(an.answers_of(links.the_store(), room_of(seat.code), q.id)).answered == 1
 
 
 CALL = "The lecturer's margin challenge is open"

@@ -29,6 +29,7 @@ import perceptron_store as store
 from browser.devices import DEVICES, MAIN, SCREENSHOTS, assert_fits_and_reads_plainly
 from browser.test_room import join, key, main, no_exception, sidebar
 from ui.classmode import classroom as cr
+from ui.classmode import entries as en
 from ui.server.internals import CONNECTION_STATE
 
 pytestmark = [pytest.mark.browser]
@@ -123,8 +124,8 @@ def start_presenting(r: Room) -> None:
     data = store.save_dataset(s, np.array([[1.0, 1.0], [-1.0, -1.0]]), np.array([1, -1]))
     for nick, (M, bound) in zip(NICKS, SETS, strict=True):
         seat = cr.join(s, known, nick)
-        sub = cr.Submission(seat, nick, data, 4, M, bound, 0.3, 1.6, time.time())
-        cr.submit(s, known, sub, known.challenge.id)
+        sub = en.Submission(seat, nick, data, 4, M, bound, 0.3, 1.6, time.time())
+        en.submit(s, known, sub, known.challenge.id)
 
 
 def on_screen(page: Page, *parts: Locator) -> None:

@@ -29,6 +29,7 @@ from browser.test_room import FOLLOW_MS, Klass, card, ensure_joined, key, main, 
 from perceptron_core import DATASETS
 from ui.app import state
 from ui.classmode import classroom as cr
+from ui.classmode import entries as en
 from ui.classmode.summary import SUMMARY_COLUMNS
 from ui.compute import runs
 from ui.lecture.question import at_step
@@ -182,7 +183,7 @@ def test_a_question_voted_twice_is_revealed_graded_part_by_part_and_recapped(kla
     assert room is not None and room.challenge is not None
     data = store.save_dataset(s, np.array([[1.0, 1.0], [-1.0, -1.0]]), np.array([1, -1]))
     seat = cr.join(s, room, "Zoe")
-    cr.submit(s, room, cr.Submission(seat, "Zoe", data, 4, 9, 12.5, 0.3, 1.6, time.time()), 1)
+    en.submit(s, room, en.Submission(seat, "Zoe", data, 4, 9, 12.5, 0.3, 1.6, time.time()), 1)
 
     # Close the class: the lecturer is left the recap, with the summary CSV
     lecturer.goto(f"{k.url}/room")

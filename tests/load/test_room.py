@@ -37,6 +37,7 @@ from tools import streamlit_server
 from tools.app_client import Session
 from tools.live import seat_cookie, with_cookies
 from tools.streamlit_client import OK_FINISH, RunView, stream_url
+from ui.classmode import answers as an
 from ui.classmode import classroom as cr
 from ui.classmode import strip as class_strip
 
@@ -141,7 +142,7 @@ def snapshot(s: store_mod.Store, code: str) -> tuple[Any, ...]:
     """The room's document, its members and every question's answers, as the store has them."""
     doc = cr.load_room(s, code, fresh=True)
     assert doc is not None
-    answers = {q.id: cr.answers_of(s, doc, q.id) for q in doc.asked}
+    answers = {q.id: an.answers_of(s, doc, q.id) for q in doc.asked}
     return doc, s.fields(cr.members_key(code)), answers
 
 
@@ -233,7 +234,7 @@ def test_a_students_forged_lecturer_controls_change_nothing(room, page: str) -> 
             await mallory.settle()  # any run of the page still under way
             view = await mallory.request(mallory.choose(f"room_q{q.id}_said", "mistake"))
             after["harm"] = after.get("harm", []) + harm(view)
-            after["answers"] = cr.answers_of(s, made, q.id)
+            after["answers"] = an.answers_of(s, made, q.id)
             return changed, harmed, after
 
     changed, harmed, after = run(scenario())
@@ -327,8 +328,8 @@ def test_forged_answers_are_not_counted(room) -> None:
                 harmed,
                 {
                     "harm": harm(view),
-                    "q1": cr.answers_of(s, made, q1.id),
-                    "q2": cr.answers_of(s, made, q2.id),
+                    "q1": an.answers_of(s, made, q1.id),
+                    "q2": an.answers_of(s, made, q2.id),
                     "said": any("Counted: you said no mistake" in b for _, _, b in view.texts),
                 },
             )
@@ -363,13 +364,13 @@ def test_an_answer_replaced_by_a_new_one_is_counted_once(room) -> None:
                 for view, text in zip(views, ("mistake", "mistake", "no mistake"), strict=True)
             ]
             harmed = [h for view in views for h in harm(view)]
-            return cr.answers_of(s, made, q.id), harmed, said
+            return an.answers_of(s, made, q.id), harmed, said
 
     answers, harmed, said = run(scenario())
     assert harmed == []
     assert said == [True, True, True]
     assert sorted(answers) == sorted([ana, ben])
-    t = cr.tally(answers)
+    t = an.tally(answers)
     assert (t.answered, t.mistake, t.no_mistake) == (2, 1, 1)
     assert json.loads(answers[ana])["mistake"] is False
     assert json.loads(answers[ben])["mistake"] is True
@@ -430,7 +431,7 @@ async def mistyped(url: str, s: store_mod.Store, made: cr.Room, secret: str) -> 
                 out["changed"].append(what)
         view = await ana.request(ana.choose(f"room_q{q.id}_said", "mistake"))
         out["other"] += harm(view)
-        out["answers"] = cr.answers_of(s, made, q.id)
+        out["answers"] = an.answers_of(s, made, q.id)
         out["ana"] = other
     return out
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 import time
 
+from ui.classmode import answers as an
 from ui.classmode import classroom as cr
 
 
@@ -35,8 +36,8 @@ def test_two_votes_from_two_servers_count_each_seat_once_in_each(make_store) -> 
 
     def answer_all(store, part, vote, said):
         for seat in part:
-            cr.answer(store, room_now, seat, 1, said, None, vote)
-            cr.answer(store, room_now, seat, 1, said, "cw", vote)  # and once again
+            an.answer(store, room_now, seat, 1, said, None, vote)
+            an.answer(store, room_now, seat, 1, said, "cw", vote)  # and once again
 
     def in_threads(vote, said):
         threads = [
@@ -52,7 +53,7 @@ def test_two_votes_from_two_servers_count_each_seat_once_in_each(make_store) -> 
     in_threads(1, False)
     room_now = cr.lecturer_update(two, room.code, secret, cr.vote_again)
     in_threads(2, True)
-    first, second = cr.tallies(one, room_now, room_now.question)
+    first, second = an.tallies(one, room_now, room_now.question)
     assert (first.answered, first.no_mistake, first.turns["cw"]) == (60, 60, 60)
     assert (second.answered, second.mistake, second.right_mistake, second.right_turn) == (
         60,
@@ -60,7 +61,7 @@ def test_two_votes_from_two_servers_count_each_seat_once_in_each(make_store) -> 
         60,
         60,
     )
-    assert cr.tallies(two, room_now, room_now.question) == [first, second]  # the other server
+    assert an.tallies(two, room_now, room_now.question) == [first, second]  # the other server
 
 
 def test_closing_keeps_both_votes_as_long_as_the_room(make_store) -> None:
@@ -69,12 +70,12 @@ def test_closing_keeps_both_votes_as_long_as_the_room(make_store) -> None:
     room, secret = cr.create_room(s, ttl=4.0)
     seat = cr.join(s, room, "Ana")
     room = cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question()))
-    cr.answer(s, room, seat, 1, True, None)
+    an.answer(s, room, seat, 1, True, None)
     room = cr.lecturer_update(s, room.code, secret, cr.vote_again)
-    cr.answer(s, room, seat, 1, True, "cw", 2)
+    an.answer(s, room, seat, 1, True, "cw", 2)
     time.sleep(2.4)  # the votes have 1.6 s left; the closed room will have 4 s
     room = cr.lecturer_update(s, room.code, secret, cr.close_room)
     cr.keep_results(s, room)
     time.sleep(2.4)  # past the votes' own expiry, within the room's
     assert cr.load_room(s, room.code, fresh=True) is not None
-    assert [t.answered for t in cr.tallies(s, room, room.asked[0])] == [1, 1]
+    assert [t.answered for t in an.tallies(s, room, room.asked[0])] == [1, 1]

@@ -24,6 +24,7 @@ import streamlit as st
 
 import perceptron_store as store_mod
 from ui.app.state import Session, session_key
+from ui.classmode import answers as an
 from ui.classmode import classroom as cr
 from ui.classmode import live
 from ui.classmode.seat import (
@@ -180,7 +181,7 @@ def arrive(session: Session, query: Any, cookies: Callable[[], Any] | None = Non
             nick = reach(cr.seat_nick, room, str(seat_id))
             if nick is not None and not room.closed:
                 arriving = Seat(code=code, role=Role.FOLLOWING, seat=str(seat_id), nick=nick)
-                arriving.answers.update(reach(cr.my_answers, room, str(seat_id)))
+                arriving.answers.update(reach(an.my_answers, room, str(seat_id)))
                 move(session, "join", arriving)
                 return None
     except Refused as refused:

@@ -11,6 +11,7 @@ import numpy as np
 import perceptron_store as store_mod
 from ui.app.state import Session
 from ui.classmode import classroom as cr
+from ui.classmode import entries as en
 from ui.classmode.seat import Refused, Seat, reach, room_now, seat_of
 from ui.look.text import safe
 
@@ -61,7 +62,7 @@ def submit_set(
         room = reach(cr.load_room, seat.code, fresh=True)
         if room is None or room.challenge is None or room.challenge.id != cid:
             return False, "That challenge is no longer open."
-        refusal = cr.judge(
+        refusal = en.judge(
             room.challenge,
             n=len(y),
             gamma=gamma,
@@ -74,7 +75,7 @@ def submit_set(
             return False, refusal
         assert gamma is not None and bound is not None
         data = reach(store_mod.save_dataset, X, y)
-        sub = cr.Submission(
+        sub = en.Submission(
             seat=seat.seat,
             nick=seat.nick,
             data=data,
@@ -85,8 +86,8 @@ def submit_set(
             R=float(R),
             at=time.time(),
         )
-        reach(cr.submit, room, sub, cid)
-        ranked = reach(cr.submissions, room, cid)
+        reach(en.submit, room, sub, cid)
+        ranked = reach(en.submissions, room, cid)
     except Refused as refused:
         return False, str(refused)
     except ValueError as exc:  # the store's caps on a dataset

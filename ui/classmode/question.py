@@ -17,6 +17,7 @@ import streamlit as st
 
 from perceptron_core import RULES
 from ui.app.state import Session
+from ui.classmode import answers as an
 from ui.classmode import classroom as cr
 from ui.classmode import turns
 from ui.classmode.onscreen import answer_bar
@@ -185,7 +186,7 @@ def graded_text(q: cr.Question, mistake: bool | int, turn: str | None) -> str:
     """A student's answer graded part by part, as asked, in words and marks (✓ right /
     ✗ with the truth; colour is never the cue): "mistake ✓ right · counter-clockwise ✗
     (the line turned clockwise)"."""
-    g = cr.grade(q, mistake, turn)
+    g = an.grade(q, mistake, turn)
     if q.bank:
         said, truth = said_text(q, mistake, None), q.choices[q.right]
         return f"{said} ✓ right" if g.mistake_right else f"{said} ✗ (the answer: {truth})"
@@ -218,7 +219,7 @@ def _answer(session: Session, q: cr.Question, vote: int, key_m: str, key_t: str)
         room = reach(cr.load_room, seat.code, fresh=True)
         if room is None:
             raise Refused("This class is no longer open.")
-        reach(cr.answer, room, seat.seat or "", q.id, given, turn_code, vote)
+        reach(an.answer, room, seat.seat or "", q.id, given, turn_code, vote)
     except Refused as refused:
         say(session, f"{refused} Your answer was not counted.")
         return

@@ -10,17 +10,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from perceptron_store import Store
-from ui.classmode.classroom import (
-    MAX_ASKED,
-    MAX_CHALLENGES,
-    Question,
-    Room,
-    Submission,
-    Tally,
-    change_words,
-    submissions,
-    tallies,
-)
+from ui.classmode.answers import Tally, tallies
+from ui.classmode.classroom import MAX_ASKED, MAX_CHALLENGES, Question, Room, change_words
+from ui.classmode.entries import Submission, submissions
 from ui.classmode.turns import TURN_WORDS, TURNS, turn_right, turn_words
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.classmode import answers as an
 from ui.classmode import classroom as cr
 from ui.classmode import turns
 from ui.classmode.question import said_text
@@ -36,7 +37,7 @@ def revealed_line(seat: Seat, q: cr.Question) -> str:
     if not votes:
         return f"Question {q.id}: not answered · it was {truth}"
     said, turn = seat.answers[(q.id, votes[0])]
-    g = cr.grade(q, said, turn)
+    g = an.grade(q, said, turn)
     if g.mistake_right and (turn is None or g.turn_right):
         mark = "✓ right"
     elif g.mistake_right:
@@ -55,9 +56,9 @@ def question_state(room: cr.Room, q: cr.Question | None, count: int, *, live: bo
     try:
         # open: the vote under way only; revealed: every vote, for the shift between them
         votes = (
-            reach(cr.tallies, room, q)
+            reach(an.tallies, room, q)
             if q.revealed
-            else [cr.tally(reach(cr.answers_of, room, q.id, q.rounds), q)]
+            else [an.tally(reach(an.answers_of, room, q.id, q.rounds), q)]
         )
     except Refused:
         return f"Question {q.id}: the answers cannot be read now"
@@ -88,7 +89,7 @@ def tally_bars(q: cr.Question, room: cr.Room, count: int, *, live: bool) -> None
     """The open vote: the question, how many answered, and (if the lecturer shows them
     live) each choice's share as a bar with its words and numbers."""
     try:
-        t = cr.tally(reach(cr.answers_of, room, q.id, q.rounds), q)
+        t = an.tally(reach(an.answers_of, room, q.id, q.rounds), q)
     except Refused:
         st.caption(STRIP_DOWN)
         return
@@ -109,7 +110,7 @@ def revealed_bars(room: cr.Room, q: cr.Question) -> None:
     """The revealed question's votes side by side: each choice's share as a bar, the right
     one marked in words ("✓ right"), and how many were right in each vote."""
     try:
-        votes = reach(cr.tallies, room, q)
+        votes = reach(an.tallies, room, q)
     except Refused:
         st.caption(STRIP_DOWN)
         return

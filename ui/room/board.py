@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from ui.classmode.classroom import Submission
+from ui.classmode.entries import Submission
 from ui.room.figures import FRAMES, board_svgs
 
 _SHOW = "\n".join(

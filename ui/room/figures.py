@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ui.classmode.classroom import Submission
+from ui.classmode.entries import Submission
 from ui.look.numbers import number
 from ui.look.palette import BOUND, PLUS
 from ui.look.text import safe

@@ -6,7 +6,7 @@ from __future__ import annotations
 import perceptron_store as store_mod
 from ui.app import links
 from ui.app.state import Session, assign, passes_within
-from ui.classmode import classroom as cr
+from ui.classmode import entries as en
 
 # the challenge's run, which the lecture shows the same way: w = 0, η = 1, the given order,
 # the bias feature 1 last, mistake iff y·w·x ≤ 0 (the margin lab's settings, c = 1)
@@ -20,7 +20,7 @@ CHALLENGE_LECTURE = {
 }
 
 
-def open_submission(session: Session, sub: cr.Submission, rank: int) -> str | None:
+def open_submission(session: Session, sub: en.Submission, rank: int) -> str | None:
     """Make a submission the lecture's run from step 0; an error sentence or None."""
     try:
         found = links.call(store_mod.load_dataset, sub.data)

@@ -16,7 +16,9 @@ from classroom_helpers import answer_blob, question
 from hypothesis import given
 from hypothesis import strategies as hs
 
+from ui.classmode import answers as an
 from ui.classmode import classroom as cr
+from ui.classmode import entries as en
 from ui.classmode import turns
 from ui.classmode.summary import summary
 
@@ -186,26 +188,26 @@ def test_only_seats_held_when_the_question_was_asked_can_answer_it(s, monkeypatc
     clock[0] += cr.CLOCK_SLACK_S + 1
     late = cr.join(s, room, "late")
     with pytest.raises(cr.RoomError, match="joined after this question was asked"):
-        cr.answer(s, room, late, 1, True, None)
+        an.answer(s, room, late, 1, True, None)
     with pytest.raises(cr.RoomError, match="Join the class first"):
-        cr.answer(s, room, cr.new_seat(), 1, True, None)  # well formed, never taken
+        an.answer(s, room, cr.new_seat(), 1, True, None)  # well formed, never taken
     assert cr.join(s, room, "early, reloaded", early) == early  # keeps its first join
-    cr.answer(s, room, early, 1, True, None)
-    assert cr.tally(cr.answers_of(s, room, 1), room.question).answered == 1
+    an.answer(s, room, early, 1, True, None)
+    assert an.tally(an.answers_of(s, room, 1), room.question).answered == 1
     clock[0] += 60  # the next question: the late seat answers it
     room = cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question()))
-    cr.answer(s, room, late, 2, False, None)
-    assert cr.tally(cr.answers_of(s, room, 2), room.question).answered == 1
+    an.answer(s, room, late, 2, False, None)
+    assert an.tally(an.answers_of(s, room, 2), room.question).answered == 1
 
 
 def test_one_answer_per_seat_the_last_one_counts(s) -> None:
     room, secret = cr.create_room(s)
     room = cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question()))
     a, b = cr.join(s, room, "a"), cr.join(s, room, "b")
-    cr.answer(s, room, a, 1, True, None)
-    cr.answer(s, room, a, 1, False, "cw")  # changed their mind
-    cr.answer(s, room, b, 1, True, "ccw")
-    t = cr.tally(cr.answers_of(s, room, 1), room.question)
+    an.answer(s, room, a, 1, True, None)
+    an.answer(s, room, a, 1, False, "cw")  # changed their mind
+    an.answer(s, room, b, 1, True, "ccw")
+    t = an.tally(an.answers_of(s, room, 1), room.question)
     assert (t.answered, t.mistake, t.no_mistake) == (2, 1, 1)
     assert t.turns == {"ccw": 1, "cw": 1, "none": 0}
     assert t.right_mistake == 1  # the truth is "mistake": b was right
@@ -228,18 +230,18 @@ def test_an_answer_that_is_not_a_choice_is_refused(s, qid, mistake, turn) -> Non
     room = cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question()))
     seat = cr.join(s, room, "a")
     with pytest.raises(cr.RoomError):
-        cr.answer(s, room, seat, qid, mistake, turn)
-    assert cr.answers_of(s, room, 1) == {}
+        an.answer(s, room, seat, qid, mistake, turn)
+    assert an.answers_of(s, room, 1) == {}
 
 
 def test_no_answers_after_the_reveal_or_from_outside_the_class(s) -> None:
     room, secret = cr.create_room(s)
     room = cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question()))
     with pytest.raises(cr.RoomError, match="Join"):
-        cr.answer(s, room, "not a seat", 1, True, None)
+        an.answer(s, room, "not a seat", 1, True, None)
     room = cr.lecturer_update(s, room.code, secret, cr.reveal)
     with pytest.raises(cr.RoomError, match="revealed"):
-        cr.answer(s, room, cr.join(s, room, "late"), 1, True, None)
+        an.answer(s, room, cr.join(s, room, "late"), 1, True, None)
 
 
 def test_answers_from_many_threads_are_each_counted_once(s) -> None:
@@ -249,15 +251,15 @@ def test_answers_from_many_threads_are_each_counted_once(s) -> None:
 
     def answer_all(part):
         for seat in part:
-            cr.answer(s, room, seat, 1, True, None)
-            cr.answer(s, room, seat, 1, False, "none")  # and once again
+            an.answer(s, room, seat, 1, True, None)
+            an.answer(s, room, seat, 1, False, "none")  # and once again
 
     threads = [threading.Thread(target=answer_all, args=(seats[i::8],)) for i in range(8)]
     for th in threads:
         th.start()
     for th in threads:
         th.join()
-    t = cr.tally(cr.answers_of(s, room, 1))
+    t = an.tally(an.answers_of(s, room, 1))
     assert (t.answered, t.no_mistake, t.turns["none"]) == (120, 120, 120)
 
 
@@ -270,11 +272,11 @@ def test_a_tally_skips_what_is_not_an_answer() -> None:
         "e": json.dumps([1, 2]).encode(),
         "f": answer_blob(True, "sideways"),  # counted, its turn is not
     }
-    t = cr.tally(answers)
+    t = an.tally(answers)
     assert (t.answered, t.mistake, t.no_mistake) == (3, 2, 1)
     assert t.turns == {"ccw": 0, "cw": 1, "none": 0}
     assert t.share(t.mistake) == pytest.approx(2 / 3)
-    assert cr.Tally().share(0) == 0.0
+    assert an.Tally().share(0) == 0.0
 
 
 @given(hs.lists(hs.tuples(hs.sampled_from("abcdef"), hs.booleans()), max_size=40))
@@ -283,7 +285,7 @@ def test_a_tally_counts_the_last_answer_of_each_seat(events) -> None:
     for seat, said in events:
         answers[seat] = answer_blob(said)
     last = dict(events)
-    t = cr.tally(answers)
+    t = an.tally(answers)
     assert t.answered == len(last)
     assert t.mistake == sum(last.values())
 
@@ -320,13 +322,13 @@ def test_questions_are_numbered_and_revealed_once(s) -> None:
 # ----------------------------------------------------------------------------- the challenge
 
 
-def sub(seat: str, M: int, bound: float, at: float, nick: str = "") -> cr.Submission:
-    return cr.Submission(seat, nick, "a" * 12, 5, M, bound, 0.2, 1.0, at)
+def sub(seat: str, M: int, bound: float, at: float, nick: str = "") -> en.Submission:
+    return en.Submission(seat, nick, "a" * 12, 5, M, bound, 0.2, 1.0, at)
 
 
 def test_the_ranking_is_most_mistakes_then_earliest() -> None:
     subs = [sub("a", 3, 10, 1.0), sub("b", 7, 50, 3.0), sub("c", 7, 49, 2.0), sub("d", 1, 4, 0)]
-    ranked = cr.ranking(x.to_json() for x in subs)
+    ranked = en.ranking(x.to_json() for x in subs)
     assert [x.seat for x in ranked] == ["c", "b", "a", "d"]
 
 
@@ -339,17 +341,17 @@ def test_the_ranking_drops_forged_entries() -> None:
         json.dumps({**json.loads(good.to_json()), "bound": "inf"}).encode(),
         json.dumps({**json.loads(good.to_json()), "M": "many"}).encode(),
     ]
-    assert [x.seat for x in cr.ranking([good.to_json(), *forged])] == ["a"]
+    assert [x.seat for x in en.ranking([good.to_json(), *forged])] == ["a"]
 
 
 def test_the_judge_says_why_a_set_does_not_count() -> None:
     c = cr.Challenge(id=1, max_points=10, min_gamma=0.1)
     ok = {"n": 6, "gamma": 0.2, "converged": True, "reason": None}
-    assert cr.judge(c, **ok) is None
-    assert "at most 10 points" in cr.judge(c, **{**ok, "n": 11})
-    assert "not linearly separable" in cr.judge(c, **{**ok, "gamma": None, "reason": "XOR"})
-    assert "below" in cr.judge(c, **{**ok, "gamma": 0.05})
-    assert "closed" in cr.judge(replace(c, open=False), **ok)
+    assert en.judge(c, **ok) is None
+    assert "at most 10 points" in en.judge(c, **{**ok, "n": 11})
+    assert "not linearly separable" in en.judge(c, **{**ok, "gamma": None, "reason": "XOR"})
+    assert "below" in en.judge(c, **{**ok, "gamma": 0.05})
+    assert "closed" in en.judge(replace(c, open=False), **ok)
 
 
 def test_challenges_take_only_bounded_rules_from_the_lecturer() -> None:
@@ -373,16 +375,16 @@ def test_a_submission_needs_the_open_challenge_and_replaces_the_seats_last(s) ->
     room, secret = cr.create_room(s)
     seat = cr.join(s, room, "a")
     with pytest.raises(cr.RoomError, match="no longer open"):
-        cr.submit(s, room, sub(seat, 3, 10, 1.0), 1)
+        en.submit(s, room, sub(seat, 3, 10, 1.0), 1)
     room = cr.lecturer_update(
         s, room.code, secret, lambda r: cr.open_challenge(r, max_points=10, min_gamma=0.1)
     )
-    cr.submit(s, room, sub(seat, 3, 10, 1.0), 1)
-    cr.submit(s, room, sub(seat, 5, 12, 2.0), 1)
-    assert [(x.seat, x.M) for x in cr.submissions(s, room, 1)] == [(seat, 5)]
+    en.submit(s, room, sub(seat, 3, 10, 1.0), 1)
+    en.submit(s, room, sub(seat, 5, 12, 2.0), 1)
+    assert [(x.seat, x.M) for x in en.submissions(s, room, 1)] == [(seat, 5)]
     room = cr.lecturer_update(s, room.code, secret, cr.close_challenge)
     with pytest.raises(cr.RoomError):
-        cr.submit(s, room, sub(seat, 9, 12, 3.0), 1)
+        en.submit(s, room, sub(seat, 9, 12, 3.0), 1)
 
 
 # ----------------------------------------------------------------------------- the summary
@@ -394,11 +396,11 @@ def test_the_summary_has_the_answers_and_results_and_no_names(s) -> None:
     room = up(lambda r: cr.ask(r, question()))
     seats = [cr.join(s, room, nick) for nick in ("Ana", "Bo", "Cy")]
     for seat, said in zip(seats, (True, True, False), strict=True):
-        cr.answer(s, room, seat, 1, said, None)
+        an.answer(s, room, seat, 1, said, None)
     room = up(cr.reveal)
     room = up(lambda r: cr.open_challenge(r, max_points=10, min_gamma=0.1))
-    cr.submit(s, room, sub(seats[0], 4, 9.5, 1.0, nick="Ana"), 1)
-    cr.submit(s, room, sub(seats[1], 6, 20.0, 2.0, nick="Bo"), 1)
+    en.submit(s, room, sub(seats[0], 4, 9.5, 1.0, nick="Ana"), 1)
+    en.submit(s, room, sub(seats[1], 6, 20.0, 2.0, nick="Bo"), 1)
     text = summary(s, room)
     rows = list(csv.DictReader(io.StringIO(text)))
     q = rows[0]

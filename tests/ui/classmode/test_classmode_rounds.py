@@ -14,6 +14,7 @@ import pytest
 from classroom_helpers import answer_blob
 from classroom_helpers import question as base_question
 
+from ui.classmode import answers as an
 from ui.classmode import classroom as cr
 from ui.classmode.question import graded_text
 from ui.classmode.summary import (
@@ -53,7 +54,7 @@ blob = answer_blob
     ],
 )
 def test_each_part_is_graded_on_its_own(truth, said, grade) -> None:
-    g = cr.grade(question(**truth), *said)
+    g = an.grade(question(**truth), *said)
     assert (g.mistake_right, g.turn_right) == grade
 
 
@@ -87,9 +88,9 @@ def test_a_tally_counts_each_part_right_separately() -> None:
         "d": blob(True),  # mistake right, no turn given
         "e": blob(False, "sideways"),  # counted; its turn is not a choice
     }
-    t = cr.tally(answers, q)
+    t = an.tally(answers, q)
     assert (t.answered, t.right_mistake, t.right_turn, t.turned) == (5, 3, 2, 3)
-    assert cr.tally(answers).right_mistake == 0  # no question: nothing graded
+    assert an.tally(answers).right_mistake == 0  # no question: nothing graded
 
 
 # ----------------------------------------------------------------------------- two votes
@@ -105,24 +106,24 @@ def asked(s):
 def test_vote_again_keeps_the_first_vote_and_counts_each_seat_once_per_vote(s) -> None:
     room, secret, seats = asked(s)
     for seat, said in zip(seats[:3], (False, False, True), strict=True):
-        cr.answer(s, room, seat, 1, said, None)
-    cr.answer(s, room, seats[0], 1, False, "ccw")  # changed: still one answer
+        an.answer(s, room, seat, 1, said, None)
+    an.answer(s, room, seats[0], 1, False, "ccw")  # changed: still one answer
     room = cr.lecturer_update(s, room.code, secret, cr.vote_again)
     assert room.question is not None and room.question.rounds == 2
     assert room.asked[-1].rounds == 2  # the summary's copy too
     with pytest.raises(cr.RoomError, match="first vote has closed"):
-        cr.answer(s, room, seats[3], 1, True, None)  # a late click on the first card
+        an.answer(s, room, seats[3], 1, True, None)  # a late click on the first card
     for seat in seats:
-        cr.answer(s, room, seat, 1, True, "cw", 2)
-    cr.answer(s, room, seats[1], 1, True, "ccw", 2)  # changed in the second vote
-    first, second = cr.tallies(s, room, room.question)
+        an.answer(s, room, seat, 1, True, "cw", 2)
+    an.answer(s, room, seats[1], 1, True, "ccw", 2)  # changed in the second vote
+    first, second = an.tallies(s, room, room.question)
     assert (first.answered, first.mistake, first.right_mistake) == (3, 1, 1)
     assert (second.answered, second.mistake, second.right_mistake) == (4, 4, 4)
     assert (second.turned, second.right_turn) == (4, 3)
     room = cr.lecturer_update(s, room.code, secret, cr.reveal)
     with pytest.raises(cr.RoomError, match="revealed"):
-        cr.answer(s, room, seats[0], 1, False, None, 2)
-    assert [t.answered for t in cr.tallies(s, room, room.question)] == [3, 4]
+        an.answer(s, room, seats[0], 1, False, None, 2)
+    assert [t.answered for t in an.tallies(s, room, room.question)] == [3, 4]
 
 
 @pytest.mark.parametrize("vote", [3, 0, True, "2", None])
@@ -130,8 +131,8 @@ def test_an_answer_to_a_vote_that_is_not_open_is_refused(s, vote) -> None:
     room, secret, seats = asked(s)
     room = cr.lecturer_update(s, room.code, secret, cr.vote_again)
     with pytest.raises(cr.RoomError, match="not open"):
-        cr.answer(s, room, seats[0], 1, True, None, vote)
-    assert cr.answers_of(s, room, 1, 2) == {} and cr.answers_of(s, room, 1) == {}
+        an.answer(s, room, seats[0], 1, True, None, vote)
+    assert an.answers_of(s, room, 1, 2) == {} and an.answers_of(s, room, 1) == {}
 
 
 def test_a_second_vote_opens_once_and_only_on_an_open_question(s) -> None:
@@ -163,15 +164,15 @@ def test_the_answers_are_kept_as_long_as_the_closed_room(s, monkeypatch) -> None
     room, secret = cr.create_room(s, ttl=4.0)
     seat = cr.join(s, room, "Ana")
     room = cr.lecturer_update(s, room.code, secret, lambda r: cr.ask(r, question()))
-    cr.answer(s, room, seat, 1, True, None)
+    an.answer(s, room, seat, 1, True, None)
     room = cr.lecturer_update(s, room.code, secret, cr.vote_again)
-    cr.answer(s, room, seat, 1, True, "cw", 2)
+    an.answer(s, room, seat, 1, True, "cw", 2)
     time.sleep(2.4)  # the answers have 1.6 s left, the closed room will have 4 s
     room = cr.lecturer_update(s, room.code, secret, cr.close_room)
     cr.keep_results(s, room)
     time.sleep(2.4)  # past the votes' own expiry, within the room's
     assert cr.load_room(s, room.code, fresh=True) is not None
-    assert [t.answered for t in cr.tallies(s, room, room.asked[0])] == [1, 1]
+    assert [t.answered for t in an.tallies(s, room, room.asked[0])] == [1, 1]
 
 
 # ----------------------------------------------------------------------------- the summary
@@ -182,10 +183,10 @@ def test_the_summary_has_a_row_per_vote_and_a_column_per_part(s) -> None:
     up = lambda change: cr.lecturer_update(s, room.code, secret, change)  # noqa: E731
     firsts = ((False, "cw"), (True, "ccw"), (False, None), (True, "cw"))
     for seat, said in zip(seats, firsts, strict=True):
-        cr.answer(s, room, seat, 1, *said)
+        an.answer(s, room, seat, 1, *said)
     room = up(cr.vote_again)
     for seat in seats[:3]:
-        cr.answer(s, room, seat, 1, True, "cw", 2)
+        an.answer(s, room, seat, 1, True, "cw", 2)
     text = summary(s, room)  # before the reveal: no grades
     rows = list(csv.DictReader(io.StringIO(text)))
     assert [(r["number"], r["vote"], r["right on mistake"]) for r in rows] == [
@@ -207,8 +208,8 @@ def test_the_summary_has_a_row_per_vote_and_a_column_per_part(s) -> None:
 
 def test_the_recap_sets_the_votes_side_by_side_with_the_right_answer_marked() -> None:
     q = question(mistake=True, turn="cw", revealed=True, rounds=2)
-    first = cr.tally({"a": blob(False), "b": blob(True, "ccw"), "c": blob(False, "cw")}, q)
-    second = cr.tally({"a": blob(True, "cw"), "b": blob(True, "cw"), "c": blob(False)}, q)
+    first = an.tally({"a": blob(False), "b": blob(True, "ccw"), "c": blob(False, "cw")}, q)
+    second = an.tally({"a": blob(True, "cw"), "b": blob(True, "cw"), "c": blob(False)}, q)
     table = votes_table(q, [first, second])
     head, _, row1, row2 = table.splitlines()
     assert "mistake ✓ right" in head and "clockwise ✓ right" in head

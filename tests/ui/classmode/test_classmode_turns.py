@@ -14,6 +14,7 @@ import pytest
 from classroom_helpers import question as base_question
 
 from perceptron_core import make_dataset
+from ui.classmode import answers as an
 from ui.classmode import classroom as cr
 from ui.classmode import turns
 from ui.classmode.question import graded_text, question_figure, truth_text
@@ -94,12 +95,12 @@ def test_the_graded_turn_is_the_turn_of_the_drawn_line_on_every_dataset(name, pa
         truth = drawn_turn(before, after)
         if truth is None:  # a quarter turn: either way is right, and the card says so
             assert q.turn == "quarter"
-            assert cr.grade(q, True, "cw").turn_right and cr.grade(q, True, "ccw").turn_right
+            assert an.grade(q, True, "cw").turn_right and an.grade(q, True, "ccw").turn_right
             assert "quarter turn" in truth_text(q)
             continue
         assert q.turn == truth, (name, seed, q.t + 1, before, after)
         for said in turns.TURNS:
-            assert cr.grade(q, True, said).turn_right == (said == truth)
+            assert an.grade(q, True, said).turn_right == (said == truth)
         seen += 1
     assert seen >= 2  # the sweep looked at real turns
 
@@ -110,7 +111,7 @@ def test_a_quarter_turn_is_either_way_and_the_tally_counts_both_right() -> None:
     after = np.asarray(q.w) + np.asarray(q.z)
     assert drawn_turn(np.asarray(q.w), after) is None  # (1, 0) -> (0, 1): 90°
     assert turns.turn_of(q.w, q.z, 1, 1.0, True) == "quarter"
-    t = cr.tally(
+    t = an.tally(
         {"a": b'{"mistake": true, "turn": "cw"}', "b": b'{"mistake": true, "turn": "none"}'}, q
     )
     assert t.right_turn == 1

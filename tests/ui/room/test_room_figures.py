@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ui.classmode.classroom import Submission
+from ui.classmode.entries import Submission
 from ui.room.figures import (
     BEST,
     FRAMES,
