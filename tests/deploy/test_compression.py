@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 from class_browser import get, in_browser
 
-from deploy import class_server
+from deploy import configs
 from deploy.class_server import Class
 
 pytestmark = pytest.mark.browser
@@ -106,9 +106,9 @@ def test_with_the_brotli_module_a_browser_that_accepts_br_gets_brotli(
 ):
     """Chromium sends ``br`` to localhost (and over https); the bytes it decodes are the
     app server's."""
-    if class_server.brotli_module() is None:
+    if configs.brotli_module() is None:
         pytest.skip(
-            f"this nginx has no brotli module ({class_server.modules_dir()}): "
+            f"this nginx has no brotli module ({configs.modules_dir()}): "
             "apt-get install libnginx-mod-http-brotli-filter"
         )
     compressible = text(files)
@@ -211,12 +211,12 @@ def test_the_page_and_stcore_are_not_cached_long(cls: Class):
 def test_the_configuration_with_and_without_brotli(tmp_path: Path):
     """nginx takes both renderings; without the module no brotli directive is live."""
     renderings = {
-        "off": class_server.nginx_conf(
+        "off": configs.nginx_conf(
             listen="8080", upstreams=["10.0.0.11:8501"], run_dir=tmp_path, brotli=False
         )
     }
-    if class_server.brotli_module() is not None:
-        renderings["on"] = class_server.nginx_conf(
+    if configs.brotli_module() is not None:
+        renderings["on"] = configs.nginx_conf(
             listen="8080", upstreams=["10.0.0.11:8501"], run_dir=tmp_path, brotli=True
         )
     for name, conf in renderings.items():
@@ -227,7 +227,7 @@ def test_the_configuration_with_and_without_brotli(tmp_path: Path):
         (tmp_path / "nginx.conf").write_text(conf)
         checked = subprocess.run(
             [
-                class_server.tool("nginx"),
+                configs.tool("nginx"),
                 "-t",
                 "-p",
                 str(tmp_path),

@@ -28,14 +28,14 @@ import pytest
 from class_browser import get, in_browser, screenshot
 from fontTools.ttLib import TTFont
 
-from deploy import class_server
+from deploy import configs
 from deploy.class_server import Class
 from scripts import subset_icons
 
 ROOT = Path(__file__).resolve().parents[2]
 LONG = "public, immutable, max-age=31536000"
-MANIFEST = json.loads(class_server.ICON_MANIFEST.read_text(encoding="utf-8"))
-SUBSET = class_server.ICON_MANIFEST.parent / MANIFEST["subset"]
+MANIFEST = json.loads(configs.ICON_MANIFEST.read_text(encoding="utf-8"))
+SUBSET = configs.ICON_MANIFEST.parent / MANIFEST["subset"]
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +79,7 @@ def test_the_subset_was_cut_from_the_pinned_streamlits_font(original: Path):
     assert original.name == MANIFEST["original"]
     assert hashlib.sha256(original.read_bytes()).hexdigest() == MANIFEST["original_sha256"]
     assert hashlib.sha256(SUBSET.read_bytes()).hexdigest() == MANIFEST["subset_sha256"]
-    icons = class_server.icon_font()
+    icons = configs.icon_font()
     assert icons.subset == SUBSET and icons.url == f"/static/media/{original.name}", icons
 
 
@@ -96,14 +96,14 @@ def test_another_streamlits_font_gets_the_original(tmp_path: Path, original: Pat
     (other / original.name).write_bytes(font[:-1] + bytes([font[-1] ^ 1]))  # one bit off
     gone = tmp_path / "gone"
     gone.mkdir()
-    same = class_server.icon_font()
-    changed, missing = class_server.icon_font(other), class_server.icon_font(gone)
+    same = configs.icon_font()
+    changed, missing = configs.icon_font(other), configs.icon_font(gone)
     assert changed.subset is None and "not the one the subset was cut from" in changed.why
     assert missing.subset is None and "has no" in missing.why
     for i, icons in enumerate((same, changed, missing)):
         run = tmp_path / f"run-{i}"
         run.mkdir()
-        conf = class_server.nginx_conf(
+        conf = configs.nginx_conf(
             listen="8080", upstreams=["10.0.0.11:8501"], run_dir=run, icons=icons
         )
         locations = [line for line in live(conf) if line.startswith("location = ")]
@@ -115,7 +115,7 @@ def test_another_streamlits_font_gets_the_original(tmp_path: Path, original: Pat
         (run / "nginx.conf").write_text(conf)
         args = ["-p", str(run), "-c", str(run / "nginx.conf"), "-e", str(run / "error.log")]
         checked = subprocess.run(
-            [class_server.tool("nginx"), "-t", *args], capture_output=True, text=True
+            [configs.tool("nginx"), "-t", *args], capture_output=True, text=True
         )
         assert checked.returncode == 0, checked.stderr
 

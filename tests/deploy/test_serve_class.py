@@ -31,7 +31,7 @@ from playwright.sync_api import expect
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 import perceptron_store as store
-from deploy import class_server
+from deploy import class_server, configs
 from deploy.class_server import Class
 from tests.browser.conftest import uploader
 from ui.app.links import FROM_LINK
@@ -189,7 +189,7 @@ def test_redis_and_the_app_servers_listen_on_loopback_only(cls: Class):
 
 
 def test_the_templates_for_several_machines(tmp_path: Path):
-    conf = class_server.nginx_conf(
+    conf = configs.nginx_conf(
         listen="8080",
         upstreams=["10.0.0.11:8501", "10.0.0.12:8501", "[fd00::13]:8501"],
         run_dir=tmp_path,
@@ -208,25 +208,25 @@ def test_the_templates_for_several_machines(tmp_path: Path):
     (tmp_path / "nginx.conf").write_text(conf)
     files = ("-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", str(tmp_path / "e"))
     checked = subprocess.run(
-        [class_server.tool("nginx"), "-t", *files],
+        [configs.tool("nginx"), "-t", *files],
         capture_output=True,
         text=True,
     )
     assert checked.returncode == 0, checked.stderr
-    named = class_server.nginx_conf(listen="80", upstreams=["app3.lan:8501"], run_dir=tmp_path)
+    named = configs.nginx_conf(listen="80", upstreams=["app3.lan:8501"], run_dir=tmp_path)
     assert "server app3.lan:8501 max_fails" in named  # a name resolved when nginx starts
     for bad in ("10.0.0.11:8501; evil", "10.0.0.11", "host:port"):
         with pytest.raises(ValueError):
-            class_server.nginx_conf(listen="80", upstreams=[bad], run_dir=tmp_path)
-    private = class_server.redis_conf(
+            configs.nginx_conf(listen="80", upstreams=[bad], run_dir=tmp_path)
+    private = configs.redis_conf(
         port=6379, run_dir=tmp_path, bind="10.0.0.10", password="s3cret-long-enough-pw"
     )
     assert "bind 10.0.0.10\n" in private and "requirepass s3cret-long-enough-pw\n" in private
     for public in ("0.0.0.0", "203.0.113.7", "8.8.8.8"):
         with pytest.raises(ValueError, match="never"):
-            class_server.redis_conf(port=6379, run_dir=tmp_path, bind=public, password="x" * 20)
+            configs.redis_conf(port=6379, run_dir=tmp_path, bind=public, password="x" * 20)
     with pytest.raises(ValueError, match="password"):
-        class_server.redis_conf(port=6379, run_dir=tmp_path, bind="192.168.1.5")
+        configs.redis_conf(port=6379, run_dir=tmp_path, bind="192.168.1.5")
 
 
 # ---------------------------------------------------------------------------- links (data=)
