@@ -78,15 +78,20 @@ def as_figure(spec: dict[str, Any]) -> go.Figure:
     charts cannot be scrolled. Zoom and pan stay in the chart's tool bar.
 
     In presenter mode (the session's ``app_presenter``) every text of the chart, the axes'
-    ticks and the legend included, is ``PROJECTOR_PX``; with the projector theme on too
-    (``app_projector``), lines are ``PROJECTOR_LINE`` and marks ``PROJECTOR_MARK`` times
-    as thick (on a new dict: ``spec`` may be a cached figure's, drawn again next run).
+    ticks and the legend included, is ``PROJECTOR_PX``, and a legend under the chart sits
+    lower by as much; with the projector theme on too (``app_projector``), lines are
+    ``PROJECTOR_LINE`` and marks ``PROJECTOR_MARK`` times as thick (all on a new dict:
+    ``spec`` may be a cached figure's, drawn again next run).
     """
     layout = spec.setdefault("layout", {})
     if isinstance(layout, dict):
         layout.setdefault("dragmode", False)
         if _presenting():
+            # on a copy: ``spec`` may be a cached figure, drawn next for a session out of
+            # presenter mode, or again in presenter mode (where nothing may grow twice)
+            layout = {**layout}
             _projector_type(layout)
+            spec = {**spec, "layout": layout}
             if _projector() and isinstance(spec.get("data"), list):
                 spec = {**spec, "data": [_projector_marks(trace) for trace in spec["data"]]}
     return _Prebuilt(spec)
@@ -130,7 +135,13 @@ def _projector_type(layout: dict[str, Any]) -> None:
     chart's theme names the ticks' size itself, so each of the figure's axes is set)."""
     size = {"size": PROJECTOR_PX}
     layout["font"] = {**layout.get("font", {}), **size}
-    layout["legend"] = {**layout.get("legend", {}), "font": size}
+    legend = {**layout.get("legend", {}), "font": size}
+    y = legend.get("y")
+    if legend.get("orientation") == "h" and isinstance(y, int | float) and y < 0:
+        # a legend under the chart: the ticks and the axis's title above it grow from
+        # Plotly's 12 px, and so does the room they need (else the title runs into it)
+        legend["y"] = y * PROJECTOR_PX / 12
+    layout["legend"] = legend
     for axis, mine in list(layout.items()):  # the figures' own axes (each has AXIS's format)
         if axis.startswith(("xaxis", "yaxis")) and isinstance(mine, dict):
             layout[axis] = {**mine, "tickfont": {**mine.get("tickfont", {}), **size}}

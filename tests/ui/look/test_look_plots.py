@@ -181,3 +181,26 @@ def test_the_projector_theme_thickens_a_copy_and_leaves_the_cached_figure_as_it_
     assert json.dumps(cached["data"]) == before
     monkeypatch.setattr(plots, "_projector", lambda: False)  # the lecturer turned it off
     assert plots.as_figure(cached).to_dict()["data"] == cached["data"]
+
+
+def test_presenter_mode_sizes_a_copy_and_a_legend_under_the_chart_moves_down_once(monkeypatch):
+    """The projector's 17 px text and the legend under the chart moved down by as much, on
+    a copy: the cached figure a session out of presenter mode draws next keeps Plotly's
+    sizes, and a second presenter run moves the legend no further."""
+    from ui.look import plots
+
+    cached = {
+        "data": [{"type": "scatter", "x": [0], "y": [0]}],
+        "layout": {"legend": {"orientation": "h", "y": -0.2}, "xaxis": {"title": "t"}},
+    }
+    before = json.dumps(cached["layout"])
+    monkeypatch.setattr(plots, "_presenting", lambda: True)
+    for _ in range(2):
+        layout = plots.as_figure(cached).to_dict()["layout"]
+        assert layout["legend"]["y"] == pytest.approx(-0.2 * plots.PROJECTOR_PX / 12)
+        assert layout["xaxis"]["tickfont"] == {"size": plots.PROJECTOR_PX}
+    monkeypatch.setattr(plots, "_presenting", lambda: False)
+    layout = plots.as_figure(cached).to_dict()["layout"]
+    assert layout["legend"] == {"orientation": "h", "y": -0.2}
+    assert "tickfont" not in layout["xaxis"] and "font" not in layout
+    assert json.dumps({k: v for k, v in cached["layout"].items() if k != "dragmode"}) == before
