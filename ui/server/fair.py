@@ -81,7 +81,6 @@ SHARE = 0.5  # ... and so is one charged more than this part of the window
 MIN_REST = 1 / MAX_RATE  # a busy run keeps its place this long at least ...
 MAX_REST = 1.0  # ... as long as it ran, at most this
 SLICE = 0.1  # s: a run holding its place longer gives it up and runs on
-LOOK = 0.5  # s: how often a waiting run looks whether its tab closed
 TICK = 0.05  # s: how often the ticker hands out places while runs wait
 LATE = 0.05  # s: while the event loop is this far behind, page runs wait ...
 LATE_WAIT = 1.0  # s: ... this long at most

@@ -70,7 +70,8 @@ def reset() -> None:
 @contextlib.contextmanager
 def settings() -> Iterator[Any]:
     """Where a page draws its controls: in presenter mode the *Settings* menu of the row
-    at the top (one menu for every call of a run), elsewhere a container in place."""
+    at the top (one menu for every call of a run), elsewhere a container in place. For a
+    page's whole run only: a fragment's rerun would find the last page run's row."""
     slot = getattr(_ROW, "slot", None)
     if slot is None:
         with st.container() as here:
