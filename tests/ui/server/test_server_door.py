@@ -9,7 +9,7 @@ import re
 import time
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -87,7 +87,12 @@ def tiny_app(seen: Seen) -> Starlette:
 
 
 @pytest.fixture
-def served() -> Iterator[Served]:
+def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
+    # a burst is counted in real time: a slow machine must not earn a token back mid-test
+    for action in ("tab", "script tab"):
+        limit = clients.LIMITS[action]
+        slow = replace(limit, per_browser=(1e-6, limit.per_browser[1]))
+        monkeypatch.setitem(clients.LIMITS, action, slow)
     seen = Seen()
     guarded = door.Door(tiny_app(seen))
     with serving(guarded) as port:
