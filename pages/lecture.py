@@ -201,10 +201,6 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
     )
     if not ss["app_presenter"] and class_follow.following(ss):
         st.caption(lecture.settings_summary(ss))
-    # a joined student: the lecturer's question, under the chart: a card drawn above it
-    # would push the chart a screen down on the phone of a student watching it (its
-    # answers are pinned to the screen's bottom, ui.classmode.onscreen)
-    strip.lecture_card(ss)
     # a student following the lecturer: their instrument reruns at each of the lecturer's
     # steps, a hundred at once, and the file is the lecturer's run (Explore on my own
     # brings the button back)
@@ -250,6 +246,10 @@ with st.container(
     key=PRESENTER_KEY if presenter else "lec_instrument"
 ):  # the page's CSS keys on it
     instrument(X, y, settings)
+    # a joined student: the lecturer's question, under the chart (a fragment of its own): a
+    # card drawn above it would push the chart a screen down on the phone of a student
+    # watching it (its answers are pinned to the screen's bottom, ui.classmode.onscreen)
+    strip.lecture_card(ss)
 if run.reason:
     st.warning(run.reason)
 seat = seats.seat_of(ss)

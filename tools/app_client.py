@@ -29,6 +29,7 @@ from streamlit.proto.ClientState_pb2 import ClientState
 from tools.components import (
     ASK_SCENE,
     CANVAS_KEY,
+    CARD_CHANNEL_KEY,
     CHANNEL_KEY,
     LECTURE_SCENE_KEY,
     PLAYER_KEY,
@@ -61,6 +62,7 @@ class Session(Client):
         self.scene: dict[str, Any] = {}
         self.lecture_scene: dict[str, Any] = {}  # the lecture's window, from the last full run
         self.channel: dict[str, Any] | None = None  # the strip's live channel (its ticket)
+        self.card_channel: dict[str, Any] | None = None  # Step by step's card's (its part)
         self.player_id = ""
         self.player_fragment_id = ""
         self.t = 0  # the server's step, as the player last showed it
@@ -78,6 +80,8 @@ class Session(Client):
             view.t, view.n_steps = player.t, player.T
         elif component.id.endswith(f"-{CHANNEL_KEY}"):
             self.channel = json.loads(component.json)  # the ticket, the strip's topic and version
+        elif component.id.endswith(f"-{CARD_CHANNEL_KEY}"):
+            self.card_channel = json.loads(component.json)
         elif component.id.endswith(f"-{CANVAS_KEY}"):
             view.canvas_id = component.id
             view.canvas_fragment_id = fragment_id

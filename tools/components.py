@@ -39,6 +39,7 @@ ASK_SCENE = json.dumps([{"event": "scene", "value": {"run": "", "start": 0}}])
 # the class's live channel on a student's page (ui/classmode/live.py): its component's key,
 # and the triggers live.js and player.js send for what the page cannot draw by itself
 CHANNEL_KEY = "room_channel"
+CARD_CHANNEL_KEY = "room_channel_card"  # Step by step's question card (ui.classmode.strip)
 STRIP_CHANGED = json.dumps([{"event": "changed", "value": 0}])
 
 

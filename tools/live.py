@@ -18,6 +18,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from tools.app_client import Session
 from tools.components import (
     ASK_SCENE,
+    CARD_CHANNEL_KEY,
     CHANNEL_KEY,
     MISSING_SCENE,
     PLAYER_KEY,
@@ -105,7 +106,7 @@ class Live:
         self._follow_n = -1  # the lecturer's change the page shows (player.js S.followN)
         self._follow_q: str | None = None  # the question version it shows (S.followQ)
         self._asked_live: tuple[object, object] | None = None
-        self._asked_strip: object = None
+        self._asked_part: dict[str, object] = {}  # a part's key -> the version asked for
 
     def start(self) -> None:
         """Read from now on; the timers of the fragments the page's runs asked for so far."""
@@ -143,26 +144,41 @@ class Live:
             self._seen = int(message["id"])  # type: ignore[call-overload]
             self.heard += 1
         self._last = message
-        channel = getattr(self.session, "channel", None) or {}
-        version = state.get(channel.get("topic"))
-        if isinstance(version, str) and version not in (channel.get("shown"), self._asked_strip):
-            self._asked_strip = version
-            self._spawn(self.session.trigger(CHANNEL_KEY, STRIP_CHANGED))
+        for key, name in ((CHANNEL_KEY, "channel"), (CARD_CHANNEL_KEY, "card_channel")):
+            part = getattr(self.session, name, None) or {}
+            version = state.get(part.get("topic"))
+            if isinstance(version, str) and version not in (
+                part.get("shown"),
+                self._asked_part.get(key),
+            ):
+                self._asked_part[key] = version
+                self._spawn(self.session.trigger(key, STRIP_CHANGED))
         p = self.player[1] if self.player is not None else None
         follow = p.follow if p is not None else None
         lecture = state.get("lecture")
         if p is None or not follow or not isinstance(lecture, dict) or state.get("closed"):
             return
-        newer = bool(follow.get("following")) and lecture["n"] > self._follow_n
+        following = bool(follow.get("following"))
+        newer = following and lecture["n"] > self._follow_n
         asked = lecture["q"] != self._follow_q
         if not newer and not asked:
             return
         if newer:
             self._follow_n = lecture["n"]
         self._follow_q = lecture["q"]
+        # the question's example: a follower's chart rings it by itself (the state's
+        # "asked"); the card is its own part (above)
+        ring = lecture.get("asked", "missing")
+        ringable = ring is None or (isinstance(ring, list) and len(ring) == 2)
+        if ringable and not newer and lecture["run"] == follow.get("run"):
+            return
         inside = p.start <= lecture["t"] <= p.stop
         play = lecture.get("play")
-        if asked or lecture["run"] != follow.get("run") or not (inside or play):
+        if (
+            (asked and following and not ringable)
+            or lecture["run"] != follow.get("run")
+            or not (inside or play)
+        ):
             want = (lecture["n"], lecture["q"])
             if self._asked_live != want:
                 self._asked_live = want

@@ -245,7 +245,7 @@ def test_an_open_tab_costs_the_server_one_file(server):
         before = open_files(pid)
         views = [await first_run(url, f"198.51.100.{100 + k % 100}") for k in range(60)]
         per_tab = (open_files(pid) - before) / 60
-        # its websocket; the sessions share one script loop (internals.share_script_loop)
+        # its websocket; the sessions share one script loop (ui.server.loops)
         assert per_tab <= clients.FILES_PER_TAB + 0.1, per_tab
         for v in views:
             await v.session.__aexit__()  # type: ignore[attr-defined]
@@ -290,7 +290,7 @@ def test_the_cap_follows_the_open_file_limit_and_the_setting(monkeypatch):
         "s, h = resource.getrlimit(resource.RLIMIT_NOFILE); "
         "resource.setrlimit(resource.RLIMIT_NOFILE, (1024, h)); "
         "print(clients.max_sessions()); "
-        "from ui.server import internals; internals.share_script_loop(); "
+        "from ui.server import loops; loops.share(); "
         "print(clients.max_sessions())"
     )
     root = Path(__file__).resolve().parents[2]

@@ -255,7 +255,8 @@ SESSION_KEYS: dict[str, str] = {
     "room_cookie": "classmode: this browser holds the class cookie (kept, or dropped once)",
     "room_hooks": "ui.classmode.strip.LectureHooks the lecture page lends the lecturer's strip",
     "room_live": "ui.classmode.strip: the lecturer shows the answers' shares while the class votes",
-    "room_live_fresh": "ui.classmode.live: the live channel asked for this run: read the room now",
+    "room_live_fresh": "ui.classmode.live: the parts of the page the live channel asked to run "
+    "(a frozenset of topics): their runs read the room now",
     "room_recap": "ui.classmode.arrive: a closed class's (code, secret): its lecturer's recap",
     "lec_window": (
         "lecture: (run, start, stop) of the scene this full run sent, None from the start of "

@@ -147,7 +147,7 @@ def follow_here(session: Session) -> int | None:
     if seat is None or seat.lecturer:
         return None
     try:
-        room = reach(cr.load_room, seat.code, fresh=live.fresh(session))
+        room = reach(cr.load_room, seat.code, fresh=live.fresh(session, "lecture"))
     except Refused:
         return None  # the page goes on by itself; the strip says why
     if room is None or room.closed:

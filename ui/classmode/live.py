@@ -35,7 +35,10 @@ FRESH = session_key("room_live_fresh")
 _JS = (Path(__file__).resolve().parents[1] / "live" / "live.js").read_text(encoding="utf-8")
 # The channel draws nothing: its elements take no room in the page (the page's CSS, from the
 # component's definition, not in a shadow root)
-_CSS = ".st-key-room_channel, .st-key-room_channel_nudge { display: none; }"
+_CSS = (
+    ".st-key-room_channel, .st-key-room_channel_card, .st-key-room_channel_nudge "
+    "{ display: none; }"
+)
 _component = st.components.v2.component("perceptron_live", js=_JS, css=_CSS, isolate_styles=False)
 
 
@@ -61,24 +64,27 @@ def step_of(query: Mapping[str, str]) -> int:
 def parts_shown(room: cr.Room | None) -> dict[str, Hashable]:
     """What a student's page shows of ``room``, by part: the strip (the question, the
     challenge), the strip on Step by step ("end": the class's end and the challenge it
-    announces) and the lecture (the lecturer's run and step, and the question it rings)."""
+    announces), the question card under Step by step's chart ("card") and the lecture (the
+    lecturer's run and step; the chart rings the question's example by itself)."""
     if room is None:
-        return {"strip": "gone", "end": "gone", "lecture": "gone"}
+        return {"strip": "gone", "end": "gone", "card": "gone", "lecture": "gone"}
     q, c = room.question, room.challenge
     asked = None if q is None else (q.id, q.rounds, q.revealed)
     shown = None if c is None else (c.id, c.open)
     return {
         "strip": (room.closed, asked, shown),
         "end": (room.closed, shown),
-        "lecture": (room.closed, room.lecture_n, asked),
+        "card": (room.closed, asked),
+        "lecture": (room.closed, room.lecture_n),
     }
 
 
 def state_of(room: cr.Room | None) -> dict[str, Any]:
     """Room ``room``'s state as the channel carries it: a version of each part of a page
     (:func:`parts_shown`), and the lecture: its change count ``n``, its ``run``, step
-    ``t``, the question's version ``q`` and the lecturer's Play ``[from, rate, at]`` (at:
-    the lecturer's server's clock) or None."""
+    ``t``, the question's version ``q``, the example it asks about ``asked`` (``[step,
+    point]``, which a follower's chart rings by itself, or None) and the lecturer's Play
+    ``[from, rate, at]`` (at: the lecturer's server's clock) or None."""
     parts = parts_shown(room)
     state: dict[str, Any] = {topic: version(part) for topic, part in parts.items()}
     if room is not None:
@@ -89,6 +95,7 @@ def state_of(room: cr.Room | None) -> dict[str, Any]:
             "run": run_of(query),
             "t": step_of(query),
             "q": asked_version(room),
+            "asked": asked_point(room),
             "play": None if room.playing is None else [round(v, 3) for v in room.playing],
         }
     return state
@@ -98,6 +105,14 @@ def asked_version(room: cr.Room | None) -> str:
     """The version of the question a lecture's chart rings (an open one's id and round)."""
     q = None if room is None or room.closed else room.question
     return version(None if q is None or q.revealed else (q.id, q.rounds))
+
+
+def asked_point(room: cr.Room | None) -> list[int] | None:
+    """The example the open question asks about, ``[step, point]``, for a follower's chart
+    to ring; None with no question open, once revealed, or for a bank question (it asks
+    about no one example)."""
+    q = None if room is None or room.closed else room.question
+    return None if q is None or q.revealed or q.bank else [int(q.t), int(q.point)]
 
 
 def read(code: str) -> dict[str, Any] | None:
@@ -143,32 +158,46 @@ def ticket(seat: Seat) -> str | None:
     return None if key is None else route.sign(key, seat.code, who)
 
 
-def fresh(session: Session) -> bool:
-    """Whether the channel asked for this run (then the room is read from the store, not
-    from the process's recent copy): once."""
-    return bool(session.pop(FRESH, False))
+def fresh(session: Session, part: str) -> bool:
+    """Whether the channel asked for this run of ``part`` (a topic of :func:`parts_shown`;
+    then the room is read from the store, not from the process's recent copy): once. Each
+    part its own: two parts asked at once each read the room."""
+    asked = session.get(FRESH)
+    if not isinstance(asked, frozenset) or part not in asked:
+        return False
+    session[FRESH] = asked - {part}
+    return True
 
 
-def listen(session: Session, seat: Seat, *, topic: str, shown: Hashable, notice: int) -> None:
-    """The browser's end of the channel, in the strip (a fragment): it opens the room's
-    channel once per page and reruns the strip when the room's ``topic`` ("strip", "end")
-    is no longer ``shown``, or when a fragment elsewhere on the page asks it to say
+def asked_for(session: Session, part: str) -> None:
+    """The channel asked for a run of ``part``: its run reads the room from the store."""
+    asked = session.get(FRESH)
+    session[FRESH] = (asked if isinstance(asked, frozenset) else frozenset()) | {part}
+
+
+def listen(
+    session: Session, seat: Seat, *, topic: str, shown: Hashable, notice: int | None = None
+) -> None:
+    """The browser's end of the channel, in a fragment that shows part ``topic`` of the
+    room ("strip", "end": the strip; "card": Step by step's question card): it opens the
+    room's channel once per page and reruns the fragment when the room's ``topic`` is no
+    longer ``shown``; the strip also when a fragment elsewhere on the page asks it to say
     something (:func:`nudge`: ``notice`` counts what it has said)."""
     ticket_now = ticket(seat)
     if ticket_now is None:
         return  # the strip says the class cannot be reached; its heartbeat tries again
 
     def changed() -> None:
-        session[FRESH] = True
+        asked_for(session, topic)
 
     _component(
-        key="room_channel",
+        key="room_channel" if topic != "card" else "room_channel_card",
         data={
             "url": route.under(str(st.get_option("server.baseUrlPath") or ""), route.PATH),
             "ticket": ticket_now,
             "topic": topic,
             "shown": version(shown),
-            "notice": int(notice),
+            **({} if notice is None else {"notice": int(notice)}),
         },
         on_changed_change=changed,
     )

@@ -246,11 +246,12 @@ def question_card(session: Session, q: cr.Question, *, ringed: bool = False) -> 
         box.markdown(head + ("" if not q.revealed else question_text(q)))
     else:
         box.markdown(head + question_text(q))
-        box.plotly_chart(
-            question_figure(q),
-            config={**CHART, "displayModeBar": False},
-            key=f"room_qfig_{q.id}_{int(q.revealed)}",
-        )
+        if not ringed:  # else the page's chart shows it: the lecturer's run at that step
+            box.plotly_chart(
+                question_figure(q),
+                config={**CHART, "displayModeBar": False},
+                key=f"room_qfig_{q.id}_{int(q.revealed)}",
+            )
     if not q.revealed:
         vote = q.rounds
         if again:

@@ -51,6 +51,7 @@ from ui.classmode.seat import (
 from ui.classmode.votes import question_state, revealed_bars, revealed_line, tally_bars
 from ui.look.style import page_style
 from ui.look.text import safe
+from ui.server import guard
 from ui.server.internals import fragment_run, testid
 
 HOOKS = session_key("room_hooks")
@@ -139,7 +140,7 @@ def live(session: Session, page: str) -> None:
     if seat is None:
         return
     try:
-        room = reach(cr.load_room, seat.code, fresh=channel.fresh(session))
+        room = reach(cr.load_room, seat.code, fresh=channel.fresh(session, "strip"))
     except Refused:
         st.caption(STRIP_DOWN)
         return
@@ -167,9 +168,9 @@ def live(session: Session, page: str) -> None:
 
 
 def _student_strip(session: Session, seat: Seat, room: cr.Room, page: str) -> None:
-    # On Step by step the lecture's instrument shows the question and follows the lecturer
-    # (lecture_card, follow_here): the browser reruns it, not this strip, so a reveal (the
-    # answer and the step) is one fragment run, not a strip and a page run
+    # On Step by step the question card is a fragment of its own under the chart
+    # (lecture_card), and the instrument follows the lecturer (follow_here): the browser
+    # reruns each for its own part of the room, so a question reruns one small fragment
     topic = "end" if page == LECTURE_PAGE else "strip"
     channel.listen(session, seat, topic=topic, shown=parts_shown(room)[topic], notice=seat.notices)
     _reach_out(session, seat, room, page)
@@ -259,16 +260,24 @@ def _stopped_note(seat: Seat) -> None:
     )
 
 
+@guard.fragment
 def lecture_card(session: Session) -> None:
-    """The lecturer's question in the lecture's instrument of a joined student (beside the
-    chart); the instrument is rerun when the question or the lecture changes."""
+    """A joined student's question card on Step by step, under the lecture's instrument: a
+    fragment of its own, rerun by its browser when the room's question changes (the live
+    channel's "card"), so a question asked or revealed reruns neither the instrument (a
+    follower's chart rings the example by itself) nor the strip."""
     seat = seat_of(session)
     if seat is None or seat.lecturer:
         return
-    room = room_now(session)
-    if room is not None and not room.closed:
-        # a follower's chart is the lecturer's run: it rings the example asked about
-        _card(session, seat, room, ringed=seat.following)
+    try:
+        room = reach(cr.load_room, seat.code, fresh=channel.fresh(session, "card"))
+    except Refused:
+        return  # the strip says the class cannot be reached
+    if room is None or room.closed:
+        return  # the strip says the class ended
+    channel.listen(session, seat, topic="card", shown=parts_shown(room)["card"])
+    # a follower's chart is the lecturer's run: it rings the example asked about
+    _card(session, seat, room, ringed=seat.following)
 
 
 def _follow_line(session: Session, seat: Seat, room: cr.Room) -> None:

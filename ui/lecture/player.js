@@ -172,7 +172,7 @@
  * @typedef {object} LiveMessage
  * @property {number} id
  * @property {number} sent the server's clock as it sent it, in s
- * @property {{closed?: boolean, lecture?: {n: number, run: string, t: number, q: string, play: [number, number, number] | null}}} state
+ * @property {{closed?: boolean, lecture?: {n: number, run: string, t: number, q: string, asked?: unknown, play: [number, number, number] | null}}} state
  */
 
 /** @typedef {LectureScene & PlayerStep} PlayerData the scene and the step, as drawn */
@@ -1182,8 +1182,16 @@ function onLive(event) {
   if (!newer && !asked) return; // shown already
   if (newer) S.followN = lec.n;
   S.followQ = lec.q;
-  if (asked || lec.run !== f.run || S.pending) {
+  // the class's question: a follower's chart (the lecturer's run) rings its example itself;
+  // the card is the strip's. A state without a well-formed example: the server draws it
+  const ring = ringOf(lec.asked);
+  if (asked && ring !== undefined && f.following) d.asked = ring;
+  if ((asked && ring === undefined && f.following) || lec.run !== f.run || S.pending) {
     ask(lec.n, lec.q); // the page must draw something new: its server does
+    return;
+  }
+  if (!newer) {
+    if (f.following) paint();
     return;
   }
   if (S.playing) stop();
@@ -1203,6 +1211,18 @@ function onLive(event) {
   S.t = lec.t;
   S.dirty = false;
   paint();
+}
+
+/**
+ * The example a live state's question asks about, [step, point] (null: none), or undefined
+ * when the value is not one.
+ * @param {unknown} value @returns {[number, number] | null | undefined}
+ */
+function ringOf(value) {
+  if (value === null) return null;
+  if (!Array.isArray(value) || value.length !== 2) return undefined;
+  const [t, i] = value;
+  return Number.isInteger(t) && Number.isInteger(i) && t >= 0 && i >= 0 ? [t, i] : undefined;
 }
 
 /**

@@ -348,7 +348,7 @@ def player(
         elif event == "scene":
             session[RESEND] = True  # a forged ask costs what a step outside the window does
         elif event == "live":
-            session[live.FRESH] = True  # the lecturer's change: follow_here reads the room now
+            live.asked_for(session, "lecture")  # the lecturer's change: follow_here reads the room
         else:
             on_presenter(session, value)
 

@@ -2,30 +2,33 @@
 // across the strip's reruns in window.__perceptronLive, reconnected by itself.
 //
 // Each message is the room's whole state. It is handed to the rest of the page as a
-// "perceptron-live" event (the lecture's instrument draws the lecturer's step itself), and
-// when the part of the page the strip shows is no longer the room's, the strip asks for a
-// rerun of itself (a fragment): the server is asked for a run only when something new must
-// be drawn. The page says which state it shows ({"seen": id}) when it reconnects and every
+// "perceptron-live" event (the lecture's instrument draws the lecturer's step and rings the
+// question's example itself), and when a part of the page (the strip; Step by step's
+// question card) is no longer the room's, that part asks for a rerun of itself (a
+// fragment): the server is asked for a run only when something new must be drawn. The page says which state it shows ({"seen": id}) when it reconnects and every
 // SEEN_EVERY ms, and is sent the newest if that is not it. Outside text is never drawn
 // here: the channel carries numbers and versions only.
 
 const SEEN_EVERY = 20000; // ms between the page's {"seen": id}
 const MAX_WAIT = 10000; // ms: the longest wait before reconnecting
 const MAX_MESSAGE = 4096; // bytes: a longer message is not the server's
-// An ask for the strip's rerun can be lost (Streamlit drops a fragment's rerun that arrives
-// while a whole page's run has not drawn the fragment yet): with no redraw of the strip at
+// An ask for a part's rerun can be lost (Streamlit drops a fragment's rerun that arrives
+// while a whole page's run has not drawn the fragment yet): with no redraw of that part at
 // all within ASK_AGAIN ms, it is asked again, twice as long each time, at most ASK_TRIES times.
 const ASK_AGAIN = 2000; // ms
 const ASK_TRIES = 4;
 
 /**
- * @typedef {object} Strip the strip's part of the page, as it last drew it
- * @property {string} topic the room state's field it shows ("strip" or "end")
+ * @typedef {object} Strip a part of the page (a fragment), as it last drew it
+ * @property {string} topic the room state's field it shows ("strip", "end" or "card")
  * @property {string} shown that field's version as drawn
- * @property {number} notice how many of its notices it has said
+ * @property {number} notice how many of its notices it has said (the strip's; -1: a part without)
  * @property {string | null} asked the version a rerun was asked for already
  * @property {number} askedNotice the notice a rerun was asked for already
  * @property {(name: string, value: unknown) => void} trigger
+ * @property {number} draws its redraws so far
+ * @property {{draws: number, at: number, wait: number, tries: number, value: number} | null} ask its last ask
+ * @property {boolean} gone unmounted (another page): not asked until it is drawn again
  */
 
 /**
@@ -39,15 +42,12 @@ const ASK_TRIES = 4;
  * @property {number} timer
  * @property {number} nudge the newest notice a fragment asked the strip to say
  * @property {{id: number, sent: number, state: Record<string, unknown>} | null} last
- * @property {Strip | null} strip
+ * @property {Record<string, Strip>} parts the parts of the page, by topic
  * @property {boolean} started
- * @property {number} draws the strip's redraws so far
- * @property {{draws: number, at: number, wait: number, tries: number, value: number} | null} ask the strip's last ask
  */
 
 const L = /** @type {Live} */ (window.__perceptronLive ||= /** @type {Live} */ ({
-  ws: null, url: "", ticket: "", room: "", seen: 0, retry: 0, timer: 0, nudge: 0, last: null, strip: null, started: false,
-  draws: 0, ask: null,
+  ws: null, url: "", ticket: "", room: "", seen: 0, retry: 0, timer: 0, nudge: 0, last: null, parts: {}, started: false,
 }));
 
 function connect() {
@@ -84,31 +84,33 @@ function connect() {
 }
 
 function check() {
-  const s = L.strip;
-  if (!s) return;
-  const now = L.last ? L.last.state[s.topic] : undefined;
-  if (typeof now === "string" && now !== s.shown && now !== s.asked) {
-    s.asked = now;
-    askStrip(L.seen);
-  } else if (L.nudge > s.notice && L.nudge !== s.askedNotice) {
-    s.askedNotice = L.nudge;
-    askStrip(-L.nudge);
+  for (const s of Object.values(L.parts)) {
+    if (s.gone) continue;
+    const now = L.last ? L.last.state[s.topic] : undefined;
+    if (typeof now === "string" && now !== s.shown && now !== s.asked) {
+      s.asked = now;
+      askPart(s, L.seen);
+    } else if (s.notice >= 0 && L.nudge > s.notice && L.nudge !== s.askedNotice) {
+      s.askedNotice = L.nudge;
+      askPart(s, -L.nudge);
+    }
   }
 }
 
-/** @param {number} value the state's id, or minus the notice's number */
-function askStrip(value) {
-  if (!L.strip) return;
-  L.strip.trigger("changed", value);
-  L.ask = { draws: L.draws, at: Date.now(), wait: ASK_AGAIN, tries: 1, value };
+/** @param {Strip} s @param {number} value the state's id, or minus the notice's number */
+function askPart(s, value) {
+  s.trigger("changed", value);
+  s.ask = { draws: s.draws, at: Date.now(), wait: ASK_AGAIN, tries: 1, value };
 }
 
 function askAgain() {
-  const a = L.ask;
-  if (!a || !L.strip || a.draws !== L.draws || Date.now() - a.at < a.wait) return;
-  if (a.tries >= ASK_TRIES) { L.ask = null; return; }
-  L.strip.trigger("changed", a.value);
-  L.ask = { ...a, at: Date.now(), wait: 2 * a.wait, tries: a.tries + 1 };
+  for (const s of Object.values(L.parts)) {
+    const a = s.ask;
+    if (!a || s.gone || a.draws !== s.draws || Date.now() - a.at < a.wait) continue;
+    if (a.tries >= ASK_TRIES) { s.ask = null; continue; }
+    s.trigger("changed", a.value);
+    s.ask = { ...a, at: Date.now(), wait: 2 * a.wait, tries: a.tries + 1 };
+  }
 }
 
 /** @param {{data?: any, setTriggerValue: (name: string, value: unknown) => void}} component */
@@ -121,15 +123,22 @@ export default function (component) {
   }
   if (typeof d.url !== "string" || typeof d.ticket !== "string") return;
   const room = d.ticket.split(".")[0];
-  const old = L.strip;
-  L.draws += 1; // the strip's server answered: an ask is not asked again (askAgain)
-  L.strip = {
-    topic: String(d.topic), shown: String(d.shown), notice: Number(d.notice) || 0,
+  const topic = String(d.topic);
+  // the strip shows "strip" or "end" (one at a time), the card "card"
+  const part = topic === "card" ? "card" : "strip";
+  const old = L.parts[part];
+  L.parts[part] = {
+    topic, shown: String(d.shown), notice: typeof d.notice === "number" ? d.notice : -1,
     // a rerun that drew what it was asked for, or older: not asked again for the same
-    asked: old && old.topic === d.topic ? old.asked : null,
+    asked: old && old.topic === topic ? old.asked : null,
     askedNotice: old ? old.askedNotice : 0,
     trigger: component.setTriggerValue,
+    // its server answered: an ask is not asked again (askAgain)
+    draws: old ? old.draws + 1 : 1,
+    ask: old ? old.ask : null,
+    gone: false,
   };
+  const mine = L.parts[part];
   L.url = d.url;
   L.ticket = d.ticket;
   if (room !== L.room) { // another class: its own channel
@@ -147,4 +156,5 @@ export default function (component) {
   }
   connect();
   check();
+  return () => { mine.gone = true; }; // its fragment left the page
 }

@@ -23,7 +23,7 @@ open connections), and closes it ``CLOSE_AFTER_S`` later; it closes connections 
 sentence (a browser reconnects by itself and is let in once there is room); the server
 raises its open-file limit to the hard limit at its first connection (:func:`start_once`).
 
-May import: the standard library, ``perceptron_store.ratelimit``, ``ui.server.internals``.
+May import: the standard library, ``perceptron_store.ratelimit``, ``ui.server.loops``.
 """
 
 from __future__ import annotations
@@ -41,13 +41,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from perceptron_store.ratelimit import RateLimit
-from ui.server import internals
+from ui.server import loops
 
 _LOG = logging.getLogger(__name__)
 PROXIES_ENV = "PERCEPTRON_PROXIES"  # more trusted proxies: "10.0.0.5,10.0.0.6"
 SESSIONS_ENV = "PERCEPTRON_MAX_SESSIONS"
 # files one open tab holds: its websocket; and, where the sessions do not share one script
-# loop (internals.share_script_loop), the loop Streamlit 1.67 gives every session (an epoll
+# loop (ui.server.loops), the loop Streamlit 1.67 gives every session (an epoll
 # and a socket pair). Measured by tests/load/test_door.py.
 FILES_PER_TAB = 1
 FILES_PER_TAB_OWN_LOOP = 4
@@ -283,7 +283,7 @@ def max_sessions() -> int:
 def files_per_tab() -> int:
     """Open files a tab holds on this server (``FILES_PER_TAB``, or four where every
     session has a script loop of its own)."""
-    return FILES_PER_TAB if internals.script_loop_shared() else FILES_PER_TAB_OWN_LOOP
+    return FILES_PER_TAB if loops.shared() else FILES_PER_TAB_OWN_LOOP
 
 
 def raise_file_limit() -> tuple[int, int]:

@@ -45,18 +45,20 @@ run on beside the next, twenty at once, and a classmate's Step got a twentieth o
 interpreter.
 
 A run superseded while it waits is not worked through. Reruns of a session whose run waits
-are merged into it (``internals.one_script_thread_per_session``); when it gets its place,
+are merged into it (Streamlit does so with ``runner.fastReruns`` off, as
+``.streamlit/config.toml`` sets it); when it gets its place,
 Streamlit stops it at its first call and starts the newer run at once: a quiet session's
 place is kept for that run (``_carry``: Streamlit's rerun and stop end a run with a
 ``BaseException`` that is not an ``Exception``, and nothing else does). A run whose tab
 closed while it waited is stopped the same way; the place it kept is free again after
 ``SLICE``. This is a plain gate: it asks Streamlit nothing but the session's id.
 
-May import: the standard library, ``ui.server.internals`` (reads).
+May import: the standard library, ``ui.server.internals`` (reads: the session's id).
 """
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import itertools
 import logging
@@ -67,7 +69,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from ui.server import internals
 from ui.server.internals import session_id
 
 WINDOW = 3.0  # seconds of history that count
@@ -84,6 +85,7 @@ SLICE = 0.1  # s: a run holding its place longer gives it up and runs on
 TICK = 0.05  # s: how often the ticker hands out places while runs wait
 LATE = 0.05  # s: while the event loop is this far behind, page runs wait ...
 LATE_WAIT = 1.0  # s: ... this long at most
+BEAT_S = 0.02  # s between the server loop's beats (``beat``)
 ENABLED = True  # tests/app/conftest.py switches it off: AppTest reruns back to back
 
 _LOCK = threading.Lock()  # guards everything below
@@ -109,6 +111,28 @@ class _Waiter:
     session: str = field(default="", compare=False)
     arrived: float = field(default=0.0, compare=False)
     granted: threading.Event = field(default_factory=threading.Event, compare=False)
+
+
+_BEAT = [0.0]  # when the server's event loop last ran the beat (0: not watched)
+
+
+async def beat() -> None:
+    """Note the time on the server's event loop every ``BEAT_S`` seconds, for as long as
+    the server runs (``ui.shell.asgi``'s lifespan runs it): :func:`loop_late` reads it."""
+    try:
+        while True:
+            _BEAT[0] = time.monotonic()
+            await asyncio.sleep(BEAT_S)
+    finally:
+        _BEAT[0] = 0.0
+
+
+def loop_late() -> float:
+    """Seconds the server's event loop is behind: how long past its due time its next beat
+    is (0 on time, and where no beat runs). The loop sends every message, so while it is
+    behind, a page run's messages would only wait behind the others'."""
+    last = _BEAT[0]
+    return max(0.0, time.monotonic() - last - BEAT_S) if last else 0.0
 
 
 def _within(record: deque[tuple[float, float]], now: float) -> float:
@@ -151,7 +175,7 @@ def _free(now: float, busy: bool, page: bool, arrived: float) -> bool:
         page
         and held  # alone, a run never waits: nothing else is sending
         and now - arrived < LATE_WAIT
-        and internals.loop_late() > LATE
+        and loop_late() > LATE
     ):
         return False
     return (

@@ -25,7 +25,7 @@ from ui.classmode import classroom as cr
 from ui.classmode import seat as seats
 from ui.classmode import strip as class_strip
 from ui.look.text import asset
-from ui.server import clients, fair, guard, internals, reconnect
+from ui.server import clients, fair, guard, internals, loops, reconnect
 from ui.shell import embed, presenter
 
 # Streamlit runs gc.collect(2) after every script run. Moving everything alive
@@ -51,18 +51,8 @@ internals.stop_pages_directory_mode()
 st.set_option("client.showSidebarNavigation", True)
 
 # A tab holds one open file (its websocket), not four: the sessions share one script loop
-# (see internals.share_script_loop), so a server under a limit of 1,024 files holds 700 tabs.
-internals.share_script_loop()
-
-# A session starts a script thread per run, not per message, and runs at most two, one
-# stopping and one running: a rerun for a run still waiting for its place is merged into
-# it (see internals.one_script_thread_per_session), so reruns sent without end start no
-# threads.
-internals.one_script_thread_per_session(waiting=fair.is_waiting)
-internals.start_script_threads_off_the_loop()
-internals.wake_the_sender_once()
-internals.send_a_sessions_messages_at_once()
-internals.watch_the_loop()
+# (see ui.server.loops), so a server under a limit of 1,024 files holds 700 tabs.
+loops.share()
 
 
 @dataclass(frozen=True)

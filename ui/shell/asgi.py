@@ -22,6 +22,7 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
 from ui.live import hub, route
+from ui.server import fair
 
 _LOG = logging.getLogger(__name__)
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")  # perceptron_store's Redis settings
@@ -61,8 +62,9 @@ def middleware() -> list[Middleware]:
 
 @asynccontextmanager
 async def lifespan(app: Any) -> AsyncIterator[dict[str, Any]]:
-    """While the server runs: the rooms with pages here are read again now and then, and a
-    class on Redis (several processes) hears the other processes' changes through it."""
+    """While the server runs: the rooms with pages here are read again now and then, the
+    event loop's beat is noted (the fair share reads how late it is), and a class on Redis
+    (several processes) hears the other processes' changes through it."""
     setting = os.environ.get("PERCEPTRON_STORE", "")
     relay = None
     if setting.startswith(REDIS_SCHEMES):
@@ -70,12 +72,13 @@ async def lifespan(app: Any) -> AsyncIterator[dict[str, Any]]:
             relay = hub.RedisRelay(hub.HUB, setting)
         except Exception:  # a setting redis cannot use: the rereads still tell every page
             _LOG.exception("the live channel's Redis relay could not start")
-    reread = asyncio.create_task(hub.reread(hub.HUB, _read))
+    tasks = [asyncio.create_task(hub.reread(hub.HUB, _read)), asyncio.create_task(fair.beat())]
     try:
         yield {}
     finally:
-        reread.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await reread
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         if relay is not None:
             relay.close()

@@ -315,7 +315,7 @@ def test_page_runs_wait_while_the_event_loop_is_behind_and_a_step_does_not(as_se
     a page run on a server running nothing else never waits."""
     monkeypatch.setattr(fair, "SLICE", 30.0)
     late = [1.0]
-    monkeypatch.setattr(fair.internals, "loop_late", lambda: late[0])
+    monkeypatch.setattr(fair, "loop_late", lambda: late[0])
     started = time.monotonic()
     with fair.turn():  # alone: nothing else is sending
         pass
@@ -411,7 +411,7 @@ def test_an_error_in_a_page_gives_its_place_back_at_once(as_session):
 
 def test_a_page_run_waits_for_a_late_loop_a_second_at_most(as_session, monkeypatch):
     monkeypatch.setattr(fair, "SLICE", 30.0)
-    monkeypatch.setattr(fair.internals, "loop_late", lambda: 1.0)  # behind, and stays so
+    monkeypatch.setattr(fair, "loop_late", lambda: 1.0)  # behind, and stays so
     holders = Holders(as_session, pages=1, fragments=0)
     try:
         started = time.monotonic()

@@ -130,9 +130,8 @@ def test_outside_a_server_the_run_helpers_do_nothing():
     """The fair share asks these in every run; a bare script has no server. In a process
     of its own: an AppTest earlier in this one leaves its runtime behind."""
     script = (
-        "from ui.server import internals\n"
-        "assert internals.loop_late() == 0.0\n"
-        "assert internals.watch_the_loop() is False\n"
+        "from ui.server import fair, internals\n"
+        "assert fair.loop_late() == 0.0\n"
         "assert internals.fragment_run() is False\n"
     )
     root = Path(__file__).resolve().parents[3]
@@ -140,62 +139,3 @@ def test_outside_a_server_the_run_helpers_do_nothing():
         [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr[-2000:]
-
-
-# A session's runner replaced while its last messages wait for the event loop: a runner
-# whose run ended by itself keeps them (a follower's new step or question card), a runner
-# told to stop (a newer whole-page rerun) does not. Run in a process of its own: the wraps
-# are the process's.
-ENDED_RUN = """
-import asyncio
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from streamlit.runtime.app_session import AppSession, AppSessionState
-from streamlit.runtime.scriptrunner import ScriptRunnerEvent
-from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequests, ScriptRequestType
-
-class Runner:  # a ScriptRunner as the session sees it
-    def __init__(self, state):
-        self._requests = ScriptRequests()
-        self._requests._state = state
-        self._script_thread = None
-    def request_rerun(self, data):
-        return self._requests._state != ScriptRequestType.STOP
-    def request_stop(self):
-        self._requests._state = ScriptRequestType.STOP
-
-AppSession._create_scriptrunner = lambda self, data: setattr(
-    self, "_scriptrunner", Runner(ScriptRequestType.CONTINUE))
-from ui.server import internals
-assert internals.one_script_thread_per_session(waiting=lambda sid: False)
-
-async def main():
-    for name, state in (("ended", ScriptRequestType.STOP), ("running", ScriptRequestType.CONTINUE)):
-        s = AppSession.__new__(AppSession)
-        s.id, s._state = "s1", AppSessionState.APP_IS_RUNNING
-        s._event_loop = asyncio.get_running_loop()
-        old = s._scriptrunner = Runner(state)
-        sent = []
-        s._enqueue_forward_msg = sent.append
-        old.__dict__[internals._FRAGMENTS] = True  # its run was a fragment's (the push's)
-        s.request_rerun(None)  # the next rerun arrives: a new runner
-        assert s._scriptrunner is not old
-        msg = ForwardMsg()
-        msg.delta.new_element.markdown.body = "step t = 9"
-        s._handle_scriptrunner_event_on_event_loop(old, ScriptRunnerEvent.ENQUEUE_FORWARD_MSG, msg)
-        print(name, "delivered" if sent == [msg] else f"dropped ({len(sent)})")
-
-asyncio.run(main())
-"""
-
-
-def test_what_an_ended_run_drew_reaches_the_browser_when_the_next_run_arrives(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-c", ENDED_RUN],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert "ended delivered" in done.stdout, done.stdout
-    assert "running dropped (0)" in done.stdout, done.stdout  # a run told to stop: as Streamlit
