@@ -36,8 +36,7 @@ _JS = (Path(__file__).resolve().parents[1] / "live" / "live.js").read_text(encod
 # The channel draws nothing: its elements take no room in the page (the page's CSS, from the
 # component's definition, not in a shadow root)
 _CSS = (
-    ".st-key-room_channel, .st-key-room_channel_card, .st-key-room_channel_nudge "
-    "{ display: none; }"
+    ".st-key-room_channel, .st-key-room_channel_card, .st-key-room_channel_nudge { display: none; }"
 )
 _component = st.components.v2.component("perceptron_live", js=_JS, css=_CSS, isolate_styles=False)
 
