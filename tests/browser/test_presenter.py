@@ -417,6 +417,9 @@ def test_the_margin_labs_picture_fits_the_projector_and_a_click_lands_where_it_w
         page.goto(f"{app_url}/margin?app_presenter=1")
         expect(page.locator(".pt").first).to_be_visible(timeout=60_000)
         settle(page)
+        # one lab on the page: the page's first run's copy, drawn before presenter mode
+        # moved it, is gone once the run that moved it ends
+        expect(page.locator(".mlab")).to_have_count(1, timeout=30_000)
         page.evaluate("() => document.fonts.ready.then(() => true)")
         picture = page.locator(SURFACE)
         on_screen(page, picture, "the margin lab's picture")

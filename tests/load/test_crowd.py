@@ -4,9 +4,9 @@ a classmate's Step is still answered, and the server's threads stay bounded.
 Each of ``SESSIONS`` lecture sessions sends five whole-page reruns a second (what any
 widget's change sends) without reading its answers' timing, as
 ``benchmarks/attack.py --attacks many`` does with 100; a student elsewhere presses Step
-every quarter second throughout. The server must start a script thread per run, not per
-message, off its event loop, and send each session's messages in one turn, or the event
-loop has no time left to answer the student. The bounds below are liveness bounds, not
+every quarter second throughout. The server must merge a session's reruns on its one
+script thread (``runner.fastReruns`` off) and send each session's messages in one turn, or
+the event loop has no time left to answer the student. The bounds below are liveness bounds, not
 speed goals (those are the benchmark's): on two cores a classmate's steps take 0.01-0.1 s
 (median) under this flood, and for a second or two of some runs about 1 s each, with the
 app of any recent commit; a stuck session (no answer for 10 s) or steps of 4 s fail it.
