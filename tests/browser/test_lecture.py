@@ -388,12 +388,14 @@ def test_a_clicker_steps_and_blanks_the_screen_in_presenter_mode(page: Page, app
 # Streamlit drops a fragment's rerun that arrives while a whole page's run has not drawn the
 # fragment yet. Here the page itself loses its next report (its trigger is swallowed once,
 # until the server's next redraw gives the page its trigger again), as such a drop would.
-LOSE_NEXT_REPORT = """() => {
+# the player's next message of one kind (a report "at", the "presenter" switch) lost on
+# the way, as Streamlit drops a fragment's rerun that arrives during a whole page's run
+LOSE_NEXT = """(kind) => {
   const S = window.__perceptronLecture;
   const real = S.setTrigger;
   window.__lost = 0;
   S.setTrigger = (name, value) => {
-    if (name === "at" && window.__lost === 0) { window.__lost = 1; return; }
+    if (name === kind && window.__lost === 0) { window.__lost = 1; return; }
     real(name, value);
   };
 }"""
@@ -402,7 +404,7 @@ LOSE_NEXT_REPORT = """() => {
 def test_a_lost_report_is_sent_again_and_the_step_arrives(app_url, page):
     open_lecture(page, app_url, "?data_n=150&lec_t=99")
     expect(status(page)).to_contain_text("step t = 99 of")
-    page.evaluate(LOSE_NEXT_REPORT)
+    page.evaluate(LOSE_NEXT, "at")
     page.keyboard.press("End")  # the last step: outside the window, asked of the server
     expect(page.locator(".lec .note")).to_contain_text("Loading steps")
     X150, Y150 = make_dataset("separable", n=150, seed=0)
@@ -413,8 +415,19 @@ def test_a_lost_report_is_sent_again_and_the_step_arrives(app_url, page):
     expect(page).to_have_url(re.compile(rf"lec_t={end}\b"), timeout=10_000)
     # inside the window too: a lost report of a step the page drew is sent again, so the
     # URL (a reload, Copy link) agrees with the chart
-    page.evaluate(LOSE_NEXT_REPORT)
+    page.evaluate(LOSE_NEXT, "at")
     page.keyboard.press("ArrowLeft")
     expect(status(page)).to_contain_text(f"step t = {end - 1:,} of")
     expect(page).to_have_url(re.compile(rf"lec_t={end - 1}\b"), timeout=20_000)
     assert page.evaluate("window.__lost") == 1
+
+
+def test_a_lost_presenter_switch_is_sent_again_and_presenter_mode_comes(app_url, page):
+    open_lecture(page, app_url)
+    page.evaluate(LOSE_NEXT, "presenter")
+    page.keyboard.press("p")
+    # the switch was lost: the page sends it again after 2 s, and presenter mode comes
+    expect(page.locator(".lec.presenter")).to_be_visible(timeout=15_000)
+    assert page.evaluate("window.__lost") == 1
+    page.keyboard.press("p")  # and leaves, with nothing lost
+    expect(page.locator(".lec.presenter")).to_have_count(0, timeout=15_000)

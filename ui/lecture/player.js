@@ -284,6 +284,7 @@
  * @property {number} [confirmTimer] the timer that sends an unanswered report again (confirm)
  * @property {number} [mounts] the server's redraws of the instrument so far
  * @property {number} [liveTimer] the timer that asks again for an unanswered live rerun (ask)
+ * @property {{on: boolean, tries: number, timer: number} | null} [presenterAsk] the presenter switch asked for, until a redraw shows it
  */
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -1424,7 +1425,26 @@ async function saveClip(fmt, n, width) {
 }
 
 function togglePresenter() {
-  S.setTrigger("presenter", { on: !(/** @type {PlayerData} */ (S.data)).presenter }); // built with it
+  const on = !(/** @type {PlayerData} */ (S.data)).presenter; // built with it
+  if (S.presenterAsk) clearTimeout(S.presenterAsk.timer);
+  S.presenterAsk = { on, tries: 0, timer: 0 };
+  askPresenter(CONFIRM_AFTER);
+}
+
+/**
+ * Send the presenter switch, and again if no redraw shows it within `wait` ms (Streamlit
+ * drops a fragment's rerun that arrives during a whole page's run), at most LIVE_TRIES
+ * times; the server sets it, so a second send changes nothing.
+ * @param {number} wait
+ */
+function askPresenter(wait) {
+  const a = S.presenterAsk;
+  if (!a || a.tries >= LIVE_TRIES) { S.presenterAsk = null; return; }
+  a.tries += 1;
+  S.setTrigger("presenter", { on: a.on });
+  a.timer = window.setTimeout(() => {
+    if (S.presenterAsk === a) askPresenter(Math.min(2 * wait, CONFIRM_MAX));
+  }, wait);
 }
 
 // --- keys: wherever the focus is, except where a key types or moves a widget ----------------
@@ -1543,6 +1563,10 @@ function mount(component) {
   S.seq = Math.max(S.seq, data.seq);
   S.pending = false;
   S.data = data;
+  if (S.presenterAsk && S.presenterAsk.on === !!data.presenter) { // shown: asked no more
+    clearTimeout(S.presenterAsk.timer);
+    S.presenterAsk = null;
+  }
   S.followN = data.follow && data.follow.following ? data.follow.n : undefined; // the lecturer's change shown
   S.followQ = data.follow ? data.follow.q : undefined;
   if (!S.listening) {
