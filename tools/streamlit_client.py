@@ -31,6 +31,7 @@ dropped connection is an error (:class:`RunError`, or the exception as it came).
 from __future__ import annotations
 
 import asyncio
+import collections
 import secrets
 import time
 import urllib.error
@@ -222,6 +223,8 @@ class Client:
         self.last: RunView | None = None  # what the last finished run sent
         self.last_with: dict[str, RunView] = {}  # an element key -> the last run that drew it
         self.auto_reruns: dict[str, float] = {}  # fragment id -> interval (see RunView)
+        # what the server sent lately, told when an answer does not come (which run is stuck)
+        self.heard: collections.deque[str] = collections.deque(maxlen=40)
         self.page_hashes: dict[str, str] = {}  # every page's URL path -> its script hash
 
     async def __aenter__(self) -> Self:
@@ -262,9 +265,13 @@ class Client:
         """Read until a run finishes (a fragment that reruns the whole page, as the
         player's does for a step outside its window, answers with the page's run)."""
         view = RunView()
-        async with asyncio.timeout(timeout):
-            while not await self.receive(view):
-                pass
+        try:
+            async with asyncio.timeout(timeout):
+                while not await self.receive(view):
+                    pass
+        except TimeoutError as e:
+            heard = "; ".join(self.heard) or "nothing"
+            raise TimeoutError(f"no run finished in {timeout:g} s; lately heard: {heard}") from e
         self.keep(view)
         return view
 
@@ -411,9 +418,26 @@ class Client:
         )
         return self.state([widget], "" if self.full_rerun else fragment_id)
 
+    @staticmethod
+    def hearing(fwd: ForwardMsg, kind: str | None) -> str:
+        """One ForwardMsg in a few words, for :attr:`heard`."""
+        at = f"{time.monotonic():.2f}"
+        if kind == "script_finished":
+            return f"{at} finished {fwd.script_finished}"
+        if kind == "delta":
+            return f"{at} delta {fwd.delta.fragment_id[:8]}"
+        if kind == "session_status_changed":
+            return f"{at} running={fwd.session_status_changed.script_is_running}"
+        return f"{at} {kind}"
+
     def read(self, fwd: ForwardMsg, view: RunView) -> None:
         """Read one ForwardMsg of a run into ``view``."""
         kind = fwd.WhichOneof("type")
+        heard = self.hearing(fwd, kind)
+        if kind == "delta" and self.heard and self.heard[-1].split(" ", 1)[1] == heard.split(" ", 1)[1]:
+            self.heard[-1] = heard  # a run's deltas, one line
+        else:
+            self.heard.append(heard)
         if kind == "script_finished":
             view.status = fwd.script_finished
         elif kind == "navigation":
@@ -422,6 +446,10 @@ class Client:
                 self.page_hashes[page.url_pathname] = page.page_script_hash
         elif kind == "new_session":
             self.session_id = fwd.new_session.initialize.session_id or self.session_id
+            if not fwd.metadata.run.fragment_ids:
+                # a page run: the browser stops every fragment's timer (the run starts
+                # those it still has, under ids that may be new)
+                self.auto_reruns.clear()
         elif kind == "page_info_changed":
             self.query_string = fwd.page_info_changed.query_string
         elif kind == "auto_rerun":

@@ -150,14 +150,12 @@ def trigger(element_id: str) -> WidgetState:
     return WidgetState(id=element_id, trigger_value=True)
 
 
-def forgeries(
-    ids: dict[str, tuple[str, str]], strip_id: str
-) -> list[tuple[str, list[WidgetState], str]]:
-    """(what, widget states, fragment id) for every lecturer's button whose id is known:
-    as a rerun of the student's class strip (``strip_id``: a rerun of a fragment the
-    session does not have, such as the lecturer's strip, is dropped unanswered) and as a
-    whole-page rerun; "Close the class" with its "sure" checkbox ticked, "Open the
-    challenge" with its numbers."""
+def forgeries(ids: dict[str, tuple[str, str]]) -> list[tuple[str, list[WidgetState], bool]]:
+    """(what, widget states, in the strip) for every lecturer's button whose id is known:
+    as a rerun of the student's class strip (a rerun of a fragment the session does not
+    have, such as the lecturer's strip, is dropped unanswered) and as a whole-page rerun;
+    "Close the class" with its "sure" checkbox ticked, "Open the challenge" with its
+    numbers."""
     out = []
     for key in LECTURER_BUTTONS:
         if key not in ids:
@@ -167,8 +165,8 @@ def forgeries(
             widgets.insert(0, WidgetState(id=ids["room_sure"][0], bool_value=True))
         if key == "room_ch_open" and "room_ch_n" in ids:
             widgets.insert(0, WidgetState(id=ids["room_ch_n"][0], int_value=3))
-        for where in (strip_id, ""):
-            out.append((f"{key} ({'the strip' if where else 'whole page'})", widgets, where))
+        for in_strip in (True, False):
+            out.append((f"{key} ({'the strip' if in_strip else 'whole page'})", widgets, in_strip))
     return out
 
 
@@ -196,9 +194,10 @@ def test_a_students_forged_lecturer_controls_change_nothing(room, page: str) -> 
             ids = {**projector.keyed, **lec.keyed}
 
             async def forge_all(state_name: str) -> None:
-                for what, widgets, fragment_id in forgeries(ids, strip(mallory)):
+                for what, widgets, in_strip in forgeries(ids):
                     before = snapshot(s, code)
-                    view = await mallory.rerun(widgets, fragment_id)
+                    # the strip's id as the page last drew it (a page run may draw it anew)
+                    view = await mallory.rerun(widgets, strip(mallory) if in_strip else "")
                     harmed.extend(f"{state_name}, {what}: {h}" for h in harm(view))
                     if snapshot(s, code) != before:
                         changed.append(f"{state_name}, {what}")
@@ -296,10 +295,11 @@ def test_forged_answers_are_not_counted(room) -> None:
         harmed: list[str] = []
         async with asked(url, s, made, secret, seat) as (lec, (mallory,), q1):
             said_1, fragment_id = mallory.element(f"room_q{q1.id}_said")
+            assert fragment_id == strip(mallory)  # the strip draws the card
 
             async def forge(what: str, widget: WidgetState) -> None:
                 before = snapshot(s, code)
-                for where in (fragment_id, ""):
+                for where in (strip(mallory), ""):  # the strip's id as last drawn
                     view = await mallory.rerun([widget], where)
                     harmed.extend(f"{what}: {h}" for h in harm(view))
                     if snapshot(s, code) != before:
@@ -422,9 +422,10 @@ async def mistyped(url: str, s: store_mod.Store, made: cr.Room, secret: str) -> 
     out: dict[str, Any] = {"changed": [], "forger": [], "other": []}
     async with asked(url, s, made, secret, seat, other) as (_, (mallory, ana), q):
         element_id, fragment_id = mallory.element(f"room_q{q.id}_said")
+        assert fragment_id == strip(mallory)  # the strip draws the card
         for what, widget in mistyped_answers(element_id):
             before = snapshot(s, code)
-            view = await mallory.rerun([widget], fragment_id)
+            view = await mallory.rerun([widget], strip(mallory))  # its id as last drawn
             out["forger"] += [f"{what}: {h}" for h in harm(view)]
             out["other"] += [f"after {what}: {h}" for h in harm(await poll(ana))]
             if snapshot(s, code) != before:
