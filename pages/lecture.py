@@ -24,6 +24,7 @@ from ui.lecture.player import (
     carry,
     forget_scene,
     player,
+    presenter_style,
     scene_window,
     sent_scene,
     window,
@@ -242,9 +243,11 @@ if int(ss["lec_t"]) > T:
 start, stop = window(int(ss["lec_t"]), T)
 carry(scene(X, y, settings, start, stop, data_name, ss[RUN]))
 sent_scene(ss, ss[RUN], start, stop)  # only once sent: a run stopped before sends none
+if presenter:
+    presenter_style()
 with st.container(
     key=PRESENTER_KEY if presenter else "lec_instrument"
-):  # the page's CSS keys on it
+):  # the player's script keys on it
     instrument(X, y, settings)
     # a joined student: the lecturer's question, under the chart (a fragment of its own): a
     # card drawn above it would push the chart a screen down on the phone of a student

@@ -32,22 +32,28 @@ PRESENTER_KEY = "room_presenter_on"  # the container the page draws in presenter
 VIEW = session_key("room_view")
 SAID = session_key("room_said")
 VIEWS = {"join": "Join", "board": "Board"}  # the projector's two views, Join first
-# While a container keyed PRESENTER_KEY is on the page (a lecturer's class in presenter
-# mode): no sidebar and no header (the page's own button leaves presenter mode), little
+# A lecturer's class in presenter mode (presenter_style, mounted then only, so its rules
+# need no ``html:has(...)`` marker, which would restyle the whole document on every
+# layout): no sidebar and no header (the page's own button leaves presenter mode), little
 # padding, and type that grows with the screen (rem-based: all of the page), so that the
-# back row reads it on a 1280x720 projector and a 1920x1080 one alike. The projector's
-# screen (room_screen) fills the window: the lecturer's controls start under it.
-ON = f"html:has(.st-key-{PRESENTER_KEY})"
+# back row reads it on a 1280x720 projector and a 1920x1080 one alike.
+presenter_style = page_style(
+    "room_presenter",
+    f"""
+html {{ font-size: clamp(16px, min(1.45vw, 2.6vh), 40px); }}
+section{testid("stSidebar")},
+{testid("stExpandSidebarButton")},
+header{testid("stHeader")} {{ display: none !important; }}
+{testid("stMainBlockContainer")} {{
+  padding: 0.5rem 1.5rem 1rem !important; max-width: 100% !important; }}
+""",
+)
+# The projector's screen (room_screen) fills the window: the lecturer's controls start
+# under it.
 style = page_style(
     "room_page",
     f"""
 .st-key-room_board {testid("stMarkdownContainer")} p {{ font-size: 1.15rem; }}
-{ON} {{ font-size: clamp(16px, min(1.45vw, 2.6vh), 40px); }}
-{ON} section{testid("stSidebar")},
-{ON} {testid("stExpandSidebarButton")},
-{ON} header{testid("stHeader")} {{ display: none !important; }}
-{ON} {testid("stMainBlockContainer")} {{
-  padding: 0.5rem 1.5rem 1rem !important; max-width: 100% !important; }}
 .st-key-room_screen {{ min-height: calc(100vh - 1.5rem);
   --room-board-max-height: calc(100vh - 6.5rem); }}
 .st-key-room_screen .st-key-room_qr {{ width: min(calc(100vh - 8.5rem), 46vw); margin: 0 auto; }}
@@ -355,7 +361,8 @@ if seat is None:
 elif not seat.lecturer:
     student_view(seat)
 else:
-    # in presenter mode the container's key turns the page's presenter CSS on
+    if ss["app_presenter"]:
+        presenter_style()
     with st.container(key=PRESENTER_KEY if ss["app_presenter"] else None):
         if ss["app_presenter"]:
             with st.container(key="room_screen"):  # the projector's screen, the window's height

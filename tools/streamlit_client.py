@@ -434,7 +434,8 @@ class Client:
         """Read one ForwardMsg of a run into ``view``."""
         kind = fwd.WhichOneof("type")
         heard = self.hearing(fwd, kind)
-        if kind == "delta" and self.heard and self.heard[-1].split(" ", 1)[1] == heard.split(" ", 1)[1]:
+        same = self.heard and self.heard[-1].split(" ", 1)[1] == heard.split(" ", 1)[1]
+        if kind == "delta" and same:
             self.heard[-1] = heard  # a run's deltas, one line
         else:
             self.heard.append(heard)

@@ -23,7 +23,9 @@ BAR = "room_bar_"  # the bar's key: BAR + the question's number
 # Fixed, so it stays on the screen however far the page is scrolled; over the page's
 # content (the column gets room below its end to scroll out from under it), under the
 # phone's open sidebar. It slides in once, which draws the eye of a student reading the
-# chart; not with prefers-reduced-motion.
+# chart; not with prefers-reduced-motion. Mounted with the bar only, so the column's room
+# below needs no ``html:has(...)`` marker (which would restyle the whole document on
+# every layout of the page).
 _bar_style = page_style(
     "room_bar",
     f"""
@@ -40,7 +42,7 @@ _bar_style = page_style(
     border: 3px dotted {ASKED}; border-radius: 0.75rem; padding-bottom: 0.6rem;
   }}
 }}
-html:has([class*="st-key-{BAR}"]) {testid("stMainBlockContainer")} {{
+{testid("stMainBlockContainer")} {{
   padding-bottom: 14rem !important;
 }}
 @keyframes room-bar-in {{ from {{ transform: translateY(110%); }} to {{ transform: none; }} }}

@@ -36,7 +36,7 @@ from ui.lecture.restart import go_to
 from ui.look.clip import CLIP_JS
 from ui.look.figure import FONTS_JS, with_figure
 from ui.look.palette import ASKED, BOUND, CURRENT_LINE, MINUS, MISTAKE, PLUS, STAR, W_COLOUR
-from ui.look.style import PRESENTER_FONT
+from ui.look.style import PRESENTER_FONT, page_style
 from ui.server import code as component_code
 from ui.server import guard, internals
 from ui.server.internals import testid
@@ -220,19 +220,26 @@ export default function (component) {
 PRESENTER_KEY = "lec_presenter_on"  # the container the page draws in presenter mode
 # The page's own CSS, in the document (not in a shadow root), from this component's
 # definition: no st.html, so no markup reaches the page from a run. The carrier takes
-# no room; and while a container keyed PRESENTER_KEY is on the page (presenter mode),
-# no sidebar and no header (the player's button or P leaves it), little padding and
-# every font a step larger (rem-based: all of the page).
-_PAGE_CSS = f"""
-.st-key-lec_scene {{ display: none; }}
-html:has(.st-key-{PRESENTER_KEY}) {{ font-size: {PRESENTER_FONT}; }}
-html:has(.st-key-{PRESENTER_KEY}) section{testid("stSidebar")},
-html:has(.st-key-{PRESENTER_KEY}) {testid("stExpandSidebarButton")},
-html:has(.st-key-{PRESENTER_KEY}) header{testid("stHeader")} {{ display: none !important; }}
-html:has(.st-key-{PRESENTER_KEY}) {testid("stMainBlockContainer")} {{
-  padding: 0.6rem 1.2rem 1rem !important; max-width: 100% !important; }}
-html:has(.st-key-{PRESENTER_KEY}) {testid("stCaptionContainer")} {{ font-size: 0.95rem; }}
+# no room.
+_PAGE_CSS = """
+.st-key-lec_scene { display: none; }
 """
+# In presenter mode (the page mounts it with the container keyed PRESENTER_KEY): no
+# sidebar and no header (the player's button or P leaves it), little padding and every
+# font a step larger (rem-based: all of the page). Mounted only then, so its rules need no
+# ``html:has(...)`` marker, which would restyle the whole document on every layout.
+presenter_style = page_style(
+    "lec_presenter",
+    f"""
+html {{ font-size: {PRESENTER_FONT}; }}
+section{testid("stSidebar")},
+{testid("stExpandSidebarButton")},
+header{testid("stHeader")} {{ display: none !important; }}
+{testid("stMainBlockContainer")} {{
+  padding: 0.6rem 1.2rem 1rem !important; max-width: 100% !important; }}
+{testid("stCaptionContainer")} {{ font-size: 0.95rem; }}
+""",
+)
 _scene = st.components.v2.component(
     "perceptron_lecture_scene", js=_SCENE_JS, css=_PAGE_CSS, isolate_styles=False
 )

@@ -1,7 +1,7 @@
 """A page in a course page's frame (``?embed=1``, the setting ``embed`` of ui.app.state).
 
 A course page (Moodle, Canvas) shows one page of the app in an ``<iframe>`` with the
-settings of its link. While the marker below is on the page: no sidebar and no button to
+settings of its link. While the link below is on the page: no sidebar and no button to
 open it, no Streamlit header (its toolbar, menu and running indicator), little padding
 and the whole width of the frame for the page; the page's own widgets work as anywhere.
 Above the page, one small link opens the same page, with the settings it shows now, in a
@@ -18,8 +18,10 @@ import streamlit as st
 
 from ui.server.internals import testid
 
-KEY = "app_embed"  # the link's container: the marker the rules below look for
-ON = f"html:has(.st-key-{KEY})"
+KEY = "app_embed"  # the link's container
+# The rules are on the page only in an embed (show() mounts them), so they need no
+# marker: an ``html:has(...)`` rule would restyle the whole document on every layout
+ON = "html"
 
 _CSS = f"""
 {ON} section{testid("stSidebar")},

@@ -1,12 +1,12 @@
 """Presenter mode on a page without a projector layout of its own (the setting
 ``app_presenter`` of ui.app.state; Step by step and the class page draw their own).
 
-While the marker below is on the page: no sidebar and no button to open it (the settings
+In presenter mode: no sidebar and no button to open it (the settings
 are the sidebar's: the projector shows the lesson, not its knobs), no Streamlit header,
 little padding, the whole width of the screen, type that grows with the screen
 (rem-based: all of the page's text), and the lessons' paragraphs folded away
 (``ui.look.text.prose``: the picture on the first screen; the lecturer says the words).
-The marker is a row at the top right of the page, beside the title, with the way out,
+A row at the top right of the page, beside the title, holds the way out,
 *Leave presenter mode* (a button, reached by Tab), since the sidebar's switch is hidden with
 the sidebar, and the projector theme's switch (ui.look.plots: thicker lines and marks).
 
@@ -32,9 +32,12 @@ from ui.look.style import PRESENTER_FONT, page_style
 from ui.look.text import PROSE
 from ui.server.internals import testid
 
-KEY = "app_presenter_on"  # the way out's row: the marker the rules below look for
+KEY = "app_presenter_on"  # the way out's row
 MENU = "app_presenter_menu"  # the Settings menu's contents
-ON = f"html:has(.st-key-{KEY})"
+# The rules are on the page only in presenter mode (show() mounts them), so they need no
+# marker: an ``html:has(...)`` rule would restyle the whole document on every layout
+# (Plotly lays out once a tick label: 20 ms each on a long page, seconds of a frozen page)
+ON = "html"
 
 _style = page_style(
     "app_presenter",
