@@ -22,6 +22,11 @@ def page_style(name: str, css: str) -> Callable[[], None]:
     """Define the style ``name`` (page-prefixed, e.g. ``"home_links"``; our own constant CSS,
     never outside text).
 
+    The rules are on the page while the style is mounted, and gone with it: a mode's rules
+    (presenter mode, an embed) are mounted in that mode only and key on nothing. A rule
+    keyed on ``html:has(...)`` restyles the whole document on every layout, and Plotly
+    lays out once per tick label it measures (SGD's page froze 15 s that way).
+
     Returns
     -------
     callable
