@@ -788,6 +788,30 @@ def test_wrong_codes_slow_their_sender_not_the_class(monkeypatch) -> None:
     assert arrive.join({}, seat.code, "") is None
 
 
+def test_wrong_codes_from_the_halls_address_never_refuse_a_right_code(monkeypatch) -> None:
+    """Fresh browsers behind the hall's one address send codes that open nothing until the
+    address's limit is spent; a classmate behind it with the right code still joins (the
+    address is asked only once the store said the code opens nothing)."""
+    from ui.server import clients
+
+    _, seat = lecturer()
+    hall = "203.0.113.50"
+    limit = clients.LIMITS["wrong code"].per_address[1]
+    said: list[str | None] = []
+    # a fresh browser a try, as a script can mint them, until the address's limit is spent
+    # (it refills as the tries go: a few more than its burst)
+    while clients.refused("wrong code") not in said and len(said) < 3 * limit:
+        guesser = clients.Client(hall, f"{len(said):032x}")
+        monkeypatch.setattr(clients, "current", lambda guesser=guesser: guesser)
+        said.append(arrive.join({}, "ZZZZ-ZZZZ", ""))
+    assert said[0] == "No class ZZZZ-ZZZZ is open. Check the code on the projector."
+    assert said[-1] == clients.refused("wrong code")  # the address's limit spent
+    for k in range(3):  # classmates behind the same address, with the code on the projector
+        classmate = clients.Client(hall, f"{10**6 + k:032x}")
+        monkeypatch.setattr(clients, "current", lambda classmate=classmate: classmate)
+        assert arrive.join({}, seat.code, f"classmate {k}") is None
+
+
 def test_seats_and_classes_per_browser_are_bounded(monkeypatch) -> None:
     from ui.server import clients
 

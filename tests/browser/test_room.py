@@ -214,6 +214,9 @@ def on_lecture(page: Page) -> None:
         else:
             sidebar_link(page, "Step by step")
     expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+    # the page's run ended: what the page before drew above it (a student's question card
+    # in the class strip, under the card Step by step draws) is gone, not merely stale
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
 
 
 def on_class_page(page: Page) -> None:

@@ -247,9 +247,23 @@ def _seats(code: str) -> str:
 
 
 def _wrong_codes(client: clients.Client) -> bool:
-    """Whether ``client`` has used up its codes that open no class (only asked: a wrong
-    code is counted when the store says so)."""
-    return not clients.allow("wrong code", client, take=False)
+    """Whether ``client``'s browser has used up its codes that open no class (only asked:
+    a wrong code is counted when the store says so). Its address's limit is not asked
+    here: a hall behind one NAT shares it, and a right code is never refused for the
+    wrong codes of someone else (:func:`_wrong_code`)."""
+    return not clients.allow("wrong code", client, take=False, browser_only=True)
+
+
+def _wrong_code(client: clients.Client, code: str) -> str:
+    """What a code that opens no class is told: counted against its browser and its
+    address; past the address's limit (a guesser behind the hall's address with a fresh
+    browser a try), the limit's sentence, and its browser waits as if it had used up its
+    own."""
+    if clients.allow("wrong code", client):
+        return f"No class {cr.shown_code(code)} is open. Check the code on the projector."
+    while clients.allow("wrong code", client, browser_only=True):
+        pass  # the browser's own limit used up: its next try waits for it
+    return clients.refused("wrong code")
 
 
 def _new_seat(client: clients.Client, code: str) -> str | None:
@@ -285,8 +299,7 @@ def join(session: Session, text: object, nick: object) -> str | None:
     try:
         room = reach(cr.load_room, code, fresh=True)
         if room is None:
-            clients.allow("wrong code", client)  # counted against the sender alone
-            return f"No class {cr.shown_code(code)} is open. Check the code on the projector."
+            return _wrong_code(client, code)  # counted against the sender alone
         old = seat_of(session)
         keep = old.seat if old is not None and old.code == code else None
         if keep is None:

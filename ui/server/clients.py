@@ -213,19 +213,23 @@ def allow(
     cost: float = 1.0,
     now: float | None = None,
     take: bool = True,
+    browser_only: bool = False,
 ) -> bool:
     """Whether ``client`` may do ``action`` (a key of ``LIMITS``) now; if so it is counted
     (``cost``: how much of the limit it takes, 1, or bytes for "bytes"; ``take=False``:
-    only asked, not counted)."""
+    only asked, not counted; ``browser_only``: the browser's limit alone is asked, not its
+    address's, which a hall behind one NAT shares)."""
     limit = LIMITS[action]
     with _LOCK:
         mine = _bucket(f"{action}/browser", client.key, *limit.per_browser)
-        address = _bucket(f"{action}/address", client.address, *limit.per_address)
-        if not (mine.allow(now, cost, take=False) and address.allow(now, cost, take=False)):
+        buckets = [mine]
+        if not browser_only:
+            buckets.append(_bucket(f"{action}/address", client.address, *limit.per_address))
+        if not all(b.allow(now, cost, take=False) for b in buckets):
             return False
         if take:
-            mine.allow(now, cost)
-            address.allow(now, cost)
+            for b in buckets:
+                b.allow(now, cost)
         return True
 
 
