@@ -58,16 +58,79 @@ def pytest_runtest_makereport(item, call):
         report.sections.append(("the app server's log, its last lines", "\n".join(tail)))
 
 
+COURSE_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Week 3</title></head>
+<body style="margin: 16px; font: 16px sans-serif">
+<h1 style="font-size: 20px">Week 3: the perceptron</h1>
+<iframe src="{src}" width="{w}" height="{h}" style="border: 0"
+  title="The perceptron, step by step"></iframe>
+</body></html>"""
+
+
+class CourseSite:
+    """A course site (Moodle, Canvas) on a port of its own: ``/frame?src=<url>&w=&h=`` is
+    a page with the app's ``src`` in a frame. ``listed`` is its origin as the app's
+    ``client.allowedOrigins`` lists it (http://localhost:<port>); the same pages at
+    ``unlisted`` (http://127.0.0.1:<port>) are another origin, which the app does not list."""
+
+    def __init__(self) -> None:
+        import html
+        import http.server
+        import threading
+        import urllib.parse
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+                body = COURSE_PAGE.format(
+                    src=html.escape(query.get("src", [""])[0]),
+                    w=int(query.get("w", ["800"])[0]),
+                    h=int(query.get("h", ["600"])[0]),
+                ).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:  # quiet
+                pass
+
+        self.port = streamlit_server.free_port()
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.listed = f"http://localhost:{self.port}"
+        self.unlisted = f"http://127.0.0.1:{self.port}"
+
+    def frame(self, src: str, *, w: int = 800, h: int = 600, listed: bool = True) -> str:
+        """The URL of a course page with ``src`` in an ``<iframe>`` of ``w`` × ``h``."""
+        import urllib.parse
+
+        query = urllib.parse.urlencode({"src": src, "w": w, "h": h})
+        return f"{self.listed if listed else self.unlisted}/frame?{query}"
+
+
 @pytest.fixture(scope="session")
-def app_url():
+def course_site():
+    site = CourseSite()
+    site.thread.start()
+    yield site
+    site.server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def app_url(course_site):
     port = streamlit_server.free_port()
-    with (
-        open(APP_LOG, "wb") as log,
+    env = {
         # a deployment whose public address is this loopback one: the class page's QR
         # code and join address are the URL the tests' students open
-        streamlit_server.serve(
-            "app.py", log=log, port=port, env={"PERCEPTRON_PUBLIC_URL": f"http://127.0.0.1:{port}"}
-        ) as (_, url),
+        "PERCEPTRON_PUBLIC_URL": f"http://127.0.0.1:{port}",
+        # the course site a lecturer lists: it may embed the app (client.allowedOrigins)
+        "STREAMLIT_CLIENT_ALLOWED_ORIGINS": course_site.listed,
+    }
+    with (
+        open(APP_LOG, "wb") as log,
+        streamlit_server.serve("app.py", log=log, port=port, env=env) as (_, url),
     ):
         warm_up(url)
         yield url

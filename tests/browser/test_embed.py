@@ -18,13 +18,6 @@ from browser.devices import SCREENSHOTS
 pytestmark = pytest.mark.browser
 
 FRAME_W, FRAME_H = 800, 600
-COURSE_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Week 3</title></head>
-<body style="margin: 16px; font: 16px sans-serif">
-<h1 style="font-size: 20px">Week 3: the perceptron</h1>
-<iframe src="{src}" width="{w}" height="{h}" style="border: 0"
-  title="The perceptron, step by step"></iframe>
-</body></html>"""
 
 
 @pytest.fixture
@@ -35,10 +28,10 @@ def course_page(browser):
 
 
 @pytest.mark.parametrize("embed", ["1", "true"])
-def test_the_lecture_in_a_course_pages_frame(app_url, course_page, embed):
+def test_the_lecture_in_a_course_pages_frame(app_url, course_site, course_page, embed):
     page = course_page.new_page()
     src = f"{app_url}/lecture?embed={embed}&data_name=four_points&lec_t=1"
-    page.set_content(COURSE_PAGE.format(src=src, w=FRAME_W, h=FRAME_H))
+    page.goto(course_site.frame(src, w=FRAME_W, h=FRAME_H))  # a site the lecturer listed
     frame = page.frame_locator("iframe")
     status = frame.locator(".lec .status")
     expect(status).to_contain_text("step t = 1 of", timeout=30_000)  # the link's step
@@ -90,3 +83,23 @@ def test_the_lecture_in_a_course_pages_frame(app_url, course_page, embed):
     expect(full.get_by_test_id("stSidebar")).to_be_visible()  # the full app, with its sidebar
     expect(full.get_by_role("link", name="Open in Perceptron Lab")).to_have_count(0)
     full.close()
+
+
+def test_a_site_the_lecturer_did_not_list_cannot_frame_the_app(app_url, course_site, course_page):
+    """The same course page from an origin the app does not list (client.allowedOrigins):
+    the browser shows none of the app in its frame (frame-ancestors), and Streamlit takes
+    host messages from the listed site alone."""
+    src = f"{app_url}/xor?embed=true"
+    listed = course_page.new_page()
+    listed.goto(course_site.frame(src))
+    expect(listed.frame_locator("iframe").get_by_test_id("stApp")).to_be_attached(timeout=30_000)
+    other = course_page.new_page()
+    said: list[str] = []
+    other.on("console", lambda message: said.append(message.text))
+    other.goto(course_site.frame(src, listed=False))
+    expect(other.locator("h1")).to_have_text("Week 3: the perceptron")  # the course page is fine
+    other.wait_for_timeout(3_000)  # time the listed page's frame needed to show the app, and more
+    expect(other.frame_locator("iframe").get_by_test_id("stApp")).to_have_count(0)
+    assert any("frame-ancestors" in text for text in said), said  # the browser says why
+    config = listed.request.get(f"{app_url}/_stcore/host-config").json()
+    assert config["allowedOrigins"] == [course_site.listed]

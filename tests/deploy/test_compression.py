@@ -206,6 +206,8 @@ def test_the_page_and_stcore_are_not_cached_long(cls: Class):
     status, headers, body = get(cls.url + "/lecture", "gzip")
     assert headers.get("content-encoding") == "gzip" and b"<html" in gzip.decompress(body)
     assert headers.get("set-cookie", "").startswith("perceptron_server="), headers
+    # the app's answer of who may frame a page comes through nginx as the app gave it
+    assert headers.get("content-security-policy") == "frame-ancestors 'self'", headers
 
 
 def test_the_configuration_with_and_without_brotli(tmp_path: Path):

@@ -22,6 +22,11 @@ It owns:
   events, a number Python cannot parse, a value of another kind than its widget's) is taken
   out of its frame: Streamlit never sees it, as if the browser had not sent it. A stream's session
   is named by the session's own runs (``clients.name_stream``), for its widgets' kinds.
+- **who may frame the app.** Every page says ``Content-Security-Policy: frame-ancestors``:
+  the app's own pages and the course sites a lecturer lists in Streamlit's own
+  ``client.allowedOrigins`` (empty by default, ``.streamlit/config.toml``: then no other
+  site may frame the app, nor send host messages to its embed). An entry that is not an
+  origin is left out, and said in the server's log.
 - **idle streams.** A stream on which the browser sent nothing for ``clients.IDLE_S`` is
   closed (1001), by a timer of its own.
 
@@ -29,8 +34,9 @@ Closing a stream here is ``websocket.close`` to the server and ``websocket.disco
 to Streamlit, which ends the session's connection as when a browser leaves; what
 Streamlit sends after that fails as a send to a gone browser does.
 
-May import: the standard library, ``starlette``, ``ui.server.clients``,
-``ui.server.frames``, ``ui.server.internals`` (reads), ``perceptron_store.ratelimit``.
+May import: the standard library, ``starlette``, ``streamlit`` (``st.get_option``),
+``ui.server.clients``, ``ui.server.frames``, ``ui.server.internals`` (reads),
+``perceptron_store.ratelimit``.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import secrets
 import threading
 from collections.abc import Iterable
@@ -91,6 +98,38 @@ def new_cookie() -> tuple[bytes, bytes]:
         f"Max-Age={COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax"
     )
     return b"set-cookie", value.encode("latin-1")
+
+
+# an origin a page may be framed by: a scheme, a host (its first label may be "*") and a port
+_ORIGIN = re.compile(r"https?://(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::[0-9]{1,5})?")
+
+
+def framing(sites: Iterable[object]) -> list[tuple[bytes, bytes]]:
+    """The headers that say who may frame a page: the app itself and ``sites`` (origins such
+    as ``https://moodle.example.edu`` or ``https://*.example.edu``); what is not an origin is
+    left out (a header must never carry a stray ``;`` or a newline of a setting)."""
+    kept: list[str] = []
+    dropped: list[str] = []
+    for site in sites:
+        text = str(site).strip().rstrip("/")
+        (kept if _ORIGIN.fullmatch(text) else dropped).append(text)
+    if dropped:
+        _LOG.warning("perceptron: client.allowedOrigins entries that are no origin: %r", dropped)
+    policy = " ".join(["frame-ancestors 'self'", *kept])
+    headers = [(b"content-security-policy", policy.encode("ascii"))]
+    if not kept:  # a browser older than frame-ancestors reads this one
+        headers.append((b"x-frame-options", b"SAMEORIGIN"))
+    return headers
+
+
+def listed_sites() -> list[str]:
+    """The course sites a lecturer lists (Streamlit's ``client.allowedOrigins``)."""
+    import streamlit as st
+
+    try:
+        return [str(v) for v in (st.get_option("client.allowedOrigins") or [])]
+    except Exception:  # no such option in another Streamlit: nobody else frames the app
+        return []
 
 
 def _disconnect(code: int) -> Message:
@@ -194,6 +233,7 @@ class Door:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self._open: dict[str, _Stream] = {}
+        self._framing = framing(listed_sites())
 
     def open_streams(self) -> int:
         return len(self._open)
@@ -207,20 +247,19 @@ class Door:
             await self.app(scope, receive, send)
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if browser_of(scope.get("headers", ())):
-            await self.app(scope, receive, send)
-            return
-        cookie = new_cookie()
+        added = list(self._framing)
+        if not browser_of(scope.get("headers", ())):
+            added.append(new_cookie())
 
-        async def send_with_cookie(message: Message) -> None:
-            # only on a page (HTML): the page's response names the browser before its
-            # websocket opens, and a file with a Set-Cookie is never kept by a cache
-            # (nginx's for the static files, a browser's), nor shared between browsers
+        async def send_marked(message: Message) -> None:
+            # only on a page (HTML): a page is what a frame shows, and its response names
+            # the browser before its websocket opens; a file with a Set-Cookie is never
+            # kept by a cache (nginx's for the static files, a browser's), nor shared
             if message["type"] == "http.response.start" and _is_page(message):
-                message = {**message, "headers": [*message.get("headers", ()), cookie]}
+                message = {**message, "headers": [*message.get("headers", ()), *added]}
             await send(message)
 
-        await self.app(scope, receive, send_with_cookie)
+        await self.app(scope, receive, send_marked)
 
     def _mark(self, scope: Scope) -> str | None:
         """The door's mark for a new stream (``clients.IN`` and the others), or None to

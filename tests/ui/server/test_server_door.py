@@ -378,3 +378,40 @@ def test_the_open_streams_count_down_as_browsers_leave(served):
         ws.close()
         assert wait_for(lambda k=k: served.door.open_streams() == 4 - k)
     assert not door._STREAMS
+
+
+def test_a_page_says_who_may_frame_it_and_no_setting_smuggles_a_header() -> None:
+    """frame-ancestors: the app itself and each listed origin (a wildcard host too); what is
+    not an origin (a path, a second directive, a newline, a scheme of script) is left out."""
+    assert dict(door.framing([])) == {
+        b"content-security-policy": b"frame-ancestors 'self'",
+        b"x-frame-options": b"SAMEORIGIN",
+    }
+    listed = door.framing(
+        [
+            "https://moodle.example.edu",
+            "https://*.example.edu/",
+            "http://localhost:8080",
+            "https://a.example.edu; script-src *",
+            "https://b.example.edu\r\nSet-Cookie: x=1",
+            "javascript:alert(1)",
+            "https://c.example.edu/course/view.php",
+            "*",
+        ]
+    )
+    assert listed == [
+        (
+            b"content-security-policy",
+            b"frame-ancestors 'self' https://moodle.example.edu https://*.example.edu "
+            b"http://localhost:8080",
+        )
+    ]
+
+
+def test_every_page_says_who_may_frame_it(served: Served) -> None:
+    """A page (HTML) says it, a browser's cookie or not; a file need not (no frame shows it)."""
+    for cookie in ({}, {"Cookie": f"{clients.BROWSER_COOKIE}={'ab' * 16}"}):
+        request = urllib.request.Request(f"http://127.0.0.1:{served.port}/", headers=cookie)
+        with urllib.request.urlopen(request, timeout=5) as response:
+            assert response.headers["content-security-policy"] == "frame-ancestors 'self'"
+            assert response.headers["x-frame-options"] == "SAMEORIGIN"
