@@ -114,6 +114,23 @@ def test_leaving_gives_the_seat_back_and_the_projector_counts_one_fewer() -> Non
     assert b.session_state["room_seat"].seat  # the others keep theirs
 
 
+def test_a_students_open_page_keeps_them_counted_and_a_closed_one_does_not() -> None:
+    """The projector counts seats whose page ran its strip in the last SEEN_S: Ana's page
+    runs on (its strip's heartbeat), Ben closed his tab without Leave."""
+    at, seat = lecturer()
+    a, _ = student(seat.code, "Ana"), student(seat.code, "Ben")
+    store_ = links.the_store()
+    key = cr.members_key(seat.code)
+    for field, blob in store_.fields(key).items():  # both were last seen two minutes ago
+        entry = json.loads(blob)
+        old = json.dumps({**entry, "seen": entry["seen"] - 2 * cr.SEEN_S}).encode()
+        store_.put_field(key, field, old, ttl=3600)
+    a.session_state["room_seat"].seen_at = 0.0  # its strip has not said so for a while
+    a.run()  # Ana's page's strip runs (its heartbeat)
+    at.run()
+    assert "1 student has joined" in texts(at).replace("**", ""), texts(at)
+
+
 @pytest.mark.parametrize(
     ("code", "says"),
     [

@@ -4,7 +4,7 @@ A room lives in the app's store (:mod:`perceptron_store`: SQLite on one server, 
 servers), so every app server of a class sees the same room:
 
     room:<code>                the room's document (JSON): written by the lecturer only
-    room:<code>:members        map seat id -> {"nick"}             (at most MAX_MEMBERS)
+    room:<code>:members        map seat id -> {"nick", "joined", "seen"} (at most MAX_MEMBERS)
     room:<code>:answers:<q>    map seat id -> {"mistake", "turn"} or, for a bank question,
                                {"choice"}                           (one answer per seat)
     room:<code>:answers:<q>:2  the same, of the second vote on question q (if there was one)
@@ -23,6 +23,7 @@ guessing. A room expires ``ttl`` (12 h) after the lecturer's last change.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -48,6 +49,9 @@ SEAT_ALPHABET = store_mod.ID_ALPHABET
 SEAT_LENGTH = 16
 ROOM_TTL_S = 12 * 3600.0  # a room expires this long after the lecturer's last change
 MAX_MEMBERS = 500
+# a seat whose page was not seen this long (a closed tab: an open one's strip runs every 30 s
+# and says it is there) is not counted as in the class, and a full class gives it to a newcomer
+SEEN_S = 60.0
 # app servers stamp a seat's join and a question's opening with their own clocks: this much
 # apart still counts as before (NTP keeps servers far closer)
 CLOCK_SLACK_S = 2.0
@@ -522,21 +526,53 @@ def joined_at(blob: bytes | None) -> float | None:
         return 0.0
 
 
+def seen_at(blob: bytes) -> float:
+    """When a seat's page was last seen, from its member entry (its join if never since;
+    0 for an entry that is not one)."""
+    try:
+        entry = json.loads(blob)
+        return float(entry.get("seen", entry.get("joined", 0.0)))
+    except (ValueError, TypeError, AttributeError):
+        return 0.0
+
+
 def join(s: Store, room: Room, nick: str, seat: str | None = None) -> str:
     """Take a seat in the room (or keep ``seat``, already in it, with the time it was
-    first taken); returns the seat id. Raises RoomError when the room is closed or full,
-    StoreDown."""
+    first taken); returns the seat id. A full room first gives back the seats whose pages
+    were not seen for ``SEEN_S`` (closed tabs). Raises RoomError when the room is closed or
+    full, StoreDown."""
     if room.closed:
         raise RoomError("This class is closed.")
     taken = seat if isinstance(seat, str) and valid_seat(seat) else new_seat()
     since = joined_at(s.field(members_key(room.code), taken)) if taken == seat else None
-    joined = time.time() if since is None else since
-    body = json.dumps({"nick": clean_nick(nick), "joined": joined}).encode()
-    try:
-        s.put_field(members_key(room.code), taken, body, ttl=room.ttl, max_fields=MAX_MEMBERS)
-    except store_mod.MapFull as exc:
-        raise RoomError(f"This class is full: it holds at most {MAX_MEMBERS} students.") from exc
-    return taken
+    now = time.time()
+    joined = now if since is None else since
+    body = json.dumps({"nick": clean_nick(nick), "joined": joined, "seen": now}).encode()
+    key = members_key(room.code)
+    for _ in range(2):
+        try:
+            s.put_field(key, taken, body, ttl=room.ttl, max_fields=MAX_MEMBERS)
+            return taken
+        except store_mod.MapFull:
+            gone = [k for k, b in s.fields(key).items() if seen_at(b) < now - SEEN_S]
+            for k in gone:
+                s.delete_field(key, k)
+            if not gone:
+                break
+    raise RoomError(f"This class is full: it holds at most {MAX_MEMBERS} students.")
+
+
+def still_here(s: Store, room: Room, seat: str, nick: str) -> None:
+    """A seat's page is open (its strip runs): its member entry says so, so that it is
+    counted and kept. A seat given back meanwhile (Leave, or a full room) is not taken
+    again here: its page asks to join."""
+    key = members_key(room.code)
+    blob = s.field(key, seat) if valid_seat(seat) else None
+    if blob is None:
+        return
+    body = json.dumps({"nick": clean_nick(nick), "joined": joined_at(blob), "seen": time.time()})
+    with contextlib.suppress(store_mod.MapFull):  # given back since it was read
+        s.put_field(key, seat, body.encode(), ttl=room.ttl, max_fields=MAX_MEMBERS)
 
 
 def seat_nick(s: Store, room: Room, seat: str) -> str | None:
@@ -552,8 +588,10 @@ def seat_nick(s: Store, room: Room, seat: str) -> str | None:
         return ""
 
 
-def members(s: Store, room: Room) -> int:
-    return s.count_fields(members_key(room.code))
+def members(s: Store, room: Room, *, now: float | None = None) -> int:
+    """The students in the room: seats whose page was seen in the last ``SEEN_S``."""
+    since = (time.time() if now is None else now) - SEEN_S
+    return sum(seen_at(b) >= since for b in s.fields(members_key(room.code)).values())
 
 
 def leave(s: Store, code: str, seat: str) -> None:

@@ -89,6 +89,7 @@ class Seat:
     notices: int = 0  # notices the strip has had to say (stopped); the strip reruns for each
     nudged: int = 0  # the notice the strip was last asked to say (ui.classmode.live.nudge)
     told: int | None = None  # the open challenge the class page's body told the student of
+    seen_at: float = 0.0  # when the strip last said in the store that this seat's page is open
     publish_limit: store_mod.RateLimit = field(
         default_factory=lambda: store_mod.RateLimit(PUBLISH_RATE, PUBLISH_BURST)
     )

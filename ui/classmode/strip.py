@@ -17,6 +17,8 @@ read per process every ``classroom.RECENT_S``) and draws only what it drew befor
 
 from __future__ import annotations
 
+import contextlib
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -61,6 +63,9 @@ POLL_S = 1.0  # the lecturer's strip reads the answers this often (one session p
 # a student's strip runs by itself this often: a page whose live channel cannot connect
 # (a proxy that refuses websockets to /api/) still hears of the class
 HEARTBEAT_S = 30.0
+# a student's strip says its seat is still here at most this often (a seat not seen for
+# classroom.SEEN_S is not counted: two heartbeats and more)
+SEEN_EVERY_S = 20.0
 ROOM_URL = "room"  # the class page's url_path
 MARGIN_URL, MARGIN_PAGE = "margin", "pages/margin.py"  # the margin lab: the challenge's page
 TOLD_IN_PAGE = (MARGIN_URL, ROOM_URL)  # pages whose body tells of the open challenge
@@ -162,6 +167,10 @@ def live(session: Session, page: str) -> None:
         if page != ROOM_URL:  # the class page is the projector's view of it all
             _lecturer_strip(session, seat, room)
         return
+    if seat.seat and time.time() - seat.seen_at > SEEN_EVERY_S:  # the page is open: counted
+        seat.seen_at = time.time()
+        with contextlib.suppress(Refused):
+            reach(cr.still_here, room, seat.seat, seat.nick)
     _student_style()
     with st.container(key="room_student"):
         _student_strip(session, seat, room, page)

@@ -9,6 +9,7 @@ import json
 import string
 import threading
 import time
+import types
 from dataclasses import replace
 
 import pytest
@@ -163,6 +164,39 @@ def test_joining_a_full_class_is_refused(s) -> None:
     again = next(iter(seats))
     assert cr.join(s, room, "back", again) == again
     assert cr.members(s, room) == cr.MAX_MEMBERS
+
+
+def _clock(monkeypatch, at: float) -> None:
+    """classroom's wall clock reads ``at`` (its other clocks run as they do)."""
+    fake = types.SimpleNamespace(time=lambda: at, monotonic=time.monotonic, sleep=time.sleep)
+    monkeypatch.setattr(cr, "time", fake)
+
+
+def test_seats_whose_pages_closed_are_not_counted_and_a_full_class_gives_them_back(
+    s, monkeypatch
+) -> None:
+    """A script takes every seat with tabs it then closes (no Leave): after SEEN_S the
+    class counts none of them, and a real student is never told the class is full for
+    them; a seat whose page still runs (its strip says so) is counted and kept."""
+    room, _ = cr.create_room(s)
+    t0 = time.time()
+    _clock(monkeypatch, t0)
+    kept = cr.join(s, room, "Ana")
+    bots = [cr.join(s, room, f"bot{i}") for i in range(cr.MAX_MEMBERS - 1)]
+    assert cr.members(s, room) == cr.MAX_MEMBERS
+    with pytest.raises(cr.RoomError, match="full"):  # every seat's page was just seen
+        cr.join(s, room, "too early")
+    _clock(monkeypatch, t0 + cr.SEEN_S / 2)
+    cr.still_here(s, room, kept, "Ana")  # Ana's page is open: her strip said so
+    _clock(monkeypatch, t0 + cr.SEEN_S + 1)
+    assert cr.members(s, room) == 1  # the bots' tabs closed a minute ago: not counted
+    newcomers = [cr.join(s, room, f"real {k}") for k in range(3)]
+    assert cr.members(s, room) == 4
+    assert cr.seat_nick(s, room, kept) == "Ana" and cr.seat_nick(s, room, bots[0]) is None
+    # a seat given back is not taken again by its page's strip: its page asks to join
+    cr.still_here(s, room, bots[1], "bot1")
+    assert cr.seat_nick(s, room, bots[1]) is None
+    assert all(cr.seat_nick(s, room, n) == f"real {k}" for k, n in enumerate(newcomers))
 
 
 def test_leave_gives_the_seat_back_so_join_leave_join_never_fills_the_room(s) -> None:
