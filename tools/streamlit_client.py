@@ -177,8 +177,13 @@ XSRF_COOKIE = "_streamlit_xsrf"  # Streamlit's, checked against X-Xsrftoken on a
 
 
 def browser_cookie(name: str) -> str:
-    """The cookie that names a browser ``name`` (32 lowercase hex digits)."""
-    return f"{BROWSER_COOKIE}={name}"
+    """The cookie that names a browser ``name`` (32 lowercase hex digits), signed as the
+    app's door signs it, under the secret of the servers this process starts
+    (``tools.streamlit_server``); another ``name`` goes as it is (a forged one)."""
+    from ui.server import clients
+
+    is_name = len(name) == 32 and all(c in "0123456789abcdef" for c in name)
+    return f"{BROWSER_COOKIE}={clients.signed_browser(name) if is_name else name}"
 
 
 def xsrf_cookie(token: str) -> str:

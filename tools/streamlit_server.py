@@ -26,6 +26,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 # the app server's environment as scripts/run.py gives it (glibc's memory settings)
 from environment import SERVER_ENV  # type: ignore[import-not-found,unused-ignore]  # noqa: E402
 
+from ui.server import clients  # noqa: E402
+
 
 class Options(TypedDict, total=False):
     """How a server is started (every key optional): ``port`` (a free one if None), ``log``
@@ -67,6 +69,9 @@ def launch(
         stderr=subprocess.STDOUT,
         env=SERVER_ENV
         | os.environ
+        # the browsers' secret this process signs its scripted browsers with (a
+        # deployment's servers share it)
+        | {clients.SECRET_ENV: clients.shared_secret()}
         | dict(options.get("env") or {})
         | {"PYTHONPATH": str(app_dir), "PYTHONUNBUFFERED": "1"},
     )

@@ -333,7 +333,8 @@ def test_the_page_names_a_browser_and_the_websocket_carries_its_name(server):
         cookies = page.headers.get_all("Set-Cookie") or []
     mine = [c for c in cookies if c.startswith(clients.BROWSER_COOKIE + "=")]
     assert len(mine) == 1 and re.fullmatch(
-        r"perceptron_browser=[0-9a-f]{32}; Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax",
+        r"perceptron_browser=[0-9a-f]{32}\.[0-9a-f]{8}\.[0-9a-f]{32}; Path=/; Max-Age=31536000; "
+        r"HttpOnly; SameSite=Lax",
         mine[0],
     ), cookies
     again = urllib.request.Request(http_base(url) + "/", headers={"Cookie": mine[0].split(";")[0]})

@@ -3,10 +3,13 @@
 **The address** is the connection's peer; a peer that is a proxy the app trusts (loopback,
 where ``deploy/``'s nginx runs, or an address listed in ``PERCEPTRON_PROXIES``) passes the
 address it saw in ``X-Real-IP``. **The browser** is the app's own cookie
-``perceptron_browser`` (32 random hex digits), which the door (``ui.server.door``) sets on
-the first page a browser loads: every tab of one browser shares it, two phones never do,
-and a client that sends none, or one of another shape (a script), is the browser "" of its
-address.
+``perceptron_browser``, which the door (``ui.server.door``) sets on the first page a
+browser loads: 32 random hex digits, when it was issued, and an HMAC of both under the
+server's secret (``PERCEPTRON_SECRET``, which a deployment's servers share; else one made
+at the process's start). Every tab of one browser shares it, two phones never do, and a
+client that sends none, one not signed by this secret, or one over a year old (a script
+writing its own, or replaying an old one) is the browser "" of its address: a name costs
+a page load of the server, never a line of a script.
 
 Students behind one NAT share an address, so every action has two limits (``LIMITS``):
 a tight one per browser (its address and cookie together) and a looser one per address,
@@ -29,6 +32,8 @@ May import: the standard library, ``perceptron_store.ratelimit``, ``ui.server.lo
 from __future__ import annotations
 
 import faulthandler
+import hashlib
+import hmac
 import ipaddress
 import logging
 import os
@@ -36,6 +41,7 @@ import re
 import secrets
 import signal
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -56,7 +62,10 @@ IDLE_S = 2 * 3600.0  # a connection the browser sent nothing on this long is clo
 # is shorter, and a page in a class sends a fragment's rerun every few seconds)
 CLOSE_AFTER_S = 3.0  # a refused session's sentence is shown this long before it is closed
 BROWSER_COOKIE = "perceptron_browser"  # set by ui.server.door on a page's response
-_BROWSER_SHAPE = re.compile(r"[0-9a-f]{32}")
+BROWSER_MAX_AGE_S = 365 * 24 * 3600  # a browser keeps its name a year
+SECRET_ENV = "PERCEPTRON_SECRET"  # the key browsers' names are signed with (any text)
+# a browser's cookie: its name, when it was issued (Unix seconds, hex) and their signature
+_BROWSER_SHAPE = re.compile(r"([0-9a-f]{32})\.([0-9a-f]{8})\.([0-9a-f]{32})")
 # The door's mark on a connection's handshake (``ui.server.door``; Streamlit passes the
 # handshake's headers to the session as ``st.context.headers``), and the connection's id
 DOOR_HEADER = "x-perceptron-door"
@@ -168,11 +177,41 @@ def client_of(peer: str | None, headers: Mapping[str, str], cookies: Mapping[str
     return Client(address, browser_of(cookies))
 
 
-def browser_of(cookies: Mapping[str, str] | None) -> str:
-    """The ``perceptron_browser`` cookie of ``cookies`` if it has the shape the door gives
-    (32 lowercase hex digits), else "": anything else a client sends names no browser."""
-    value = str((cookies or {}).get(BROWSER_COOKIE, "") or "")
-    return value if _BROWSER_SHAPE.fullmatch(value) else ""
+def browser_of(cookies: Mapping[str, str] | None, *, now: float | None = None) -> str:
+    """The browser named by the ``perceptron_browser`` cookie of ``cookies``, if this
+    server's secret signed it in the last year (:func:`signed_browser`), else "": anything
+    else a client sends names no browser."""
+    value = str((cookies or {}).get(BROWSER_COOKIE, "") or "")[:100]
+    found = _BROWSER_SHAPE.fullmatch(value)
+    if found is None:
+        return ""
+    name, issued, _ = found.groups()
+    age = (time.time() if now is None else now) - int(issued, 16)
+    if not -60 <= age <= BROWSER_MAX_AGE_S:  # a minute's slack for another server's clock
+        return ""
+    return name if hmac.compare_digest(value, signed_browser(name, int(issued, 16))) else ""
+
+
+def signed_browser(name: str, issued: float | None = None) -> str:
+    """The cookie's value naming browser ``name`` (32 hex digits), ``issued`` then (now)."""
+    at = f"{int(time.time() if issued is None else issued) & 0xFFFFFFFF:08x}"
+    mac = hmac.new(_secret(), f"{name}.{at}".encode(), hashlib.sha256).hexdigest()[:32]
+    return f"{name}.{at}.{mac}"
+
+
+def new_browser() -> str:
+    """A new browser's cookie value."""
+    return signed_browser(secrets.token_hex(16))
+
+
+def shared_secret() -> str:
+    """``PERCEPTRON_SECRET``; without one, a random one made once and put in this process's
+    environment, where the servers it starts (a deployment's, a test's) find it."""
+    return os.environ.get(SECRET_ENV) or os.environ.setdefault(SECRET_ENV, secrets.token_hex(32))
+
+
+def _secret() -> bytes:
+    return hashlib.sha256(b"perceptron-browser:" + shared_secret().encode()).digest()
 
 
 def current() -> Client:

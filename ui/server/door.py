@@ -63,7 +63,6 @@ STREAM_PATH = "/_stcore/stream"  # the browser's session connection, after any b
 # counts as 10^6 bytes). A gesture, a typed e-mail or an edited table of 500 points is a
 # few kB, and a file goes over HTTP, not this socket.
 MAX_FRAME_BYTES = 1_000_000
-COOKIE_MAX_AGE_S = 365 * 24 * 3600  # a browser keeps its name a year
 REFUSED, TOO_BIG, IDLE = 1013, 1009, 1001  # the close codes: try again later, too big, gone
 _MARKS = {clients.DOOR_HEADER.encode(), clients.STREAM_HEADER.encode()}
 
@@ -92,10 +91,10 @@ def browser_of(headers: Iterable[tuple[bytes, bytes]]) -> str:
 
 
 def new_cookie() -> tuple[bytes, bytes]:
-    """A ``Set-Cookie`` header naming a new browser."""
+    """A ``Set-Cookie`` header naming a new browser (signed: ``clients.new_browser``)."""
     value = (
-        f"{clients.BROWSER_COOKIE}={secrets.token_hex(16)}; Path=/; "
-        f"Max-Age={COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax"
+        f"{clients.BROWSER_COOKIE}={clients.new_browser()}; Path=/; "
+        f"Max-Age={clients.BROWSER_MAX_AGE_S}; HttpOnly; SameSite=Lax"
     )
     return b"set-cookie", value.encode("latin-1")
 
@@ -266,13 +265,9 @@ class Door:
         refuse it before it is a session."""
         clients.start_once()
         headers = Headers(scope=scope)
-        browser = browser_of(scope.get("headers", ()))
         peer = scope.get("client")
-        client = clients.client_of(
-            peer[0] if peer else None,
-            headers,
-            {clients.BROWSER_COOKIE: browser} if browser else {},
-        )
+        address = clients.client_of(peer[0] if peer else None, headers, {}).address
+        client = clients.Client(address, browser_of(scope.get("headers", ())))
         # Streamlit's subprotocol entries: "streamlit", an XSRF token, the session to resume
         entries = [e.strip() for e in headers.get("sec-websocket-protocol", "").split(",")]
         again = len(entries) >= 3 and bool(entries[2])

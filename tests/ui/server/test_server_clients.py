@@ -1,6 +1,7 @@
 """ui.server.clients: who a client is, the limits per browser and per address, the seats a
 browser holds, and what a session's first run says of the door's mark."""
 
+import os
 from dataclasses import replace
 
 import pytest
@@ -8,20 +9,43 @@ import pytest
 from ui.server import clients
 
 
-def test_a_browser_is_named_by_the_apps_cookie_of_one_shape_only():
+def test_a_browser_is_named_by_the_apps_signed_cookie_only():
     name = "00112233445566778899aabbccddeeff"
-    assert clients.browser_of({clients.BROWSER_COOKIE: name}) == name
+    value = clients.signed_browser(name)
+    assert clients.browser_of({clients.BROWSER_COOKIE: value}) == name
     assert clients.browser_of({}) == "" and clients.browser_of(None) == ""
-    forged = ("", name.upper(), name[:-1], name + "0", f'"{name}"', "x" * 5000, name[:-1] + "g")
-    for value in forged:
-        assert clients.browser_of({clients.BROWSER_COOKIE: value}) == "", value
-    # Streamlit's own XSRF cookie names no browser any more
+    issued = value.split(".")[1]
+    forged = (
+        "",
+        name,  # unsigned
+        f"{name}.{issued}.{'f' * 32}",  # a signature made up
+        value.upper(),
+        value[:-1],
+        value + "0",
+        f'"{value}"',
+        "x" * 5000,
+        value[:-1] + "g",
+    )
+    for text in forged:
+        assert clients.browser_of({clients.BROWSER_COOKIE: text}) == "", text
+    # a year and a day old: not a browser's any more; a minute in the future: another clock
+    now = int(issued, 16)
+    assert clients.browser_of({clients.BROWSER_COOKIE: value}, now=now + 366 * 86400) == ""
+    assert clients.browser_of({clients.BROWSER_COOKIE: value}, now=now - 30) == name
+    # under another secret (another deployment's) it names nothing here
+    other = clients.signed_browser(name)
+    os.environ[clients.SECRET_ENV], was = "another deployment", os.environ[clients.SECRET_ENV]
+    try:
+        assert clients.browser_of({clients.BROWSER_COOKIE: other}) == ""
+    finally:
+        os.environ[clients.SECRET_ENV] = was
+    # Streamlit's own XSRF cookie names no browser
     assert clients.browser_of({"_streamlit_xsrf": f"2|00000000|{name}|1790000000"}) == ""
 
 
 def test_only_a_trusted_proxy_names_the_address(monkeypatch):
     monkeypatch.delenv(clients.PROXIES_ENV, raising=False)
-    cookies = {clients.BROWSER_COOKIE: "ab" * 16}
+    cookies = {clients.BROWSER_COOKIE: clients.signed_browser("ab" * 16)}
     via_nginx = clients.client_of(None, {"X-Real-IP": "198.51.100.7"}, cookies)  # loopback
     assert via_nginx == clients.Client("198.51.100.7", "ab" * 16)
     direct = clients.client_of("192.0.2.5", {"X-Real-IP": "198.51.100.7"}, cookies)

@@ -25,7 +25,8 @@ from websockets.typing import Subprotocol
 from ui.server import clients, door
 
 COOKIE = re.compile(
-    r"perceptron_browser=([0-9a-f]{32}); Path=/; Max-Age=31536000; HttpOnly; SameSite=Lax"
+    r"perceptron_browser=(([0-9a-f]{32})\.[0-9a-f]{8}\.[0-9a-f]{32}); Path=/; Max-Age=31536000; "
+    r"HttpOnly; SameSite=Lax"
 )
 
 
@@ -111,8 +112,9 @@ def tab(
     """A new tab from ``address`` (the X-Real-IP loopback's proxy passes), with a browser
     cookie or none; ``resume``: the session it names, as a reconnecting browser does."""
     headers = {"X-Real-IP": address, **(extra or {})}
-    if browser is not None:
-        headers["Cookie"] = f"{clients.BROWSER_COOKIE}={browser}"
+    if browser is not None:  # a browser's name is sent signed, as the door gave it
+        signed = clients.signed_browser(browser) if re.fullmatch("[0-9a-f]{32}", browser) else None
+        headers["Cookie"] = f"{clients.BROWSER_COOKIE}={signed or browser}"
     protocols = ["streamlit", "an-xsrf-token", resume] if resume else ["streamlit"]
     return connect(
         served.url(path),
@@ -172,9 +174,9 @@ def test_a_page_without_the_cookie_names_a_new_browser_and_one_with_it_keeps_its
     first = page(served)
     assert len(first) == 1 and COOKIE.fullmatch(first[0]), first
     other = page(served)
-    assert COOKIE.fullmatch(other[0]).group(1) != COOKIE.fullmatch(first[0]).group(1)  # type: ignore[union-attr]
-    name = COOKIE.fullmatch(first[0]).group(1)  # type: ignore[union-attr]
-    assert page(served, f"theme=dark; perceptron_browser={name}") == []
+    assert COOKIE.fullmatch(other[0]).group(2) != COOKIE.fullmatch(first[0]).group(2)  # type: ignore[union-attr]
+    value = COOKIE.fullmatch(first[0]).group(1)  # type: ignore[union-attr]
+    assert page(served, f"theme=dark; perceptron_browser={value}") == []
     assert served.seen.pages == 3
 
 
@@ -183,11 +185,27 @@ def test_a_file_that_is_not_a_page_sets_no_cookie_so_a_cache_may_keep_it(served)
         assert r.read() == b"p {}" and not r.headers.get_all("Set-Cookie")
 
 
-@pytest.mark.parametrize(
-    "forged",
-    ["AB" * 16, "ab" * 15, "ab" * 17, "zz" * 16, '"' + "ab" * 16 + '"', "", "ab" * 16 + "%00"],
-)
-def test_a_cookie_of_another_shape_names_no_browser(served, forged):
+def _forgeries() -> list[str]:
+    good = clients.signed_browser("ab" * 16)
+    name, issued, mac = good.split(".")
+    old = clients.signed_browser("ab" * 16, time.time() - clients.BROWSER_MAX_AGE_S - 60)
+    return [
+        "ab" * 16,  # unsigned, the shape a browser's name had
+        f"{name}.{issued}.{'0' * 32}",  # a signature made up
+        f"{'cd' * 16}.{issued}.{mac}",  # another name under this one's signature
+        f"{name}.{int(issued, 16) + 1:08x}.{mac}",  # issued later than signed
+        old,  # signed, over a year ago: replayed
+        good.upper(),
+        good + "0",
+        f'"{good}"',
+        "",
+        good + "%00",
+        "x" * 5000,
+    ]
+
+
+@pytest.mark.parametrize("forged", _forgeries())
+def test_a_cookie_the_server_did_not_sign_names_no_browser(served, forged):
     assert clients.browser_of({clients.BROWSER_COOKIE: forged}) == ""
     set_cookie = page(served, f"perceptron_browser={forged}")
     assert len(set_cookie) == 1 and COOKIE.fullmatch(set_cookie[0])
@@ -202,6 +220,8 @@ def test_a_script_past_its_rate_is_refused_with_403_before_the_app_sees_it(serve
     assert [h["mark"] for h in served.seen.handshakes] == [[clients.IN]] * burst
     assert refused_status(served, "203.0.113.5") == 403
     assert refused_status(served, "203.0.113.5", "not-a-browser") == 403  # a forged cookie
+    made_up = f"{'ab' * 16}.{int(time.time()):08x}.{'0' * 32}"  # its shape, not its signature
+    assert refused_status(served, "203.0.113.5", made_up) == 403
     # naming a session to resume does not make a script a browser's reconnection
     with pytest.raises(InvalidStatus):
         tab(served, "203.0.113.5", resume="0" * 36)
@@ -222,7 +242,7 @@ def test_a_browser_past_its_rate_is_let_in_marked_then_closed(served, monkeypatc
     extra = tab(served, "198.51.100.5", browser)  # let in: its page says why
     marks = [h["mark"] for h in served.seen.handshakes]
     assert marks == [[clients.IN]] * burst + [[clients.TAB]]
-    assert served.seen.handshakes[-1]["cookies"] == {clients.BROWSER_COOKIE: browser}
+    assert clients.browser_of(served.seen.handshakes[-1]["cookies"]) == browser
     assert clients.admit(clients.Client("198.51.100.5", browser), {clients.DOOR_HEADER: "tab"})
     assert close_code(extra, 5.0) == door.REFUSED
     # its sentence was shown a while first (measured from before the tab asked, so a slow
