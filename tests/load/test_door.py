@@ -358,3 +358,24 @@ def test_the_page_names_a_browser_and_the_websocket_carries_its_name(server):
         await s.__aexit__()
 
     run(scenario())
+
+
+def test_a_tab_closed_without_leave_is_counted_out_at_once(server):
+    """A student joins, then closes the tab (no Leave): the door tells the app, and the
+    class counts the seat out at once, not a minute later (classroom.SEEN_S)."""
+    url, path, _ = server
+    store = store_mod.open_store(path)
+    room, _ = cr.create_room(store)
+
+    async def scenario() -> None:
+        async with Session(url, page="room", headers=from_("198.51.100.61")) as s:
+            await s.open()
+            view = await s.request(join_state(s, room.code, "Ana"), 60)
+            assert "You joined as Ana" in " ".join(b for _, _, b in view.texts)
+            assert cr.members(store, room) == 1
+        deadline = time.monotonic() + 10
+        while cr.members(store, room) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert cr.members(store, room) == 0  # the tab closed: counted out, seconds at most
+
+    run(scenario())

@@ -23,7 +23,6 @@ guessing. A room expires ``ttl`` (12 h) after the lecturer's last change.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import json
@@ -560,19 +559,6 @@ def join(s: Store, room: Room, nick: str, seat: str | None = None) -> str:
             if not gone:
                 break
     raise RoomError(f"This class is full: it holds at most {MAX_MEMBERS} students.")
-
-
-def still_here(s: Store, room: Room, seat: str, nick: str) -> None:
-    """A seat's page is open (its strip runs): its member entry says so, so that it is
-    counted and kept. A seat given back meanwhile (Leave, or a full room) is not taken
-    again here: its page asks to join."""
-    key = members_key(room.code)
-    blob = s.field(key, seat) if valid_seat(seat) else None
-    if blob is None:
-        return
-    body = json.dumps({"nick": clean_nick(nick), "joined": joined_at(blob), "seen": time.time()})
-    with contextlib.suppress(store_mod.MapFull):  # given back since it was read
-        s.put_field(key, seat, body.encode(), ttl=room.ttl, max_fields=MAX_MEMBERS)
 
 
 def seat_nick(s: Store, room: Room, seat: str) -> str | None:

@@ -26,8 +26,9 @@ from typing import Literal
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from ui.app import links
 from ui.app.state import Session, session_key
-from ui.classmode import address
+from ui.classmode import address, presence
 from ui.classmode import classroom as cr
 from ui.classmode import live as channel
 from ui.classmode.arrive import ROOM_PAGE, keep_recap, leave, lecturer_do, start_and_go
@@ -170,7 +171,8 @@ def live(session: Session, page: str) -> None:
     if seat.seat and time.time() - seat.seen_at > SEEN_EVERY_S:  # the page is open: counted
         seat.seen_at = time.time()
         with contextlib.suppress(Refused):
-            reach(cr.still_here, room, seat.seat, seat.nick)
+            reach(presence.still_here, room, seat.seat, seat.nick)
+        presence.watch(room.code, seat.seat, links.call, then=lambda: setattr(seat, "seen_at", 0.0))
     _student_style()
     with st.container(key="room_student"):
         _student_strip(session, seat, room, page)

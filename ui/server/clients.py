@@ -432,6 +432,39 @@ def name_stream(headers: Mapping[str, str], session_id: str | None) -> None:
         namer(stream, session_id)
 
 
+_GONE: OrderedDict[str, dict[str, Callable[[], None]]] = OrderedDict()  # session -> what to do
+
+
+def when_gone(session_id: str | None, name: str, then: Callable[[], None]) -> None:
+    """Call ``then`` (once, on a thread of its own: it may write the store) when a
+    connection of session ``session_id`` closes: its tab closed, or its network dropped
+    (a reconnection's run asks again). ``name`` keeps one such call per purpose."""
+    if not session_id:
+        return
+    with _LOCK:
+        _GONE.setdefault(session_id, {})[name] = then
+        _GONE.move_to_end(session_id)
+        while len(_GONE) > MAX_CLIENTS:
+            _GONE.popitem(last=False)
+
+
+def stream_ended(session_id: str | None) -> None:
+    """The door: a connection of session ``session_id`` closed (see :func:`when_gone`)."""
+    if not session_id:
+        return
+    with _LOCK:
+        calls = list(_GONE.pop(session_id, {}).values())
+    for call in calls:
+        threading.Thread(target=_quietly, args=(call,), name="perceptron-gone", daemon=True).start()
+
+
+def _quietly(call: Callable[[], None]) -> None:
+    try:
+        call()
+    except Exception:  # the store is down: the seat is counted out a minute later anyway
+        _LOG.warning("perceptron: a closed tab's clean-up failed", exc_info=True)
+
+
 def close_stream(stream: str, after: float = 0.0) -> bool:
     """Have the door close connection ``stream`` ``after`` seconds from now (from any
     thread); False if no door knows it."""
@@ -458,3 +491,4 @@ def reset() -> None:
     with _LOCK:
         _BUCKETS.clear()
         _HELD.clear()
+        _GONE.clear()

@@ -331,6 +331,7 @@ class Door:
                 stream.pending.cancel()
             stream.closing = True
             stream.end(1000)
+            clients.stream_ended(stream.session)  # a seat of the tab is no longer counted
 
     async def _receive(self, stream: _Stream, receive: Receive) -> Message:
         """The server's next message for Streamlit, unless the door closed the stream

@@ -20,7 +20,7 @@ from hypothesis import strategies as hs
 from ui.classmode import answers as an
 from ui.classmode import classroom as cr
 from ui.classmode import entries as en
-from ui.classmode import turns
+from ui.classmode import presence, turns
 from ui.classmode.summary import summary
 
 # ----------------------------------------------------------------------------- codes
@@ -167,9 +167,10 @@ def test_joining_a_full_class_is_refused(s) -> None:
 
 
 def _clock(monkeypatch, at: float) -> None:
-    """classroom's wall clock reads ``at`` (its other clocks run as they do)."""
+    """classroom's and presence's wall clock reads ``at`` (its other clocks run as they do)."""
     fake = types.SimpleNamespace(time=lambda: at, monotonic=time.monotonic, sleep=time.sleep)
     monkeypatch.setattr(cr, "time", fake)
+    monkeypatch.setattr(presence, "time", fake)
 
 
 def test_seats_whose_pages_closed_are_not_counted_and_a_full_class_gives_them_back(
@@ -187,14 +188,14 @@ def test_seats_whose_pages_closed_are_not_counted_and_a_full_class_gives_them_ba
     with pytest.raises(cr.RoomError, match="full"):  # every seat's page was just seen
         cr.join(s, room, "too early")
     _clock(monkeypatch, t0 + cr.SEEN_S / 2)
-    cr.still_here(s, room, kept, "Ana")  # Ana's page is open: her strip said so
+    presence.still_here(s, room, kept, "Ana")  # Ana's page is open: her strip said so
     _clock(monkeypatch, t0 + cr.SEEN_S + 1)
     assert cr.members(s, room) == 1  # the bots' tabs closed a minute ago: not counted
     newcomers = [cr.join(s, room, f"real {k}") for k in range(3)]
     assert cr.members(s, room) == 4
     assert cr.seat_nick(s, room, kept) == "Ana" and cr.seat_nick(s, room, bots[0]) is None
     # a seat given back is not taken again by its page's strip: its page asks to join
-    cr.still_here(s, room, bots[1], "bot1")
+    presence.still_here(s, room, bots[1], "bot1")
     assert cr.seat_nick(s, room, bots[1]) is None
     assert all(cr.seat_nick(s, room, n) == f"real {k}" for k, n in enumerate(newcomers))
 

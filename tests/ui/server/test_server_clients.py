@@ -128,3 +128,25 @@ def test_every_limit_leaves_room_for_a_hall_behind_one_address(action):
         assert allowed.count(True) >= 20
     else:
         assert all(allowed)
+
+
+def test_a_closed_tabs_clean_up_runs_once_per_purpose_off_the_servers_loop():
+    import threading
+
+    calls: list[tuple[str, str]] = []
+    done = threading.Event()
+
+    def note(what: str) -> None:
+        calls.append((what, threading.current_thread().name))
+        done.set()
+
+    clients.when_gone("session-1", "seat", lambda: note("old seat"))
+    clients.when_gone("session-1", "seat", lambda: note("seat"))  # the newer replaces it
+    clients.when_gone(None, "seat", lambda: note("no session"))  # nothing to watch
+    clients.stream_ended("session-2")  # another session's tab: nothing of session 1's
+    assert calls == []
+    clients.stream_ended("session-1")
+    assert done.wait(5)
+    assert calls == [("seat", "perceptron-gone")]
+    clients.stream_ended("session-1")  # once: a second close calls nothing again
+    assert calls == [("seat", "perceptron-gone")]
