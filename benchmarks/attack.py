@@ -32,7 +32,10 @@ Attacks (``--attacks``, comma-separated groups), each in a file of its own:
   opens a page every second: its first page's time; the server's open files and
   threads); 300 sessions of one client sending
   wrong class codes, and 100 joining and leaving a class, while a student elsewhere
-  joins every second (every one must get in);
+  joins every second (every one must get in); ``hallcodes``: 16 fresh browsers a second
+  from the hall's own address sending wrong codes while classmates behind that address
+  join every second; ``closedseats``: 25 fresh browsers a second joining and closing the
+  tab without Leave (500 seats in 20 s) while a student elsewhere joins every second;
 - ``store`` (``benchmarks/attack_store.py``): 4 sessions of one address, and 20 of an
   address each, uploading distinct 5,000-point CSVs as fast as they are answered for
   ``--store-seconds`` (600; quick 90) into an empty store capped at ``--store-mb`` (64;
@@ -47,13 +50,15 @@ Goals: each attack leaves the victim's step median within 2x its
 quiet figure (``ratio <= 2``; ``many``: within 2x + 20 ms), and the server's RSS stays
 below the ceiling (1 GB); under sustained cold requests it levels off there; ``tabs``:
 a student's first page p95 <= 2 s and every tab of the hall in, the server held to
-1,024 open files (``--files``, a common default); ``codes``, ``seats``: no real student
-refused; ``store``: nothing of the class nor any student's dataset lost, no real student
-refused, every writer whose data were not kept told so on its page, the store within its cap.
+1,024 open files (``--files``, a common default); ``codes``, ``seats``, ``hallcodes``,
+``closedseats``: no real student refused; ``store``: nothing of the class nor any student's
+dataset lost, no real student refused, every writer whose data were not kept told so on its
+page, the store within its cap.
 Everything is bounded in count and time; traffic goes only to 127.0.0.1.
 
 Run:  python benchmarks/attack.py [--quick] [--attacks canvas,player,table,log,cold,
-      cache,url,many,tabs,codes,seats,store,markup] [--quiet 8] [--duration 10]
+      cache,url,many,tabs,codes,seats,hallcodes,closedseats,store,markup] [--quiet 8]
+      [--duration 10]
       [--app-dir DIR] [--files 1024] [--store-mb 64] [--store-seconds 600]
 """
 
@@ -76,7 +81,9 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.attack_components import component_attack, largest_n  # noqa: E402
 from benchmarks.attack_crowd import (  # noqa: E402
+    closed_seats_attack,
     codes_attack,
+    hall_codes_attack,
     many_attack,
     seats_attack,
     tabs_attack,
@@ -237,6 +244,20 @@ def build_attacks(args: argparse.Namespace, limit: int, keys: list[str]) -> list
         attacks.append(
             Attack(f"seats: {churners} join and leave", "seats", seats, dur, tail, judged=False)
         )
+
+    async def hallcodes(p: int, ph: Phase, st: AttackerStats) -> None:
+        await hall_codes_attack(p, ph, st, rate=16.0)
+
+    if "hallcodes" in wanted:  # judged by the classmates' joins behind the same address
+        name = "hallcodes: 16 fresh browsers a second from the hall's address"
+        attacks.append(Attack(name, "hallcodes", hallcodes, dur, tail, judged=False))
+
+    async def closedseats(p: int, ph: Phase, st: AttackerStats) -> None:
+        await closed_seats_attack(p, ph, st, rate=25.0)
+
+    if "closedseats" in wanted:  # judged by the real students' seats
+        name = "closedseats: 25 fresh browsers a second join and close the tab"
+        attacks.append(Attack(name, "closedseats", closedseats, max(dur, 30.0), tail, judged=False))
     store_mb = args.store_mb or (8.0 if quick else 64.0)
     store_s = args.store_seconds or (90.0 if quick else 600.0)
     for writers, spread in ((4, False), (20, True)):
@@ -311,7 +332,10 @@ def memory_summary(row: Row, ceiling: float) -> tuple[str, bool]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="shorter phases, fewer cases")
-    groups = "canvas,player,table,log,cold,cache,url,many,tabs,codes,seats,store,markup"
+    groups = (
+        "canvas,player,table,log,cold,cache,url,many,tabs,codes,seats,hallcodes,closedseats,"
+        "store,markup"
+    )
     parser.add_argument("--attacks", default=groups, help=f"comma-separated of {groups}")
     parser.add_argument("--quiet", type=float, help="quiet phase, s (8; quick 4)")
     parser.add_argument("--duration", type=float, help="attack phase, s (10; quick 4)")

@@ -26,6 +26,7 @@ import asyncio
 import random
 import statistics
 import time
+from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 
@@ -41,6 +42,7 @@ from tools.streamlit_client import CLOSED_OR_FAILED, RunView, message, stream_ur
 ELSEWHERE = "198.51.100.{}"  # the real students' addresses (X-Real-IP, from loopback)
 ATTACKER = "203.0.113.9"  # the attacker's one address
 FIRST_PAGE_GOAL_S = 2.0  # tabs: a student's first page, p95
+ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # a class code's letters (classroom.CODE_ALPHABET)
 
 
 def elsewhere(k: int) -> dict[str, str]:
@@ -299,15 +301,22 @@ def class_code() -> str:
     return room.code
 
 
-async def students_join(port: int, code: str, deadline: float, stats: AttackerStats) -> None:
-    """A student elsewhere (an address and a browser of their own) joins class ``code``
-    every second until ``deadline``; each one refused is an outcome that fails the attack."""
+async def students_join(
+    port: int,
+    code: str,
+    deadline: float,
+    stats: AttackerStats,
+    where: Callable[[int], dict[str, str]] = elsewhere,
+) -> None:
+    """A student (a browser of their own, at address ``where(k)``: elsewhere by default)
+    joins class ``code`` every second until ``deadline``; each one refused is an outcome
+    that fails the attack."""
     real = {"joined": 0, "refused": 0}
     k = 0
     while time.monotonic() < deadline:
         k += 1
         try:
-            view = await join_once(port, code, f"student {k}", elsewhere(k))
+            view = await join_once(port, code, f"student {k}", where(k))
             real["joined" if joined(view) else "refused"] += 1
             if not joined(view):
                 stats.notes.append(f"a student was refused: {said(view)[:100]}")
@@ -373,4 +382,70 @@ async def seats_attack(port: int, phase: Phase, stats: AttackerStats, *, conns: 
         students_join(port, code, deadline, stats),
         *(churn(k) for k in range(conns)),
         return_exceptions=True,
+    )
+
+
+async def hall_codes_attack(port: int, phase: Phase, stats: AttackerStats, *, rate: float) -> None:
+    """Wrong codes from the hall's own address: ``rate`` new tabs a second, each a fresh
+    browser (as a script that loads a page for each), four wrong codes a tab; classmates
+    behind the same address (browsers of their own) join every second with the right
+    code, and none may be refused."""
+    code = class_code()
+    deadline = await phase.begin()
+
+    async def guess(k: int) -> None:
+        rng = random.Random(k)
+        try:
+            async with Session(stream_url(port), page="room", headers=from_attacker()) as s:
+                await s.open()
+                for _ in range(4):
+                    wrong = "".join(rng.choice("ABCDEFGHJKMNPQRSTUVWXYZ23456789") for _ in range(8))
+                    view = await s.request(join_state(s, wrong, "x"), timeout=30)
+                    stats.outcomes[
+                        "refused: wait" if "Too many" in said(view) else "looked up"
+                    ] += 1
+        except CLOSED_OR_FAILED:
+            stats.outcomes["closed"] += 1
+
+    async def guessers() -> None:
+        tasks, k = [], 0
+        while time.monotonic() < deadline:
+            tasks.append(asyncio.create_task(guess(k)))
+            k += 1
+            await asyncio.sleep(1 / rate)
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    await asyncio.gather(
+        students_join(port, code, deadline, stats, where=lambda k: from_attacker()),
+        guessers(),
+        return_exceptions=True,
+    )
+
+
+async def closed_seats_attack(
+    port: int, phase: Phase, stats: AttackerStats, *, rate: float
+) -> None:
+    """Seats taken by tabs closed without Leave: ``rate`` new tabs a second, each a fresh
+    browser of the attacker's address that joins and closes (the class holds 500); a student
+    elsewhere joins every second, and none may be told the class is full."""
+    code = class_code()
+    deadline = await phase.begin()
+
+    async def take(k: int) -> None:
+        try:
+            view = await join_once(port, code, f"bot{k}", from_attacker())
+            stats.outcomes["seated, tab closed" if joined(view) else "refused"] += 1
+        except CLOSED_OR_FAILED:
+            stats.outcomes["closed"] += 1
+
+    async def takers() -> None:
+        tasks, k = [], 0
+        while time.monotonic() < deadline:
+            tasks.append(asyncio.create_task(take(k)))
+            k += 1
+            await asyncio.sleep(1 / rate)
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    await asyncio.gather(
+        students_join(port, code, deadline, stats), takers(), return_exceptions=True
     )
