@@ -1052,3 +1052,24 @@ def test_in_presenter_mode_the_menu_opens_a_challenge_and_closes_the_class(monke
     assert room_of(seat.code).closed and "room_seat" not in at.session_state
     assert block(at, "room_screen") is None  # the projector's class view is gone
     assert f"Class {cr.shown_code(seat.code)} is closed: the recap" in [t.value for t in at.title]
+
+
+def test_the_join_view_tells_the_lecturer_when_one_address_holds_many_seats() -> None:
+    """40 browsers of one address take seats (each within its own 3) while the rest of the
+    class comes from elsewhere: the projector's join view says so, in words; a class whose
+    phones all share one router (one address) is not remarked on."""
+    from ui.room.join import one_network
+    from ui.server import clients
+
+    at, seat = lecturer()
+    room = room_of(seat.code)
+    script, elsewhere = clients.network_tag("203.0.113.9"), clients.network_tag("198.51.100.7")
+    for k in range(40):
+        cr.join(links.the_store(), room, f"bot{k}", net=script)
+    for k in range(5):
+        cr.join(links.the_store(), room, f"student {k}", net=elsewhere)
+    at.run()
+    assert "40 of 45 seats come from one network address" in texts(at), texts(at)
+    assert one_network([45]) == ""  # a hall behind one router: usual
+    assert one_network([9, 1]) == "" and one_network([30, 11]) == ""  # few, or not far ahead
+    assert script != elsewhere and "203" not in script  # a keyed hash, not the address

@@ -307,7 +307,9 @@ def join(session: Session, text: object, nick: object) -> str | None:
             if said:
                 return said
         try:
-            seat_id = reach(cr.join, room, cr.clean_nick(nick), keep)
+            seat_id = reach(
+                cr.join, room, cr.clean_nick(nick), keep, net=clients.network_tag(client.address)
+            )
         except Refused:
             if keep is None:
                 clients.give_back(_seats(code), client)

@@ -535,7 +535,7 @@ def seen_at(blob: bytes) -> float:
         return 0.0
 
 
-def join(s: Store, room: Room, nick: str, seat: str | None = None) -> str:
+def join(s: Store, room: Room, nick: str, seat: str | None = None, *, net: str = "") -> str:
     """Take a seat in the room (or keep ``seat``, already in it, with the time it was
     first taken); returns the seat id. A full room first gives back the seats whose pages
     were not seen for ``SEEN_S`` (closed tabs). Raises RoomError when the room is closed or
@@ -546,7 +546,9 @@ def join(s: Store, room: Room, nick: str, seat: str | None = None) -> str:
     since = joined_at(s.field(members_key(room.code), taken)) if taken == seat else None
     now = time.time()
     joined = now if since is None else since
-    body = json.dumps({"nick": clean_nick(nick), "joined": joined, "seen": now}).encode()
+    # net: a keyed hash of the joining address, never the address (ui.server.clients)
+    entry = {"nick": clean_nick(nick), "joined": joined, "seen": now, "net": str(net)[:16]}
+    body = json.dumps(entry).encode()
     key = members_key(room.code)
     for _ in range(2):
         try:

@@ -1,4 +1,5 @@
-"""Whether a student's page is open: what its strip and the door say of its seat.
+"""Whether a student's page is open (what its strip and the door say of its seat), and
+from which network address the seats joined (a keyed hash of it, never the address).
 
 A seat's member entry (``classroom.members_key``) says when its page was last seen; the
 class counts the seats seen in the last ``classroom.SEEN_S`` and a full room gives a
@@ -16,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from collections import Counter
 from collections.abc import Callable
 
 import perceptron_store as store_mod
@@ -26,8 +28,8 @@ from ui.classmode.classroom import (
     SEEN_S,
     Room,
     clean_nick,
-    joined_at,
     members_key,
+    seen_at,
     valid_seat,
 )
 from ui.server import clients
@@ -42,7 +44,7 @@ def still_here(s: Store, room: Room, seat: str, nick: str) -> None:
     blob = s.field(key, seat) if valid_seat(seat) else None
     if blob is None:
         return
-    body = json.dumps({"nick": clean_nick(nick), "joined": joined_at(blob), "seen": time.time()})
+    body = json.dumps({**json.loads(blob), "nick": clean_nick(nick), "seen": time.time()})
     with contextlib.suppress(store_mod.MapFull):  # given back since it was read
         s.put_field(key, seat, body.encode(), ttl=room.ttl, max_fields=MAX_MEMBERS)
 
@@ -66,3 +68,20 @@ def watch(code: str, seat: str, call: Callable[..., object], *, then: Callable[[
         call(gone, code, seat)
 
     clients.when_gone(session_id(), "seat", counted_out)
+
+
+def networks(s: Store, room: Room, *, now: float | None = None) -> list[int]:
+    """How many of the room's counted seats (``classroom.members``) joined from each
+    network address, the most first (seats that say none are left out)."""
+    since = (time.time() if now is None else now) - SEEN_S
+    blobs = s.fields(members_key(room.code)).values()
+    counted = Counter(_net(blob) for blob in blobs if seen_at(blob) >= since)
+    counted.pop("", None)
+    return sorted(counted.values(), reverse=True)
+
+
+def _net(blob: bytes) -> str:
+    try:
+        return str(json.loads(blob).get("net") or "")
+    except (ValueError, TypeError, AttributeError):
+        return ""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.app import links
-from ui.classmode import address
+from ui.classmode import address, presence
 from ui.classmode import classroom as cr
 from ui.look.style import page_style
 from ui.look.text import safe
@@ -54,6 +54,25 @@ def join_view(room: cr.Room, *, presenter: bool) -> None:
             f"**{count}** {'student has' if count == 1 else 'students have'} joined"
             + (" · this class is closed" if room.closed else "")
         )
+        crowded = one_network(links.call(presence.networks, room))
+        if crowded:
+            st.caption(f":material/lan: {crowded}")
+
+
+CROWDED = 10  # seats from one network address, and three times the next: the lecturer is told
+
+
+def one_network(counts: list[int]) -> str:
+    """What the join view says when unusually many seats come from one network address
+    (``counts``: the seats from each, the most first), else "". A room whose phones all
+    share one router is usual (one address); one address far ahead of the others may be a
+    device taking seats with a script (each browser holds at most 3)."""
+    if len(counts) < 2 or counts[0] < CROWDED or counts[0] < 3 * counts[1]:
+        return ""
+    return (
+        f"{counts[0]} of {sum(counts)} seats come from one network address: a router many "
+        "phones share, or one device taking seats."
+    )
 
 
 @st.dialog("How to join", width="large")

@@ -199,6 +199,12 @@ def signed_browser(name: str, issued: float | None = None) -> str:
     return f"{name}.{at}.{mac}"
 
 
+def network_tag(address: str) -> str:
+    """A short keyed hash of a network ``address``: seats from one address can be counted
+    together without any address kept."""
+    return hmac.new(_secret(), b"net:" + address.encode(), hashlib.sha256).hexdigest()[:12]
+
+
 def new_browser() -> str:
     """A new browser's cookie value."""
     return signed_browser(secrets.token_hex(16))
