@@ -26,9 +26,10 @@ import asyncio
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from contextlib import suppress
 from pathlib import Path
+from typing import Any
 
 from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -385,6 +386,19 @@ async def seats_attack(port: int, phase: Phase, stats: AttackerStats, *, conns: 
     )
 
 
+async def new_tabs(
+    rate: float, deadline: float, tab: Callable[[int], Coroutine[Any, Any, None]]
+) -> None:
+    """Start ``tab(k)`` ``rate`` times a second until ``deadline``, then wait for them all."""
+    tasks: list[asyncio.Task[None]] = []
+    k = 0
+    while time.monotonic() < deadline:
+        tasks.append(asyncio.create_task(tab(k)))
+        k += 1
+        await asyncio.sleep(1 / rate)
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
 async def hall_codes_attack(port: int, phase: Phase, stats: AttackerStats, *, rate: float) -> None:
     """Wrong codes from the hall's own address: ``rate`` new tabs a second, each a fresh
     browser (as a script that loads a page for each), four wrong codes a tab; classmates
@@ -399,25 +413,16 @@ async def hall_codes_attack(port: int, phase: Phase, stats: AttackerStats, *, ra
             async with Session(stream_url(port), page="room", headers=from_attacker()) as s:
                 await s.open()
                 for _ in range(4):
-                    wrong = "".join(rng.choice("ABCDEFGHJKMNPQRSTUVWXYZ23456789") for _ in range(8))
+                    wrong = "".join(rng.choice(ALPHABET) for _ in range(8))
                     view = await s.request(join_state(s, wrong, "x"), timeout=30)
-                    stats.outcomes[
-                        "refused: wait" if "Too many" in said(view) else "looked up"
-                    ] += 1
+                    waits = "Too many" in said(view)
+                    stats.outcomes["refused: wait" if waits else "looked up"] += 1
         except CLOSED_OR_FAILED:
             stats.outcomes["closed"] += 1
 
-    async def guessers() -> None:
-        tasks, k = [], 0
-        while time.monotonic() < deadline:
-            tasks.append(asyncio.create_task(guess(k)))
-            k += 1
-            await asyncio.sleep(1 / rate)
-        await asyncio.gather(*tasks, return_exceptions=True)
-
     await asyncio.gather(
         students_join(port, code, deadline, stats, where=lambda k: from_attacker()),
-        guessers(),
+        new_tabs(rate, deadline, guess),
         return_exceptions=True,
     )
 
@@ -438,14 +443,8 @@ async def closed_seats_attack(
         except CLOSED_OR_FAILED:
             stats.outcomes["closed"] += 1
 
-    async def takers() -> None:
-        tasks, k = [], 0
-        while time.monotonic() < deadline:
-            tasks.append(asyncio.create_task(take(k)))
-            k += 1
-            await asyncio.sleep(1 / rate)
-        await asyncio.gather(*tasks, return_exceptions=True)
-
     await asyncio.gather(
-        students_join(port, code, deadline, stats), takers(), return_exceptions=True
+        students_join(port, code, deadline, stats),
+        new_tabs(rate, deadline, take),
+        return_exceptions=True,
     )
