@@ -159,6 +159,15 @@ def _trusted(peer: str) -> bool:
     return peer in extra
 
 
+def secure(scheme: str, peer: str | None, headers: Mapping[str, str]) -> bool:
+    """Whether the browser reached the app over HTTPS: the connection's ``scheme``, or a
+    trusted proxy's ``X-Forwarded-Proto`` (nginx ends TLS in front of the app servers)."""
+    if scheme in ("https", "wss"):
+        return True
+    forwarded = headers.get("X-Forwarded-Proto") or headers.get("x-forwarded-proto") or ""
+    return _trusted(peer or "") and forwarded.strip().lower() == "https"
+
+
 def _address(text: object) -> str | None:
     try:
         return str(ipaddress.ip_address(str(text).strip()[:64]))

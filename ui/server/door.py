@@ -90,11 +90,16 @@ def browser_of(headers: Iterable[tuple[bytes, bytes]]) -> str:
     return ""
 
 
-def new_cookie() -> tuple[bytes, bytes]:
-    """A ``Set-Cookie`` header naming a new browser (signed: ``clients.new_browser``)."""
+def new_cookie(*, secure: bool = False) -> tuple[bytes, bytes]:
+    """A ``Set-Cookie`` header naming a new browser (signed: ``clients.new_browser``).
+    Over HTTPS it is also sent in a course site's frame of the app (``SameSite=None``), kept
+    apart for each site that frames it (``Partitioned``): an embed's tabs are a browser's,
+    not a script's. Over plain HTTP (a laptop in the room) no site can frame the app from
+    an HTTPS course page anyway, and the cookie stays ``SameSite=Lax``."""
+    where = "SameSite=None; Secure; Partitioned" if secure else "SameSite=Lax"
     value = (
         f"{clients.BROWSER_COOKIE}={clients.new_browser()}; Path=/; "
-        f"Max-Age={clients.BROWSER_MAX_AGE_S}; HttpOnly; SameSite=Lax"
+        f"Max-Age={clients.BROWSER_MAX_AGE_S}; HttpOnly; {where}"
     )
     return b"set-cookie", value.encode("latin-1")
 
@@ -248,7 +253,11 @@ class Door:
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         added = list(self._framing)
         if not browser_of(scope.get("headers", ())):
-            added.append(new_cookie())
+            peer = scope.get("client")
+            https = clients.secure(
+                str(scope.get("scheme", "")), peer[0] if peer else None, Headers(scope=scope)
+            )
+            added.append(new_cookie(secure=https))
 
         async def send_marked(message: Message) -> None:
             # only on a page (HTML): a page is what a frame shows, and its response names

@@ -453,3 +453,20 @@ def test_every_page_says_who_may_frame_it(served: Served) -> None:
         with urllib.request.urlopen(request, timeout=5) as response:
             assert response.headers["content-security-policy"] == "frame-ancestors 'self'"
             assert response.headers["x-frame-options"] == "SAMEORIGIN"
+
+
+def test_over_https_the_cookie_reaches_a_course_sites_frame_kept_apart_per_site(served):
+    """Behind a TLS proxy (X-Forwarded-Proto from a trusted one) the browser's cookie is
+    SameSite=None, Secure and Partitioned: an embed on a course site of another domain is
+    a browser, not a script; over plain HTTP, or when anyone else says https, it is Lax."""
+
+    def cookie(headers: dict[str, str]) -> str:
+        request = urllib.request.Request(f"http://127.0.0.1:{served.port}/", headers=headers)
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return next(c for c in response.headers.get_all("Set-Cookie") or [])
+
+    tls = cookie({"X-Forwarded-Proto": "https"})  # loopback: the trusted proxy (nginx)
+    assert tls.endswith("; HttpOnly; SameSite=None; Secure; Partitioned"), tls
+    assert cookie({}).endswith("; HttpOnly; SameSite=Lax")
+    assert not clients.secure("http", "192.0.2.5", {"X-Forwarded-Proto": "https"})  # untrusted
+    assert clients.secure("https", "192.0.2.5", {})
