@@ -90,7 +90,9 @@ def lost(s: store.Store, live: Live) -> list[str]:
     room = cr.load_room(s, live.code, fresh=True)
     if room is None:
         return ["the room", *[f"dataset {i}" for i in live.datasets if _gone(s, live, i)]]
-    if (n := cr.members(s, room)) < STUDENTS:
+    # the seats kept, whether or not their pages were seen lately (cr.members counts those
+    # only: these seats have no pages)
+    if (n := s.count_fields(cr.members_key(room.code))) < STUDENTS:
         out.append(f"seats ({n} of {STUDENTS} left)")
     if (n := len(an.answers_of(s, room, live.qid))) < STUDENTS:
         out.append(f"answers ({n} of {STUDENTS} left)")
