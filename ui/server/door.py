@@ -251,23 +251,28 @@ class Door:
             await self.app(scope, receive, send)
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        added = list(self._framing)
-        if not browser_of(scope.get("headers", ())):
-            peer = scope.get("client")
-            https = clients.secure(
-                str(scope.get("scheme", "")), peer[0] if peer else None, Headers(scope=scope)
-            )
-            added.append(new_cookie(secure=https))
-
         async def send_marked(message: Message) -> None:
             # only on a page (HTML): a page is what a frame shows, and its response names
             # the browser before its websocket opens; a file with a Set-Cookie is never
-            # kept by a cache (nginx's for the static files, a browser's), nor shared
+            # kept by a cache (nginx's for the static files, a browser's), nor shared. A
+            # file's response costs the door nothing: no cookie read, no signature made
             if message["type"] == "http.response.start" and _is_page(message):
+                added = [*self._framing, *self._cookie_for(scope)]
                 message = {**message, "headers": [*message.get("headers", ()), *added]}
             await send(message)
 
         await self.app(scope, receive, send_marked)
+
+    @staticmethod
+    def _cookie_for(scope: Scope) -> list[tuple[bytes, bytes]]:
+        """A new browser's cookie for a page's response, unless the request names one."""
+        if browser_of(scope.get("headers", ())):
+            return []
+        peer = scope.get("client")
+        https = clients.secure(
+            str(scope.get("scheme", "")), peer[0] if peer else None, Headers(scope=scope)
+        )
+        return [new_cookie(secure=https)]
 
     def _mark(self, scope: Scope) -> str | None:
         """The door's mark for a new stream (``clients.IN`` and the others), or None to
