@@ -2,7 +2,10 @@
 dragging on the margin lab instead.
 
 ``--sessions`` N students each press Step ``--presses`` times (a report of t + 1 after a
-think time of uniform(x, 2x) s, :meth:`tools.app_client.Session.report`), a share
+think time of uniform(x, 2x) s: posted to the app's route, as a student alone's page does,
+:meth:`tools.app_client.Session.post_report`, the session's next run checked to show the
+last; or with ``--full-rerun`` a whole page's rerun,
+:meth:`~tools.app_client.Session.report`), a share
 (``--draggers``) of them dropping points on the margin lab instead
 (:meth:`tools.app_client.Session.drag`); one row per N. Every answer is verified.
 
@@ -54,8 +57,14 @@ async def student(
                 await asyncio.sleep(rng.uniform(think, 2 * think))
                 if page == "margin":
                     result.took(*await session.drag(rng))
+                elif session.post is not None and not full_rerun:  # alone: the route
+                    result.took(*await session.post_report(session.t + 1))
                 else:
                     result.took(*await session.report(session.t + 1, full=result.full_ms))
+            # the session took the posts: its next run shows the last one
+            alone = page == "lecture" and session.post is not None and not full_rerun
+            if alone and (wrong := await session.posted()) is not None:
+                result.wrong.append(wrong)
     except CLOSED_OR_FAILED as exc:
         result.errors.append(f"{type(exc).__name__}: {exc}")
     return result

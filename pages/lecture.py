@@ -24,9 +24,12 @@ from ui.lecture.player import (
     carry,
     forget_scene,
     player,
+    post_to,
     presenter_style,
     scene_window,
     sent_scene,
+    step_now,
+    take_report,
     window,
 )
 from ui.lecture.restart import RUN, follow, go_to
@@ -35,9 +38,10 @@ from ui.look.numbers import count
 from ui.room.join import join_dialog
 from ui.server import guard
 from ui.server.cache import heavy_slot
-from ui.shell import finish_run, require_router
+from ui.shell import before_page, finish_run, require_router
 
 require_router()
+before_page("lecture_step", take_report)  # every page's URL has the step the page posted
 ss = st.session_state
 forget_scene(ss)  # this run's start may have dropped the scene the last run sent
 presenter = bool(ss["app_presenter"])
@@ -108,6 +112,7 @@ if not presenter and not class_follow.following(ss):
             }[o],
         )
 
+take_report(ss)  # the step the page posted since the last run (before new settings restart it)
 follow(ss, X, y)  # new data or settings, here or on another page: a new run, from w0
 if (followed := class_follow.take_step(ss)) is not None:
     go_to(ss, followed)  # a student following the lecturer: the lecturer's step
@@ -145,6 +150,7 @@ def download_run(run: Run, settings: RunSettings, t: int) -> None:
     start, stop = export.file_range(t, T)
     _, _, data_name = current_dataset()
     summary = lecture.settings_summary(ss)
+    now = step_now(ss, t)
     meta = export.Meta(
         name=data_name[:80],
         points=len(run.y),
@@ -158,7 +164,10 @@ def download_run(run: Run, settings: RunSettings, t: int) -> None:
     )
     st.download_button(
         export.download_label(start, stop, T),
-        lambda: heavy_html(run, start, stop, data_name, meta),  # built on click only
+        # built on click only, at the step the page shows then (it may have posted it since)
+        lambda: heavy_html(
+            run, start, stop, data_name, export.at_step(meta, min(max(now(), start), stop))
+        ),
         export.file_name(data_name if CUSTOM in ss else ss["data_name"], start, stop, T),
         "text/html",
         key="lec_run_download",
@@ -181,6 +190,7 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
         go_to(ss, followed)  # the lecturer stepped: this fragment moves, the page stays
     run = lecture_run(X, y, settings)
     T = run.trace.n_steps
+    take_report(ss, T)  # the step the page posted since this fragment last ran
     if (along := class_follow.play_along(ss, T)) is not None:
         go_to(ss, along[0])  # the lecturer plays: where they are now; the browser plays on
     t = min(int(ss["lec_t"]), T)
@@ -199,6 +209,10 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
         # a follower plays along with the lecturer's Play; the lecturer's plays on its clock
         along=class_follow.lead_clock(ss) if along is None else along[1],
         follow=class_follow.live_follow(ss),  # a follower draws the lecturer's next step itself
+        # a student alone with the log closed posts the step: nothing here redraws with it
+        post=None
+        if class_follow.leading(ss) or class_follow.following(ss) or ss.get("lec_log")
+        else post_to(),
     )
     if not ss["app_presenter"] and class_follow.following(ss):
         st.caption(lecture.settings_summary(ss))

@@ -23,6 +23,7 @@ import json
 import random
 import time
 from typing import Any, Unpack
+from urllib.parse import urlsplit
 
 from streamlit.proto.ClientState_pb2 import ClientState
 
@@ -41,6 +42,28 @@ from tools.components import (
     verify,
 )
 from tools.streamlit_client import RUN_TIMEOUT, Client, Options, RunError, RunView, message
+
+
+async def http_post(stream: str, path: str, body: bytes, headers: dict[str, str] | None) -> int:
+    """POST ``body`` to ``path`` on the server of the websocket URL ``stream``; its status."""
+    where = urlsplit(stream)
+    host, port = where.hostname or "127.0.0.1", where.port or 80
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        lines = [
+            f"POST {path} HTTP/1.1",
+            f"Host: {host}:{port}",
+            "Content-Type: text/plain",
+            f"Content-Length: {len(body)}",
+            "Connection: close",
+            *(f"{k}: {v}" for k, v in (headers or {}).items()),
+        ]
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        await writer.drain()
+        status = await asyncio.wait_for(reader.readline(), RUN_TIMEOUT)
+        return int(status.split()[1])
+    finally:
+        writer.close()
 
 
 class Session(Client):
@@ -70,6 +93,8 @@ class Session(Client):
         self.start = self.stop = 0  # the player's window
         self.seq = 0  # the number of the last report sent (or the server's, if higher)
         self.play = 0
+        self.post: dict[str, str] | None = None  # where the page posts its steps, if alone
+        self.run = ""  # the run the player shows
 
     def component(self, view: RunView, component: Any, fragment_id: str) -> None:
         if component.id.endswith(f"-{LECTURE_SCENE_KEY}"):
@@ -95,6 +120,7 @@ class Session(Client):
             self.player_id, self.player_fragment_id = p.id, p.fragment_id
             self.t, self.n_steps, self.start, self.stop = p.t, p.T, p.start, p.stop
             self.seq, self.play = max(self.seq, p.seq), p.play
+            self.post, self.run = p.post, p.run
         if view.canvas_id and view.scene is not None:
             self.canvas_id = view.canvas_id
             self.canvas_fragment_id = view.canvas_fragment_id or ""
@@ -197,6 +223,33 @@ class Session(Client):
         if full is not None and view.full:
             full.append(elapsed)
         return elapsed, verify(view, target, seq, before, full_rerun=self.full_rerun, play=play)
+
+    async def post_report(self, target: int) -> tuple[float, str | None]:
+        """Post the step ``target`` to the page's route as ``player.js`` does for a student
+        alone (no rerun; a 404 goes through the session instead, as the page does). Returns
+        (latency ms, None or what was wrong)."""
+        if self.post is None:
+            raise RunError("the page offers no route for its steps")
+        self.seq += 1
+        body = json.dumps({"k": self.post["k"], "t": target, "seq": self.seq, "run": self.run})
+        start = time.perf_counter()
+        status = await http_post(self.url, self.post["url"], body.encode(), self.headers)
+        elapsed = (time.perf_counter() - start) * 1000
+        if status == 404:  # a server that does not know this tab: the session hears it
+            self.seq -= 1
+            return await self.report(target)
+        self.t = target
+        return elapsed, None if status == 204 else f"the route answered {status}"
+
+    async def posted(self) -> str | None:
+        """None if the session's next run shows the step last posted (the instrument's
+        fragment rerun, as the strip's live channel asks for it); else what it shows."""
+        view = await self.request(self.player_event(json.dumps([{"event": "live", "value": {}}])))
+        self.check(view)
+        if view.player is None or view.player.t != self.t or view.player.seq != self.seq:
+            shown = None if view.player is None else (view.player.t, view.player.seq)
+            return f"posted step {self.t} (report {self.seq}), the session shows {shown}"
+        return None
 
     async def press_step(self) -> tuple[float, str | None]:
         """Step once and pause: the report of t + 1 (see :meth:`report`)."""

@@ -64,6 +64,7 @@ class PlayerView:
     presenter: bool = False
     along: dict[str, float] | None = None  # a follower's: the lecturer's Play it plays along with
     follow: dict[str, Any] | None = None  # a student's: what the live channel is compared with
+    post: dict[str, str] | None = None  # a student alone: where the steps are posted (url, k)
     sent: float | None = None  # the server's clock (time.time) as it sent this
     quick: bool = False  # sent by a rerun of the instrument alone, not a whole page's run
     views: int = 0  # step views the scene carries (one per step start..stop)
@@ -88,6 +89,8 @@ class PlayerView:
             view.quick = bool(data.get("quick"))
             follow = data.get("follow")
             view.follow = dict(follow) if isinstance(follow, dict) else None
+            post = data.get("post")
+            view.post = {"url": str(post["url"]), "k": str(post["k"])} if post else None
             if along is not None:
                 view.along = {k: float(along[k]) for k in ("from", "rate", "elapsed")}
             scene = scene or {}

@@ -152,3 +152,43 @@ def test_a_students_play_is_not_followed_and_a_followers_ask_for_a_window_moves_
     assert seat.playing is None and session["lec_t"] == 5
     on_event(session, {"t": 101, "seq": 2, "follow": True}, n_steps=T)
     assert session["lec_t"] == 5 and session[SEQ] == 2  # the page takes the lecturer's step
+
+
+def test_a_step_posted_to_the_route_is_the_sessions_at_its_next_run_on_any_page():
+    from apptest_helpers import lecture_scene, open_app
+
+    from ui.lecture.player import TAB
+    from ui.lecture.restart import RUN
+    from ui.live.reports import REPORTS, Report
+
+    at = open_app("pages/lecture.py")
+    assert not at.exception
+    key, run = at.session_state[TAB], at.session_state[RUN]
+    REPORTS.put(key, Report(t=7, seq=1, run=run))  # as the route keeps the page's post
+    at.switch_page("pages/proof.py").run()  # another page: its URL has the step
+    assert not at.exception and at.query_params["lec_t"] == "7"
+    REPORTS.put(key, Report(t=9, seq=1, run=run))  # a number already acted on: nothing
+    REPORTS.put(key, Report(t=30, seq=2, run="0" * 32))  # a run no longer shown: nothing
+    at.switch_page("pages/lecture.py").run()
+    assert lecture_scene(at)["t"] == 7 and at.session_state[SEQ] == 1
+    REPORTS.put(key, Report(t=12, seq=3, run=run))
+    at.run()
+    assert lecture_scene(at)["t"] == 12 and at.session_state[SEQ] == 3
+
+
+def test_the_offline_file_opens_at_the_step_the_page_posted_since_the_run():
+    from ui.lecture.player import TAB, step_now
+    from ui.lecture.restart import RUN
+    from ui.live.reports import REPORTS, Report
+
+    key, run = "ef" * 16, "12" * 16
+    session = {TAB: key, RUN: run, SEQ: 4}
+    REPORTS.open(key)
+    now = step_now(session, 20)
+    assert now() == 20
+    REPORTS.put(key, Report(t=3, seq=4, run=run))  # the one the run already had
+    assert now() == 20
+    REPORTS.put(key, Report(t=33, seq=5, run=run))
+    assert now() == 33
+    REPORTS.put(key, Report(t=40, seq=6, run="34" * 16))  # another run's
+    assert now() == 20

@@ -134,12 +134,26 @@ def step_reports(frames: list[bytes | str]) -> list[int]:
     return out
 
 
+def posts(page: Page) -> list[int]:
+    """The steps the page will post to the server's route (``/api/step``), in order: the list
+    fills as it posts."""
+    out: list[int] = []
+
+    def sent(request) -> None:
+        if request.method == "POST" and request.url.endswith("/api/step"):
+            out.append(int(json.loads(request.post_data)["t"]))
+
+    page.on("request", sent)
+    return out
+
+
 def test_steps_in_the_window_send_nothing_until_the_burst_pauses_then_one_report(app_url, page):
     sent: list[bytes | str] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f)))
+    posted = posts(page)
     open_lecture(page, app_url)
     page.wait_for_timeout(1000)
-    assert step_reports(sent) == []  # opening the page reports no step
+    assert step_reports(sent) == posted == []  # opening the page reports no step
     # six steps in one burst, however busy the machine: the presses go in one task, since
     # presses one by one from here can land more than the player's 350 ms of quiet apart
     # (the keys one by one are tested below)
@@ -150,12 +164,56 @@ def test_steps_in_the_window_send_nothing_until_the_burst_pauses_then_one_report
     expect_step(page, 6)
     page.wait_for_timeout(1200)  # the burst pauses: the server hears the step once
     # a report from inside the burst would say a step before 6, or be one of several
-    # (the count, not the time, so a busy machine's late frame cannot fail it)
-    assert step_reports(sent) == [6]
+    # (the count, not the time, so a busy machine's late frame cannot fail it); a student
+    # alone posts it to the route: no rerun
+    assert posted == [6]
+    assert step_reports(sent) == []
     expect(page).to_have_url(re.compile(r"lec_t=6"), timeout=10_000)
     page.reload()  # the URL holds the step: a reload opens at it
     expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
     expect_step(page, 6)
+
+
+def test_a_posted_step_is_the_sessions_on_every_page_and_in_the_open_log(app_url, page):
+    sent: list[bytes | str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f)))
+    posted = posts(page)
+    open_lecture(page, app_url)
+    for _ in range(9):
+        page.keyboard.press("ArrowRight")
+    expect_step(page, 9)
+    page.wait_for_timeout(1000)
+    assert posted == [9] and step_reports(sent) == []
+    # another page, by the sidebar (no reload): its URL keeps the step the page posted
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="The proof").click()
+    expect(page).to_have_url(re.compile(r"/proof\?(.*&)?lec_t=9\b"), timeout=20_000)
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Step by step").click()
+    expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+    expect_step(page, 9)
+    # a step the page had not posted yet when it was left (within the pause) is posted as
+    # the player leaves: the session has it when the lecture opens again
+    page.keyboard.press("ArrowRight")
+    expect_step(page, 10)
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="The proof").click()
+    expect(page).to_have_url(re.compile(r"/proof"), timeout=20_000)
+    expect(page.get_by_role("heading", name=re.compile("proof", re.I)).first).to_be_visible()
+    page.wait_for_timeout(500)
+    assert posted == [9, 10]
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Step by step").click()
+    expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+    expect_step(page, 10)
+    # the mistake log, opened, counts to the step on screen; while it is open each pause's
+    # step reruns the instrument (the log is drawn by the server), and it follows
+    k = TRACE.mistakes_before(10)
+    page.get_by_text("Mistake log").click()
+    expect(page.get_by_text(f"Mistake log ({k} so far)")).to_be_visible(timeout=20_000)
+    t = next(t for t in range(11, T) if TRACE.mistakes_before(t) > k)
+    for _ in range(t - 10):
+        page.keyboard.press("ArrowRight")
+    expect_step(page, t)
+    k2 = TRACE.mistakes_before(t)
+    expect(page.get_by_text(f"Mistake log ({k2} so far)")).to_be_visible(timeout=20_000)
+    assert step_reports(sent)[-1] == t and posted == [9, 10]
 
 
 def test_at_step_t_no_later_mistake_is_drawn_and_the_chart_has_its_sentence(app_url, page):
@@ -183,17 +241,18 @@ def test_at_step_t_no_later_mistake_is_drawn_and_the_chart_has_its_sentence(app_
 def test_play_replays_without_messages_and_pause_reports_the_step_once(app_url, page):
     sent: list[bytes | str] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f)))
+    posted = posts(page)
     open_lecture(page, app_url)
     page.keyboard.press(" ")  # space: Play at 8 steps/s
     page.wait_for_timeout(1500)
     playing, said = shown_t(page)
     assert playing >= 6 and said == playing  # the status follows the replay
-    assert step_reports(sent) == []  # the replay tells the server nothing
+    assert step_reports(sent) == posted == []  # the replay tells the server nothing
     page.keyboard.press(" ")  # Pause
     paused = chart_t(page)
     page.wait_for_timeout(1000)  # paused: nothing moves, and the status agrees
     assert chart_t(page) == paused == status_t(page)
-    assert step_reports(sent) == [paused]
+    assert posted == [paused] and step_reports(sent) == []
     expect(page).to_have_url(re.compile(rf"lec_t={paused}\b"), timeout=10_000)
 
 
@@ -425,13 +484,17 @@ def test_a_lost_report_is_sent_again_and_the_step_arrives(app_url, page):
     expect(status(page)).to_contain_text(f"step t = {end:,} of", timeout=20_000)
     assert page.evaluate("window.__lost") == 1
     expect(page).to_have_url(re.compile(rf"lec_t={end}\b"), timeout=10_000)
-    # inside the window too: a lost report of a step the page drew is sent again, so the
-    # URL (a reload, Copy link) agrees with the chart
-    page.evaluate(LOSE_NEXT, "at")
+    # inside the window too: a post of a step the page drew that the route does not answer
+    # (no network, another server) goes through the session, so the session (another page,
+    # the offline file) has the step
+    failed: list[str] = []
+    page.route("**/api/step", lambda route: (failed.append(route.request.url), route.abort()))
     page.keyboard.press("ArrowLeft")
     expect(status(page)).to_contain_text(f"step t = {end - 1:,} of")
-    expect(page).to_have_url(re.compile(rf"lec_t={end - 1}\b"), timeout=20_000)
-    assert page.evaluate("window.__lost") == 1
+    page.wait_for_timeout(1500)  # the pause's post, refused, and the report through the session
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="The proof").click()
+    expect(page).to_have_url(re.compile(rf"/proof\?(.*&)?lec_t={end - 1}\b"), timeout=20_000)
+    assert len(failed) == 1
 
 
 def test_a_lost_presenter_switch_is_sent_again_and_presenter_mode_comes(app_url, page):

@@ -264,6 +264,7 @@ SESSION_KEYS: dict[str, str] = {
     ),
     "lec_resend": "lecture: the browser holds a step without its scene (send it again)",
     "lec_seq": "lecture: the number of the browser's last step report acted on",
+    "lec_tab": "lecture: the key the page posts its own steps under (ui.live.reports)",
     "lec_play": "lecture: a new value asks the browser to play on into the next window",
     "lec_presenter_flip": "lecture: the player's presenter switch was pressed (redraw all)",
     "lec_t_run": "lecture: fingerprint of the data and run settings the step lec_t belongs to",

@@ -30,16 +30,17 @@ import json
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ui.app.sidebar import CUSTOM
 from ui.app.state import LINK_PARAM, ROOM_PARAMS, Session, to_query
 from ui.compute.model import Run
 from ui.lecture.figures import lecture_scene
 from ui.lecture.player import PLAYER_CSS, PLAYER_JS
+from ui.lecture.restart import STEP
 from ui.look.style import PRESENTER_FONT
 
 _FONTS = Path(__file__).with_name("fonts")
@@ -71,6 +72,16 @@ class Meta:
     link: str | None  # the live page with this run's settings, when the server knows it
     t: int  # the step the file opens at (the one on screen when it was made)
     cut: str  # "" for a whole run, else where the file was cut (cut_text)
+
+
+def at_step(meta: Meta, t: int) -> Meta:
+    """``meta`` of a file that opens at step ``t`` (its live link opens there too)."""
+    link = meta.link
+    if link is not None:
+        parts = urlsplit(link)
+        query = [(k, v) for k, v in parse_qsl(parts.query) if k != STEP]
+        link = urlunsplit(parts._replace(query=urlencode([*query, *([(STEP, t)] if t else [])])))
+    return replace(meta, t=t, link=link)
 
 
 def file_range(t: int, n_steps: int) -> tuple[int, int]:

@@ -6,7 +6,8 @@
 // mistake, Finish epoch, Play and the scrubber move inside the window here, with no
 // server round trip; everything on screen is drawn from one number, S.t, so the
 // chart, the status line, the maths and the text for screen readers always agree.
-// The server hears the step once a burst of steps pauses (trigger "at": {t, seq}),
+// The server hears the step once a burst of steps pauses (trigger "at": {t, seq}, or for
+// a student alone with the log closed a post to the app's route, which reruns nothing),
 // so the URL, the mistake log and the other pages follow; a step outside the window
 // asks for the next window at once. Outside text (the dataset's name) is only ever
 // written with textContent.
@@ -148,6 +149,14 @@
  * @property {number} [sent] the server's clock as it sent this, in seconds (compared only with other messages' times: see lateness)
  * @property {boolean} [quick] sent by a rerun of the instrument alone (a report, the class push), not a whole page's run
  * @property {Follow | null} [follow] a following student's page: the lecturer's change it shows (follow.live_follow)
+ * @property {Post | null} [post] a student stepping alone: where the steps are posted (no rerun)
+ */
+
+/**
+ * Where a page posts its own steps (ui.live.reports).
+ * @typedef {object} Post
+ * @property {string} url the route
+ * @property {string} k the session's key for this page
  */
 
 /**
@@ -282,6 +291,7 @@
  * @property {string} [askedLive] the lecturer's change and question a rerun was last asked for (ask)
  * @property {number} [acked] the newest report the server's redraw has said it acted on (data.seq)
  * @property {number} [confirmTimer] the timer that sends an unanswered report again (confirm)
+ * @property {boolean} [flushing] the page's pagehide posts a step not yet heard of (flush)
  * @property {number} [mounts] the server's redraws of the instrument so far
  * @property {number} [liveTimer] the timer that asks again for an unanswered live rerun (ask)
  * @property {{on: boolean, tries: number, timer: number} | null} [presenterAsk] the presenter switch asked for, until a redraw shows it
@@ -1031,8 +1041,34 @@ function send(t, extra) {
   // a follower's page says which of the lecturer's changes it showed (follow.caught_up)
   const shown = S.followN !== undefined ? { n: S.followN } : {};
   const value = { t, seq: S.seq, ...shown, ...(extra || {}) };
-  S.setTrigger("at", value);
-  confirm(value, CONFIRM_AFTER);
+  const to = S.data && S.data.post;
+  if (to && !extra && !S.pending) post(to, value);
+  else { S.setTrigger("at", value); confirm(value, CONFIRM_AFTER); }
+}
+
+/**
+ * A student stepping alone: the step goes to the server's route, with no rerun, and into the
+ * address bar here (a reload, a copied link). A server that does not know this tab (another
+ * server, a restart) or no answer: the report goes through the session after all.
+ * @param {Post} to @param {{t: number, seq: number}} value
+ */
+function post(to, value) {
+  const run = /** @type {PlayerData} */ (S.data).run;
+  try {
+    const url = new URL(window.location.href);
+    if (value.t) url.searchParams.set("lec_t", String(value.t));
+    else url.searchParams.delete("lec_t");
+    window.history.replaceState(window.history.state, "", url);
+  } catch (e) { /* an address that cannot change (a sandboxed frame): the link still can */ }
+  const through = () => {
+    if (S.seq !== value.seq || (S.acked || 0) >= value.seq) return; // superseded, or heard
+    S.setTrigger("at", value);
+    confirm(value, CONFIRM_AFTER);
+  };
+  fetch(to.url, {
+    method: "POST", body: JSON.stringify({ k: to.k, t: value.t, seq: value.seq, run }),
+    headers: { "Content-Type": "text/plain" }, credentials: "same-origin", keepalive: true,
+  }).then((r) => { if (r.status === 204) S.acked = Math.max(S.acked || 0, value.seq); else through(); }, through);
 }
 
 /**
@@ -1616,9 +1652,22 @@ function mount(component) {
 
 // --- Streamlit's entry point -------------------------------------------------------------
 
+/**
+ * The page goes (another page of the app, a reload, the tab closed): a step the server has
+ * not heard of yet is posted now (a keepalive request outlives the page), so the other
+ * page, the reload and the session's links have it.
+ */
+function flush() {
+  if (!S.dirty || S.pending || !S.data || !S.data.post) return;
+  clearTimeout(S.timer);
+  send(S.t);
+}
+
 /** @param {StreamlitComponent<PlayerStep>} component */
 export default function (component) {
   S.component = component;
   S.onScene = () => mount(S.component);
   mount(component);
+  if (!S.flushing) { S.flushing = true; window.addEventListener("pagehide", flush); }
+  return flush; // called as the player leaves the page
 }

@@ -9,7 +9,10 @@ server's step inside the fragment, which a report of the browser reruns.
 with no server round trip. It reports the step once a burst of steps pauses, or
 at once for a step outside the window (trigger ``at``: ``{"t", "seq"}``, and
 ``"play": true`` when a replay ran into the next window); and the presenter
-switch (trigger ``presenter``: ``{"on"}``). What Python does with a report is
+switch (trigger ``presenter``: ``{"on"}``). A student stepping alone with the mistake log
+closed posts the report to the app's route instead (``data.post``, :mod:`ui.live.reports`:
+no rerun), and the session takes it at its next run (:func:`take_report`). What Python
+does with a report is
 :func:`on_event`, a pure function the tests call directly (``AppTest`` cannot fire
 component events).
 
@@ -23,7 +26,9 @@ which sends the scene again (:func:`scene_window`).
 
 from __future__ import annotations
 
+import secrets
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +37,8 @@ import streamlit as st
 from ui.app.state import Session, session_key, widget_key
 from ui.classmode import follow as class_follow
 from ui.classmode import live
-from ui.lecture.restart import go_to
+from ui.lecture.restart import RUN, go_to
+from ui.live import reports
 from ui.look.clip import CLIP_JS
 from ui.look.figure import FONTS_JS, with_figure
 from ui.look.palette import ASKED, BOUND, CURRENT_LINE, MINUS, MISTAKE, PLUS, STAR, W_COLOUR
@@ -56,6 +62,7 @@ PLAY = session_key("lec_play")  # a new value: the next window plays on
 PRESENTER_FLIP = session_key("lec_presenter_flip")  # the presenter switch was pressed
 RESEND = session_key("lec_resend")  # the browser holds a step without its scene
 SENT = session_key("lec_window")  # (run, start, stop) of the scene sent in this full run
+TAB = session_key("lec_tab")  # the key this session's page posts its own steps under
 MAX_SEQ = 2**31 - 1
 
 _CSS = f"""
@@ -307,6 +314,42 @@ def on_event(session: Session, value: Any, *, n_steps: int) -> None:
         session[PLAY] = int(session.get(PLAY, 0)) + 1
 
 
+def tab_key(session: Session) -> str:
+    """The key this session's page posts its own steps under, open in this process."""
+    key = session.get(TAB)
+    if not isinstance(key, str):
+        key = session[TAB] = secrets.token_hex(16)
+    reports.REPORTS.open(key)
+    return key
+
+
+def take_report(session: Session, n_steps: int = MAX_SEQ) -> None:
+    """The step the page posted since the session's last run, if of the run it still shows:
+    made the step as a report through the session would (:func:`on_event`)."""
+    key = session.get(TAB)
+    if not isinstance(key, str) or (found := reports.REPORTS.take(key)) is None:
+        return
+    if found.run == session.get(RUN) and found.seq > int(session.get(SEQ, 0)):
+        on_event(session, {"t": found.t, "seq": found.seq}, n_steps=n_steps)
+
+
+def step_now(session: Session, t: int) -> Callable[[], int]:
+    """What tells, later and in any thread, the step the page shows: its latest post since
+    this run (which is at step ``t``), else ``t``. The offline file opens at it."""
+    key, run, seq = session.get(TAB), session.get(RUN), int(session.get(SEQ, 0))
+
+    def now() -> int:
+        found = reports.REPORTS.peek(key) if isinstance(key, str) else None
+        return t if found is None or found.run != run or found.seq <= seq else found.t
+
+    return now
+
+
+def post_to() -> str:
+    """Where a page posts its own steps: the reports' route under the server's base path."""
+    return reports.path(str(st.get_option("server.baseUrlPath") or ""))
+
+
 def on_presenter(session: Session, value: Any) -> None:
     """The presenter switch in the player (or the P key): turn presenter mode on/off."""
     if isinstance(value, dict) and isinstance(value.get("on"), bool):
@@ -335,6 +378,7 @@ def player(
     lead: bool = False,
     along: class_follow.Play | None = None,
     follow: dict[str, Any] | None = None,
+    post: str | None = None,
 ) -> None:
     """Mount the instrument at step ``t`` of the scene ``carry`` sent (run ``run_id``,
     window ``window_now``); ``asked`` (step, point): the class's open question, marked on
@@ -343,7 +387,9 @@ def player(
     browser reports Play as it starts and stops; ``along``: the lecturer's Play a follower's
     browser plays along with (``ui.classmode.follow.play_along``), and the lecturer's own
     plays on; ``follow``: a follower's (``ui.classmode.follow.live_follow``), whose browser
-    draws the lecturer's next step itself when the live channel tells of it.
+    draws the lecturer's next step itself when the live channel tells of it; ``post``: the
+    route a student stepping alone posts the step to (:func:`post_to`), None to report
+    through the session (a class's page, the mistake log open: they redraw with the step).
 
     ``sent`` is this server's clock as the step is sent: the browser compares it with its own
     clock only to see how much later than the quickest message so far this one arrived (a
@@ -382,6 +428,7 @@ def player(
             "lead": lead,
             "along": None if along is None else along.sent(now),
             "follow": follow,
+            "post": None if post is None else {"url": post, "k": tab_key(session)},
             "sent": round(now, 3),
             # a rerun of the instrument alone (a report, the push), whose delay is the
             # network's: the page judges its lateness by these (player.js's lateness)

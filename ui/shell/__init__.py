@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,6 +166,17 @@ _ROUTED = threading.local()  # depth of run_app in this script thread
 ADMITTED = state.session_key("_admitted")
 
 
+# What a lesson asks every page's run to do first (by name: a page registers it on each of
+# its runs), e.g. take the step its browser posted outside the runs (ui.live.reports), so
+# that every page's URL and links have it.
+_BEFORE_PAGE: dict[str, Callable[[Any], None]] = {}
+
+
+def before_page(name: str, do: Callable[[Any], None]) -> None:
+    """Have every page's run call ``do(st.session_state)`` before the page runs."""
+    _BEFORE_PAGE[name] = do
+
+
 def run_app() -> None:
     """What ``app.py`` does on every run."""
     _ROUTED.depth = getattr(_ROUTED, "depth", 0) + 1
@@ -189,6 +201,8 @@ def _run_app() -> None:
     st.set_page_config(page_title="Perceptron Lab", page_icon="➕", layout="wide")
     guard.new_run(st.session_state)  # a new browser message: its first event is read
     state.init(st.session_state, st.query_params)
+    for do in list(_BEFORE_PAGE.values()):
+        do(st.session_state)
     # a course page's frame (?embed=1): the page alone, never a class (ui.shell.embed)
     embedded = bool(st.session_state[state.EMBED])
     if embedded:

@@ -21,7 +21,7 @@ from typing import Any
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
-from ui.live import hub, route
+from ui.live import hub, reports, route
 from ui.server import fair
 
 _LOG = logging.getLogger(__name__)
@@ -42,13 +42,18 @@ def _read(code: str) -> dict[str, Any] | None:
 
 def routes() -> list[BaseRoute]:
     """The app's own routes (under ``/api/``: Streamlit keeps ``/_stcore/`` and the pages):
-    the class's live channel and the components' code, under the server's base path."""
+    the class's live channel, a student's own step and the components' code, under the
+    server's base path."""
     import streamlit as st
 
     from ui.server import code
 
     base = str(st.get_option("server.baseUrlPath") or "")
-    return [route.route(hub.HUB, _key_of, base=base), code.route(base=base)]
+    return [
+        route.route(hub.HUB, _key_of, base=base),
+        reports.route(reports.REPORTS, base=base),
+        code.route(base=base),
+    ]
 
 
 def middleware() -> list[Middleware]:
