@@ -1,8 +1,8 @@
 """Every piece of Streamlit that is not public API and that the app relies on, in one place.
 
 Streamlit's public API has no way to read a browser's frame or its widget's kind at the
-door, to send a session's waiting messages at once, or to read a widget's own key without
-a copy of the whole session; the app reaches into Streamlit for those, and only here.
+door, or to read a widget's own key without a copy of the whole session; the app reaches
+into Streamlit for those, and only here.
 Each use below says what it is for, and ``CHECKS`` lists them all with the protection
 or feature that is off without it. The lock (``requirements.txt``) pins the Streamlit
 they were checked on, ``TESTED``; on an upgrade this is the one module to read and mend.
@@ -23,7 +23,6 @@ import importlib
 import inspect
 import logging
 import sys
-import threading
 import types
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -198,104 +197,6 @@ def stop_pages_directory_mode() -> None:
     from streamlit.runtime.pages_manager import PagesManager
 
     PagesManager.uses_pages_directory = False
-
-
-# ---------------------------------------------------------------------- the sending loop
-
-
-@_or(False)
-def wake_the_sender_once() -> bool:
-    """Wake Streamlit's sending loop once for many messages, not once per message, once
-    per process; False (and nothing changed) if this Streamlit differs.
-
-    Every message a script enqueues wakes the loop that sends (``need_send_data``) through
-    ``call_soon_threadsafe``: a write to the loop's pipe and a callback each, thousands a
-    second under load. A wake already on its way, or an event already set, takes every
-    message enqueued before it along: the loop clears the event before it flushes."""
-    from streamlit.runtime import Runtime
-
-    enqueued = Runtime._enqueued_some_message
-    if getattr(enqueued, "_once", False):
-        return True
-    pending = threading.Event()  # a wake is on its way
-
-    @functools.wraps(enqueued)
-    def wake(self: Any) -> None:
-        objs = self._get_async_objs()
-        if pending.is_set() or objs.need_send_data.is_set():
-            return
-        pending.set()
-
-        def arrive() -> None:
-            pending.clear()
-            objs.need_send_data.set()
-
-        try:
-            objs.eventloop.call_soon_threadsafe(arrive)
-        except RuntimeError:  # the loop closed: nothing to send any more
-            pending.clear()
-            raise
-
-    wake._once = True  # type: ignore[attr-defined]
-    Runtime._enqueued_some_message = wake  # type: ignore[method-assign]
-    return True
-
-
-@_or(False)
-def send_a_sessions_messages_at_once() -> bool:
-    """Hand each session's waiting messages to its connection in one go, once per process;
-    False (and nothing changed) if this Streamlit differs.
-
-    Streamlit's sending loop gives the event loop a turn after every message it hands to
-    a connection. A turn costs little on an idle server, but while scripts run the loop
-    gets the interpreter back only after they let it go (about 5 ms), so a loop that sends
-    a few hundred messages a second is behind at once: 100 sessions each sending whole-page
-    reruns queued thousands of them, and a classmate's three-message Step waited behind
-    all of them (seconds). Handing a connection a message only queues its bytes (each
-    connection has its own sender, which takes turns with the others), so the messages
-    of every session go in one turn, each in its order, and the loop moves on."""
-    from streamlit.runtime import Runtime
-    from streamlit.runtime.app_session import AppSession
-    from streamlit.runtime.session_manager import SessionClientDisconnectedError
-
-    flush = AppSession.flush_browser_queue
-    if getattr(flush, "_at_once", False):
-        return True
-    if not _sending_loop():
-        return False
-
-    @functools.wraps(flush)
-    def flush_and_send(self: Any) -> list[Any]:
-        messages = flush(self)
-        if not messages or not Runtime.exists():
-            return messages
-        runtime = Runtime.instance()
-        info = runtime._session_mgr.get_active_session_info(self.id)
-        if info is None:
-            return messages
-        for message in messages:
-            try:
-                runtime._send_message(info, message)
-            except SessionClientDisconnectedError:  # as Streamlit's loop does
-                runtime.disconnect_session(self.id, client=info.client)
-                break
-        return []
-
-    flush_and_send._at_once = True  # type: ignore[attr-defined]
-    AppSession.flush_browser_queue = flush_and_send  # type: ignore[method-assign]
-    return True
-
-
-def _sending_loop() -> bool:
-    from streamlit.runtime import Runtime, session_manager
-
-    loop = inspect.getsource(Runtime._loop_coroutine)
-    return (
-        "flush_browser_queue()" in loop
-        and "self._send_message(active_session_info, msg)" in loop
-        and hasattr(Runtime, "disconnect_session")
-        and hasattr(session_manager, "SessionClientDisconnectedError")
-    )
 
 
 # --------------------------------------------------------------------- one key for widgets
@@ -501,13 +402,6 @@ CHECKS: tuple[Check, ...] = (
         "fast widget reads (a widget reads its own key, not the whole session)",
         "SafeSessionState._lock, ._state",
         _safe_state_fields,
-    ),
-    Check(
-        "the server's messages sent a session at a time, with one wake for many (a page's "
-        "messages no longer wait behind every other page's, one per turn of the event loop)",
-        "Runtime._enqueued_some_message, ._get_async_objs, ._send_message, "
-        "AppSession.flush_browser_queue, the text of Runtime._loop_coroutine",
-        _sending_loop,
     ),
     Check(
         "a follower's Play in time with the lecturer's (the player's lateness judged from "
