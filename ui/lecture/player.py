@@ -54,7 +54,10 @@ from ui.server.internals import testid
 _OWN_JS = with_figure(
     CLIP_JS + Path(__file__).with_name("player.js").read_text(encoding="utf-8"), fonts=False
 )
-_JS = _OWN_JS + "\n" + FONTS_JS
+# the live page posts a student's own steps (post.js); the file posts nothing
+_JS = "\n".join(
+    [_OWN_JS, FONTS_JS, Path(__file__).with_name("post.js").read_text(encoding="utf-8")]
+)
 
 WINDOW = 100  # steps per scene: inside a window a step is drawn in the browser
 SEQ = session_key("lec_seq")  # the number of the last report the server acted on

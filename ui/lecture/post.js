@@ -1,0 +1,9 @@
+// How the live page posts a student's own step to its server (ui/live/reports.py): only the
+// Streamlit component carries this (ui/lecture/player.py), after player.js. The offline
+// file fetches nothing, so its player never posts.
+
+/** @type {NonNullable<import("./player.js").Lecture["postStep"]>} */
+const postStep = (url, body) => fetch(url, {
+  method: "POST", body, headers: { "Content-Type": "text/plain" }, credentials: "same-origin", keepalive: true,
+}).then((r) => r.status);
+/** @type {import("./player.js").Lecture} */ (window.__perceptronLecture).postStep = postStep;
