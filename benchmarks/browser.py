@@ -9,8 +9,8 @@ Debian's chromium, through Playwright, then measures in the page:
   the → / ← key, to the chart drawing the new step (the SVG's ``data-t``) and two
   animation frames later (painted); median and p95, on the lecture page with 500
   points (``?data_n=500``), against the bare page's button;
-- the websocket messages the browser sends during a burst of steps (goal: none
-  until it pauses, then one);
+- the messages the browser sends during a burst of steps, websocket frames and posts of
+  the step (goal: none until it pauses, then one);
 - Play: distinct steps drawn per second while the lecture plays at 30 steps/s;
 - page load: from navigation to the chart drawn, median of ``--loads`` loads.
 
@@ -151,9 +151,14 @@ def load(page: Page, url: str, n: int, lecture: bool) -> list[float]:
 
 
 def burst_messages(page: Page, url: str, steps: int = 8) -> tuple[int, int]:
-    """Messages the browser sends during a burst of → presses, and in the 1.5 s after."""
+    """Messages the browser sends during a burst of → presses, and in the 1.5 s after: its
+    websocket frames and its posts of a step (a student alone posts it, /api/step)."""
     sent: list[float] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda _: sent.append(time.monotonic())))
+    page.on(
+        "request",
+        lambda r: sent.append(time.monotonic()) if r.url.endswith("/api/step") else None,
+    )
     open_lecture(page, url)
     page.wait_for_timeout(1500)
     before = len(sent)
