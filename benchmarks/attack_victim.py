@@ -221,6 +221,9 @@ class Row:
         return (
             self.error is None
             and within
+            # a press still unanswered after the attack and its tail: the victim was stuck,
+            # whatever the median of the few that were answered says
+            and (not self.judged or not self.attack.unanswered_ms)
             and not any(k.isupper() for k in self.stats.outcomes)
             and self.rss_max <= ceiling
             and not self.attack.errors
