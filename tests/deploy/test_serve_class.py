@@ -55,10 +55,15 @@ def route_cookie(page: Any) -> str:
 
 
 def step_heard(page: Any, t: int) -> None:
-    """Press Step; the browser draws step t, and once the burst pauses the server hears it
-    over the websocket and puts lec_t=t in the URL (its answer)."""
-    page.locator('.lec button[data-act="step"]').click()
-    expect(status(page)).to_contain_text(f"step t = {t} of", timeout=30_000)
+    """Press Step; the browser draws step t, and once the burst pauses it posts the step to
+    the server that holds its session (through nginx's sticky route), which takes it (204),
+    and puts lec_t=t in the URL."""
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/step") and r.request.method == "POST", timeout=30_000
+    ) as heard:
+        page.locator('.lec button[data-act="step"]').click()
+        expect(status(page)).to_contain_text(f"step t = {t} of", timeout=30_000)
+    assert heard.value.status == 204, f"the step's post was answered {heard.value.status}"
     expect(page).to_have_url(re.compile(rf"lec_t={t}(&|$)"), timeout=30_000)
 
 
