@@ -15,7 +15,8 @@ sends ``{"k": key, "t": step, "seq": n, "run": run id}``; a report is kept only 
 is read whole; anything else malformed is 400. At most :data:`MAX_TABS` keys are held (the
 least recently opened go first), so the table is at most a few hundred kB.
 
-May import: the standard library and ``starlette``. Nothing of Streamlit or of the app.
+May import: the standard library, ``starlette`` and ``ui.live.route``. Nothing of Streamlit or
+of the app.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from dataclasses import dataclass
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+
+from ui.live.route import under
 
 PATH = "/api/step"
 MAX_BODY = 256  # bytes of a report: {"k": 32 hex, "t", "seq", "run": 32 hex}
@@ -144,4 +147,4 @@ def route(reports: Reports, *, base: str = "") -> Route:
 
 def path(base: str) -> str:
     """The route's path under the server's base path ``base`` ("" or "/": the root)."""
-    return "/" + "/".join(p for p in (base.strip("/"), PATH.strip("/")) if p)
+    return under(base, PATH)
