@@ -1056,10 +1056,7 @@ function send(t, extra) {
 function post(to, value) {
   const run = /** @type {PlayerData} */ (S.data).run;
   try {
-    const url = new URL(window.location.href);
-    if (value.t) url.searchParams.set("lec_t", String(value.t));
-    else url.searchParams.delete("lec_t");
-    window.history.replaceState(window.history.state, "", url);
+    window.history.replaceState(window.history.state, "", atStep(new URL(window.location.href), value.t));
   } catch (e) { /* an address that cannot change (a sandboxed frame): the link still can */ }
   const through = () => {
     if (S.seq !== value.seq || (S.acked || 0) >= value.seq) return; // superseded, or heard
@@ -1363,14 +1360,19 @@ function scrubTo(t, released) {
   if (released) moveTo(t);
 }
 
+/** `url` that opens at step `t` (the setting lec_t, left out at 0 as the server leaves it). @param {URL} url @param {number} t */
+function atStep(url, t) {
+  if (t) url.searchParams.set("lec_t", String(t));
+  else url.searchParams.delete("lec_t");
+  return url;
+}
+
 function link() {
   const url = new URL(window.location.href);
   // the projector's layout and a course page's frame are not the lesson's (state.LOCAL_SETTINGS)
   url.searchParams.delete("app_presenter");
   url.searchParams.delete("embed");
-  if (S.t) url.searchParams.set("lec_t", String(S.t));
-  else url.searchParams.delete("lec_t");
-  return url.toString();
+  return atStep(url, S.t).toString();
 }
 
 function copyLink() {
