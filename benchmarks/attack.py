@@ -26,6 +26,9 @@ Attacks (``--attacks``, comma-separated groups), each in a file of its own:
   its children) sampled every second and summarised against ``--ceiling-mb``, then for
   ``--settle`` s more with no attacker (closed sessions are kept by Streamlit for
   120 s); 8 connections opening page after page with plain, hostile and huge links;
+- ``posts`` (``benchmarks/attack_opens.py``): 8 keep-alive connections posting to a
+  student's step route (``/api/step``) as fast as answered, every body one it refuses
+  (no report, a key never given out, past the bound);
 - ``many``, ``tabs``, ``codes``, ``seats`` (``benchmarks/attack_crowd.py``): 100 sessions
   each sending five step reports a second; one client opening 20 new tabs a second
   and keeping them while a hall of 600 real tabs opens and stays (a student elsewhere
@@ -57,7 +60,7 @@ page, the store within its cap.
 Everything is bounded in count and time; traffic goes only to 127.0.0.1.
 
 Run:  python benchmarks/attack.py [--quick] [--attacks canvas,player,table,log,cold,
-      cache,url,many,tabs,codes,seats,hallcodes,closedseats,store,markup] [--quiet 8]
+      cache,url,posts,many,tabs,codes,seats,hallcodes,closedseats,store,markup] [--quiet 8]
       [--duration 10]
       [--app-dir DIR] [--files 1024] [--store-mb 64] [--store-seconds 600]
 """
@@ -96,7 +99,7 @@ from benchmarks.attack_markup import (  # noqa: E402
     huge_query,
     markup_check,
 )
-from benchmarks.attack_opens import HEAVY, heavy_queries, opens_attack  # noqa: E402
+from benchmarks.attack_opens import HEAVY, heavy_queries, opens_attack, posts_attack  # noqa: E402
 from benchmarks.attack_phases import (  # noqa: E402
     PAGES,
     AttackerStats,
@@ -205,6 +208,12 @@ def build_attacks(args: argparse.Namespace, limit: int, keys: list[str]) -> list
             await opens_attack(p, ph, st, queries=q, conns=8, total=10_000)
 
         add(name, "url", flood)
+
+    async def posts(p: int, ph: Phase, st: AttackerStats) -> None:
+        await posts_attack(p, ph, st, conns=8)
+
+    if "posts" in wanted:
+        attacks.append(Attack("posts: 8 scripts flood /api/step", "posts", posts, dur, tail))
 
     crowd = 40 if quick else 100
 
@@ -333,8 +342,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="shorter phases, fewer cases")
     groups = (
-        "canvas,player,table,log,cold,cache,url,many,tabs,codes,seats,hallcodes,closedseats,"
-        "store,markup"
+        "canvas,player,table,log,cold,cache,url,posts,many,tabs,codes,seats,hallcodes,"
+        "closedseats,store,markup"
     )
     parser.add_argument("--attacks", default=groups, help=f"comma-separated of {groups}")
     parser.add_argument("--quiet", type=float, help="quiet phase, s (8; quick 4)")

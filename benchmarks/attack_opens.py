@@ -1,4 +1,5 @@
-"""The attacks that open pages as new sessions: ``cold``, ``cache`` and ``url``.
+"""The attacks that open pages as new sessions, ``cold``, ``cache`` and ``url``; and
+``posts``, scripts flooding a student's step route.
 
 - ``cold``: 50 sessions (20 with ``--quick``) open the variants page at once, at its
   largest settings with fresh seeds.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import socket
 import time
 from collections.abc import Callable
 
@@ -90,3 +92,50 @@ def heavy_queries(seed: int) -> Callable[[int], tuple[str, str]]:
         return page, f"{HEAVY[page]}&data_seed={s}&exp_seed={s}"
 
     return query
+
+
+# What a script may post to a student's step route (ui/live/reports.py), each refused:
+# JSON that is no report, a key the server never gave out, and a body past the bound.
+POST_BODIES = (
+    b"{",
+    b'{"k": "' + b"0" * 32 + b'", "t": 1, "seq": 1, "run": "' + b"a" * 32 + b'"}',
+    b'{"k": [' + b"1," * 200 + b"1]}",
+)
+
+
+async def posts_attack(port: int, phase: Phase, stats: AttackerStats, *, conns: int) -> None:
+    """``conns`` keep-alive connections post bodies of :data:`POST_BODIES` to
+    ``/api/step`` as fast as each is answered, until the deadline; the outcomes are the
+    answers' statuses."""
+    deadline = await phase.begin()
+
+    async def worker(w: int) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        sock = writer.get_extra_info("socket")
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as a browser's
+        try:
+            k = w
+            while time.monotonic() < deadline:
+                body = POST_BODIES[k % len(POST_BODIES)]
+                k += 1
+                start = time.perf_counter()
+                writer.write(
+                    b"POST /api/step HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
+                    + f"Content-Length: {len(body)}\r\n\r\n".encode()
+                    + body
+                )
+                await writer.drain()
+                status = int((await reader.readline()).split()[1])
+                length = 0
+                while (line := await reader.readline()) not in (b"\r\n", b""):
+                    if line.lower().startswith(b"content-length:"):
+                        length = int(line.split(b":")[1])
+                await reader.readexactly(length)
+                stats.times_ms.append((time.perf_counter() - start) * 1000)
+                stats.outcomes[f"answered {status}"] += 1
+        except (OSError, ValueError, IndexError, asyncio.IncompleteReadError) as exc:
+            stats.outcomes[f"closed ({type(exc).__name__})"] += 1
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(worker(w) for w in range(conns)))

@@ -9,7 +9,8 @@ test id), ``guard`` (every browser event bounded
 in size and work, one error sentence instead of a traceback), ``fair`` (a busy
 session waits its turn), ``cache`` (results by value within a byte budget, one heavy
 computation at a time), ``memory`` (memory given back), ``loops`` (one script loop
-for every session: a tab holds one file), ``reconnect`` and ``blas``.
+for every session: a tab holds one file), ``sockets`` (each write sent at once),
+``reconnect`` and ``blas``.
 Imports Streamlit and libraries only: nothing else of the app. A new limit on what a
 browser may send, or a new use of Streamlit's internals, goes here.
 """

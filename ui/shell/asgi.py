@@ -22,7 +22,7 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
 from ui.live import hub, reports, route
-from ui.server import fair
+from ui.server import fair, sockets
 
 _LOG = logging.getLogger(__name__)
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")  # perceptron_store's Redis settings
@@ -69,7 +69,9 @@ def middleware() -> list[Middleware]:
 async def lifespan(app: Any) -> AsyncIterator[dict[str, Any]]:
     """While the server runs: the rooms with pages here are read again now and then, the
     event loop's beat is noted (the fair share reads how late it is), and a class on Redis
-    (several processes) hears the other processes' changes through it."""
+    (several processes) hears the other processes' changes through it. First, every
+    connection is made to send each write at once (``ui.server.sockets``)."""
+    sockets.nodelay_listeners()
     setting = os.environ.get("PERCEPTRON_STORE", "")
     relay = None
     if setting.startswith(REDIS_SCHEMES):
