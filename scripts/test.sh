@@ -48,7 +48,7 @@ echo "== mypy (all the code: pyproject.toml's files)"
 python3 -m mypy
 echo "== Streamlit's internals (ui/server/internals.py)"
 python3 -m ui.server.internals
-echo "== tsc --checkJs (ui/lecture/player.js, ui/margin/canvas.js)"
+echo "== tsc --checkJs (the JavaScript tsconfig.json lists)"
 npx --no-install tsc -p tsconfig.json
 
 echo "== pytest"
