@@ -292,6 +292,8 @@
  * @property {number} [acked] the newest report the server's redraw has said it acted on (data.seq)
  * @property {number} [confirmTimer] the timer that sends an unanswered report again (confirm)
  * @property {boolean} [flushing] the page's pagehide posts a step not yet heard of (flush)
+ * @property {number} [posted] the newest report the route took (204) that the session may not have taken yet
+ * @property {string} [postedRun] the run of that report
  * @property {(url: string, body: string) => Promise<number>} [postStep] posts a step, resolves to the answer's status (post.js; the live page's only)
  * @property {number} [mounts] the server's redraws of the instrument so far
  * @property {number} [liveTimer] the timer that asks again for an unanswered live rerun (ask)
@@ -1064,8 +1066,26 @@ function post(to, value) {
     confirm(value, CONFIRM_AFTER);
   };
   if (!S.postStep) { through(); return; } // a host that cannot post (the offline file)
-  S.postStep(to.url, JSON.stringify({ k: to.k, t: value.t, seq: value.seq, run })).then(
-    (status) => { if (status === 204) S.acked = Math.max(S.acked || 0, value.seq); else through(); }, through);
+  S.postStep(to.url, JSON.stringify({ k: to.k, t: value.t, seq: value.seq, run })).then((status) => {
+    if (status !== 204) { through(); return; }
+    S.acked = Math.max(S.acked || 0, value.seq);
+    S.posted = Math.max(S.posted || 0, value.seq);
+    S.postedRun = run;
+    if (!(S.data && S.data.post)) unposted(); // the page stopped posting meanwhile
+  }, through);
+}
+
+/**
+ * A step the route took that the session has not (its redraws say an older report), on a
+ * page that no longer posts (a class just started, the log opened): the session takes no
+ * more posts until its next run, which may not come, so the step goes through it now.
+ */
+function unposted() {
+  const d = S.data;
+  if (d && !d.post && (S.posted || 0) > d.seq && d.run === S.postedRun && !S.pending) {
+    S.posted = 0;
+    send(S.t);
+  }
 }
 
 /**
@@ -1601,6 +1621,7 @@ function mount(component) {
   S.seq = Math.max(S.seq, data.seq);
   S.pending = false;
   S.data = data;
+  unposted();
   if (S.presenterAsk && S.presenterAsk.on === !!data.presenter) { // shown: asked no more
     clearTimeout(S.presenterAsk.timer);
     S.presenterAsk = null;
