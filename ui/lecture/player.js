@@ -291,7 +291,6 @@
  * @property {string} [askedLive] the lecturer's change and question a rerun was last asked for (ask)
  * @property {number} [acked] the newest report the server's redraw has said it acted on (data.seq)
  * @property {number} [confirmTimer] the timer that sends an unanswered report again (confirm)
- * @property {boolean} [flushing] the page's pagehide posts a step not yet heard of (flush)
  * @property {number} [posted] the newest report the route took (204) that the session may not have taken yet
  * @property {string} [postedRun] the run of that report
  * @property {(url: string, body: string) => Promise<number>} [postStep] posts a step, resolves to the answer's status (post.js; the live page's only)
@@ -1676,9 +1675,8 @@ function mount(component) {
 // --- Streamlit's entry point -------------------------------------------------------------
 
 /**
- * The page goes (another page of the app, a reload, the tab closed): a step the server has
- * not heard of yet is posted now (a keepalive request outlives the page), so the other
- * page, the reload and the session's links have it.
+ * The player leaves the page (another page of the app): a step the server has not heard of
+ * yet is posted now, so the session has it when a page of it runs next.
  */
 function flush() {
   if (!S.dirty || S.pending || !S.data || !S.data.post) return;
@@ -1691,6 +1689,5 @@ export default function (component) {
   S.component = component;
   S.onScene = () => mount(S.component);
   mount(component);
-  if (!S.flushing) { S.flushing = true; window.addEventListener("pagehide", flush); }
   return flush; // called as the player leaves the page
 }

@@ -4,6 +4,6 @@
 
 /** @type {NonNullable<import("./player.js").Lecture["postStep"]>} */
 const postStep = (url, body) => fetch(url, {
-  method: "POST", body, headers: { "Content-Type": "text/plain" }, credentials: "same-origin", keepalive: true,
+  method: "POST", body, headers: { "Content-Type": "text/plain" }, credentials: "same-origin",
 }).then((r) => r.status);
 /** @type {import("./player.js").Lecture} */ (window.__perceptronLecture).postStep = postStep;
