@@ -34,8 +34,13 @@ def nodelay_listeners() -> int:
     done = 0
     for fd in _descriptors():
         try:
-            sock = socket.socket(fileno=os.dup(fd))  # a second handle: closing it leaves fd
-        except OSError:  # not a socket, or gone
+            handle = os.dup(fd)  # a second handle: closing it leaves fd open
+        except OSError:  # gone
+            continue
+        try:
+            sock = socket.socket(fileno=handle)
+        except OSError:  # not a socket: its handle is closed here, or a pipe stays open
+            os.close(handle)
             continue
         with sock:
             try:

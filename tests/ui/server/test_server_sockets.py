@@ -3,6 +3,7 @@ Streamlit binds it) sends each write at once once the listener has TCP_NODELAY."
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,3 +41,14 @@ def test_other_descriptors_are_left_alone():
         sockets.nodelay_listeners()
         assert idle.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0  # not listening
         assert unix.fileno() >= 0  # still open: the scan closes only its own handles
+
+
+def test_the_scan_leaves_no_handle_open_on_a_pipe():
+    """A leaked copy of a pipe's write end keeps its reader from ever seeing the end (a
+    test process's Playwright driver waited for it forever)."""
+    read, write = os.pipe()
+    os.set_blocking(read, False)  # a leaked handle: BlockingIOError, not a hang
+    sockets.nodelay_listeners()
+    os.close(write)
+    assert os.read(read, 1) == b""  # the end: no other handle of the write end is open
+    os.close(read)
