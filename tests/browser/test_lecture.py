@@ -403,6 +403,30 @@ def test_reduced_motion_plays_one_step_a_second(app_url, browser):
         context.close()
 
 
+# every element whose transition or animation lasts longer than a millisecond
+MOVES = """() => [...document.querySelectorAll('*')].filter(e => {
+  const s = getComputedStyle(e);
+  const times = (s.transitionDuration + ',' + s.animationDuration).split(',').map(parseFloat);
+  return Math.max(...times) > 0.001;
+}).map(e => e.getAttribute('data-testid') || e.className || e.tagName)"""
+
+
+def test_with_reduced_motion_nothing_on_the_page_moves_by_itself(app_url, browser):
+    """Streamlit slides its sidebar and fades a rerun's elements; asked for less motion,
+    every transition and animation of the page ends at once (the app's own rule)."""
+    context = browser.new_context(reduced_motion="reduce", viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    try:
+        open_lecture(page, app_url)
+        page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+        assert page.evaluate(MOVES) == []
+        page.emulate_media(reduced_motion="no-preference")  # the rule is asked for, not always
+        expect(page.get_by_test_id("stSidebar")).to_be_visible()
+        assert "stSidebar" in page.evaluate(MOVES)
+    finally:
+        context.close()
+
+
 def test_colour_is_not_the_only_cue_and_lines_keep_contrast(app_url, page):
     open_lecture(page, app_url, "?lec_t=3")
     plus = page.locator(".lec svg.fig .points circle.plus").count()

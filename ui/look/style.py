@@ -44,3 +44,21 @@ def page_style(name: str, css: str) -> Callable[[], None]:
         component(key=key)
 
     return mount
+
+
+# Asked for less motion (prefers-reduced-motion), nothing on the page moves by itself:
+# Streamlit fades a rerun's stale elements and spins its running icon, so every transition
+# and animation of the page ends at once (after 0.01 ms, not 0, so that their end events
+# still come to the scripts that wait for them). Mounted on every page (ui.shell).
+still_when_asked = page_style(
+    "app_motion",
+    """@media (prefers-reduced-motion: reduce) {
+  *, *::before, *::after {
+    animation-duration: 0.01ms !important;
+    animation-iteration-count: 1 !important;
+    transition-duration: 0.01ms !important;
+    transition-delay: 0s !important;
+    scroll-behavior: auto !important;
+  }
+}""",
+)

@@ -25,6 +25,7 @@ from ui.classmode import arrive, follow
 from ui.classmode import classroom as cr
 from ui.classmode import seat as seats
 from ui.classmode import strip as class_strip
+from ui.look.style import still_when_asked
 from ui.look.text import asset
 from ui.server import clients, fair, guard, internals, loops, reconnect
 from ui.shell import embed, presenter
@@ -54,13 +55,6 @@ st.set_option("client.showSidebarNavigation", True)
 # A tab holds one open file (its websocket), not four: the sessions share one script loop
 # (see ui.server.loops), so a server under a limit of 1,024 files holds 700 tabs.
 loops.share()
-
-# Streamlit's sending loop takes one message per turn of the server's event loop, and every
-# message a script enqueues wakes that loop: under a class's runs, a page's messages waited
-# behind every other page's (internals.send_a_sessions_messages_at_once; measured in
-# docs/performance.md). Until fewer messages make them unneeded.
-internals.wake_the_sender_once()
-internals.send_a_sessions_messages_at_once()
 
 
 @dataclass(frozen=True)
@@ -240,6 +234,7 @@ def _run_app() -> None:
     upload_refusal(spec.url_path)  # a refused upload, said above the page's data
     close_over_page(spec.url_path)  # a phone's sidebar, once its link opened this page
     reconnect.watch()  # a tab that reconnects to a new session runs the whole page again
+    still_when_asked()  # prefers-reduced-motion: no fade of a rerun, no spinning icon
     presenter.reset()  # a page's controls in place, unless presenter.show() makes a menu
     if embedded:
         embed.show()  # no sidebar or header; a link to the page in the full app
