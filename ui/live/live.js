@@ -44,10 +44,13 @@ const ASK_TRIES = 4;
  * @property {{id: number, sent: number, state: Record<string, unknown>} | null} last
  * @property {Record<string, Strip>} parts the parts of the page, by topic
  * @property {boolean} started
+ * @property {Array<() => void>} asks parts' reruns to ask for, one task each
+ * @property {boolean} draining
  */
 
 const L = /** @type {Live} */ (window.__perceptronLive ||= /** @type {Live} */ ({
   ws: null, url: "", ticket: "", room: "", seen: 0, retry: 0, timer: 0, nudge: 0, last: null, parts: {}, started: false,
+  asks: [], draining: false,
 }));
 
 function connect() {
@@ -97,9 +100,33 @@ function check() {
   }
 }
 
+// Streamlit sends the widget changes of one task in one message with one fragment's id, so
+// two parts asked in the same task (the strip and the card, or a part and the lecture's
+// player on the same channel message) reran only one of them ("Multiple different
+// fragmentIds detected in a single batch"). Each ask goes in a task of its own, after
+// whatever the current task asked.
+/** @param {Strip} s @param {number} value */
+function later(s, value) {
+  L.asks.push(() => { if (!s.gone) s.trigger("changed", value); });
+  if (!L.draining) {
+    L.draining = true;
+    window.setTimeout(drain, 0);
+  }
+}
+
+function drain() {
+  const ask = L.asks.shift();
+  if (!ask) {
+    L.draining = false;
+    return;
+  }
+  ask();
+  window.setTimeout(drain, 0); // after the flush that ask scheduled
+}
+
 /** @param {Strip} s @param {number} value the state's id, or minus the notice's number */
 function askPart(s, value) {
-  s.trigger("changed", value);
+  later(s, value);
   s.ask = { draws: s.draws, at: Date.now(), wait: ASK_AGAIN, tries: 1, value };
 }
 
@@ -108,7 +135,7 @@ function askAgain() {
     const a = s.ask;
     if (!a || s.gone || a.draws !== s.draws || Date.now() - a.at < a.wait) continue;
     if (a.tries >= ASK_TRIES) { s.ask = null; continue; }
-    s.trigger("changed", a.value);
+    later(s, a.value);
     s.ask = { ...a, at: Date.now(), wait: 2 * a.wait, tries: a.tries + 1 };
   }
 }
