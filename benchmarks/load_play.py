@@ -38,12 +38,12 @@ from tools.components import shown_step
 from tools.live import Door, Live, close_all, open_live, seat_cookie, until
 from tools.streamlit_client import CLOSED_OR_FAILED
 
-PLAYER_JS = (Path(__file__).parents[1] / "ui" / "lecture" / "player.js").read_text("utf-8")
+PLAYER_JS = (Path(__file__).parents[1] / "ui" / "lecture" / "player_chart.js").read_text("utf-8")
 SAMPLE_S = 0.05
 RATES = (2.0, 8.0)
 START = 3  # the lecturer's step before the first Play (the window 0..100 holds both plays)
 SETTLE_S = 3.0  # after a pause: how long the followers are watched
-# player.js's COUNT_IN: a class's Play starts this long after the press (read from it)
+# the player's COUNT_IN (player_chart.js): a class's Play starts this long after the press
 COUNT_IN_S = int(re.search(r"const COUNT_IN = (\d+);", PLAYER_JS).group(1)) / 1000  # type: ignore[union-attr]
 
 

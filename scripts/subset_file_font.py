@@ -50,6 +50,10 @@ FAMILY = "Perceptron Lab Sans"
 FONT_FILE = re.compile(r"SourceSansVF-Upright\.ttf\.[A-Za-z0-9_-]+\.woff2")
 # the text the offline file can show: the player, the figures it saves, the page around it
 SOURCES = (
+    "ui/lecture/player_types.js",
+    "ui/lecture/player_chart.js",
+    "ui/lecture/player_moves.js",
+    "ui/lecture/player_follow.js",
     "ui/lecture/player.js",
     "ui/lecture/player.py",
     "ui/lecture/export.py",

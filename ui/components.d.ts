@@ -28,7 +28,7 @@ interface Window {
   /** The lecture page's state shared by its two components (ui/lecture/player.py): the
    * scene carrier (`_SCENE_JS`) leaves `scene` (and `sceneRaw`) here and calls `onScene`;
    * player.js keeps everything else. Either may run first. */
-  __perceptronLecture?: import("./lecture/player.js").Lecture;
+  __perceptronLecture?: Lecture;
   /** The class's live channel of the page (ui/live/live.js): its websocket and the newest
    * state it received (`last`), which player.js also reads when it mounts. */
   __perceptronLive?: import("./live/live.js").Live;

@@ -51,8 +51,10 @@ from ui.server.internals import testid
 # frames) from the chart on the page. The offline file (ui.lecture.export) carries the
 # same without FONTS_JS, which fetches the page's fonts: the file fetches nothing and gives
 # its own inline font instead
+_PARTS = ("player_types.js", "player_chart.js", "player_moves.js", "player_follow.js", "player.js")
 _OWN_JS = with_figure(
-    CLIP_JS + Path(__file__).with_name("player.js").read_text(encoding="utf-8"), fonts=False
+    CLIP_JS + "\n".join(Path(__file__).with_name(f).read_text(encoding="utf-8") for f in _PARTS),
+    fonts=False,
 )
 # the live page posts a student's own steps (post.js); the file posts nothing
 _JS = "\n".join(

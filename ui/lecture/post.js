@@ -2,8 +2,8 @@
 // Streamlit component carries this (ui/lecture/player.py), after player.js. The offline
 // file fetches nothing, so its player never posts.
 
-/** @type {NonNullable<import("./player.js").Lecture["postStep"]>} */
+/** @type {NonNullable<Lecture["postStep"]>} */
 const postStep = (url, body) => fetch(url, {
   method: "POST", body, headers: { "Content-Type": "text/plain" }, credentials: "same-origin",
 }).then((r) => r.status);
-/** @type {import("./player.js").Lecture} */ (window.__perceptronLecture).postStep = postStep;
+/** @type {Lecture} */ (window.__perceptronLecture).postStep = postStep;
