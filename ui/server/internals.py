@@ -21,19 +21,14 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
-import logging
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import streamlit as st
 
-if TYPE_CHECKING:
-    pass
-
-_LOG = logging.getLogger(__name__)
 TESTED = "1.67.0"  # the Streamlit every internal below was checked on (the lock's)
 
 
