@@ -105,9 +105,16 @@ function check() {
 // player on the same channel message) reran only one of them ("Multiple different
 // fragmentIds detected in a single batch"). Each ask goes in a task of its own, after
 // whatever the current task asked.
+// The ask goes to the part as it is when its task comes: the part may have been drawn
+// again meanwhile (a whole page's run), and only its newest instance's trigger reaches
+// the server.
 /** @param {Strip} s @param {number} value */
 function later(s, value) {
-  L.asks.push(() => { if (!s.gone) s.trigger("changed", value); });
+  const name = s.topic === "card" ? "card" : "strip"; // as L.parts keys them
+  L.asks.push(() => {
+    const now = L.parts[name];
+    if (now && !now.gone) now.trigger("changed", value);
+  });
   if (!L.draining) {
     L.draining = true;
     window.setTimeout(drain, 0);
@@ -154,15 +161,21 @@ export default function (component) {
   // the strip shows "strip" or "end" (one at a time), the card "card"
   const part = topic === "card" ? "card" : "strip";
   const old = L.parts[part];
+  const shown = String(d.shown);
+  const draws = old ? old.draws + 1 : 1;
+  // a redraw that shows another version than the one asked for (a whole page's run that
+  // read the room before the change) has not answered the ask: askAgain asks again
+  const unanswered = !!(old && old.ask && old.ask.value >= 0 && old.topic === topic
+    && old.asked !== null && shown !== old.asked && L.last && L.last.state[topic] === old.asked);
   L.parts[part] = {
-    topic, shown: String(d.shown), notice: typeof d.notice === "number" ? d.notice : -1,
-    // a rerun that drew what it was asked for, or older: not asked again for the same
+    topic, shown, notice: typeof d.notice === "number" ? d.notice : -1,
+    // a rerun that drew what it was asked for, or older: not asked again at once for the same
     asked: old && old.topic === topic ? old.asked : null,
     askedNotice: old ? old.askedNotice : 0,
     trigger: component.setTriggerValue,
-    // its server answered: an ask is not asked again (askAgain)
-    draws: old ? old.draws + 1 : 1,
-    ask: old ? old.ask : null,
+    // its server answered: an ask is not asked again (askAgain), unless it drew another version
+    draws,
+    ask: old && old.ask ? (unanswered ? { ...old.ask, draws } : old.ask) : null,
     gone: false,
   };
   const mine = L.parts[part];
