@@ -56,6 +56,10 @@ def pytest_runtest_makereport(item, call):
     if APP_LOG.exists():
         tail = APP_LOG.read_text(encoding="utf-8", errors="replace").splitlines()[-LOG_TAIL:]
         report.sections.append(("the app server's log, its last lines", "\n".join(tail)))
+    from browser import wire
+
+    for w in wire.recent():  # what the pages and the server said to each other, lately
+        report.sections.append((f"the websocket of {w.name}", w.report()))
 
 
 COURSE_PAGE = """<!doctype html>
@@ -173,6 +177,19 @@ def warm_up(url: str) -> None:
         raise failed[0]
 
 
+def _watched(new_context):
+    """``Browser.new_context`` whose pages keep their websocket traffic (browser.wire), for
+    a failed test to show."""
+    from browser import wire
+
+    def make(*args, **kwargs):
+        context = new_context(*args, **kwargs)
+        context.on("page", wire.watch)
+        return context
+
+    return make
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import expect, sync_playwright
@@ -181,6 +198,7 @@ def browser():
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        b.new_context = _watched(b.new_context)  # type: ignore[method-assign]
         yield b
         b.close()
 

@@ -442,6 +442,9 @@ def bind(
 
     def copy() -> None:
         value = session[wkey]
+        if internals.change_from_another_fragment():  # a stale value: the server's stays
+            session[wkey] = session[key]
+            return
         if not accepts(key, value):  # a forged widget value: keep the setting as it was
             session[wkey] = session[key]
             notices = session.setdefault(NOTICES, [])

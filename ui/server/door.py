@@ -357,6 +357,7 @@ class Door:
             screened, said = frames.screened(data, stream.kind_of)
             if said:
                 _LOG.warning("perceptron: took out of a browser's frame: %s", "; ".join(said))
+            if screened is not data:
                 message = {**message, "bytes": screened}
         return message
 

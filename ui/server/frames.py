@@ -20,6 +20,13 @@ sends one: these are forged messages.
   ``ui.server.internals.widget_kind``); a widget the session never drew is Streamlit's
   business, as is a frame that is not a message at all (Streamlit closes the stream, 1002).
 
+A **timed rerun** (a ``run_every`` fragment's, ``is_auto_rerun``) goes on without the widget
+values it carries: a timer changes no widget, and the values are the page's as it last drew
+them. A value the server set a moment before and the browser has not drawn yet (a bank
+question's data on the lecturer's page) comes back old, and Streamlit reads it as a change,
+also when it merges the timer's request into the whole page's run that follows. A real
+browser sends this one: it is not counted as refused.
+
 The app's own per-message bound (one event of each kind read) is ``ui.server.guard``'s.
 
 May import: the standard library and ``ui.server.internals`` (the wire format's type).
@@ -76,7 +83,8 @@ def _widget_refused(widget: Any, kind_of: Callable[[str], str | None]) -> str | 
 
 def screened(data: bytes, kind_of: Callable[[str], str | None]) -> tuple[bytes, list[str]]:
     """The browser's frame ``data`` as Streamlit may read it, and why anything was taken
-    out of it (nothing: ``data`` itself, and ``[]``).
+    out of it as forged (nothing: ``data`` itself, and ``[]``; a timed rerun's values: the
+    frame without them, and ``[]``).
 
     A widget's value that must not reach Streamlit is taken out of the message, so the
     rerun still runs and answers (a forger's page goes on), as if the message had not
@@ -94,6 +102,9 @@ def screened(data: bytes, kind_of: Callable[[str], str | None]) -> tuple[bytes, 
     if msg is None or msg.WhichOneof("type") != "rerun_script":
         return data, []
     widgets = msg.rerun_script.widget_states.widgets
+    if msg.rerun_script.is_auto_rerun and widgets:  # a timer's: no value is news
+        del widgets[:]
+        return msg.SerializeToString(), []
     why = [_widget_refused(widget, kind_of) for widget in widgets]
     said = [w for w in why if w is not None]
     if not said:

@@ -129,6 +129,24 @@ def session_id() -> str | None:
     return None if ctx is None else ctx.session_id
 
 
+@_or(False)
+def change_from_another_fragment() -> bool:
+    """In a widget's ``on_change``: whether this run reruns fragments only and not the
+    widget's own (nor, for a widget outside every fragment, the whole page). Streamlit's
+    browser sends every widget's value with each rerun it asks for, a timed fragment's too,
+    as it last drew them: a value the server set a moment before, not yet drawn, comes back
+    old and reads as a change. A person's own change reruns the widget's fragment or the
+    page, so such a change is stale and the callback keeps the server's value.
+    Public alternative it waits for: the fragment a callback's widget belongs to, and the
+    run's target, in ``st.context``."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    targets = (ctx.fragment_ids_this_run or []) if ctx is not None else []
+    return bool(targets) and ThreadState.get().fragment_id not in targets
+
+
 @_or(None)
 def reserved_query_parameter(name: str) -> str | None:
     """The last value of the URL parameter ``name`` (``embed`` or ``embed_options``), or None
@@ -514,6 +532,13 @@ CHECKS: tuple[Check, ...] = (
         "the instrument's own reruns)",
         "ScriptRunContext.fragment_ids_this_run",
         lambda: "fragment_ids_this_run" in _context_fields(),
+    ),
+    Check(
+        "a setting the server set kept against the old value a timed fragment's rerun "
+        "brings back from the browser",
+        "ScriptRunContext.fragment_ids_this_run, ThreadState.get().fragment_id",
+        lambda: "fragment_ids_this_run" in _context_fields()
+        and _has("streamlit.runtime.scriptrunner_utils.script_run_context", "ThreadState", "get")(),
     ),
     Check(
         "the embed (?embed=1: a page without sidebar and header in a course page's frame)",

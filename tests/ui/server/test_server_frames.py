@@ -45,6 +45,25 @@ def test_a_gesture_and_every_ordinary_value_pass_unchanged():
         assert frames.screened(data, no_kinds) == (data, [])
 
 
+def test_a_timed_rerun_goes_on_without_the_values_the_page_last_drew():
+    """A ``run_every`` fragment's rerun changes no widget: its values (possibly older than
+    the server's) are taken out, and nothing is said of it; a person's rerun keeps them."""
+    msg = BackMsg()
+    msg.rerun_script.is_auto_rerun = True
+    msg.rerun_script.fragment_id = "strip"
+    msg.rerun_script.widget_states.widgets.extend(
+        [WidgetState(id="data_name_w", string_value="separable"), WidgetState(id="n", int_value=4)]
+    )
+    out, said = frames.screened(msg.SerializeToString(), no_kinds)
+    after = BackMsg()
+    after.ParseFromString(out)
+    assert said == []
+    assert list(after.rerun_script.widget_states.widgets) == []
+    assert after.rerun_script.fragment_id == "strip" and after.rerun_script.is_auto_rerun
+    msg.rerun_script.is_auto_rerun = False
+    assert kept(msg.SerializeToString()) == (["data_name_w", "n"], [])
+
+
 def test_a_message_listing_more_events_than_a_gesture_sends_loses_that_event():
     events = [{"event": "moved", "value": {"i": 3}}]
     for n in (1, frames.MAX_EVENTS):
