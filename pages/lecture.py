@@ -298,4 +298,12 @@ def pick() -> None:
 
 
 if seat is not None and seat.lecturer:  # the class strip asks the question picked there
-    strip.lend(ss, strip.LectureHooks(question=asked, step_to=lambda t: go_to(ss, t), pick=pick))
+    strip.lend(
+        ss,
+        strip.LectureHooks(
+            question=asked,
+            step_to=lambda t: go_to(ss, t),
+            pick=pick,
+            posted=lambda: take_report(ss, T),
+        ),
+    )

@@ -150,6 +150,9 @@ def view(page: Page, name: str) -> None:
     switch = key(page, "room_view_pick").get_by_role("radio", name=name)
     switch.click()
     expect(switch).to_have_attribute("aria-checked", "true")
+    # the run the switch asked for has ended: while it draws, Streamlit keeps the last run's
+    # menu button beside the new one (disabled)
+    expect(menu(page)).to_have_count(1)
 
 
 def chrome_hidden(page: Page) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
@@ -453,3 +454,31 @@ def test_a_mistyped_answer_changes_nothing_and_harms_no_other_page(room) -> None
 def test_a_mistyped_answer_does_not_break_the_forgers_own_page(room) -> None:
     url, s, made, secret = room
     assert run(mistyped(url, s, made, secret))["forger"] == []
+
+
+def test_a_step_posted_as_the_class_starts_reaches_the_class(server) -> None:
+    """A lecturer steps alone (the page posts each pause's step to ``/api/step``) and starts
+    a class before that post arrives: the Start's run published the lecture without it, and
+    the strip's next run gives the class the step the projector shows."""
+    url, path = server
+
+    async def scenario() -> tuple[dict[str, str], str | None]:
+        async with Session(url, query_string=ROOM_QUERY, page="lecture") as lec:
+            await lec.open()
+            alone = lec.post  # the page alone posts its steps; in a class it reports them
+            assert alone is not None
+            view = await act(lec, lec.press("room_start_here"))
+            await lec.settle()
+            shown = re.findall(r"\b[A-Z0-9]{4}-[A-Z0-9]{4}\b", " ".join(t for *_, t in view.texts))
+            code = cr.normal_code(shown[0]) if shown else None
+            assert code is not None, "no class code on the page"
+            lec.post = alone  # the pause's post, sent before the Start, arrives after it
+            _, wrong = await lec.post_report(3)
+            await act(lec, lec.poll_state(strip(lec)))
+            room_now = cr.load_room(store_mod.open_store(path), code, fresh=True)
+            assert room_now is not None
+            return room_now.lecture_query, wrong
+
+    query, wrong = run(scenario())
+    assert wrong is None
+    assert query.get("lec_t") == "3", query

@@ -6,10 +6,6 @@ notice for the page to show), and every run writes the non-default ones back,
 so a copied URL reproduces the dataset (by seed), the settings and the step.
 Nothing here is module-level per-user state: values live in the session state
 mapping passed in.
-
-Streamlit's selectbox, slider, number input, radio and text widgets each build the
-whole session state as a dict only to ask it about their own key; here they ask
-for that key alone (:class:`OneKeyState`).
 """
 
 from __future__ import annotations
@@ -461,9 +457,3 @@ def assign(session: Session, key: str, value: Any) -> None:
     """Set a setting from a callback, keeping its widget (if drawn) in step."""
     session[key] = value
     session[widget_key(key)] = value
-
-
-# ---------------------------------------------------------------------------- widgets' reads
-
-# A widget reads its own key of the session, not a copy of all of it (ui.server.internals).
-ONE_KEY_READS = internals.read_one_key_for_widgets()

@@ -123,11 +123,15 @@ def join_line() -> str:
 @dataclass(frozen=True)
 class LectureHooks:
     """What the lecture page lends the lecturer's strip: the question at its step (or why
-    there is none), and a step to go to at the reveal."""
+    there is none), a step to go to at the reveal, and the step the page posted on its own."""
 
     question: Callable[[], cr.Question | str]
     step_to: Callable[[int], None]
     pick: Callable[[], None] | None = None  # draws the list of questions Ask picks from
+    # takes the step the page last posted to /api/step (ui.live.reports): a lecturer who
+    # steps, then starts a class before the pause's post arrived, posted it after the run
+    # that published the lecture; the class gets it from the strip's next run
+    posted: Callable[[], None] | None = None
 
 
 def lend(session: Session, hooks: LectureHooks | None) -> None:
@@ -312,16 +316,18 @@ def _follow_line(session: Session, seat: Seat, room: cr.Room) -> None:
 
 
 def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
-    if seat.published is not None and (room.lecture_query, room.playing) != (
-        seat.published,
-        seat.published_playing,
-    ):
-        end_of_run(session)  # a publish the rate limit held back
+    hooks = session.get(HOOKS) if isinstance(session.get(HOOKS), LectureHooks) else None
+    if hooks is not None and hooks.posted is not None:
+        hooks.posted()
+    # publish what changed since the page's run: a posted step, what the rate limit held
+    # back, or a first publish the store refused; on a page without the lecture (no hooks),
+    # only a lecture the lecturer has shown the class
+    if seat.published is not None or hooks is not None:
+        end_of_run(session)
     try:
         count = reach(cr.members, room)
     except Refused:
         count = 0  # the tally below says the class cannot be read
-    hooks = session.get(HOOKS) if isinstance(session.get(HOOKS), LectureHooks) else None
     q = room.question
     if session.get("app_presenter"):
         _strip_row(room, q, count, session, hooks)

@@ -1,8 +1,8 @@
 """Every piece of Streamlit that is not public API and that the app relies on, in one place.
 
 Streamlit's public API has no way to read a browser's frame or its widget's kind at the
-door, to send a session's waiting messages at once, or to read a widget's own key without
-a copy of the whole session; the app reaches into Streamlit for those, and only here.
+door, or the session a run belongs to; the app reads those from Streamlit's internals, and
+only here.
 Each use below says what it is for, and ``CHECKS`` lists them all with the protection
 or feature that is off without it. The lock (``requirements.txt``) pins the Streamlit
 they were checked on, ``TESTED``; on an upgrade this is the one module to read and mend.
@@ -21,21 +21,14 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
-import logging
 import sys
-import threading
-import types
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import streamlit as st
 
-if TYPE_CHECKING:
-    pass
-
-_LOG = logging.getLogger(__name__)
 TESTED = "1.67.0"  # the Streamlit every internal below was checked on (the lock's)
 
 
@@ -218,201 +211,6 @@ def stop_pages_directory_mode() -> None:
     PagesManager.uses_pages_directory = False
 
 
-# ---------------------------------------------------------------------- the sending loop
-
-
-@_or(False)
-def wake_the_sender_once() -> bool:
-    """Wake Streamlit's sending loop once for many messages, not once per message, once
-    per process; False (and nothing changed) if this Streamlit differs.
-
-    Every message a script enqueues wakes the loop that sends (``need_send_data``) through
-    ``call_soon_threadsafe``: a write to the loop's pipe and a callback each, thousands a
-    second under load. A wake already on its way, or an event already set, takes every
-    message enqueued before it along: the loop clears the event before it flushes."""
-    from streamlit.runtime import Runtime
-
-    enqueued = Runtime._enqueued_some_message
-    if getattr(enqueued, "_once", False):
-        return True
-    pending = threading.Event()  # a wake is on its way
-
-    @functools.wraps(enqueued)
-    def wake(self: Any) -> None:
-        objs = self._get_async_objs()
-        if pending.is_set() or objs.need_send_data.is_set():
-            return
-        pending.set()
-
-        def arrive() -> None:
-            pending.clear()
-            objs.need_send_data.set()
-
-        try:
-            objs.eventloop.call_soon_threadsafe(arrive)
-        except RuntimeError:  # the loop closed: nothing to send any more
-            pending.clear()
-            raise
-
-    wake._once = True  # type: ignore[attr-defined]
-    Runtime._enqueued_some_message = wake  # type: ignore[method-assign]
-    return True
-
-
-@_or(False)
-def send_a_sessions_messages_at_once() -> bool:
-    """Hand each session's waiting messages to its connection in one go, once per process;
-    False (and nothing changed) if this Streamlit differs.
-
-    Streamlit's sending loop gives the event loop a turn after every message it hands to
-    a connection. A turn costs little on an idle server, but while scripts run the loop
-    gets the interpreter back only after they let it go (about 5 ms), so a loop that sends
-    a few hundred messages a second is behind at once: 100 sessions each sending whole-page
-    reruns queued thousands of them, and a classmate's three-message Step waited behind
-    all of them (seconds). Handing a connection a message only queues its bytes (each
-    connection has its own sender, which takes turns with the others), so the messages
-    of every session go in one turn, each in its order, and the loop moves on."""
-    from streamlit.runtime import Runtime
-    from streamlit.runtime.app_session import AppSession
-    from streamlit.runtime.session_manager import SessionClientDisconnectedError
-
-    flush = AppSession.flush_browser_queue
-    if getattr(flush, "_at_once", False):
-        return True
-    if not _sending_loop():
-        return False
-
-    @functools.wraps(flush)
-    def flush_and_send(self: Any) -> list[Any]:
-        messages = flush(self)
-        if not messages or not Runtime.exists():
-            return messages
-        runtime = Runtime.instance()
-        info = runtime._session_mgr.get_active_session_info(self.id)
-        if info is None:
-            return messages
-        for message in messages:
-            try:
-                runtime._send_message(info, message)
-            except SessionClientDisconnectedError:  # as Streamlit's loop does
-                runtime.disconnect_session(self.id, client=info.client)
-                break
-        return []
-
-    flush_and_send._at_once = True  # type: ignore[attr-defined]
-    AppSession.flush_browser_queue = flush_and_send  # type: ignore[method-assign]
-    return True
-
-
-def _sending_loop() -> bool:
-    from streamlit.runtime import Runtime, session_manager
-
-    loop = inspect.getsource(Runtime._loop_coroutine)
-    return (
-        "flush_browser_queue()" in loop
-        and "self._send_message(active_session_info, msg)" in loop
-        and hasattr(Runtime, "disconnect_session")
-        and hasattr(session_manager, "SessionClientDisconnectedError")
-    )
-
-
-# --------------------------------------------------------------------- one key for widgets
-
-
-# Streamlit's widget functions that read ``get_session_state().filtered_state`` only to
-# ask it about their own key (``key in state``, ``state[key]``);
-# tests/ui/app/test_app_state.py reads their source to check it.
-WIDGET_READS = (
-    ("streamlit.elements.widgets.selectbox", "SelectboxMixin", "_selectbox"),
-    ("streamlit.elements.widgets.slider", "SliderMixin", "_slider"),
-    ("streamlit.elements.widgets.number_input", "NumberInputMixin", "_number_input"),
-    ("streamlit.elements.widgets.radio", "RadioMixin", "_radio"),
-    ("streamlit.elements.widgets.text_widgets", "TextWidgetsMixin", "_text_input"),
-    ("streamlit.elements.widgets.text_widgets", "TextWidgetsMixin", "_text_area"),
-)
-
-
-class OneKeyState(Mapping[str, Any]):
-    """``filtered_state`` as the widget functions read it: a key at a time.
-
-    ``SessionState.filtered_state`` is a new dict of every key of the session, each
-    read through its presenter (a component's builds a class each time). Every
-    selectbox, slider without a value and number input asks for it, only to look up
-    its own key: on the lecture page with the sidebar, ten times a run over about 90
-    keys, 17 % of the server's time in full reruns with 50 sessions. A user key is in
-    that dict, with the value ``state[key]``, exactly when ``state[key]`` does not raise
-    ``KeyError`` (the dict's entries are those reads, under each widget's key), so this
-    asks the session for that one key, under the same lock. Anything else (an element
-    id, an internal key, iteration) gets the whole dict.
-    """
-
-    def __init__(
-        self, safe: Any, whole: Callable[[Any], dict[str, Any]], odd: tuple[str, ...]
-    ) -> None:
-        self._safe = safe  # a SafeSessionState
-        self._whole = whole  # Streamlit's own filtered_state
-        self._odd = odd  # prefixes of element ids and internal keys
-
-    def __getitem__(self, key: str) -> Any:
-        if not isinstance(key, str) or key.startswith(self._odd):
-            return self._whole(self._safe)[key]
-        with self._safe._lock:
-            return self._safe._state[key]
-
-    def __contains__(self, key: object) -> bool:
-        try:
-            self[key]  # type: ignore[index]
-        except KeyError:
-            return False
-        return True
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._whole(self._safe))
-
-    def __len__(self) -> int:
-        return len(self._whole(self._safe))
-
-
-def widget_codes() -> frozenset[types.CodeType]:
-    """The code objects of the functions in ``WIDGET_READS`` this Streamlit has."""
-    codes = set()
-    for module, cls, name in WIDGET_READS:
-        try:
-            codes.add(getattr(getattr(importlib.import_module(module), cls), name).__code__)
-        except (ImportError, AttributeError):  # renamed by an upgrade: the slow way for it
-            continue
-    return frozenset(codes)
-
-
-@_or(False)
-def read_one_key_for_widgets() -> bool:
-    """Make ``SafeSessionState.filtered_state`` a :class:`OneKeyState` for the functions
-    of ``WIDGET_READS`` (the caller's code, one frame up), Streamlit's dict for
-    everybody else, once per process. False if Streamlit no longer has that property."""
-    from streamlit.runtime.state.common import GENERATED_ELEMENT_ID_PREFIX
-    from streamlit.runtime.state.safe_session_state import SafeSessionState
-    from streamlit.runtime.state.session_state import STREAMLIT_INTERNAL_KEY_PREFIX
-
-    odd = (GENERATED_ELEMENT_ID_PREFIX, STREAMLIT_INTERNAL_KEY_PREFIX)
-    prop = SafeSessionState.__dict__.get("filtered_state")
-    if not isinstance(prop, property) or prop.fget is None:
-        return False
-    if hasattr(prop.fget, "whole"):  # done already
-        return True
-    whole = prop.fget
-    callers = widget_codes()
-
-    def filtered_state(self: Any) -> Any:
-        if sys._getframe(1).f_code in callers:
-            return OneKeyState(self, whole, odd)
-        return whole(self)
-
-    filtered_state.whole = whole  # type: ignore[attr-defined]
-    filtered_state.odd = odd  # type: ignore[attr-defined]
-    SafeSessionState.filtered_state = property(filtered_state, doc=prop.__doc__)  # type: ignore[method-assign,assignment]
-    return True
-
-
 # ------------------------------------------------------------------------------ the checks
 
 
@@ -424,6 +222,9 @@ class Check:
     feature: str  # the protection or feature that is off without it
     internal: str  # where it lives in Streamlit
     probe: Callable[[], bool]
+
+
+_CONTEXT = "streamlit.runtime.scriptrunner_utils.script_run_context"
 
 
 def _has(module: str, *path: str) -> Callable[[], bool]:
@@ -441,23 +242,8 @@ def _has(module: str, *path: str) -> Callable[[], bool]:
     return probe
 
 
-def _widget_functions() -> bool:
-    return (
-        len(widget_codes()) == len(WIDGET_READS)
-        and _has(
-            "streamlit.runtime.state.safe_session_state", "SafeSessionState", "filtered_state"
-        )()
-    )
-
-
-def _safe_state_fields() -> bool:
-    from streamlit.runtime.state.safe_session_state import SafeSessionState
-
-    return {"_lock", "_state"} <= set(getattr(SafeSessionState, "__annotations__", {}))
-
-
 def _init_names(cls: type) -> tuple[str, ...]:
-    """The names a class's ``__init__`` uses (the original's, under a wrap of ours)."""
+    """The names a class's ``__init__`` uses (the original's, under any wrap)."""
     init: Any = inspect.unwrap(cls.__init__)  # type: ignore[misc]
     return tuple(init.__code__.co_names)
 
@@ -511,23 +297,6 @@ CHECKS: tuple[Check, ...] = (
         _has("streamlit.runtime.scriptrunner", "get_script_run_ctx"),
     ),
     Check(
-        "fast widget reads (a widget reads its own key, not the whole session)",
-        "SafeSessionState.filtered_state and the widget functions in WIDGET_READS",
-        _widget_functions,
-    ),
-    Check(
-        "fast widget reads (a widget reads its own key, not the whole session)",
-        "SafeSessionState._lock, ._state",
-        _safe_state_fields,
-    ),
-    Check(
-        "the server's messages sent a session at a time, with one wake for many (a page's "
-        "messages no longer wait behind every other page's, one per turn of the event loop)",
-        "Runtime._enqueued_some_message, ._get_async_objs, ._send_message, "
-        "AppSession.flush_browser_queue, the text of Runtime._loop_coroutine",
-        _sending_loop,
-    ),
-    Check(
         "a follower's Play in time with the lecturer's (the player's lateness judged from "
         "the instrument's own reruns)",
         "ScriptRunContext.fragment_ids_this_run",
@@ -537,8 +306,7 @@ CHECKS: tuple[Check, ...] = (
         "a setting the server set kept against the old value a timed fragment's rerun "
         "brings back from the browser",
         "ScriptRunContext.fragment_ids_this_run, ThreadState.get().fragment_id",
-        lambda: "fragment_ids_this_run" in _context_fields()
-        and _has("streamlit.runtime.scriptrunner_utils.script_run_context", "ThreadState", "get")(),
+        lambda: "fragment_ids_this_run" in _context_fields() and _has(_CONTEXT, "ThreadState")(),
     ),
     Check(
         "the embed (?embed=1: a page without sidebar and header in a course page's frame)",

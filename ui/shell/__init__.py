@@ -56,13 +56,6 @@ st.set_option("client.showSidebarNavigation", True)
 # (see ui.server.loops), so a server under a limit of 1,024 files holds 700 tabs.
 loops.share()
 
-# Streamlit's sending loop takes one message per turn of the server's event loop, and every
-# message a script enqueues wakes that loop: under a class's runs, a page's messages waited
-# behind every other page's (internals.send_a_sessions_messages_at_once; measured in
-# docs/performance.md). Until fewer messages make them unneeded.
-internals.wake_the_sender_once()
-internals.send_a_sessions_messages_at_once()
-
 
 @dataclass(frozen=True)
 class PageSpec:
