@@ -81,31 +81,33 @@ X, y, data_name = current_dataset()
 if not presenter and not class_follow.following(ss):
     # the two settings a lecture changes most, in view
     c: Sequence[DeltaGenerator] = st.columns([1, 1, 2])
-    c[0].toggle("bias (x ← (x, 1))", **bind(ss, "lec_bias"))
+    c[0].toggle("bias (x ← (x, 1))", **bind(ss, "lec_bias", resend=True))
     c[1].selectbox(
         "scale x",
         SCALES,
-        **bind(ss, "lec_scale"),
+        **bind(ss, "lec_scale", resend=True),
         format_func=SCALE_NAMES.__getitem__,
         help=SCALE_HELP,
     )
     c[2].selectbox(
         "mistake rule",
         list(RULES),
-        **bind(ss, "lec_rule"),
+        **bind(ss, "lec_rule", resend=True),
         format_func=lambda r: f"{RULES[r].text} ({RULES[r].source})",
     )
     with st.expander("More run settings: η, epochs, w₀, order", expanded=False):
         c = st.columns(4)
-        c[0].number_input("learning rate η", 0.001, 1000.0, **bind(ss, "lec_eta"), format="%g")
-        c[1].number_input("max epochs", 1, MAX_EPOCHS, **bind(ss, "lec_max_epochs"))
-        c[2].selectbox("start w0", W0_MODES, **bind(ss, "lec_w0"))
+        c[0].number_input(
+            "learning rate η", 0.001, 1000.0, **bind(ss, "lec_eta", resend=True), format="%g"
+        )
+        c[1].number_input("max epochs", 1, MAX_EPOCHS, **bind(ss, "lec_max_epochs", resend=True))
+        c[2].selectbox("start w0", W0_MODES, **bind(ss, "lec_w0", resend=True))
         if ss["lec_w0"] == "typed":
             c[2].text_input("w0 = (w1, w2[, b])", **bind(ss, "lec_w0_typed"))
         c[3].selectbox(
             "order",
             ORDERS,
-            **bind(ss, "lec_order"),
+            **bind(ss, "lec_order", resend=True),
             format_func=lambda o: {
                 "given": "given order",
                 "shuffle": "reshuffle each epoch (seed)",

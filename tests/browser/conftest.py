@@ -1,7 +1,10 @@
 """A live `streamlit run app.py` on localhost, driven by Debian's chromium through Playwright."""
 
+import contextlib
 import os
 import shutil
+import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -42,7 +45,9 @@ def uploader(page):
 
 
 APP_LOG = ROOT / "tests" / "browser" / f"streamlit{_WORKER}.log"  # this worker's app server
+APP_PID: list[int] = []  # its process
 LOG_TAIL = 40  # lines of it a failed test shows
+STACKS_TAIL = 400  # with the server's threads' stacks (a run that never finished: where it is)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -53,8 +58,14 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if not (report.when == "call" and report.failed and "app_url" in item.fixturenames):
         return
+    lines = LOG_TAIL
+    if APP_PID and hasattr(signal, "SIGUSR1"):  # the server prints its threads' stacks
+        with contextlib.suppress(OSError):
+            os.kill(APP_PID[-1], signal.SIGUSR1)
+            time.sleep(1.0)
+            lines = STACKS_TAIL
     if APP_LOG.exists():
-        tail = APP_LOG.read_text(encoding="utf-8", errors="replace").splitlines()[-LOG_TAIL:]
+        tail = APP_LOG.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
         report.sections.append(("the app server's log, its last lines", "\n".join(tail)))
     from browser import wire
 
@@ -134,8 +145,9 @@ def app_url(course_site):
     }
     with (
         open(APP_LOG, "wb") as log,
-        streamlit_server.serve("app.py", log=log, port=port, env=env) as (_, url),
+        streamlit_server.serve("app.py", log=log, port=port, env=env) as (proc, url),
     ):
+        APP_PID.append(proc.pid)
         warm_up(url)
         yield url
 

@@ -15,6 +15,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 MAX_LINES = 400  # the last this many lines are shown
 RECENT_S = 180.0  # a failed test shows the pages that exchanged anything this lately
+T0 = time.monotonic()
 WIRES: list[Wire] = []  # every page of this worker's browser (``watch``)
 
 
@@ -42,7 +43,7 @@ class Wire:
     def __init__(self, name: str) -> None:
         self.name = name
         self.lines: list[str] = []
-        self.t0 = time.monotonic()
+        self.t0 = T0  # one clock for every page: their lines line up
         self._deltas: Counter[str] = Counter()
         self._paths: list[str] = []  # the first delta paths of the parts' elements, this run
         self.last = 0.0  # when the page last sent or received (monotonic)
@@ -86,7 +87,8 @@ class Wire:
             ns = msg.new_session
             self._deltas.clear()
             self._paths.clear()
-            self._say(f"< new_session page={ns.page_script_hash[:6]}")
+            parts = [f[-6:] for f in msg.metadata.run.fragment_ids] or "the whole page"
+            self._say(f"< new_session page={ns.page_script_hash[:6]} runs {parts}")
         elif kind == "script_finished":
             how = ForwardMsg.ScriptFinishedStatus.Name(msg.script_finished)
             self._say(f"< {how.lower()} deltas={dict(self._deltas)} parts at {self._paths}")

@@ -290,7 +290,7 @@ def dataset_sidebar(*, used_here: bool = True, following: bool = False) -> None:
             "dataset",
             list(DATASETS),
             format_func=lambda k: DATASETS[k].title,
-            **bind(ss, "data_name", then=_fit_n),
+            **bind(ss, "data_name", then=_fit_n, resend=ss["data_name"] in DATASETS),
         )
         spec = DATASETS[st.session_state["data_name"]]
         sb.caption(f"{spec.description} *Source: {spec.source}.*")
@@ -300,7 +300,7 @@ def dataset_sidebar(*, used_here: bool = True, following: bool = False) -> None:
                 spec.n_min,
                 spec.n_max,
                 step=1,
-                **bind(ss, "data_n", then=_fit_n),
+                **bind(ss, "data_n", then=_fit_n, resend=spec.n_min <= ss["data_n"] <= spec.n_max),
             )
             for p in spec.params:
                 sb.slider(
@@ -309,10 +309,17 @@ def dataset_sidebar(*, used_here: bool = True, following: bool = False) -> None:
                     p.high,
                     step=p.step,
                     help=p.help or None,
-                    **bind(ss, param_key(spec.key, p.name), then=_fit_n),
+                    **bind(
+                        ss,
+                        (k := param_key(spec.key, p.name)),
+                        then=_fit_n,
+                        resend=p.low <= ss[k] <= p.high,
+                    ),
                 )
             c1, c2 = sb.columns([1, 1], vertical_alignment="bottom")
-            c1.number_input("seed", 0, MAX_SEED, step=1, **bind(ss, "data_seed", then=_fit_n))
+            c1.number_input(
+                "seed", 0, MAX_SEED, step=1, **bind(ss, "data_seed", then=_fit_n, resend=True)
+            )
             c2.button(
                 "Regenerate",
                 key="data_regenerate",

@@ -425,15 +425,23 @@ def bind(
     then: Callable[[], None] | None = None,
     *,
     prefix: str = "",
+    resend: bool = False,
 ) -> dict[str, Any]:
     """Keyword arguments that bind a widget to setting ``key`` (and run ``then`` on change).
 
     A page that shows another page's setting gives its widget a key of its own with
     ``prefix`` (e.g. ``"prf_"``): two widgets with one key on two pages would show a
     stale value after a page switch.
+
+    ``resend``: every run tells the browser the setting's value (Streamlit then sends the
+    widget with it; the setting must be within the widget's range). A widget the browser
+    draws anew (it moved, or its state went with a run that drew the page without it)
+    otherwise starts at its own default, a slider's minimum, and the page's next rerun
+    sends that back as a change: a lecturer's Start a class gave the class n = 4 and every
+    slider's minimum that way.
     """
     wkey = prefix + widget_key(key)
-    if wkey not in session:
+    if resend or wkey not in session:
         session[wkey] = session[key]
 
     def copy() -> None:
