@@ -30,6 +30,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from browser.devices import DEVICES, MAIN, SCREENSHOTS
 from browser.test_lecture import button, status, status_t
+from browser.wire import parse
 from tests.browser.conftest import uploader
 from tools.streamlit_client import message
 from ui.classmode.arrive import SEAT_COOKIE
@@ -80,19 +81,15 @@ class Klass:
 
     def record_sent(self, into: list[BackMsg]):
         def on_frame(payload: str | bytes) -> None:
-            if isinstance(payload, bytes):
-                msg = BackMsg()
-                msg.ParseFromString(payload)
+            if (msg := parse(payload, BackMsg)) is not None:
                 into.append(msg)
 
         return lambda ws: ws.on("framesent", on_frame)
 
     def b_received(self, ws) -> None:
         def on_frame(payload: str | bytes) -> None:
-            if not isinstance(payload, bytes):
+            if (msg := parse(payload, ForwardMsg)) is None:
                 return
-            msg = ForwardMsg()
-            msg.ParseFromString(payload)
             kind = msg.WhichOneof("type")
             if kind == "new_session":
                 self.b_main_hash = msg.new_session.main_script_hash

@@ -8,15 +8,26 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
+from typing import TypeVar
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
+M = TypeVar("M", BackMsg, ForwardMsg)
 MAX_LINES = 400  # the last this many lines are shown
 RECENT_S = 180.0  # a failed test shows the pages that exchanged anything this lately
 T0 = time.monotonic()
 WIRES: list[Wire] = []  # every page of this worker's browser (``watch``)
+
+
+def parse(payload: str | bytes, kind: type[M]) -> M | None:
+    """A websocket frame as the message ``kind`` (BackMsg or ForwardMsg), None if text."""
+    if not isinstance(payload, bytes):
+        return None
+    msg = kind()
+    msg.ParseFromString(payload)
+    return msg
 
 
 def _value(w: WidgetState) -> str:
@@ -54,10 +65,8 @@ class Wire:
         del self.lines[:-MAX_LINES]
 
     def sent(self, payload: str | bytes) -> None:
-        if not isinstance(payload, bytes):
+        if (msg := parse(payload, BackMsg)) is None:
             return
-        msg = BackMsg()
-        msg.ParseFromString(payload)
         kind = msg.WhichOneof("type")
         if kind != "rerun_script":
             self._say(f"> {kind}")
@@ -73,10 +82,8 @@ class Wire:
         )
 
     def received(self, payload: str | bytes) -> None:
-        if not isinstance(payload, bytes):
+        if (msg := parse(payload, ForwardMsg)) is None:
             return
-        msg = ForwardMsg()
-        msg.ParseFromString(payload)
         kind = msg.WhichOneof("type")
         if kind == "delta":
             part = msg.delta.fragment_id[-6:] or "app"
