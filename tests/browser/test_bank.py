@@ -49,6 +49,10 @@ def pick(page: Page, label: str) -> None:
     page.get_by_role("option", name=label, exact=True).click()
     expect(box.get_by_role("combobox")).to_have_value(label)
     page.keyboard.press("Escape")  # the popover closes; the pick stays
+    expect(box).to_be_hidden()
+    # the pick's run has ended: a click while the strip is drawn anew (its timer runs every
+    # second) once reached no button at all (the page's record of its clicks had none)
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
 
 
 def test_a_bank_question_from_the_list_to_the_phones_and_back(klass) -> None:

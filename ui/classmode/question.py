@@ -102,7 +102,9 @@ def question_figure(q: cr.Question) -> go.Figure:
                 "margin": {"l": 40, "r": 10, "t": 10, "b": 40},
                 "xaxis": {**axis, "title": {"text": "x₁"}},
                 "yaxis": {**axis, "title": {"text": "x₂"}, "scaleanchor": "x", "scaleratio": 1},
-                "legend": {"orientation": "h", "y": -0.2},
+                # hung from its top under the axis's title: anchored at its bottom (Plotly's
+                # choice so low), the phone's three rows grew up over the title "x₁"
+                "legend": {"orientation": "h", "y": -0.3, "yanchor": "top"},
                 "showlegend": True,
                 "annotations": notes,
             },
