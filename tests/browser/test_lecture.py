@@ -183,7 +183,11 @@ def test_a_posted_step_is_the_sessions_on_every_page_and_in_the_open_log(app_url
         page.keyboard.press("ArrowRight")
     expect_step(page, 9)
     page.wait_for_timeout(1000)
-    assert posted == [9] and step_reports(sent) == []
+    # the burst is posted when it pauses (on a busy machine a pause inside it posts too),
+    # never through the session
+    assert posted and posted[-1] == 9 and posted == sorted(posted), posted
+    assert step_reports(sent) == []
+    burst = len(posted)
     # another page, by the sidebar (no reload): its URL keeps the step the page posted
     page.get_by_test_id("stSidebarNav").get_by_role("link", name="The proof").click()
     expect(page).to_have_url(re.compile(r"/proof\?(.*&)?lec_t=9\b"), timeout=20_000)
@@ -198,7 +202,7 @@ def test_a_posted_step_is_the_sessions_on_every_page_and_in_the_open_log(app_url
     expect(page).to_have_url(re.compile(r"/proof"), timeout=20_000)
     expect(page.get_by_role("heading", name=re.compile("proof", re.I)).first).to_be_visible()
     page.wait_for_timeout(500)
-    assert posted == [9, 10]
+    assert posted[burst:] == [10], posted
     page.get_by_test_id("stSidebarNav").get_by_role("link", name="Step by step").click()
     expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
     expect_step(page, 10)
@@ -213,7 +217,7 @@ def test_a_posted_step_is_the_sessions_on_every_page_and_in_the_open_log(app_url
     expect_step(page, t)
     k2 = TRACE.mistakes_before(t)
     expect(page.get_by_text(f"Mistake log ({k2} so far)")).to_be_visible(timeout=20_000)
-    assert step_reports(sent)[-1] == t and posted == [9, 10]
+    assert step_reports(sent)[-1] == t and posted[burst:] == [10], posted
 
 
 def test_at_step_t_no_later_mistake_is_drawn_and_the_chart_has_its_sentence(app_url, page):

@@ -44,13 +44,10 @@ const ASK_TRIES = 4;
  * @property {{id: number, sent: number, state: Record<string, unknown>} | null} last
  * @property {Record<string, Strip>} parts the parts of the page, by topic
  * @property {boolean} started
- * @property {Array<() => void>} asks parts' reruns to ask for, one task each
- * @property {boolean} draining
  */
 
 const L = /** @type {Live} */ (window.__perceptronLive ||= /** @type {Live} */ ({
   ws: null, url: "", ticket: "", room: "", seen: 0, retry: 0, timer: 0, nudge: 0, last: null, parts: {}, started: false,
-  asks: [], draining: false,
 }));
 
 function connect() {
@@ -100,40 +97,9 @@ function check() {
   }
 }
 
-// Streamlit sends the widget changes of one task in one message with one fragment's id, so
-// two parts asked in the same task (the strip and the card, or a part and the lecture's
-// player on the same channel message) reran only one of them ("Multiple different
-// fragmentIds detected in a single batch"). Each ask goes in a task of its own, after
-// whatever the current task asked.
-// The ask goes to the part as it is when its task comes: the part may have been drawn
-// again meanwhile (a whole page's run), and only its newest instance's trigger reaches
-// the server.
-/** @param {Strip} s @param {number} value */
-function later(s, value) {
-  const name = s.topic === "card" ? "card" : "strip"; // as L.parts keys them
-  L.asks.push(() => {
-    const now = L.parts[name];
-    if (now && !now.gone) now.trigger("changed", value);
-  });
-  if (!L.draining) {
-    L.draining = true;
-    window.setTimeout(drain, 0);
-  }
-}
-
-function drain() {
-  const ask = L.asks.shift();
-  if (!ask) {
-    L.draining = false;
-    return;
-  }
-  ask();
-  window.setTimeout(drain, 0); // after the flush that ask scheduled
-}
-
 /** @param {Strip} s @param {number} value the state's id, or minus the notice's number */
 function askPart(s, value) {
-  later(s, value);
+  s.trigger("changed", value);
   s.ask = { draws: s.draws, at: Date.now(), wait: ASK_AGAIN, tries: 1, value };
 }
 
@@ -142,7 +108,7 @@ function askAgain() {
     const a = s.ask;
     if (!a || s.gone || a.draws !== s.draws || Date.now() - a.at < a.wait) continue;
     if (a.tries >= ASK_TRIES) { s.ask = null; continue; }
-    later(s, a.value);
+    s.trigger("changed", a.value);
     s.ask = { ...a, at: Date.now(), wait: 2 * a.wait, tries: a.tries + 1 };
   }
 }
@@ -161,21 +127,15 @@ export default function (component) {
   // the strip shows "strip" or "end" (one at a time), the card "card"
   const part = topic === "card" ? "card" : "strip";
   const old = L.parts[part];
-  const shown = String(d.shown);
-  const draws = old ? old.draws + 1 : 1;
-  // a redraw that shows another version than the one asked for (a whole page's run that
-  // read the room before the change) has not answered the ask: askAgain asks again
-  const unanswered = !!(old && old.ask && old.ask.value >= 0 && old.topic === topic
-    && old.asked !== null && shown !== old.asked && L.last && L.last.state[topic] === old.asked);
   L.parts[part] = {
-    topic, shown, notice: typeof d.notice === "number" ? d.notice : -1,
-    // a rerun that drew what it was asked for, or older: not asked again at once for the same
+    topic, shown: String(d.shown), notice: typeof d.notice === "number" ? d.notice : -1,
+    // a rerun that drew what it was asked for, or older: not asked again for the same
     asked: old && old.topic === topic ? old.asked : null,
     askedNotice: old ? old.askedNotice : 0,
     trigger: component.setTriggerValue,
-    // its server answered: an ask is not asked again (askAgain), unless it drew another version
-    draws,
-    ask: old && old.ask ? (unanswered ? { ...old.ask, draws } : old.ask) : null,
+    // its server answered: an ask is not asked again (askAgain)
+    draws: old ? old.draws + 1 : 1,
+    ask: old ? old.ask : null,
     gone: false,
   };
   const mine = L.parts[part];
