@@ -27,6 +27,8 @@ It owns:
   ``client.allowedOrigins`` (empty by default, ``.streamlit/config.toml``: then no other
   site may frame the app, nor send host messages to its embed). An entry that is not an
   origin is left out, and said in the server's log.
+- **a run's end on the wire.** When a run's last message leaves for the browser, the
+  fair share hears it (``fair.sent``): pages wait while others' messages are on their way.
 - **idle streams.** A stream on which the browser sent nothing for ``clients.IDLE_S`` is
   closed (1001), by a timer of its own.
 
@@ -35,7 +37,8 @@ to Streamlit, which ends the session's connection as when a browser leaves; what
 Streamlit sends after that fails as a send to a gone browser does.
 
 May import: the standard library, ``starlette``, ``streamlit`` (``st.get_option``),
-``ui.server.clients``, ``ui.server.frames``, ``ui.server.internals`` (reads),
+``ui.server.clients``, ``ui.server.fair`` (a run's last message sent),
+``ui.server.frames``, ``ui.server.internals`` (reads),
 ``perceptron_store.ratelimit``.
 """
 
@@ -53,7 +56,7 @@ from typing import Any
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ui.server import clients, frames, internals
+from ui.server import clients, fair, frames, internals
 
 _LOG = logging.getLogger(__name__)
 
@@ -396,3 +399,6 @@ class Door:
             stream.end(int(message.get("code", 1000)))
             return
         await send(message)
+        data = message.get("bytes") if message["type"] == "websocket.send" else None
+        if data and stream.session is not None and internals.run_finished(data):
+            fair.sent(stream.session)  # a run's last message left: the next page may run

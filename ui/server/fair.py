@@ -44,6 +44,14 @@ flat out: 40 ms of parsing each) would otherwise each give up its place after ``
 run on beside the next, twenty at once, and a classmate's Step got a twentieth of the
 interpreter.
 
+A page run also waits while ``UNSENT_MAX`` page runs that ended have messages still on
+their way to their browsers (a page is about 60 messages, 90 kB). Streamlit's sending loop
+hands the event loop back after every message and goes through the sessions in turn, so a
+classmate's three-message Step waits behind every message queued before it: sixty tabs
+each sending a whole-page rerun at once queued 3,500, and a Step waited 4-6 s for its
+answer, its run long over. The door sees each run's last message leave (:func:`sent`); a
+finish it never sees (a tab that closed) holds nobody longer than ``UNSENT_S``.
+
 A run superseded while it waits is not worked through. Reruns of a session whose run waits
 are merged into it (Streamlit does so with ``runner.fastReruns`` off, as
 ``.streamlit/config.toml`` sets it); when it gets its place,
@@ -86,6 +94,8 @@ TICK = 0.05  # s: how often the ticker hands out places while runs wait
 LATE = 0.05  # s: while the event loop is this far behind, page runs wait ...
 LATE_WAIT = 1.0  # s: ... this long at most
 BEAT_S = 0.02  # s between the server loop's beats (``beat``)
+UNSENT_MAX = 2  # page runs ended with messages not yet sent: while as many, page runs wait
+UNSENT_S = 1.0  # s: a page run's messages count as unsent for this long at most
 ENABLED = True  # tests/app/conftest.py switches it off: AppTest reruns back to back
 
 _LOCK = threading.Lock()  # guards everything below
@@ -101,6 +111,7 @@ _ORDER = itertools.count()
 _WAITING: dict[str, int] = {}  # session -> its runs in a queue
 _CARRIED: dict[str, tuple[int, bool, float]] = {}  # session -> place kept for its newer run
 _DEPTH = threading.local()  # a fragment inside a page run is the same turn
+_UNSENT: dict[str, float] = {}  # session -> when its page run ended, its last message unsent
 
 
 @dataclass(order=True)
@@ -182,7 +193,31 @@ def _free(now: float, busy: bool, page: bool, arrived: float) -> bool:
         len(held) < PLACES
         and (not busy or sum(b for b, _ in held) < BUSY_PLACES)
         and (not page or sum(p for _, p in held) < PLACES - LIGHT_PLACES)
+        and (not page or _unsent(now) < UNSENT_MAX)
     )
+
+
+def _unsent(now: float) -> int:
+    """Page runs that ended less than ``UNSENT_S`` ago whose last message has not left
+    (under ``_LOCK``)."""
+    for session, ended in list(_UNSENT.items()):
+        if now - ended > UNSENT_S:
+            del _UNSENT[session]
+    return len(_UNSENT)
+
+
+def sent(session: str) -> None:
+    """The last message of ``session``'s run has left the server (the door saw it go):
+    its page run's messages no longer hold page runs back (:data:`UNSENT_MAX`)."""
+    with _LOCK:
+        if _UNSENT.pop(session, None) is not None and (_QUEUE or _BUSY_QUEUE):
+            _hand_out(time.monotonic())
+
+
+def unsent() -> int:
+    """Page runs whose messages are on their way now (see :data:`UNSENT_MAX`)."""
+    with _LOCK:
+        return _unsent(time.monotonic())
 
 
 def _hand_out(now: float) -> None:
@@ -341,6 +376,9 @@ def turn(*, fragment: bool = False) -> Iterator[None]:
     finally:
         _DEPTH.n = 0
         used = time.thread_time() - cpu
+        if not fragment and not cut:  # its messages leave after it: the door says when
+            with _LOCK:
+                _UNSENT[session] = time.monotonic()
         if cut and not busy:  # kept for the newer run (a busy one queues again)
             _carry(session, ticket, busy, arrived)
         else:
@@ -383,3 +421,4 @@ def reset() -> None:
         _BUSY_QUEUE.clear()
         _WAITING.clear()
         _CARRIED.clear()
+        _UNSENT.clear()

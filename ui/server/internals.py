@@ -183,6 +183,27 @@ def back_message(data: bytes) -> Any:
     return msg
 
 
+FINISH_BYTES = 256  # a run's last message is smaller: larger messages are not parsed
+
+
+@_or(False)
+def run_finished(data: bytes) -> bool:
+    """Whether ``data``, a message the server sends a browser, is the last of a run
+    (Streamlit's ``ForwardMsg.script_finished``). For the fair share: the door tells it when
+    a page's messages have left (ui.server.fair.sent). Waits for a public hook on a run's
+    messages having been sent."""
+    if len(data) > FINISH_BYTES:
+        return False
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    msg = ForwardMsg()
+    try:
+        msg.ParseFromString(data)
+    except Exception:  # not a message of this wire format: nothing is known of it
+        return False
+    return msg.WhichOneof("type") == "script_finished"
+
+
 @_or(None)
 def widget_kind(session_id: str, widget_id: str) -> str | None:
     """The kind of value (``int_value``, ``json_trigger_value`` ...) that session
@@ -271,6 +292,12 @@ def _context_fields() -> dict[str, Any]:
     return dict(getattr(ScriptRunContext, "__dataclass_fields__", {}))
 
 
+def _forward_fields() -> set[str]:
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    return set(ForwardMsg.DESCRIPTOR.fields_by_name)
+
+
 def _run_query_string() -> bool:
     return "query_string" in _context_fields()
 
@@ -290,6 +317,12 @@ CHECKS: tuple[Check, ...] = (
         "Runtime._session_mgr.get_session_info, AppSession._session_state, "
         "SessionState._new_widget_state, WStates.widget_metadata",
         _session_fields,
+    ),
+    Check(
+        "a classmate's answer not queued behind many pages' messages (the fair share's "
+        "wait for a page's messages to leave)",
+        "streamlit.proto.ForwardMsg_pb2.ForwardMsg.script_finished",
+        lambda: "script_finished" in _forward_fields(),
     ),
     Check(
         "the fair share and the cache's quotas per student",

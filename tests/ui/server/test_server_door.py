@@ -30,6 +30,18 @@ COOKIE = re.compile(
 )
 
 
+def _finished() -> bytes:
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    msg = ForwardMsg()
+    msg.script_finished = ForwardMsg.FINISHED_SUCCESSFULLY
+    msg.metadata.delta_path[:] = [0]
+    return msg.SerializeToString()
+
+
+FINISHED = _finished()  # a run's last message, as Streamlit sends it
+
+
 @dataclass
 class Seen:
     """What the app behind the door saw."""
@@ -73,7 +85,7 @@ def tiny_app(seen: Seen) -> Starlette:
                 data = await ws.receive_bytes()
                 seen.frames.append(len(data))
                 seen.data.append(data)
-                await ws.send_bytes(b"echo")
+                await ws.send_bytes(FINISHED if data == b"finish" else b"echo")
         except WebSocketDisconnect as gone:
             seen.ends.append(gone.code)
 
@@ -387,6 +399,26 @@ def test_what_the_frames_check_refuses_never_reaches_the_app_and_the_stream_goes
         msg.ParseFromString(data)
         assert list(msg.rerun_script.widget_states.widgets) == []  # as if not sent
     assert received[2] == fine
+    ws.close()
+
+
+def test_a_runs_last_message_leaving_is_told_to_the_fair_share(served, monkeypatch):
+    """Pages wait while other pages' messages are on their way (ui.server.fair): the door
+    tells the fair share when a run's last message has left for the stream's session, and
+    of no other message."""
+    from ui.server import fair
+
+    told: list[str] = []
+    monkeypatch.setattr(fair, "sent", told.append)
+    ws = tab(served, "198.51.100.52", "36" * 16)
+    assert wait_for(lambda: len(served.seen.handshakes) == 1)
+    clients.name_stream({clients.STREAM_HEADER: served.seen.handshakes[0]["stream"]}, "s-2")
+    ws.send(b"a delta")
+    assert ws.recv(timeout=5) == b"echo"
+    assert told == []
+    ws.send(b"finish")
+    assert ws.recv(timeout=5) == FINISHED
+    assert wait_for(lambda: told == ["s-2"])
     ws.close()
 
 

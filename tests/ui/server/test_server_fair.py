@@ -20,6 +20,8 @@ def as_session(monkeypatch):
     who = threading.local()
     monkeypatch.setattr(fair, "session_id", lambda: getattr(who, "id", "quiet"))
     monkeypatch.setattr(fair, "ENABLED", True)
+    # no door here tells that a page's messages left: that wait has its own tests below
+    monkeypatch.setattr(fair, "UNSENT_MAX", 10**6)
     yield who
     fair.reset()
 
@@ -436,3 +438,44 @@ def test_a_slow_run_is_told_in_the_servers_log_and_a_quick_one_is_not(
     (said,) = [r.getMessage() for r in caplog.records]
     assert said.startswith("perceptron: a fragment run took 0.")
     assert "0.0 s waiting for its place" in said  # a quiet server: it ran at once
+
+
+def test_a_page_waits_while_two_pages_messages_are_on_their_way(as_session, monkeypatch):
+    monkeypatch.setattr(fair, "UNSENT_MAX", 2)
+    monkeypatch.setattr(fair, "UNSENT_S", 30.0)  # only the door's word frees them
+    for session in ("a", "b"):  # two pages ran; the door has not seen their ends leave
+        as_session.id = session
+        with fair.turn():
+            work(0.001)
+    assert fair.unsent() == 2
+    began = threading.Event()
+
+    def page() -> None:
+        as_session.id = "c"
+        with fair.turn():
+            began.set()
+
+    t = threading.Thread(target=page)
+    t.start()
+    assert not began.wait(0.3)  # a third page waits ...
+    as_session.id = "student"
+    start = time.monotonic()
+    with fair.turn(fragment=True):  # ... but a classmate's Step does not
+        pass
+    assert time.monotonic() - start < 0.1
+    fair.sent("a")  # the door saw a's last message leave
+    assert began.wait(1.0)
+    t.join(5)
+
+
+def test_a_finish_the_door_never_sees_holds_pages_back_for_a_moment_only(as_session, monkeypatch):
+    monkeypatch.setattr(fair, "UNSENT_MAX", 1)
+    monkeypatch.setattr(fair, "UNSENT_S", 0.3)
+    as_session.id = "closed"  # its tab closed before its page's last message left
+    with fair.turn():
+        pass
+    as_session.id = "next"
+    start = time.monotonic()
+    with fair.turn():
+        waited = time.monotonic() - start
+    assert 0.2 < waited < 1.0
