@@ -249,6 +249,15 @@ def open_page(page, url: str, heading: str) -> None:
     expect(page.get_by_text("Page not found")).to_have_count(0)
 
 
+def run_ended(page, timeout: float = 30_000) -> None:
+    """Wait until the page's run has ended (Streamlit's root says ``notRunning``): what the
+    run draws is all there, and a click reaches the widgets it drew, not a copy Streamlit
+    keeps disabled while it draws anew."""
+    page.wait_for_selector(
+        '[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout
+    )
+
+
 def metric(page, label: str):
     """The value of the ``st.metric`` whose label says ``label``."""
     return page.get_by_test_id("stMetric").filter(has_text=label).get_by_test_id("stMetricValue")

@@ -19,6 +19,7 @@ from browser.devices import DEVICES, SCREENSHOTS
 from browser.test_lecture import status
 from browser.test_room import Klass, ensure_joined, key, no_exception, on_lecture
 from browser.test_room_phone import bar, on_screen, settled
+from tests.browser.conftest import run_ended
 from ui.lecture import bank
 
 pytestmark = [pytest.mark.browser]
@@ -52,7 +53,7 @@ def pick(page: Page, label: str) -> None:
     expect(box).to_be_hidden()
     # the pick's run has ended: a click while the strip is drawn anew (its timer runs every
     # second) once reached no button at all (the page's record of its clicks had none)
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    run_ended(page)
 
 
 def test_a_bank_question_from_the_list_to_the_phones_and_back(klass) -> None:

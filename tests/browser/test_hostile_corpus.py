@@ -11,7 +11,7 @@ import pytest
 from hostile_corpus import CORPUS
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import uploader
+from tests.browser.conftest import run_ended, uploader
 
 pytestmark = pytest.mark.browser
 
@@ -50,10 +50,13 @@ def test_url_values_and_names_show_as_typed(app_url, page, chunk):
     page.goto(f"{app_url}/lecture?{query}")
     notices = page.get_by_test_id("stAlertContentWarning")
     expect(notices.first).to_be_visible(timeout=30_000)
+    # the page's notices come in one after another, as its run draws them: each is read
+    # once the run has ended
+    run_ended(page)
     everything = " ".join(notices.all_inner_texts()).replace("\u2060", "")
     flat = " ".join(everything.split())
     for t in texts:
-        assert shown(t) in flat, (t, flat)
+        assert shown(t) in flat, (t, flat[-300:])
     made = page.evaluate(MADE, "[data-testid=stAlertContentWarning]")
     assert made == []
     assert dialogs == []

@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from perceptron_core import make_dataset, mistakes, train
+from tests.browser.conftest import run_ended
 from ui.look.numbers import number
 
 pytestmark = pytest.mark.browser
@@ -422,7 +423,7 @@ def test_with_reduced_motion_nothing_on_the_page_moves_by_itself(app_url, browse
     page = context.new_page()
     try:
         open_lecture(page, app_url)
-        page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+        run_ended(page)
         assert page.evaluate(MOVES) == []
         page.emulate_media(reduced_motion="no-preference")  # the rule is asked for, not always
         expect(page.get_by_test_id("stSidebar")).to_be_visible()

@@ -10,13 +10,15 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import run_ended
+
 pytestmark = pytest.mark.browser
 
 SURFACE = ".mlab .surface > svg"
 
 
 def settle(page: Page) -> None:
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    run_ended(page)
 
 
 def open_margin(page: Page, app_url: str, query: str = "") -> None:

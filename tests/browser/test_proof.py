@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from browser.devices import DEVICES, assert_fits_and_reads_plainly, formulas_fit
 from perceptron_core import make_dataset, max_margin, train
-from tests.browser.conftest import CHARTS_MS, fits_and_scrolls_past, open_page
+from tests.browser.conftest import CHARTS_MS, fits_and_scrolls_past, open_page, run_ended
 
 pytestmark = pytest.mark.browser
 
@@ -72,7 +72,7 @@ def test_on_a_phone_every_formula_fits_its_column_and_nothing_is_wider_than_the_
     for label in labels.all():
         label.tap()
     expect(page.get_by_test_id("stStatusWidget")).to_have_count(0, timeout=30_000)
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    run_ended(page)
     formulas_fit(page)  # none cut off, as "≤ ‖w₂" or "= 3" would be
     assert_fits_and_reads_plainly(page)
 

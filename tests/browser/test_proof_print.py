@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 from browser import pdftext
 from browser.devices import SCREENSHOTS
 from perceptron_core import make_dataset, max_margin, train
-from tests.browser.conftest import CHARTS_MS, open_page
+from tests.browser.conftest import CHARTS_MS, open_page, run_ended
 from ui.proof.figures import num
 
 pytestmark = pytest.mark.browser
@@ -67,7 +67,7 @@ def drawn(page: Page) -> None:
     """The page's run done and both charts drawn."""
     expect(page.locator(".js-plotly-plot")).to_have_count(2, timeout=CHARTS_MS)
     expect(page.locator(".js-plotly-plot:not(:has(.main-svg))")).to_have_count(0)
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    run_ended(page)
     page.evaluate("() => document.fonts.ready.then(() => true)")
 
 

@@ -31,7 +31,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from browser.devices import DEVICES, MAIN, SCREENSHOTS
 from browser.test_lecture import button, status, status_t
 from browser.wire import parse
-from tests.browser.conftest import uploader
+from tests.browser.conftest import run_ended, uploader
 from tools.streamlit_client import message
 from ui.classmode.arrive import SEAT_COOKIE
 from ui.classmode.summary import SUMMARY_COLUMNS
@@ -164,7 +164,7 @@ def start_class(k: Klass) -> None:
     expect(page.locator("h1").first).to_be_visible(timeout=60_000)
     # the page's first run ended: its sidebar is drawn for good (under a CI's load, Start
     # pressed as soon as the title showed once started no class in 30 s)
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    run_ended(page)
     sidebar(page).get_by_text("Class mode").click()
     key(page, "room_start").get_by_role("button", name="Start a class").click()
     expect(key(page, "room_code")).to_be_visible(timeout=60_000)  # a page's first run
@@ -213,7 +213,7 @@ def on_lecture(page: Page) -> None:
     expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
     # the page's run ended: what the page before drew above it (a student's question card
     # in the class strip, under the card Step by step draws) is gone, not merely stale
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    run_ended(page)
 
 
 def on_class_page(page: Page) -> None:

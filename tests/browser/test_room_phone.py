@@ -32,6 +32,7 @@ from browser.test_room import (
     no_exception,
     on_lecture,
 )
+from tests.browser.conftest import run_ended
 
 pytestmark = [pytest.mark.browser]
 
@@ -197,7 +198,7 @@ def test_the_challenge_reaches_the_phone_and_one_tap_opens_the_lab_with_the_numb
     call.get_by_role("link", name="Open the margin lab").tap()
     expect(phone.locator(".pt").first).to_be_visible(timeout=30_000)
     expect(phone.get_by_test_id("stSidebar")).to_have_attribute("data-collapsed", "true")
-    phone.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    run_ended(phone)
     # the question revealed before is one line; the lab's numbers are on the first screen
     done = key(phone, f"room_done_{qid}")
     expect(done).to_contain_text(
