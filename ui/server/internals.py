@@ -1,17 +1,17 @@
-"""Every piece of Streamlit that is not public API and that the app relies on, in one place.
+"""Every piece of Streamlit that is not public API and that the app reads, in one place.
 
-Streamlit's public API has no way to read a browser's frame or its widget's kind at the
-door, or the session a run belongs to; the app reads those from Streamlit's internals, and
-only here.
-Each use below says what it is for, and ``CHECKS`` lists them all with the protection
-or feature that is off without it. The lock (``requirements.txt``) pins the Streamlit
-they were checked on, ``TESTED``; on an upgrade this is the one module to read and mend.
+Streamlit's public API has no way to read a browser's frame, a widget's kind at the door,
+the session a run belongs to, or the page's DOM; the app reads those here, and only here.
+Nothing here replaces, wraps or sets anything of Streamlit's. Each read is registered with
+:func:`internal`: the protection or feature that is off without it, where it lives, a
+probe, and in its docstring the public alternative it waits for. The lock pins the
+Streamlit they were checked on, ``TESTED``: on an upgrade this is the module to mend.
 
-At a server's first run of the app, :func:`report` checks each one and prints one line
-per protection or feature that is off, with the tested version, to the terminal where
-``streamlit run`` was typed (never to a student's page); ``python3 -m ui.server.internals``
-prints the same without a server. ``tests/ui/server/test_server_internals.py`` fails if any
-check fails on the pinned version.
+At a server's first run, :func:`report` prints one line per feature that is off to the
+terminal of ``streamlit run`` (never to a page); ``python3 -m ui.server.internals`` prints
+the same without a server, and ``tests/ui/server/test_server_internals.py`` fails if any
+probe fails on the pinned version. A read that fails returns its default: the feature is
+off and the page still runs.
 
 May import: Streamlit (its private modules too), the standard library. Nothing of the app.
 """
@@ -29,75 +29,29 @@ from typing import Any, TypeVar, cast
 
 import streamlit as st
 
-TESTED = "1.67.0"  # the Streamlit every internal below was checked on (the lock's)
-
-
-# ------------------------------------------------------------------------ the browser's DOM
-
-# ``data-testid`` values of Streamlit's frontend that the app's CSS and scripts select;
-# each is checked against the frontend Streamlit ships (its static JavaScript).
-TESTIDS = {
-    "stApp": "the app's root: its connection state (reconnect.py) and script state",
-    "stSidebar": "the sidebar: hidden in presenter mode and in an embed, closed on a phone "
-    "after a link",
-    "stSidebarCollapseButton": "the sidebar's close button, pressed on a phone",
-    "stExpandSidebarButton": "the button that reopens the sidebar, hidden in presenter mode "
-    "and in an embed",
-    "stHeader": "the fixed header: hidden in presenter mode, in an embed and on paper, "
-    "measured on a phone",
-    "stMainBlockContainer": "the page's column: its padding in presenter mode, in an embed, "
-    "on paper and under the answer bar; whether the phone's open sidebar lies over it",
-    "stCaptionContainer": "captions: their size in presenter mode",
-    "stMarkdownContainer": "markdown text: larger type on the class page and strip",
-    "stProgress": "the class strip's tally bars: their labels' size",
-    "stPageLink-NavLink": "the home page's links: their titles wrap on a phone",
-    "stPopoverBody": "an open menu: presenter mode's Settings, as wide as a row of controls",
-    # the proof page on paper (ui.proof.paper)
-    "stVerticalBlock": "a column of elements: a plain block on paper, so page breaks obey",
-    "stElementContainer": "one element's box: no page break just after a heading's",
-    "stHeading": "a heading: kept with what follows it on paper",
-    "stHorizontalBlock": "a row of columns: the proof's settings box, one column on paper",
-    "stColumn": "a column of a row: the proof's settings box, the paper's width",
-    "stExpander": "an expander: left out on paper",
-    "stPageLink": "a link to another page: left out on paper",
-    "stElementToolbar": "a chart's or table's toolbar: left out on paper",
-}
-# Attributes of the app's root element that say what the app is doing.
-CONNECTION_STATE = "data-test-connection-state"
-ATTRIBUTES = {CONNECTION_STATE: "lost or CONNECTED: a reconnection reruns the page"}
-
-
-def testid(name: str) -> str:
-    """The CSS selector of Streamlit's element ``name`` (one of ``TESTIDS``)."""
-    if name not in TESTIDS:
-        raise ValueError(f"testid: {name!r} is not one of internals.TESTIDS")
-    return f'[data-testid="{name}"]'
-
-
-def _frontend_text() -> Iterator[str]:
-    static = Path(st.__file__).parent / "static" / "static" / "js"
-    for path in sorted(static.glob("*.js")):
-        yield path.read_text(encoding="utf-8", errors="ignore")
-
-
-def _missing_from_frontend(names: list[str]) -> list[str]:
-    left = set(names)
-    for text in _frontend_text():
-        left = {n for n in left if n not in text}
-        if not left:
-            break
-    return sorted(left)
-
-
-# --------------------------------------------------------------------------- the server side
-
+TESTED = "1.67.0"  # the Streamlit every read below was checked on (the lock's)
 T = TypeVar("T")
 
 
-def _or(default: Any) -> Callable[[Callable[..., T]], Callable[..., T]]:
-    """A use of an internal that this Streamlit lacks (an import or an attribute gone)
-    returns ``default``, so the feature is off and the page still runs; ``report``
-    has said so in the terminal."""
+@dataclass(frozen=True)
+class Check:
+    """One internal: what is off without it, where it lives, and a probe that is True when
+    this Streamlit has it as the app reads it."""
+
+    feature: str
+    internal: str
+    probe: Callable[[], bool]
+
+
+CHECKS: list[Check] = []
+
+
+def internal(
+    feature: str, where: str, probe: Callable[[], bool], *, default: Any = None
+) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """Register a read (see the module); it returns ``default`` if this Streamlit lacks
+    what it reads (an import or an attribute gone)."""
+    CHECKS.append(Check(feature, where, probe))
 
     def wrap(fn: Callable[..., T]) -> Callable[..., T]:
         @functools.wraps(fn)
@@ -110,142 +64,6 @@ def _or(default: Any) -> Callable[[Callable[..., T]], Callable[..., T]]:
         return safe
 
     return wrap
-
-
-@_or(None)
-def session_id() -> str | None:
-    """The id of the session whose script runs on this thread; None outside a run.
-    For the fair share and the cache's quotas (per student)."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx(suppress_warning=True)
-    return None if ctx is None else ctx.session_id
-
-
-@_or(False)
-def change_from_another_fragment() -> bool:
-    """In a widget's ``on_change``: whether this run reruns fragments only and not the
-    widget's own (nor, for a widget outside every fragment, the whole page). Streamlit's
-    browser sends every widget's value with each rerun it asks for, a timed fragment's too,
-    as it last drew them: a value the server set a moment before, not yet drawn, comes back
-    old and reads as a change. A person's own change reruns the widget's fragment or the
-    page, so such a change is stale and the callback keeps the server's value.
-    Public alternative it waits for: the fragment a callback's widget belongs to, and the
-    run's target, in ``st.context``."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-    from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
-
-    ctx = get_script_run_ctx(suppress_warning=True)
-    targets = (ctx.fragment_ids_this_run or []) if ctx is not None else []
-    return bool(targets) and ThreadState.get().fragment_id not in targets
-
-
-@_or(None)
-def reserved_query_parameter(name: str) -> str | None:
-    """The last value of the URL parameter ``name`` (``embed`` or ``embed_options``), or None
-    without one or outside a run. Streamlit keeps these two out of ``st.query_params`` (they
-    are its own embed mode's, ``?embed=true``), so the app's ``?embed=1`` (ui.app.state) is
-    read from the run's query string; ``st.query_params.from_dict`` keeps them in the URL."""
-    from urllib.parse import parse_qs
-
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx(suppress_warning=True)
-    if ctx is None:
-        return None
-    values = parse_qs(str(ctx.query_string or "")[:4000], keep_blank_values=True).get(name)
-    return values[-1] if values else None
-
-
-@_or(False)
-def fragment_run() -> bool:
-    """Whether the run on this thread reruns fragments only (a step's report, the live
-    channel's ask), not the whole page; False outside a run. For the player's lateness: a whole
-    page's run sends its messages with the rest of the page, so their delay is not the
-    network's."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx(suppress_warning=True)
-    return bool(ctx is not None and ctx.fragment_ids_this_run)
-
-
-def back_message(data: bytes) -> Any:
-    """A browser's frame parsed as Streamlit's ``BackMsg`` (its wire format), or None if it
-    is not one. For the door's reading of a frame (ui.server.frames). Waits for a public
-    type of a browser's message (an ``st.App`` middleware sees its bytes only)."""
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-
-    msg = BackMsg()
-    try:
-        msg.ParseFromString(data)
-    except Exception:  # not a message: Streamlit closes the stream itself (1002)
-        return None
-    return msg
-
-
-FINISH_BYTES = 256  # a run's last message is smaller: larger messages are not parsed
-
-
-@_or(False)
-def run_finished(data: bytes) -> bool:
-    """Whether ``data``, a message the server sends a browser, is the last of a run
-    (Streamlit's ``ForwardMsg.script_finished``). For the fair share: the door tells it when
-    a page's messages have left (ui.server.fair.sent). Waits for a public hook on a run's
-    messages having been sent."""
-    if len(data) > FINISH_BYTES:
-        return False
-    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-    msg = ForwardMsg()
-    try:
-        msg.ParseFromString(data)
-    except Exception:  # not a message of this wire format: nothing is known of it
-        return False
-    return msg.WhichOneof("type") == "script_finished"
-
-
-@_or(None)
-def widget_kind(session_id: str, widget_id: str) -> str | None:
-    """The kind of value (``int_value``, ``json_trigger_value`` ...) that session
-    ``session_id`` drew widget ``widget_id`` with (its ``WidgetMetadata.value_type``), or
-    None if the session or the widget is unknown. For the door's reading of a browser's
-    frame (ui.server.frames), on the server's event loop: dictionary reads only. Waits for
-    a public way to know a widget's kind outside its session's script run."""
-    from streamlit.runtime import Runtime
-
-    if not Runtime.exists():
-        return None
-    info = Runtime.instance()._session_mgr.get_session_info(session_id)
-    if info is None:
-        return None
-    meta = info.session._session_state._new_widget_state.widget_metadata.get(widget_id)
-    return None if meta is None else str(meta.value_type)
-
-
-@_or(None)
-def stop_pages_directory_mode() -> None:
-    """Switch off Streamlit's old multipage mode (which a ``pages/`` folder beside
-    app.py turns on at start), as ``st.navigation`` does: no session starting now
-    reads "on" and draws the raw file names. For the first paint's navigation."""
-    from streamlit.runtime.pages_manager import PagesManager
-
-    PagesManager.uses_pages_directory = False
-
-
-# ------------------------------------------------------------------------------ the checks
-
-
-@dataclass(frozen=True)
-class Check:
-    """One internal: what is off without it, what it is, and a probe that is True when
-    this Streamlit has it as the app uses it."""
-
-    feature: str  # the protection or feature that is off without it
-    internal: str  # where it lives in Streamlit
-    probe: Callable[[], bool]
-
-
-_CONTEXT = "streamlit.runtime.scriptrunner_utils.script_run_context"
 
 
 def _has(module: str, *path: str) -> Callable[[], bool]:
@@ -263,105 +81,252 @@ def _has(module: str, *path: str) -> Callable[[], bool]:
     return probe
 
 
+def _fields(module: str, cls: str) -> set[str]:
+    try:
+        return set(getattr(importlib.import_module(module), cls).__dataclass_fields__)
+    except (ImportError, AttributeError):
+        return set()
+
+
+def _ctx() -> Any:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    return get_script_run_ctx(suppress_warning=True)
+
+
+_CONTEXT = "streamlit.runtime.scriptrunner_utils.script_run_context"
+_FRAGMENTS = "ScriptRunContext.fragment_ids_this_run"
+
+
 def _init_names(cls: type) -> tuple[str, ...]:
-    """The names a class's ``__init__`` uses (the original's, under any wrap)."""
-    init: Any = inspect.unwrap(cls.__init__)  # type: ignore[misc]
-    return tuple(init.__code__.co_names)
+    """The names a class's ``__init__`` uses."""
+    return tuple(inspect.unwrap(cls.__init__).__code__.co_names)  # type: ignore[misc]
 
 
 def _session_fields() -> bool:
     from streamlit.runtime import Runtime
     from streamlit.runtime.app_session import AppSession
-    from streamlit.runtime.session_manager import SessionManager
-    from streamlit.runtime.state.session_state import SessionState, WStates
 
     return (
-        "_client_state" in _init_names(AppSession)
-        and "_session_state" in _init_names(AppSession)
+        "_session_state" in _init_names(AppSession)
         and "_session_mgr" in _init_names(Runtime)
-        and hasattr(SessionManager, "get_session_info")
-        and hasattr(AppSession, "request_rerun")
-        and "_new_widget_state" in getattr(SessionState, "__dataclass_fields__", {})
-        and "widget_metadata" in getattr(WStates, "__dataclass_fields__", {})
+        and _has("streamlit.runtime.session_manager", "SessionManager", "get_session_info")()
+        and "_new_widget_state" in _fields("streamlit.runtime.state.session_state", "SessionState")
+        and "widget_metadata" in _fields("streamlit.runtime.state.session_state", "WStates")
     )
 
 
-def _context_fields() -> dict[str, Any]:
-    from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
-
-    return dict(getattr(ScriptRunContext, "__dataclass_fields__", {}))
+# ----------------------------------------------------------------------- the server side
 
 
-def _forward_fields() -> set[str]:
+@internal(
+    "the door's check of a widget's kind (a browser's value of another kind is dropped)",
+    "Runtime._session_mgr.get_session_info, AppSession._session_state, "
+    "SessionState._new_widget_state, WStates.widget_metadata",
+    _session_fields,
+)
+def widget_kind(session_id: str, widget_id: str) -> str | None:
+    """The kind of value (``int_value``, ``json_trigger_value`` ...) that session
+    ``session_id`` drew widget ``widget_id`` with, or None if either is unknown; for the
+    door (ui.server.frames), on the event loop: dictionary reads only. Waits for a public
+    way to know a widget's kind outside its session's run."""
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return None
+    info = Runtime.instance()._session_mgr.get_session_info(session_id)
+    if info is None:
+        return None
+    meta = info.session._session_state._new_widget_state.widget_metadata.get(widget_id)
+    return None if meta is None else str(meta.value_type)
+
+
+@internal(
+    "the fair share and the cache's quotas per student",
+    "streamlit.runtime.scriptrunner.get_script_run_ctx",
+    _has("streamlit.runtime.scriptrunner", "get_script_run_ctx"),
+)
+def session_id() -> str | None:
+    """The id of the session whose script runs on this thread; None outside a run. Waits
+    for a session's id in ``st.context``."""
+    ctx = _ctx()
+    return None if ctx is None else ctx.session_id
+
+
+@internal(
+    "a follower's Play in time with the lecturer's (its lateness from the instrument's runs)",
+    _FRAGMENTS,
+    lambda: "fragment_ids_this_run" in _fields(_CONTEXT, "ScriptRunContext"),
+    default=False,
+)
+def fragment_run() -> bool:
+    """Whether the run on this thread reruns fragments only (a report, the channel's ask),
+    not the whole page; False outside a run. A whole page's run sends the player with the
+    rest of the page, so its delay is not the network's. Waits for the run's target in
+    ``st.context``."""
+    ctx = _ctx()
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
+
+
+@internal(
+    "a setting the server set kept against the old value another fragment's rerun brings",
+    f"{_FRAGMENTS}, ThreadState.get().fragment_id",
+    lambda: (
+        "fragment_ids_this_run" in _fields(_CONTEXT, "ScriptRunContext")
+        and _has(_CONTEXT, "ThreadState")()
+    ),
+    default=False,
+)
+def change_from_another_fragment() -> bool:
+    """In a widget's ``on_change``: whether this run reruns other fragments only. The
+    browser sends every widget's value with each rerun, a timed fragment's too, as it last
+    drew them: a value the server set a moment before comes back old and reads as a
+    change, which the callback then refuses. Waits for the callback's fragment and the
+    run's target in ``st.context``."""
+    from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
+
+    ctx = _ctx()
+    targets = (ctx.fragment_ids_this_run or []) if ctx is not None else []
+    return bool(targets) and ThreadState.get().fragment_id not in targets
+
+
+@internal(
+    "the embed (?embed=1: a page without sidebar and header in a course page's frame)",
+    "ScriptRunContext.query_string (the URL's embed=, which st.query_params hides)",
+    lambda: "query_string" in _fields(_CONTEXT, "ScriptRunContext"),
+)
+def reserved_query_parameter(name: str) -> str | None:
+    """The last value of URL parameter ``name`` (``embed``), or None. Streamlit keeps it
+    out of ``st.query_params`` (its own embed mode's); ``st.context.is_embedded`` knows
+    only ``?embed=true``. Waits for the whole query in ``st.context``."""
+    from urllib.parse import parse_qs
+
+    ctx = _ctx()
+    if ctx is None:
+        return None
+    values = parse_qs(str(ctx.query_string or "")[:4000], keep_blank_values=True).get(name)
+    return values[-1] if values else None
+
+
+FINISH_BYTES = 256  # a run's last message is smaller: larger ones are not parsed
+_PROTO = "streamlit.proto"
+
+
+@internal(
+    "the door's reading of a browser's frame (its values checked, a timer's taken out)",
+    "streamlit.proto.BackMsg_pb2.BackMsg",
+    _has(f"{_PROTO}.BackMsg_pb2", "BackMsg"),
+)
+def back_message(data: bytes) -> Any:
+    """A browser's frame parsed as Streamlit's ``BackMsg``, or None if it is not one (then
+    Streamlit closes the stream itself). Waits for a public type of a browser's message."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    msg = BackMsg()
+    try:
+        msg.ParseFromString(data)
+    except Exception:  # not a message of this wire format
+        return None
+    return msg
+
+
+@internal(
+    "a classmate's answer not queued behind many pages' messages (the fair share's wait "
+    "for a page's messages to leave)",
+    "streamlit.proto.ForwardMsg_pb2.ForwardMsg.script_finished",
+    lambda: "script_finished" in _fields_of_forward(),
+    default=False,
+)
+def run_finished(data: bytes) -> bool:
+    """Whether ``data``, a message to a browser, is the last of a run (``script_finished``);
+    the door tells the fair share (ui.server.fair.sent). Waits for a public hook on a run's
+    messages having left."""
+    if len(data) > FINISH_BYTES:
+        return False
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    msg = ForwardMsg()
+    try:
+        msg.ParseFromString(data)
+    except Exception:  # not a message of this wire format
+        return False
+    return msg.WhichOneof("type") == "script_finished"
+
+
+def _fields_of_forward() -> set[str]:
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
     return set(ForwardMsg.DESCRIPTOR.fields_by_name)
 
 
-def _run_query_string() -> bool:
-    return "query_string" in _context_fields()
+# ------------------------------------------------------------------------ the browser's DOM
+
+# ``data-testid`` values of Streamlit's frontend that the app's CSS and scripts select, each
+# checked against the frontend Streamlit ships. Each waits for a public class or part name.
+TESTIDS = {
+    "stApp": "the app's root: its connection state (reconnect.py) and script state",
+    "stSidebar": "the sidebar: hidden in presenter mode and an embed, closed on a phone",
+    "stSidebarCollapseButton": "the sidebar's close button, pressed on a phone",
+    "stExpandSidebarButton": "the button reopening the sidebar, hidden in presenter mode",
+    "stHeader": "the fixed header: hidden in presenter mode, an embed and on paper",
+    "stMainBlockContainer": "the page's column: its padding in presenter mode, embed, paper",
+    "stCaptionContainer": "captions: their size in presenter mode",
+    "stMarkdownContainer": "markdown text: larger type on the class page and strip",
+    "stProgress": "the class strip's tally bars: their labels' size",
+    "stPageLink-NavLink": "the home page's links: their titles wrap on a phone",
+    "stPopoverBody": "an open menu: presenter mode's Settings, as wide as a row of controls",
+    "stVerticalBlock": "a column of elements: a plain block on paper, so page breaks obey",
+    "stElementContainer": "one element's box: no page break just after a heading's",
+    "stHeading": "a heading: kept with what follows it on paper",
+    "stHorizontalBlock": "a row of columns: the proof's settings box, one column on paper",
+    "stColumn": "a column of a row: the proof's settings box, the paper's width",
+    "stExpander": "an expander: left out on paper",
+    "stPageLink": "a link to another page: left out on paper",
+    "stElementToolbar": "a chart's or table's toolbar: left out on paper",
+}
+CONNECTION_STATE = "data-test-connection-state"  # on the root: lost or CONNECTED
+ATTRIBUTES = {CONNECTION_STATE: "lost or CONNECTED: a reconnection reruns the page"}
 
 
-def _frontend_testids() -> bool:
-    return not _missing_from_frontend(list(TESTIDS))
+def testid(name: str) -> str:
+    """The CSS selector of Streamlit's element ``name`` (one of ``TESTIDS``)."""
+    if name not in TESTIDS:
+        raise ValueError(f"testid: {name!r} is not one of internals.TESTIDS")
+    return f'[data-testid="{name}"]'
 
 
-def _frontend_attributes() -> bool:
-    return not _missing_from_frontend(list(ATTRIBUTES))
+def _frontend_text() -> Iterator[str]:
+    static = Path(st.__file__).parent / "static" / "static" / "js"
+    for path in sorted(static.glob("*.js")):
+        yield path.read_text(encoding="utf-8", errors="ignore")
 
 
-FLOOD_GUARD = "the door's check of a widget's kind (a browser's value of another kind is dropped)"
-CHECKS: tuple[Check, ...] = (
-    Check(
-        FLOOD_GUARD,
-        "Runtime._session_mgr.get_session_info, AppSession._session_state, "
-        "SessionState._new_widget_state, WStates.widget_metadata",
-        _session_fields,
-    ),
-    Check(
-        "a classmate's answer not queued behind many pages' messages (the fair share's "
-        "wait for a page's messages to leave)",
-        "streamlit.proto.ForwardMsg_pb2.ForwardMsg.script_finished",
-        lambda: "script_finished" in _forward_fields(),
-    ),
-    Check(
-        "the fair share and the cache's quotas per student",
-        "streamlit.runtime.scriptrunner.get_script_run_ctx",
-        _has("streamlit.runtime.scriptrunner", "get_script_run_ctx"),
-    ),
-    Check(
-        "a follower's Play in time with the lecturer's (the player's lateness judged from "
-        "the instrument's own reruns)",
-        "ScriptRunContext.fragment_ids_this_run",
-        lambda: "fragment_ids_this_run" in _context_fields(),
-    ),
-    Check(
-        "a setting the server set kept against the old value a timed fragment's rerun "
-        "brings back from the browser",
-        "ScriptRunContext.fragment_ids_this_run, ThreadState.get().fragment_id",
-        lambda: "fragment_ids_this_run" in _context_fields() and _has(_CONTEXT, "ThreadState")(),
-    ),
-    Check(
-        "the embed (?embed=1: a page without sidebar and header in a course page's frame)",
-        "ScriptRunContext.query_string (the URL's embed=, which st.query_params hides)",
-        _run_query_string,
-    ),
-    Check(
-        "the first paint's navigation (titles, not file names)",
-        "PagesManager.uses_pages_directory",
-        _has("streamlit.runtime.pages_manager", "PagesManager", "uses_pages_directory"),
-    ),
+def _in_frontend(names: list[str]) -> bool:
+    left = set(names)
+    for text in _frontend_text():
+        left = {n for n in left if n not in text}
+        if not left:
+            return True
+    return not left
+
+
+CHECKS.append(
     Check(
         "the layout of presenter mode, an embed, the phone, the class strip and the printed proof",
         "the frontend's data-testid values in TESTIDS",
-        _frontend_testids,
-    ),
+        lambda: _in_frontend(list(TESTIDS)),
+    )
+)
+CHECKS.append(
     Check(
         "the rerun after a reconnection (reconnect.py)",
         "the frontend's data-test-connection-state attribute",
-        _frontend_attributes,
-    ),
+        lambda: _in_frontend(list(ATTRIBUTES)),
+    )
 )
+
+
+# ------------------------------------------------------------------------------ the report
 
 
 def problems() -> list[str]:
@@ -370,7 +335,7 @@ def problems() -> list[str]:
     for check in CHECKS:
         try:
             ok = check.probe()
-        except Exception:  # a probe that cannot even look counts as a failed check
+        except Exception:  # a probe that cannot even look counts as failed
             ok = False
         if not ok:
             out.append(f"{check.feature} is off: this Streamlit has no {check.internal}")
@@ -392,9 +357,8 @@ _REPORTED = False
 
 
 def report() -> list[str]:
-    """Check every internal once per process and print what is off to stderr (the
-    terminal of ``streamlit run``, and the server's log where stderr is redirected);
-    returns the lines."""
+    """Check every internal once per process and print what is off to stderr; returns the
+    lines."""
     global _REPORTED
     if _REPORTED:
         return []

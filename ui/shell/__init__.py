@@ -41,16 +41,6 @@ gc.freeze()
 # Streamlit lacks (the protection or feature that is then off), at the process's first run.
 internals.report()
 
-# No flash of file names. A ``pages/`` folder beside app.py starts every
-# server in Streamlit's old multipage mode: the first run after a start goes through
-# ``_mpa_v1``, which sends a navigation of the raw file names ("app", "experts", ...)
-# before this app's ``st.navigation`` sends the titles. .streamlit/config.toml has
-# ``client.showSidebarNavigation = false``, so that first navigation is sent hidden;
-# from here on (this module is imported before the first ``st.navigation``) it is on
-# again, or ``st.navigation`` would hide the titles too. The old mode is switched off
-# first, as ``st.navigation`` does, so that no session starting now reads "on" in it.
-internals.stop_pages_directory_mode()
-st.set_option("client.showSidebarNavigation", True)
 
 # A tab holds one open file (its websocket), not four: the sessions share one script loop
 # (see ui.server.loops), so a server under a limit of 1,024 files holds 700 tabs.
@@ -157,6 +147,13 @@ PAGES = (
 GLOSSARY = "Symbols and notation"  # the expander under every page (assets/glossary.md)
 
 _ROUTED = threading.local()  # depth of run_app in this script thread
+# No flash of file names. A ``pages/`` folder beside app.py starts every server in
+# Streamlit's old multipage mode: a run that starts before the app's first ``st.navigation``
+# goes through ``_mpa_v1``, which sends a navigation of the raw file names ("app",
+# "experts", ...). .streamlit/config.toml has ``client.showSidebarNavigation = false``, so
+# that navigation is sent hidden; the app's own is shown once the first ``st.navigation``
+# (which ends the old mode for every later run) is called, just after the switch.
+_NAVIGATES = [False]
 ADMITTED = state.session_key("_admitted")
 
 
@@ -210,6 +207,9 @@ def _run_app() -> None:
             st.session_state["room_join_code"] = cr.shown_code(joining)
     arrive.join_asked(st.session_state)  # the join form's button: the class from this run
     follow.before_run(st.session_state)  # a followed lecturer's change, before the widgets
+    if not _NAVIGATES[0]:  # see _NAVIGATES
+        _NAVIGATES[0] = True
+        st.set_option("client.showSidebarNavigation", True)
     page = st.navigation(_pages(st.session_state))
     follow.arrive_on(st.session_state, page.url_path)  # a follower: the lecturer's lecture
     spec = next(p for p in PAGES if p.url_path == page.url_path)

@@ -35,13 +35,19 @@ def test_inside_the_router_the_page_goes_on(monkeypatch):
 
 
 def test_the_old_modes_navigation_is_hidden_and_the_apps_is_shown():
-    """No flash of file names: the config hides the navigation Streamlit's old
-    multipage mode sends on a server's first run; importing the shell (before the first
-    ``st.navigation``) shows navigation again, so that the app's titles are drawn."""
+    """No flash of file names: the config hides the navigation Streamlit's old multipage
+    mode sends on a server's first run; the app's first ``st.navigation`` shows navigation
+    again (its titles) and ends the old mode. (tests/browser/test_first_paint.py looks.)"""
     import tomllib
     from pathlib import Path
 
-    config = Path(__file__).resolve().parents[3] / ".streamlit" / "config.toml"
+    from streamlit.testing.v1 import AppTest
+
+    root = Path(__file__).resolve().parents[3]
+    config = root / ".streamlit" / "config.toml"
     assert tomllib.loads(config.read_text())["client"]["showSidebarNavigation"] is False
+    at = AppTest.from_file(str(root / "app.py"), default_timeout=120)
+    at.run()
+    assert not at.exception
     assert shell.st.get_option("client.showSidebarNavigation") is True
     assert PagesManager.uses_pages_directory is False
