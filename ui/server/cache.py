@@ -243,11 +243,6 @@ def caches() -> dict[str, BoundedCache[Any, Any]]:
     return dict(_CACHES)
 
 
-def total_budget() -> int:
-    """Bytes all the caches together may hold."""
-    return sum(c.max_bytes for c in _CACHES.values())
-
-
 def clear_all() -> None:
     """Empty every cache and forget every session's heavy computing (for tests)."""
     for c in _CACHES.values():
