@@ -399,6 +399,8 @@ class Door:
             stream.end(int(message.get("code", 1000)))
             return
         await send(message)
-        data = message.get("bytes") if message["type"] == "websocket.send" else None
-        if data and stream.session is not None and internals.run_finished(data):
-            fair.sent(stream.session)  # a run's last message left: the next page may run
+        data: bytes = (message.get("bytes") or b"") if message["type"] == "websocket.send" else b""
+        # a run's last message is small: a page's other messages are not parsed for it
+        small = 0 < len(data) <= internals.FINISH_BYTES
+        if small and stream.session is not None and internals.run_finished(data):
+            fair.sent(stream.session)  # its messages left: the next page may run

@@ -209,6 +209,8 @@ def _unsent(now: float) -> int:
 def sent(session: str) -> None:
     """The last message of ``session``'s run has left the server (the door saw it go):
     its page run's messages no longer hold page runs back (:data:`UNSENT_MAX`)."""
+    if session not in _UNSENT:  # a fragment's end, or a page's already told: no lock
+        return
     with _LOCK:
         if _UNSENT.pop(session, None) is not None and (_QUEUE or _BUSY_QUEUE):
             _hand_out(time.monotonic())

@@ -41,7 +41,6 @@ gc.freeze()
 # Streamlit lacks (the protection or feature that is then off), at the process's first run.
 internals.report()
 
-
 # A tab holds one open file (its websocket), not four: the sessions share one script loop
 # (see ui.server.loops), so a server under a limit of 1,024 files holds 700 tabs.
 loops.share()
@@ -151,9 +150,8 @@ _ROUTED = threading.local()  # depth of run_app in this script thread
 # Streamlit's old multipage mode: a run that starts before the app's first ``st.navigation``
 # goes through ``_mpa_v1``, which sends a navigation of the raw file names ("app",
 # "experts", ...). .streamlit/config.toml has ``client.showSidebarNavigation = false``, so
-# that navigation is sent hidden; the app's own is shown once the first ``st.navigation``
-# (which ends the old mode for every later run) is called, just after the switch.
-_NAVIGATES = [False]
+# that navigation is sent hidden; the app's own is shown from its first ``st.navigation``
+# (which ends the old mode for every later run) on: the option is switched just before.
 ADMITTED = state.session_key("_admitted")
 
 
@@ -207,8 +205,7 @@ def _run_app() -> None:
             st.session_state["room_join_code"] = cr.shown_code(joining)
     arrive.join_asked(st.session_state)  # the join form's button: the class from this run
     follow.before_run(st.session_state)  # a followed lecturer's change, before the widgets
-    if not _NAVIGATES[0]:  # see _NAVIGATES
-        _NAVIGATES[0] = True
+    if not st.get_option("client.showSidebarNavigation"):  # the first navigation: above
         st.set_option("client.showSidebarNavigation", True)
     page = st.navigation(_pages(st.session_state))
     follow.arrive_on(st.session_state, page.url_path)  # a follower: the lecturer's lecture
