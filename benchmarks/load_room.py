@@ -19,8 +19,9 @@ changes (with and without a question on every page) against the same number of s
 on /lecture in no room, in the same run; the lecturer's ``--changes`` steps (``--gap`` s
 apart): for every follower, the time from the change written to the room (the store's
 document read every 2 ms) to its page receiving the lecture player at the new step; "Ask
-the class" (the lecturer's strip button) to each student's question card; every student's
-answer (the card's pills, a widget value as the browser sends it; 30% change it once)
+the class" (the lecturer's strip button) to each student's question card (drawn by the page
+from its route when the channel tells of it, as ``card.js`` does); every student's answer
+(posted to the card's route as the page posts it; 30% change it once)
 must be said counted on its page and counted once in the store (``answers.tally`` of
 ``answers_of``); "Reveal" steps the lecture (measured like a step) and every page shows
 the truth with its answer marked. The question is voted on twice ("Vote again",
@@ -154,8 +155,8 @@ async def run_room(
        the room (the store's document read every 2 ms) to its page receiving the lecture
        player at the new step;
     3. the last lecturer to step presses "Ask the class": the time to each student's
-       question card; every student answers with the card's pills (a widget value, as
-       the browser sends it), a share of them changing their answer once; every
+       question card (fetched from its route, as the page does); every student answers
+       on the card's route, a share of them changing their answer once; every
        page must say the last answer was counted, and the question's answers in the store
        (``answers.tally``) must count every student once, with their last answer;
     4. the next lecturer presses "Reveal": the lecture steps to t + 1 (measured as a
@@ -258,46 +259,46 @@ async def run_room(
         )
         q = room.question
         assert q is not None  # the room was read once its question was open
-        card = f"room_card_{q.id}"
-        await until(lambda: all(card in f.keys for _, f in followers), at + ROOM_WAIT_S)
-        out.card_s = [f.keys[card] - at for _, f in followers if card in f.keys]
+        await until(lambda: all(q.id in f.cards for _, f in followers), at + ROOM_WAIT_S)
+        out.card_s = [f.cards[q.id] - at for _, f in followers if q.id in f.cards]
         live_of = dict(followers)
 
         async def vote(v: int) -> tuple[dict[int, str], bool]:
             """Every student answers vote ``v`` (some change their minds), and each answer
             must be said counted on its page and be counted once in the store."""
             finals: dict[int, str] = {}
-            key = f"room_q{q.id}_said" if v == 1 else f"room_q{q.id}_v{v}_said"
 
             async def answer(i: int, f: Live) -> None:
-                if card not in f.keys:
+                if q.id not in f.cards:
                     out.errors.append(f"student {i + 1} was not shown question {q.id}")
                     return
                 rng = random.Random(seed * 100_003 + i + 7919 * v)
                 if v > 1 and not await until(
-                    lambda: key in f.session.keyed, time.perf_counter() + ROOM_WAIT_S
+                    lambda: (f.card_view or {}).get("vote") == v, time.perf_counter() + ROOM_WAIT_S
                 ):
                     out.errors.append(f"student {i + 1} was not asked to vote again")
                     return
                 await asyncio.sleep(rng.uniform(0.2, 3.0))  # reading the question
                 said = rng.choice(ROOM_ANSWERS)
-                await f.send(f.session.choose(key, said))
+                sent = [await f.answer_card(ROOM_ANSWERS.index(said))]
                 if rng.random() < ROOM_CHANGERS:
                     await asyncio.sleep(rng.uniform(0.5, 2.0))
                     said = ROOM_ANSWERS[1 - ROOM_ANSWERS.index(said)]
-                    await f.send(f.session.choose(key, said))
+                    sent.append(await f.answer_card(ROOM_ANSWERS.index(said)))
                     out.changed[v - 1] += 1
+                if sent != [200] * len(sent):
+                    out.errors.append(f"student {i + 1}'s answers were answered {sent}")
                 finals[i] = said
 
             await asyncio.gather(*(answer(i, f) for i, f in followers))
             counted = "Counted: " if v == 1 else "Counted (second vote): "
             mine = {i: f"{counted}you said {said}." for i, said in finals.items()}
             await until(
-                lambda: all(live_of[i].says(text, card) for i, text in mine.items()),
+                lambda: all(live_of[i].card_says(text) for i, text in mine.items()),
                 time.perf_counter() + ROOM_WAIT_S,
             )
             out.answered.append(len(finals))
-            out.confirmed.append(sum(live_of[i].says(text, card) for i, text in mine.items()))
+            out.confirmed.append(sum(live_of[i].card_says(text) for i, text in mine.items()))
             got = answers.answers_of(store, room, q.id, v)
             tally = answers.tally(got)
             out.counted.append(len(got))
@@ -360,7 +361,7 @@ async def run_room(
         }
 
         def marked(i: int) -> bool:
-            return all(live_of[i].says(text, card) for text in right[i])
+            return all(live_of[i].card_says(text) for text in right[i])
 
         await until(lambda: all(map(marked, right)), time.perf_counter() + ROOM_WAIT_S)
         out.marked = sum(map(marked, right))

@@ -30,7 +30,7 @@ from streamlit.proto.ClientState_pb2 import ClientState
 from tools.components import (
     ASK_SCENE,
     CANVAS_KEY,
-    CARD_CHANNEL_KEY,
+    CARD_KEY,
     CHANNEL_KEY,
     LECTURE_SCENE_KEY,
     PLAYER_KEY,
@@ -46,12 +46,20 @@ from tools.streamlit_client import RUN_TIMEOUT, Client, Options, RunError, RunVi
 
 async def http_post(stream: str, path: str, body: bytes, headers: dict[str, str] | None) -> int:
     """POST ``body`` to ``path`` on the server of the websocket URL ``stream``; its status."""
+    return (await http_call(stream, "POST", path, body, headers))[0]
+
+
+async def http_call(
+    stream: str, method: str, path: str, body: bytes, headers: dict[str, str] | None
+) -> tuple[int, bytes]:
+    """``method`` ``path`` (with ``body``) on the server of the websocket URL ``stream``, on
+    a connection of its own; its status and body."""
     where = urlsplit(stream)
     host, port = where.hostname or "127.0.0.1", where.port or 80
     reader, writer = await asyncio.open_connection(host, port)
     try:
         lines = [
-            f"POST {path} HTTP/1.1",
+            f"{method} {path} HTTP/1.1",
             f"Host: {host}:{port}",
             "Content-Type: text/plain",
             f"Content-Length: {len(body)}",
@@ -61,7 +69,8 @@ async def http_post(stream: str, path: str, body: bytes, headers: dict[str, str]
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
         await writer.drain()
         status = await asyncio.wait_for(reader.readline(), RUN_TIMEOUT)
-        return int(status.split()[1])
+        rest = await asyncio.wait_for(reader.read(), RUN_TIMEOUT)
+        return int(status.split()[1]), rest.partition(b"\r\n\r\n")[2]
     finally:
         writer.close()
 
@@ -85,7 +94,7 @@ class Session(Client):
         self.scene: dict[str, Any] = {}
         self.lecture_scene: dict[str, Any] = {}  # the lecture's window, from the last full run
         self.channel: dict[str, Any] | None = None  # the strip's live channel (its ticket)
-        self.card_channel: dict[str, Any] | None = None  # Step by step's card's (its part)
+        self.card: dict[str, Any] | None = None  # Step by step's card as a run drew it
         self.player_id = ""
         self.player_fragment_id = ""
         self.t = 0  # the server's step, as the player last showed it
@@ -105,8 +114,8 @@ class Session(Client):
             view.t, view.n_steps = player.t, player.T
         elif component.id.endswith(f"-{CHANNEL_KEY}"):
             self.channel = json.loads(component.json)  # the ticket, the strip's topic and version
-        elif component.id.endswith(f"-{CARD_CHANNEL_KEY}"):
-            self.card_channel = json.loads(component.json)
+        elif component.id.endswith(f"-{CARD_KEY}"):
+            self.card = json.loads(component.json)  # its route, ticket and view
         elif component.id.endswith(f"-{CANVAS_KEY}"):
             view.canvas_id = component.id
             view.canvas_fragment_id = fragment_id
@@ -240,6 +249,23 @@ class Session(Client):
             return await self.report(target)
         self.t = target
         return elapsed, None if status == 204 else f"the route answered {status}"
+
+    async def card_call(self, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+        """The question card's route as ``card.js`` calls it: its card now (``body`` None),
+        or an answer posted; the status and the JSON answered."""
+        if self.card is None:
+            raise RunError("the page drew no question card of its own")
+        if body is None:
+            ringed = "1" if self.card["ringed"] else "0"
+            path = f"{self.card['url']}?ticket={self.card['ticket']}&ringed={ringed}"
+            status, raw = await http_call(self.url, "GET", path, b"", self.headers)
+        else:
+            sent = json.dumps(body).encode()
+            status, raw = await http_call(self.url, "POST", self.card["url"], sent, self.headers)
+        try:
+            return status, json.loads(raw or b"null")
+        except ValueError:
+            return status, None
 
     async def posted(self) -> str | None:
         """None if the session's next run shows the step last posted (the instrument's

@@ -39,7 +39,26 @@ ASK_SCENE = json.dumps([{"event": "scene", "value": {"run": "", "start": 0}}])
 # the class's live channel on a student's page (ui/classmode/live.py): its component's key,
 # and the triggers live.js and player.js send for what the page cannot draw by itself
 CHANNEL_KEY = "room_channel"
-CARD_CHANNEL_KEY = "room_channel_card"  # Step by step's question card (ui.classmode.strip)
+CARD_KEY = "room_pcard"  # Step by step's question card, drawn by the page (ui.classmode.card)
+
+
+def card_words(view: dict[str, Any] | None) -> str:
+    """The words of a question card the page draws (``ui/live/card.js``, from the view of
+    ``ui.classmode.card``), its bold parts in Markdown's ``**`` as the server card writes
+    them."""
+    if not view:
+        return ""
+    parts = [f"**{view.get('head', '')}** {view.get('lead', '')}", view.get("text", "")]
+    parts += [view.get(k, "") for k in ("first", "counted", "turnAsk", "said", "line", "none")]
+    if view.get("barHead"):
+        parts.append(f"**{view['barHead']}** {view.get('bar', '')}")
+    parts.append(view.get("ask", ""))
+    if view.get("revealed"):
+        parts.append(f"**Answer:** {view.get('answer', '')}")
+    parts += [f"**{name}:** {text}" for name, text in view.get("yours", [])]
+    return "\n".join(str(p) for p in parts if p)
+
+
 STRIP_CHANGED = json.dumps([{"event": "changed", "value": 0}])
 
 

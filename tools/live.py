@@ -10,6 +10,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import websockets
 from streamlit.proto.ClientState_pb2 import ClientState
@@ -18,13 +19,13 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from tools.app_client import Session
 from tools.components import (
     ASK_SCENE,
-    CARD_CHANNEL_KEY,
     CHANNEL_KEY,
     MISSING_SCENE,
     PLAYER_KEY,
     STRIP_CHANGED,
     Lateness,
     PlayerView,
+    card_words,
     player_live,
 )
 from tools.streamlit_client import OK_FINISH, RunView, message
@@ -107,6 +108,13 @@ class Live:
         self._follow_q: str | None = None  # the question version it shows (S.followQ)
         self._asked_live: tuple[object, object] | None = None
         self._asked_part: dict[str, object] = {}  # a part's key -> the version asked for
+        # the question card the page draws itself (card.js): its view, when each question
+        # first showed on it, and the card version last asked of its route
+        self.card_view: dict[str, Any] | None = None
+        self.cards: dict[int, float] = {}
+        self._card_drawn: object = None  # the run's card last taken (its data, as sent)
+        self._card_asked: object = None
+        self._card_posting = 0
 
     def start(self) -> None:
         """Read from now on; the timers of the fragments the page's runs asked for so far."""
@@ -144,15 +152,15 @@ class Live:
             self._seen = int(message["id"])  # type: ignore[call-overload]
             self.heard += 1
         self._last = message
-        for key, name in ((CHANNEL_KEY, "channel"), (CARD_CHANNEL_KEY, "card_channel")):
-            part = getattr(self.session, name, None) or {}
-            version = state.get(part.get("topic"))
-            if isinstance(version, str) and version not in (
-                part.get("shown"),
-                self._asked_part.get(key),
-            ):
-                self._asked_part[key] = version
-                self._spawn(self.session.trigger(key, STRIP_CHANGED))
+        part = getattr(self.session, "channel", None) or {}
+        version = state.get(part.get("topic"))
+        if isinstance(version, str) and version not in (
+            part.get("shown"),
+            self._asked_part.get(CHANNEL_KEY),
+        ):
+            self._asked_part[CHANNEL_KEY] = version
+            self._spawn(self.session.trigger(CHANNEL_KEY, STRIP_CHANGED))
+        self._card_check()
         p = self.player[1] if self.player is not None else None
         follow = p.follow if p is not None else None
         lecture = state.get("lecture")
@@ -304,6 +312,66 @@ class Live:
             if not self._closing:
                 self.errors.append(f"{type(exc).__name__}: {exc}"[:300])
 
+    def _card_seen(self, view: dict[str, Any] | None, now: float) -> None:
+        if not isinstance(view, dict) or not isinstance(view.get("version"), str):
+            return
+        self.card_view = view
+        if view.get("q"):
+            self.cards.setdefault(int(view["q"]), now)
+
+    def _card_check(self) -> None:
+        """As ``card.js`` does: the card the run drew, then its route asked for the room's
+        card when the channel names another, once per version."""
+        data = getattr(self.session, "card", None)
+        if data is not None and data is not self._card_drawn:
+            self._card_drawn = data
+            if not self._card_posting:  # an answer on its way keeps what was clicked
+                self._card_seen(data.get("view"), time.perf_counter())
+        state = (self._last or {}).get("state")
+        want = state.get("card") if isinstance(state, dict) else None
+        shown = (self.card_view or {}).get("version")
+        if data is None or not isinstance(want, str) or want in (shown, self._card_asked):
+            return
+        self._card_asked = want
+        task = asyncio.create_task(self._card_fetch())
+        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+    async def _card_fetch(self) -> None:
+        for tries in range(5):
+            status, got = await self.session.card_call()
+            if status == 200:
+                self._card_seen(got, time.perf_counter())
+                state = (self._last or {}).get("state")
+                if not isinstance(state, dict) or state.get("card") == got.get("version"):
+                    return
+            await asyncio.sleep(0.4 * 2**tries)  # card.js's AGAIN
+        self.errors.append("the question card's route did not give the room's card")
+
+    async def answer_card(self, said: int, turn: int | None = None) -> int:
+        """A click on the card's choice ``said`` (and turn ``turn``), posted as ``card.js``
+        posts it; the route's status (the card it answers with is shown)."""
+        view, data = self.card_view or {}, getattr(self.session, "card", None) or {}
+        body = {
+            "ticket": data.get("ticket"),
+            "q": view.get("q"),
+            "vote": view.get("vote", 1),
+            "said": said,
+            "turn": turn,
+            "ringed": bool(data.get("ringed")),
+        }
+        self._card_posting += 1
+        try:
+            status, got = await self.session.card_call(body)
+        finally:
+            self._card_posting -= 1
+        if status == 200:
+            self._card_seen(got, time.perf_counter())
+        return status
+
+    def card_says(self, text: str) -> bool:
+        """The card the page draws says ``text``."""
+        return text in card_words(self.card_view)
+
     def _finished(self, view: RunView, now: float) -> None:
         self.session.keep(view)
         for key in view.keyed:
@@ -315,6 +383,7 @@ class Live:
             self.errors.append(f"script_finished status {view.status}")
         else:
             self.session.check(view)
+        self._card_check()
 
 
 async def until(ready: Callable[[], bool], deadline: float, every: float = 0.02) -> bool:

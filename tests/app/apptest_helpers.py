@@ -10,6 +10,7 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from perceptron_core import DATASETS
+from tools.components import card_words  # noqa: F401 (the tests' reading of a card)
 from ui.app.state import SETTINGS, param_key
 from ui.compute.runs import dataset
 from ui.look.numbers import AXIS
@@ -219,3 +220,95 @@ def plain_perceptron(
         if made == 0:
             return M, True, run, w
     return M, False, passes, w
+
+
+CARD = "perceptron.card"  # a student's question card on Step by step (ui.classmode.card)
+_CARD_SERVER: list[Any] = []  # the card's route, served once per test process: its port
+
+
+def card_data(at: AppTest) -> dict[str, Any] | None:
+    """What the page's question card was sent (its ticket, route and view), or None when the
+    page draws no card of its own."""
+    for e in at.get("bidi_component"):
+        if e.proto.component_name == CARD and e.proto.json:
+            data: dict[str, Any] = json.loads(e.proto.json)
+            return data
+    return None
+
+
+def _card_port() -> int:
+    if not _CARD_SERVER:
+        from starlette.applications import Starlette
+
+        from tests.asgi_thread import serving
+        from ui.live import card
+        from ui.shell import asgi
+
+        # many: a test of the rate sets its own (card_rates)
+        many = card.Rates(rate=1e6, burst=10**6)
+        app = Starlette(routes=[card.route(asgi._card_of, asgi._answer, asgi._key_of, rates=many)])
+        served = serving(app)  # kept: the server stops when its context is collected
+        _CARD_SERVER.extend([served.__enter__(), served, many])  # for the rest of the process
+    return int(_CARD_SERVER[0])
+
+
+def card_rates() -> Any:
+    """The card route's rate per seat (``ui.live.card.Rates``) in the tests' server."""
+    _card_port()
+    return _CARD_SERVER[2]
+
+
+def card_call(
+    body: dict[str, Any] | None = None, *, ticket: str = "", ringed: bool = False
+) -> tuple[int, Any]:
+    """The card's route answering a GET (``body`` None) or a POST of ``body``, as the page
+    calls it: its status and JSON."""
+    import http.client
+    from urllib.parse import urlencode
+
+    from ui.live import card
+
+    conn = http.client.HTTPConnection("127.0.0.1", _card_port(), timeout=30)
+    try:
+        if body is None:
+            query = urlencode({"ticket": ticket, "ringed": "1" if ringed else "0"})
+            conn.request("GET", f"{card.PATH}?{query}")
+        else:
+            conn.request("POST", card.PATH, body=json.dumps(body).encode())
+        response = conn.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        conn.close()
+
+
+def card_now(at: AppTest) -> dict[str, Any]:
+    """The card page ``at`` shows, as its page asks the route for it now (the channel said
+    the room's question changed)."""
+    data = card_data(at)
+    assert data is not None, "the page draws no question card"
+    status, got = card_call(ticket=data["ticket"], ringed=data["ringed"])
+    assert status == 200, got
+    view: dict[str, Any] = got
+    return view
+
+
+def answer_card(at: AppTest, said: str | None, turn: str | None = None) -> dict[str, Any]:
+    """A click on page ``at``'s card: the choice ``said`` (None: the one picked) and the turn
+    ``turn`` (None: the one picked), posted as card.js posts it; the card it is answered with."""
+    data = card_data(at)
+    assert data is not None, "the page draws no question card"
+    view = card_now(at)
+    picked = view["options"].index(said) if said is not None else view["picked"]
+    way = view["turns"].index(turn) if turn is not None else view["turnPicked"]
+    body = {
+        "ticket": data["ticket"],
+        "q": view["q"],
+        "vote": view["vote"],
+        "said": picked,
+        "turn": way if way >= 0 else None,
+        "ringed": data["ringed"],
+    }
+    status, got = card_call(body)
+    assert status == 200, got
+    after: dict[str, Any] = got
+    return after

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from apptest_helpers import lecture_scene, open_app
+from apptest_helpers import answer_card, lecture_scene, open_app
 from test_room import card_of, fresh_store, lecturer, room_of, student, texts  # noqa: F401
 
 from perceptron_core import FEATURE_MAPS, epoch_mistakes, make_dataset, max_margin, train
@@ -142,10 +142,10 @@ def test_a_bank_question_in_class_from_the_pick_to_the_summary(fresh_store) -> N
         x.run()
         x.run()
         assert x.session_state["data_name"] == "four_points"  # the followers took it too
-        assert q.prompt in texts(x)
+        assert q.prompt in card_of(x, q.id)
     good, bad = q.choices[q.right], next(c for c in q.choices if c != q.choices[q.right])
-    a.button_group(key=f"room_q{q.id}_said").set_value(good).run()
-    b.button_group(key=f"room_q{q.id}_said").set_value(bad).run()
+    answer_card(a, good)
+    answer_card(b, bad)
     assert f"Counted: you said {good}." in card_of(a, q.id)
     lec.toggle(key="room_live_pick").set_value(True).run()
     assert sorted(p.proto.text for p in lec.get("progress")) == sorted(
@@ -204,11 +204,11 @@ def test_a_bank_question_is_voted_on_twice_and_the_recap_shows_the_shift(fresh_s
     q = room_of(seat.code).question
     good, bad = q.choices[q.right], q.choices[1 - q.right]
     a.run()
-    a.button_group(key=f"room_q{q.id}_said").set_value(bad).run()
+    answer_card(a, bad)
     lec.button(key="room_again").click().run()
     a.run()
     assert f"Your first vote: {bad}." in card_of(a, q.id)
-    a.button_group(key=f"room_q{q.id}_v2_said").set_value(good).run()
+    answer_card(a, good)
     lec.button(key="room_reveal").click().run()
     rows = [
         r
@@ -235,10 +235,10 @@ def test_a_reload_still_says_which_answer_counted(fresh_store) -> None:  # noqa:
     lec.button(key="room_ask").click().run()
     q = room_of(seat.code).question
     a.run()
-    a.button_group(key=f"room_q{q.id}_said").set_value(q.choices[1]).run()
+    answer_card(a, q.choices[1])
     lec.button(key="room_again").click().run()
     a.run()
-    a.button_group(key=f"room_q{q.id}_v2_said").set_value(q.choices[0]).run()
+    answer_card(a, q.choices[0])
     held = a.session_state["room_seat"].seat
     session: dict = {}
     arrive.arrive(
@@ -254,8 +254,8 @@ def test_a_reload_keeps_the_answer_to_the_next_examples_question_too(fresh_store
     lec.button(key="room_ask").click().run()  # the list's first entry: the next example
     q = room_of(seat.code).question
     a.run()
-    a.button_group(key=f"room_q{q.id}_said").set_value("no mistake").run()
-    a.button_group(key=f"room_q{q.id}_turn").set_value("clockwise").run()
+    answer_card(a, "no mistake")
+    answer_card(a, None, "clockwise")
     held = a.session_state["room_seat"].seat
     session: dict = {}
     arrive.arrive(

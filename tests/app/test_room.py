@@ -15,7 +15,17 @@ import json
 import numpy as np
 import pytest
 import streamlit as st
-from apptest_helpers import lecture_scene, open_app, plain_perceptron
+from apptest_helpers import (
+    answer_card,
+    card_call,
+    card_data,
+    card_now,
+    card_rates,
+    card_words,
+    lecture_scene,
+    open_app,
+    plain_perceptron,
+)
 
 import perceptron_store as store
 from ui.app import links
@@ -453,7 +463,13 @@ def test_a_student_who_joined_opens_step_by_step_on_the_lecturers_lecture_in_one
 
 
 def card_of(at, qid: int) -> str:
-    """The text of a student's card of question ``qid``."""
+    """The text of a student's card of question ``qid``: on Step by step as its page draws
+    it (asked of the card's route, as the page does when the channel tells of a change);
+    elsewhere in the strip."""
+    if card_data(at) is not None:
+        view = card_now(at)
+        assert view["q"] == qid, f"the card shows question {view['q']}, not {qid}"
+        return card_words(view)
     node = block(at, f"room_card_{qid}")
     assert node is not None, f"no card of question {qid}"
     return shown(node)
@@ -472,12 +488,12 @@ def test_ask_answer_reveal() -> None:
     assert lecture_scene(lec)["asked"] == [q.t, q.point]
     a.run()
     b.run()
-    assert "Will it be a mistake?" in texts(a)
+    assert "Will it be a mistake?" in card_of(a, q.id)
     # a follower's chart rings it too: which example, not whether it will be a mistake
     assert lecture_scene(a)["asked"] == [q.t, q.point]
-    a.button_group(key=f"room_q{q.id}_said").set_value("mistake").run()
-    b.button_group(key=f"room_q{q.id}_said").set_value("mistake").run()
-    b.button_group(key=f"room_q{q.id}_said").set_value("no mistake").run()  # changed
+    answer_card(a, "mistake")
+    answer_card(b, "mistake")
+    answer_card(b, "no mistake")  # changed
     lec.run()
     assert "**2** of 2 answered" in texts(lec)
     t0 = lec.session_state["lec_t"]
@@ -490,7 +506,7 @@ def test_ask_answer_reveal() -> None:
     b.run()
     b.run()
     truth = "It was a mistake" if q.mistake else "No mistake"
-    assert truth in texts(a) and truth in texts(b)
+    assert truth in card_of(a, q.id) and truth in card_of(b, q.id)
     marks = [
         ("mistake ✓ right" in card_of(x, q.id), "mistake ✗" in card_of(x, q.id)) for x in (a, b)
     ]
@@ -506,9 +522,9 @@ def test_the_shares_are_hidden_until_the_reveal_unless_the_lecturer_shows_them_l
     lec.button(key="room_ask").click().run()
     q = room_of(seat.code).question
     a.run()
-    a.button_group(key=f"room_q{q.id}_said").set_value("mistake").run()
+    answer_card(a, "mistake")
     b.run()
-    b.button_group(key=f"room_q{q.id}_said").set_value("no mistake").run()
+    answer_card(b, "no mistake")
     lec.run()
     said = texts(lec)
     assert "**2** of 2 answered" in said
@@ -546,7 +562,7 @@ def test_the_presenters_strip_says_how_many_answered_not_what(monkeypatch) -> No
     a = student(seat.code, page="pages/lecture.py")
     lec.button(key="room_ask").click().run()
     a.run()
-    a.button_group(key="room_q1_said").set_value("mistake").run()
+    answer_card(a, "mistake")
     lec.run()
     row = shown(block(lec, "room_strip_state"))
     assert "**1 of 1 answered**" in row and "mistake" not in row
@@ -575,8 +591,8 @@ def test_discuss_and_vote_again_keeps_both_votes_and_grades_each_part() -> None:
     wrong_turn = turns.TURN_WORDS["ccw" if q.turn == "cw" else "cw"]
     for x, said in ((a, "no mistake"), (b, "mistake")):  # the first vote
         x.run()
-        x.button_group(key="room_q1_said").set_value(said).run()
-    b.button_group(key="room_q1_turn").set_value(wrong_turn).run()
+        answer_card(x, said)
+    answer_card(b, None, wrong_turn)
     lec.run()
     assert "**2** of 2 answered" in texts(lec)
     # Vote again: the first vote closes and is kept; the shares stay hidden
@@ -588,12 +604,12 @@ def test_discuss_and_vote_again_keeps_both_votes_and_grades_each_part() -> None:
     a.run()
     card = card_of(a, 1)
     assert "vote again" in card and "Your first vote: no mistake." in card
-    a.button_group(key="room_q1_v2_said").set_value("mistake").run()
-    a.button_group(key="room_q1_v2_turn").set_value(right_turn).run()
+    answer_card(a, "mistake")
+    answer_card(a, None, right_turn)
     assert "Counted (second vote): you said mistake, " + right_turn in card_of(a, 1)
     b.run()
-    b.button_group(key="room_q1_v2_said").set_value("mistake").run()
-    b.button_group(key="room_q1_v2_turn").set_value(wrong_turn).run()
+    answer_card(b, "mistake")
+    answer_card(b, None, wrong_turn)
     lec.run()
     assert "**2** of 2 answered" in texts(lec)
     s = links.the_store()
@@ -695,10 +711,10 @@ def test_closing_the_class_shows_its_lecturer_the_recap_with_the_summary() -> No
     a = student(seat.code, "Ana", page="pages/lecture.py")
     lec.button(key="room_ask").click().run()
     a.run()
-    a.button_group(key="room_q1_said").set_value("mistake").run()
+    answer_card(a, "mistake")
     lec.button(key="room_again").click().run()
     a.run()
-    a.button_group(key="room_q1_v2_said").set_value("no mistake").run()
+    answer_card(a, "no mistake")
     lec.button(key="room_reveal").click().run()
     lec.switch_page("pages/room.py").run()
     lec.checkbox(key="room_sure").check().run()
@@ -848,17 +864,24 @@ def test_seats_and_classes_per_browser_are_bounded(monkeypatch) -> None:
 
 
 def test_answering_in_a_loop_is_limited(monkeypatch) -> None:
-    from ui.classmode import seat as seat_mod
-
     # the seat's burst, and almost no refill: however slowly the machine runs the clicks
-    monkeypatch.setattr(seat_mod, "ACT_RATE", 0.001)
+    rates = card_rates()
+    monkeypatch.setattr(rates, "rate", 0.001)
+    monkeypatch.setattr(rates, "burst", 10)
     lec, seat = lecturer()
     lec.switch_page("pages/lecture.py").run()
     lec.button(key="room_ask").click().run()
     a = student(seat.code, page="pages/lecture.py")
-    for i in range(14):
-        a.button_group(key="room_q1_said").set_value(["mistake", "no mistake"][i % 2]).run()
-    assert "Many answers at once" in texts(a)
+    data, view = card_data(a), card_now(a)  # the card's first call of the burst
+    sent = [
+        card_call(
+            {"ticket": data["ticket"], "q": view["q"], "vote": 1, "said": i % 2, "turn": None}
+            | {"ringed": data["ringed"]}
+        )
+        for i in range(14)
+    ]
+    assert [status for status, _ in sent] == [200] * 9 + [429] * 5
+    assert all("Many answers at once" in got["error"] for _, got in sent[9:])  # said on the card
     answers = an.answers_of(links.the_store(), room_of(seat.code), 1)
     assert len(answers) == 1  # one seat, one answer, however many clicks
 

@@ -6,7 +6,7 @@ a follower who edits told once that they no longer follow."""
 from __future__ import annotations
 
 import numpy as np
-from apptest_helpers import lecture_scene
+from apptest_helpers import answer_card, card_data, card_now, lecture_scene
 from test_room import fresh_store, lecturer, room_of, student, texts  # noqa: F401 (its store)
 
 from ui.app import links
@@ -24,17 +24,20 @@ def test_the_answer_sits_in_the_bar_and_a_followers_chart_rings_the_example_an_e
     assert q is not None
     a.run()
     b.run()
-    for s in (a, b):
-        said = s.button_group(key=f"room_q{q.id}_said")
-        assert said.options  # the answer: mistake or not
-        assert f"Question {q.id}:** will point {q.point + 1}," in texts(s)
+    cards = {s: card_now(s) for s in (a, b)}
+    for view in cards.values():
+        assert view["options"] == ["mistake", "no mistake"]  # the answer: mistake or not
+        assert view["barHead"] == f"Question {q.id}:"
+        assert view["bar"].startswith(f"will point {q.point + 1},")
     assert lecture_scene(a)["asked"] == [q.t, q.point]
-    assert "ringed with “?” on your chart" in texts(a)
+    assert "ringed with “?” on your chart" in cards[a]["bar"]
+    assert cards[a]["figure"] is None  # the chart above shows the example
     # B's chart is B's own run: a ring there could mark another example
     assert lecture_scene(b)["asked"] is None
-    assert "ringed" not in texts(b) and "drawn in the question card" in texts(b)
-    a.button_group(key=f"room_q{q.id}_said").set_value("mistake").run()
-    assert "Counted: you said mistake." in texts(a)
+    assert "ringed" not in cards[b]["bar"] and "drawn in the question card" in cards[b]["bar"]
+    assert cards[b]["figure"]["point"] == list(q.x)  # the card draws it
+    assert card_data(a)["ringed"] and not card_data(b)["ringed"]
+    assert "Counted: you said mistake." in answer_card(a, "mistake")["counted"]
     assert an.tally(an.answers_of(links.the_store(), room_of(seat.code), q.id)).answered == 1
 
 

@@ -232,8 +232,22 @@ def test_a_students_forged_lecturer_controls_change_nothing(room, page: str) -> 
                 after["target"] = target
             q = cr.load_room(s, code, fresh=True).question
             await mallory.settle()  # any run of the page still under way
-            view = await mallory.request(mallory.choose(f"room_q{q.id}_said", "mistake"))
-            after["harm"] = after.get("harm", []) + harm(view)
+            if page == "lecture":  # Step by step's card is the page's own, on its route
+                assert mallory.card is not None
+                said = {"ticket": mallory.card["ticket"], "vote": 1, "turn": None}
+                said["ringed"] = mallory.card["ringed"]
+                forged = [  # another question, a choice there is not, a vote not open
+                    await mallory.card_call(said | {"q": q.id + 5, "said": 0}),
+                    await mallory.card_call(said | {"q": q.id, "said": 7}),
+                    await mallory.card_call(said | {"q": q.id, "said": 0, "vote": 2}),
+                ]
+                after["forged"] = [(status, got["said"]) for status, got in forged]
+                after["forged_answers"] = an.answers_of(s, made, q.id)
+                status, got = await mallory.card_call(said | {"q": q.id, "said": 0})
+                after["card"] = (status, got["counted"])
+            else:
+                view = await mallory.request(mallory.choose(f"room_q{q.id}_said", "mistake"))
+                after["harm"] = after.get("harm", []) + harm(view)
             after["answers"] = an.answers_of(s, made, q.id)
             return changed, harmed, after
 
@@ -243,8 +257,19 @@ def test_a_students_forged_lecturer_controls_change_nothing(room, page: str) -> 
     assert after["harm"] == []
     if page == "lecture":
         assert after["followed"] == after["target"]
+        assert [status for status, _ in after["forged"]] == [200] * 3  # each said on the card
+        assert [said.split(".")[0] for _, said in after["forged"]] == [
+            "That question is no longer open",
+            "That answer is not one of the choices",
+            "That vote is not open",
+        ]
+        assert after["forged_answers"] == {}  # none counted
+        assert after["card"] == (200, "Counted: you said mistake. " + CHANGE)
     assert list(after["answers"]) == [seat]
     assert json.loads(after["answers"][seat])["mistake"] is True
+
+
+CHANGE = "You can change your answer until the lecturer reveals it."
 
 
 def forged_answers(element_id: str) -> list[tuple[str, WidgetState]]:

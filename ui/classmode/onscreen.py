@@ -26,9 +26,7 @@ BAR = "room_bar_"  # the bar's key: BAR + the question's number
 # chart; not with prefers-reduced-motion. Mounted with the bar only, so the column's room
 # below needs no ``html:has(...)`` marker (which would restyle the whole document on
 # every layout of the page).
-_bar_style = page_style(
-    "room_bar",
-    f"""
+BAR_CSS = f"""
 [class*="st-key-{BAR}"] {{
   position: fixed; z-index: 90; left: 0; right: 0; bottom: 0; width: auto !important;
   gap: 0.35rem; padding: 0.55rem 1rem calc(0.6rem + env(safe-area-inset-bottom));
@@ -42,12 +40,17 @@ _bar_style = page_style(
     border: 3px dotted {ASKED}; border-radius: 0.75rem; padding-bottom: 0.6rem;
   }}
 }}
-{testid("stMainBlockContainer")} {{
-  padding-bottom: 14rem !important;
-}}
 @keyframes room-bar-in {{ from {{ transform: translateY(110%); }} to {{ transform: none; }} }}
 @media (prefers-reduced-motion: reduce) {{
   [class*="st-key-{BAR}"] {{ animation: none; }}
+}}
+"""
+_bar_style = page_style(
+    "room_bar",
+    BAR_CSS
+    + f"""
+{testid("stMainBlockContainer")} {{
+  padding-bottom: 14rem !important;
 }}
 """,
 )

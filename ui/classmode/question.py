@@ -27,30 +27,51 @@ from ui.look.palette import MINUS, PLUS, W_COLOUR
 from ui.look.plots import CHART, as_figure
 
 
+def question_span(q: cr.Question) -> float:
+    """Half the width of the question's square picture: the example well inside it."""
+    return max(1.0, float(np.abs(np.asarray(q.x, dtype=float)).max()) * 1.6)
+
+
+def question_lines(q: cr.Question) -> list[tuple[str, tuple[list[float], list[float]]]]:
+    """The lines of the question's picture, named, with two ends past its square: the line
+    before the step, and once revealed the line after a mistake's step (w = 0 draws none)."""
+    w = np.asarray(q.w, dtype=float)
+    bias = len(q.z) > len(q.x)
+    lines = [("line before the step", w)]
+    if q.revealed and q.mistake:
+        lines.append(("line after the step", w + q.eta * q.y * np.asarray(q.z)))
+    span = question_span(q)
+    return [(name, seg) for name, v in lines if (seg := _line(v, bias, span)) is not None]
+
+
+def question_notes(q: cr.Question) -> list[str]:
+    """What the picture says in words when a w draws no line."""
+    w = np.asarray(q.w, dtype=float)
+    bias = len(q.z) > len(q.x)
+    said = [no_line_words(w, bias)]
+    if q.revealed and q.mistake:
+        said.append(no_line_words(w + q.eta * q.y * np.asarray(q.z), bias, "after the step"))
+    return [text for text in said if text]
+
+
 def question_figure(q: cr.Question) -> go.Figure:
     """The next example and the line before the step (and after it, once revealed)."""
     x = np.asarray(q.x, dtype=float)
-    w = np.asarray(q.w, dtype=float)
-    span = max(1.0, float(np.abs(x).max()) * 1.6)
-    bias = len(q.z) > len(q.x)
+    span = question_span(q)
     traces: list[dict[str, Any]] = []
-    lines = [("line before the step", w, "solid", W_COLOUR)]
-    if q.revealed and q.mistake:
-        lines.append(("line after the step", w + q.eta * q.y * np.asarray(q.z), "dash", "#555"))
-    for name, v, dash, colour in lines:
-        seg = _line(v, bias, span)
-        if seg is not None:
-            traces.append(
-                {
-                    "type": "scatter",
-                    "x": seg[0],
-                    "y": seg[1],
-                    "mode": "lines",
-                    "name": name,
-                    "line": {"dash": dash, "color": colour, "width": 3},
-                    "hoverinfo": "skip",
-                }
-            )
+    for name, seg in question_lines(q):
+        dash, colour = ("dash", "#555") if "after" in name else ("solid", W_COLOUR)
+        traces.append(
+            {
+                "type": "scatter",
+                "x": seg[0],
+                "y": seg[1],
+                "mode": "lines",
+                "name": name,
+                "line": {"dash": dash, "color": colour, "width": 3},
+                "hoverinfo": "skip",
+            }
+        )
     plus = q.y > 0
     traces.append(
         {
@@ -74,26 +95,19 @@ def question_figure(q: cr.Question) -> go.Figure:
     # column's width): the angle between the point and the line is the angle the card asks
     # about, on a phone or a laptop
     axis = {"range": [-span, span], "zeroline": True, "constrain": "domain", **AXIS}
-    notes = []
-    said = [(no_line_words(w, bias), 0.98)]
-    if q.revealed and q.mistake:
-        after = w + q.eta * q.y * np.asarray(q.z)
-        said.append((no_line_words(after, bias, "after the step"), 0.88))
-    for text, top in said:
-        if not text:
-            continue
-        notes.append(
-            {
-                "text": text,
-                "x": 0.02,
-                "y": top,
-                "xref": "paper",
-                "yref": "paper",
-                "showarrow": False,
-                "xanchor": "left",
-                "yanchor": "top",
-            }
-        )
+    notes = [
+        {
+            "text": text,
+            "x": 0.02,
+            "y": 0.98 - 0.1 * i,
+            "xref": "paper",
+            "yref": "paper",
+            "showarrow": False,
+            "xanchor": "left",
+            "yanchor": "top",
+        }
+        for i, text in enumerate(question_notes(q))
+    ]
     return as_figure(
         {
             "data": traces,

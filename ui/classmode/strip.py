@@ -29,9 +29,11 @@ from streamlit.delta_generator import DeltaGenerator
 from ui.app import links
 from ui.app.state import Session, session_key
 from ui.classmode import address, presence
+from ui.classmode import answers as an
 from ui.classmode import classroom as cr
 from ui.classmode import live as channel
 from ui.classmode.arrive import ROOM_PAGE, keep_recap, leave, lecturer_do, start_and_go
+from ui.classmode.card import page_card
 from ui.classmode.follow import (
     LECTURE_PAGE,
     STEP_KEY,
@@ -54,7 +56,6 @@ from ui.classmode.seat import (
 from ui.classmode.votes import question_state, revealed_bars, revealed_line, tally_bars
 from ui.look.style import page_style
 from ui.look.text import safe
-from ui.server import guard
 from ui.server.internals import fragment_run, testid
 
 HOOKS = session_key("room_hooks")
@@ -223,12 +224,17 @@ def _card(session: Session, seat: Seat, room: cr.Room, *, ringed: bool = False) 
     q = room.question
     if q is None or q.id in seat.dismissed:
         return
+    if seat.seat:  # answers given on Step by step's card went to its route, not this session
+        with contextlib.suppress(Refused):
+            seat.answers.update(reach(an.my_answers, room, seat.seat))
     if not q.revealed:
         question_card(session, q, ringed=ringed)
         return
     # answered and revealed: one line (the truth and theirs) over the page the student is
     # on, the whole card a tap away
-    with st.expander(revealed_line(seat, q), icon=":material/quiz:", key=f"room_done_{q.id}"):
+    with st.expander(
+        revealed_line(seat.answers, q), icon=":material/quiz:", key=f"room_done_{q.id}"
+    ):
         question_card(session, q)
         st.button(
             "Hide this question",
@@ -275,24 +281,21 @@ def _stopped_note(seat: Seat) -> None:
     )
 
 
-@guard.fragment
 def lecture_card(session: Session) -> None:
-    """A joined student's question card on Step by step, under the lecture's instrument: a
-    fragment of its own, rerun by its browser when the room's question changes (the live
-    channel's "card"), so a question asked or revealed reruns neither the instrument (a
-    follower's chart rings the example by itself) nor the strip."""
+    """A joined student's question card on Step by step, under the lecture's instrument,
+    drawn by the page (``ui.classmode.card``): a question asked or revealed is fetched and
+    drawn by the browser when the live channel tells of it, with no rerun of the page."""
     seat = seat_of(session)
     if seat is None or seat.lecturer:
         return
     try:
-        room = reach(cr.load_room, seat.code, fresh=channel.fresh(session, "card"))
+        room = reach(cr.load_room, seat.code)
+        if room is None or room.closed:
+            return  # the strip says the class ended
+        # a follower's chart is the lecturer's run: it rings the example asked about
+        page_card(seat, room, ringed=seat.following)
     except Refused:
         return  # the strip says the class cannot be reached
-    if room is None or room.closed:
-        return  # the strip says the class ended
-    channel.listen(session, seat, topic="card", shown=parts_shown(room)["card"])
-    # a follower's chart is the lecturer's run: it rings the example asked about
-    _card(session, seat, room, ringed=seat.following)
 
 
 def _follow_line(session: Session, seat: Seat, room: cr.Room) -> None:

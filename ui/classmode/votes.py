@@ -12,13 +12,16 @@ May import: ``streamlit``, ``ui.classmode`` (classroom, question, seat, summary,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import streamlit as st
 
 from ui.classmode import answers as an
 from ui.classmode import classroom as cr
 from ui.classmode import turns
 from ui.classmode.question import said_text
-from ui.classmode.seat import STRIP_DOWN, Refused, Seat, reach
+from ui.classmode.seat import STRIP_DOWN, Refused, reach
 from ui.classmode.summary import VOTE_NAMES, shift_words
 from ui.look.numbers import vector_text
 
@@ -28,15 +31,16 @@ def truth_word(q: cr.Question) -> str:
     return q.options[q.answer_index] if q.bank else ("a mistake" if q.mistake else "no mistake")
 
 
-def revealed_line(seat: Seat, q: cr.Question) -> str:
-    """A revealed question in one line: the truth, and the student's answer marked ✓ or ✗
-    (a sign and a word, not a colour)."""
+def revealed_line(answers: Mapping[tuple[int, int], tuple[Any, Any]], q: cr.Question) -> str:
+    """A revealed question in one line: the truth, and the student's answer (``answers``:
+    theirs by question and vote, as ``answers.my_answers`` gives them) marked ✓ or ✗ (a
+    sign and a word, not a colour)."""
     truth = truth_word(q)
     # the last vote the student answered grades them (the second, after discussion)
-    votes = [v for v in range(q.rounds, 0, -1) if (q.id, v) in seat.answers]
+    votes = [v for v in range(q.rounds, 0, -1) if (q.id, v) in answers]
     if not votes:
         return f"Question {q.id}: not answered · it was {truth}"
-    said, turn = seat.answers[(q.id, votes[0])]
+    said, turn = answers[(q.id, votes[0])]
     g = an.grade(q, said, turn)
     if g.mistake_right and (turn is None or g.turn_right):
         mark = "✓ right"

@@ -31,7 +31,7 @@ _LOCK = threading.Lock()
 _FILES: dict[str, bytes] = {}  # file name -> its bytes, every component of this process
 # what a route that does not hold a file yet imports: the modules that make the components
 # (a server serves a page's files before that page first ran on it: another server drew it)
-MAKERS = ("ui.lecture.player", "ui.margin.canvas")
+MAKERS = ("ui.lecture.player", "ui.margin.canvas", "ui.classmode.card")
 
 
 def file_name(component: str, text: str, suffix: str) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
-from ui.live import hub, reports, route
+from ui.live import card, hub, reports, route
 from ui.server import fair, sockets
 
 _LOG = logging.getLogger(__name__)
@@ -40,9 +40,24 @@ def _read(code: str) -> dict[str, Any] | None:
     return live.read(code)
 
 
+def _card_of(code: str, seat: str, ringed: bool) -> dict[str, Any]:
+    from ui.app import links
+    from ui.classmode import card as page_card
+
+    return links.call(page_card.card_now, code, seat, ringed=ringed)
+
+
+def _answer(code: str, seat: str, given: card.Answer) -> dict[str, Any]:
+    from ui.app import links
+    from ui.classmode import card as page_card
+
+    return links.call(page_card.answer_now, code, seat, given)
+
+
 def routes() -> list[BaseRoute]:
     """The app's own routes (under ``/api/``: Streamlit keeps ``/_stcore/`` and the pages):
-    the class's live channel, a student's own step and the components' code, under the
+    the class's live channel, a student's own step, a student's question card and the
+    components' code, under the
     server's base path."""
     import streamlit as st
 
@@ -52,6 +67,7 @@ def routes() -> list[BaseRoute]:
     return [
         route.route(hub.HUB, _key_of, base=base),
         reports.route(reports.REPORTS, base=base),
+        card.route(_card_of, _answer, _key_of, base=base),
         code.route(base=base),
     ]
 
