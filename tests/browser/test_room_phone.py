@@ -12,11 +12,12 @@ Screenshots go to the browser tests' screenshots folder, to be looked at.
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from browser.devices import MAIN, SCREENSHOTS
 from browser.test_lecture import status
@@ -33,6 +34,7 @@ from browser.test_room import (
     on_lecture,
 )
 from tests.browser.conftest import run_ended
+from ui.live import card as card_route
 
 pytestmark = [pytest.mark.browser]
 
@@ -275,3 +277,45 @@ def test_a_following_students_phone_shows_the_chart_first_and_none_of_the_lectur
     key(phone, "room_follow").get_by_role("button", name="Follow the lecturer").click()
     expect(lec.locator("[data-act=step]")).to_have_count(0, timeout=15_000)
     no_exception(k.lecturer, phone)
+
+
+def test_an_answer_the_server_refuses_or_never_gets_is_said_in_the_bar_and_not_shown_counted(
+    klass,  # noqa: F811 (pytest's fixture, imported above)
+):
+    """The phone's answer, refused by the server (too many at once) and then lost to the
+    network: each time the bar says why in a sentence, the choice goes back to what was
+    counted, and the next tap counts."""
+    k = klass
+    ensure_joined(k)
+    for page in (k.lecturer, k.a):
+        on_lecture(page)
+    no_open_question(k)
+    _, qid = ask(k)
+    expect(bar(k.a, qid)).to_contain_text(f"Question {qid}", timeout=FOLLOW_MS)
+    mistake = bar(k.a, qid).get_by_role("radio", name="mistake", exact=True)
+    busy = json.dumps({"error": card_route.BUSY})
+
+    def refuse(route: Route) -> None:
+        if route.request.method == "POST":
+            route.fulfill(status=429, content_type="application/json", body=busy)
+        else:
+            route.continue_()
+
+    def lose(route: Route) -> None:
+        if route.request.method == "POST":
+            route.abort()
+        else:
+            route.continue_()
+
+    for stand_in, said in ((refuse, "Many answers at once"), (lose, "could not be sent")):
+        k.a.route(f"**{card_route.PATH}*", stand_in)
+        mistake.tap()
+        expect(bar(k.a, qid).get_by_role("alert")).to_contain_text(said)
+        expect(mistake).to_have_attribute("aria-checked", "false")  # as counted: nothing
+        expect(bar(k.a, qid)).not_to_contain_text("Counted")
+        k.a.unroute(f"**{card_route.PATH}*")
+    mistake.tap()
+    expect(bar(k.a, qid)).to_contain_text("Counted: you said mistake.")
+    expect(bar(k.a, qid).get_by_role("alert")).to_have_count(0)
+    expect(mistake).to_have_attribute("aria-checked", "true")
+    no_exception(k.lecturer, k.a)

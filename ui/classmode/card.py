@@ -57,7 +57,6 @@ html.perceptron-bar-open {testid("stMainBlockContainer")} {{ padding-bottom: 14r
   border: 1px solid rgba(49, 51, 63, 0.35); border-radius: 1.25rem; background: #fff;
   color: inherit; }}
 .pcard button[aria-checked="true"] {{ border: 2px solid {W_COLOUR}; font-weight: 600; }}
-.pcard button[aria-checked="true"]::before {{ content: "✓ "; }}
 .pcard button:focus-visible {{ outline: 3px solid {W_COLOUR}; outline-offset: 2px; }}
 .pcard details > summary {{ cursor: pointer; padding: 0.3rem 0; }}
 .pcard svg {{ width: min(100%, 300px); height: auto; display: block; }}

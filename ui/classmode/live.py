@@ -35,9 +35,7 @@ FRESH = session_key("room_live_fresh")
 _JS = (Path(__file__).resolve().parents[1] / "live" / "live.js").read_text(encoding="utf-8")
 # The channel draws nothing: its elements take no room in the page (the page's CSS, from the
 # component's definition, not in a shadow root)
-_CSS = (
-    ".st-key-room_channel, .st-key-room_channel_card, .st-key-room_channel_nudge { display: none; }"
-)
+_CSS = ".st-key-room_channel, .st-key-room_channel_nudge { display: none; }"
 _component = st.components.v2.component("perceptron_live", js=_JS, css=_CSS, isolate_styles=False)
 
 
@@ -63,7 +61,8 @@ def step_of(query: Mapping[str, str]) -> int:
 def parts_shown(room: cr.Room | None) -> dict[str, Hashable]:
     """What a student's page shows of ``room``, by part: the strip (the question, the
     challenge), the strip on Step by step ("end": the class's end and the challenge it
-    announces), the question card under Step by step's chart ("card") and the lecture (the
+    announces), the question card under Step by step's chart ("card": the page draws it,
+    ``ui.classmode.card``) and the lecture (the
     lecturer's run and step; the chart rings the question's example by itself)."""
     if room is None:
         return {"strip": "gone", "end": "gone", "card": "gone", "lecture": "gone"}
@@ -178,7 +177,7 @@ def listen(
     session: Session, seat: Seat, *, topic: str, shown: Hashable, notice: int | None = None
 ) -> None:
     """The browser's end of the channel, in a fragment that shows part ``topic`` of the
-    room ("strip", "end": the strip; "card": Step by step's question card): it opens the
+    room ("strip" or "end": the class strip): it opens the
     room's channel once per page and reruns the fragment when the room's ``topic`` is no
     longer ``shown``; the strip also when a fragment elsewhere on the page asks it to say
     something (:func:`nudge`: ``notice`` counts what it has said)."""
@@ -190,7 +189,7 @@ def listen(
         asked_for(session, topic)
 
     _component(
-        key="room_channel" if topic != "card" else "room_channel_card",
+        key="room_channel",
         data={
             "url": route.under(str(st.get_option("server.baseUrlPath") or ""), route.PATH),
             "ticket": ticket_now,

@@ -73,7 +73,7 @@ const KEEP_HIDDEN = 50;
  * @property {number} turn the turn picked before a choice was (-1: none)
  * @property {number} turnFor the question that turn is of
  * @property {number} barFor the question whose bar slid in already (it slides in once)
- * @property {string} problem the route's last sentence of refusal
+ * @property {{q: number, text: string} | null} problem why the last answer to question q was not counted
  * @property {(event: Event) => void} onLive
  */
 
@@ -178,7 +178,13 @@ function choices(label, options, picked, name, choose) {
   group.setAttribute("role", "radiogroup");
   group.setAttribute("aria-label", label);
   options.forEach((text, i) => {
-    const b = /** @type {HTMLButtonElement} */ (el("button", "", text));
+    const b = /** @type {HTMLButtonElement} */ (el("button"));
+    if (i === picked) { // the mark for the eye; aria-checked says it to a screen reader
+      const mark = el("span", "", "✓ ");
+      mark.setAttribute("aria-hidden", "true");
+      b.append(mark);
+    }
+    b.append(text);
     b.type = "button";
     b.dataset.choice = `${name}${i}`;
     b.setAttribute("role", "radio");
@@ -212,7 +218,7 @@ function draw(S) {
   box.append(para(v.head || "", v.lead || ""));
   if (v.text) box.append(el("p", "", v.text));
   if (v.figure) box.append(picture(v.figure, v.alt || ""));
-  const problem = v.said || S.problem;
+  const problem = v.said || (S.problem && S.problem.q === v.q ? S.problem.text : "");
   if (!v.revealed) {
     if (v.first) box.append(el("p", "pcard-caption", v.first));
     const bar = el("div", `pcard-bar st-key-${S.data.bar}${v.q}${S.barFor === v.q ? " pcard-still" : ""}`);
@@ -278,7 +284,6 @@ async function refresh(S) {
     const body = await response.json();
     if (response.ok && body && typeof body.version === "string") {
       S.view = body;
-      S.problem = "";
       ok = true;
       draw(S);
     } else if (response.status === 403) {
@@ -325,19 +330,20 @@ async function post(S, body) {
     const got = await response.json();
     if (response.ok && got && typeof got.version === "string") {
       S.view = got;
-      S.problem = "";
+      S.problem = null;
     } else {
-      S.problem = got && typeof got.error === "string" ? got.error : "Your answer was not counted: answer again.";
+      const text = got && typeof got.error === "string" ? got.error : "Your answer was not counted: answer again.";
+      S.problem = { q: S.view.q, text };
     }
   } catch (e) {
-    S.problem = "Your answer could not be sent (the network): answer again.";
+    S.problem = { q: S.view.q, text: "Your answer could not be sent (the network): answer again." };
   }
   S.posting = null;
   draw(S);
   const next = S.queued;
   S.queued = null;
   if (next !== null) post(S, next);
-  else if (newer(S) !== null) refresh(S);
+  else if (S.problem !== null || newer(S) !== null) refresh(S); // the card as counted
 }
 
 /** @param {StreamlitComponent<CardData>} component */
@@ -354,7 +360,7 @@ export default function (component) {
   /** @type {CardState} */
   const S = known || {
     host, data, view: data.view, fetching: false, fetchAgain: false, tries: 0, timer: 0,
-    posting: null, queued: null, turn: -1, turnFor: 0, barFor: 0, problem: "", onLive: () => {},
+    posting: null, queued: null, turn: -1, turnFor: 0, barFor: 0, problem: null, onLive: () => {},
   };
   if (known) {
     S.data = data;

@@ -3,9 +3,10 @@
 //
 // Each message is the room's whole state. It is handed to the rest of the page as a
 // "perceptron-live" event (the lecture's instrument draws the lecturer's step and rings the
-// question's example itself), and when a part of the page (the strip; Step by step's
-// question card) is no longer the room's, that part asks for a rerun of itself (a
-// fragment): the server is asked for a run only when something new must be drawn. The page says which state it shows ({"seen": id}) when it reconnects and every
+// question's example itself; Step by step's question card asks its route for the card,
+// card.js), and when the class strip is no longer the room's, it asks for a rerun of
+// itself (a fragment): the server is asked for a run only when something new must be
+// drawn. The page says which state it shows ({"seen": id}) when it reconnects and every
 // SEEN_EVERY ms, and is sent the newest if that is not it. Outside text is never drawn
 // here: the channel carries numbers and versions only.
 
@@ -20,7 +21,7 @@ const ASK_TRIES = 4;
 
 /**
  * @typedef {object} Strip a part of the page (a fragment), as it last drew it
- * @property {string} topic the room state's field it shows ("strip", "end" or "card")
+ * @property {string} topic the room state's field it shows ("strip" or "end")
  * @property {string} shown that field's version as drawn
  * @property {number} notice how many of its notices it has said (the strip's; -1: a part without)
  * @property {string | null} asked the version a rerun was asked for already
@@ -124,8 +125,7 @@ export default function (component) {
   if (typeof d.url !== "string" || typeof d.ticket !== "string") return;
   const room = d.ticket.split(".")[0];
   const topic = String(d.topic);
-  // the strip shows "strip" or "end" (one at a time), the card "card"
-  const part = topic === "card" ? "card" : "strip";
+  const part = "strip"; // it shows "strip" or "end", one at a time
   const old = L.parts[part];
   L.parts[part] = {
     topic, shown: String(d.shown), notice: typeof d.notice === "number" ? d.notice : -1,
