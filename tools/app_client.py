@@ -75,6 +75,73 @@ async def http_call(
         writer.close()
 
 
+class KeptHttp:
+    """One kept-alive HTTP/1.1 connection to the server of the websocket URL ``stream``, as
+    a browser keeps one to a page's server: one request at a time, opened again when the
+    server closed it."""
+
+    def __init__(self, stream: str) -> None:
+        where = urlsplit(stream)
+        self.host, self.port = where.hostname or "127.0.0.1", where.port or 80
+        self._lock = asyncio.Lock()
+        self._conn: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def call(
+        self, method: str, path: str, body: bytes, headers: dict[str, str] | None
+    ) -> tuple[int, bytes]:
+        """``method`` ``path`` (with ``body``); its status and body."""
+        async with self._lock:
+            for again in (False, True):
+                if self._conn is None:
+                    self._conn = await asyncio.open_connection(self.host, self.port)
+                reader, writer = self._conn
+                try:
+                    return await asyncio.wait_for(
+                        self._once(reader, writer, method, path, body, headers), RUN_TIMEOUT
+                    )
+                except (ConnectionError, asyncio.IncompleteReadError, ValueError, IndexError):
+                    self.close()
+                    if again:
+                        raise
+            raise AssertionError("unreachable")
+
+    async def _once(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        method: str,
+        path: str,
+        body: bytes,
+        headers: dict[str, str] | None,
+    ) -> tuple[int, bytes]:
+        lines = [
+            f"{method} {path} HTTP/1.1",
+            f"Host: {self.host}:{self.port}",
+            "Content-Type: text/plain",
+            f"Content-Length: {len(body)}",
+            *(f"{k}: {v}" for k, v in (headers or {}).items()),
+        ]
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        await writer.drain()
+        status = int((await reader.readline()).split()[1])
+        length, close = 0, False
+        while (line := await reader.readline()) not in (b"\r\n", b"\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.strip().lower() == "content-length":
+                length = int(value.strip())
+            elif name.strip().lower() == "connection" and "close" in value.lower():
+                close = True
+        got = await reader.readexactly(length)
+        if close:
+            self.close()
+        return status, got
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn[1].close()
+            self._conn = None
+
+
 class Session(Client):
     """One simulated student on one websocket, on a page of this app."""
 
@@ -95,6 +162,7 @@ class Session(Client):
         self.lecture_scene: dict[str, Any] = {}  # the lecture's window, from the last full run
         self.channel: dict[str, Any] | None = None  # the strip's live channel (its ticket)
         self.card: dict[str, Any] | None = None  # Step by step's card as a run drew it
+        self._http: KeptHttp | None = None  # the page's kept connection for the card's route
         self.player_id = ""
         self.player_fragment_id = ""
         self.t = 0  # the server's step, as the player last showed it
@@ -250,22 +318,31 @@ class Session(Client):
         self.t = target
         return elapsed, None if status == 204 else f"the route answered {status}"
 
-    async def card_call(self, body: dict[str, Any] | None = None) -> tuple[int, Any]:
-        """The question card's route as ``card.js`` calls it: its card now (``body`` None),
-        or an answer posted; the status and the JSON answered."""
+    async def card_call(
+        self, body: dict[str, Any] | None = None, want: str = ""
+    ) -> tuple[int, Any]:
+        """The question card's route as ``card.js`` calls it: its card now (``body`` None;
+        ``want``: the card version the channel named), or an answer posted; the status and
+        the JSON answered."""
         if self.card is None:
             raise RunError("the page drew no question card of its own")
+        self._http = self._http or KeptHttp(self.url)
         if body is None:
             ringed = "1" if self.card["ringed"] else "0"
-            path = f"{self.card['url']}?ticket={self.card['ticket']}&ringed={ringed}"
-            status, raw = await http_call(self.url, "GET", path, b"", self.headers)
+            path = f"{self.card['url']}?ticket={self.card['ticket']}&ringed={ringed}&v={want}"
+            status, raw = await self._http.call("GET", path, b"", self.headers)
         else:
             sent = json.dumps(body).encode()
-            status, raw = await http_call(self.url, "POST", self.card["url"], sent, self.headers)
+            status, raw = await self._http.call("POST", self.card["url"], sent, self.headers)
         try:
             return status, json.loads(raw or b"null")
         except ValueError:
             return status, None
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._http is not None:
+            self._http.close()
+        await super().__aexit__(*exc)
 
     async def posted(self) -> str | None:
         """None if the session's next run shows the step last posted (the instrument's

@@ -333,12 +333,12 @@ class Live:
         if data is None or not isinstance(want, str) or want in (shown, self._card_asked):
             return
         self._card_asked = want
-        task = asyncio.create_task(self._card_fetch())
+        task = asyncio.create_task(self._card_fetch(want))
         task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
-    async def _card_fetch(self) -> None:
+    async def _card_fetch(self, want: str) -> None:
         for tries in range(5):
-            status, got = await self.session.card_call()
+            status, got = await self.session.card_call(want=want)
             if status == 200:
                 self._card_seen(got, time.perf_counter())
                 state = (self._last or {}).get("state")

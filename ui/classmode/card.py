@@ -183,16 +183,27 @@ def _picked(q: cr.Question, given: Any) -> int:
     return q.options.index("mistake" if given else "no mistake")
 
 
-def card_now(s: Store, code: str, seat: str, *, ringed: bool, said: str = "") -> dict[str, Any]:
-    """The card of ``seat`` in room ``code`` as the store has it now (the route's GET)."""
-    room = cr.load_room(s, code, fresh=True)
+def card_now(s: Store, code: str, seat: str, *, ringed: bool, want: str = "") -> dict[str, Any]:
+    """The card of ``seat`` in room ``code`` (the route's GET). ``want``: the card version
+    the channel named; the process's recent copy of the room serves while it is that
+    version (a question's 100 pages read the store once), else the store is read now."""
+    room = cr.load_room(s, code, fresh=not want)
+    if want and _version(room) != want:
+        room = cr.load_room(s, code, fresh=True)
+    return _card_of_room(s, room, seat, ringed=ringed)
+
+
+def _version(room: cr.Room | None) -> str:
+    return channel.version(channel.parts_shown(room)["card"])
+
+
+def _card_of_room(
+    s: Store, room: cr.Room | None, seat: str, *, ringed: bool, said: str = ""
+) -> dict[str, Any]:
     if room is None or room.closed:
-        return view(
-            None, {}, version=channel.version(channel.parts_shown(room)["card"]), ringed=ringed
-        )
+        return view(None, {}, version=_version(room), ringed=ringed, said=said)
     mine = an.my_answers(s, room, seat) if cr.valid_seat(seat) else {}
-    shown = channel.version(channel.parts_shown(room)["card"])
-    return view(room.question, mine, version=shown, ringed=ringed, said=said)
+    return view(room.question, mine, version=_version(room), ringed=ringed, said=said)
 
 
 def answer_now(s: Store, code: str, seat: str, given: card_route.Answer) -> dict[str, Any]:
@@ -216,7 +227,7 @@ def answer_now(s: Store, code: str, seat: str, given: card_route.Answer) -> dict
             an.answer(s, room, seat, q.id, choice, turn, given.vote)
         except cr.RoomError as refused:
             said = f"{refused} Your answer was not counted."
-    return card_now(s, code, seat, ringed=given.ringed, said=said)
+    return _card_of_room(s, room, seat, ringed=given.ringed, said=said)
 
 
 def page_card(seat: Seat, room: cr.Room, *, ringed: bool) -> None:
@@ -229,7 +240,7 @@ def page_card(seat: Seat, room: cr.Room, *, ringed: bool) -> None:
     mine = reach(an.my_answers, room, seat.seat)
     seat.answers.update(mine)
     base = str(st.get_option("server.baseUrlPath") or "")
-    shown = channel.version(channel.parts_shown(room)["card"])
+    shown = _version(room)
     _card(
         key=KEY,
         data={

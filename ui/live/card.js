@@ -280,6 +280,8 @@ async function refresh(S) {
     const url = new URL(S.data.url, window.location.href);
     url.searchParams.set("ticket", S.data.ticket);
     url.searchParams.set("ringed", S.data.ringed ? "1" : "0");
+    const want = newer(S); // the version the channel named: the server's recent copy may be it
+    if (want !== null) url.searchParams.set("v", want);
     const response = await fetch(url, { cache: "no-store", credentials: "same-origin" });
     const body = await response.json();
     if (response.ok && body && typeof body.version === "string") {

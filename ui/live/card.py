@@ -1,8 +1,8 @@
 """A student's question card, outside Streamlit's reruns: ``/api/card``.
 
 When the live channel says a room's question changed, each student's page asks
-``GET /api/card?ticket=<ticket>&ringed=<0|1>`` for its card and draws it
-(``ui/live/card.js``); an answer is ``POST /api/card`` with ``{"ticket", "q", "vote",
+``GET /api/card?ticket=<ticket>&ringed=<0|1>&v=<the channel's card version>`` for its card
+and draws it (``ui/live/card.js``); an answer is ``POST /api/card`` with ``{"ticket", "q", "vote",
 "said", "turn", "ringed"}`` (the question's number and vote, the choice's index, the turn's
 index or null) and is answered with the card as it now stands. The ticket is the one that
 opens the seat's channel (:mod:`ui.live.route`): no valid ticket, 403; the lecturer's
@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -40,6 +41,7 @@ MAX_BODY = 512  # bytes: a ticket (under 120) and five small numbers
 RATE, BURST = 4.0, 12  # a seat's calls a second, and at once (a question, a vote, a change)
 MAX_SEATS = 5_000  # seats whose rate is kept (the least recent forgotten first)
 MAX_INT = 2**31 - 1
+_VERSION = re.compile(r"^[0-9a-f]{1,16}$")  # a card's version as the channel names it
 NO_STORE = {"Cache-Control": "no-store"}
 BUSY = "Many answers at once: your last one was not counted; answer again in a moment."
 
@@ -118,15 +120,16 @@ async def _body(request: Request) -> bytes | None:
 
 
 def route(
-    card_of: Callable[[str, str, bool], dict[str, Any]],
+    card_of: Callable[[str, str, bool, str], dict[str, Any]],
     answer: Callable[[str, str, Answer], dict[str, Any]],
     key_of: Callable[[str], bytes | None],
     *,
     base: str = "",
     rates: Rates | None = None,
 ) -> Route:
-    """The card's route at :data:`PATH` under ``base``: ``card_of(code, seat, ringed)``
-    gives a seat's card, ``answer(code, seat, given)`` writes an answer and gives the card
+    """The card's route at :data:`PATH` under ``base``: ``card_of(code, seat, ringed,
+    want)`` gives a seat's card (``want``: the card version the page's channel named, or
+    ""), ``answer(code, seat, given)`` writes an answer and gives the card
     after it, ``key_of(code)`` a room's ticket key (each called in a thread: they read the
     store). The card is JSON; the server's failure to read the store is 503 with a
     sentence."""
@@ -141,11 +144,11 @@ def route(
             return _said(BUSY, 429)
         return found
 
-    def get(ticket_text: str, ringed: bool) -> Response:
+    def get(ticket_text: str, ringed: bool, want: str) -> Response:
         seat = seated(ticket_text)
         if isinstance(seat, Response):
             return seat
-        return JSONResponse(card_of(seat.code, seat.seat, ringed), headers=NO_STORE)
+        return JSONResponse(card_of(seat.code, seat.seat, ringed, want), headers=NO_STORE)
 
     def post(ticket_text: str, given: Answer) -> Response:
         seat = seated(ticket_text)
@@ -158,7 +161,9 @@ def route(
             if request.method == "GET":
                 ticket_text = request.query_params.get("ticket", "")
                 ringed = request.query_params.get("ringed", "0") == "1"
-                return await asyncio.to_thread(get, ticket_text, ringed)  # one thread's hop
+                want = request.query_params.get("v", "")[:16]
+                want = want if _VERSION.match(want) else ""
+                return await asyncio.to_thread(get, ticket_text, ringed, want)  # one hop
             try:
                 body = await _body(request)
             except ValueError:  # a Content-Length that is no number

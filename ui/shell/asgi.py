@@ -40,11 +40,11 @@ def _read(code: str) -> dict[str, Any] | None:
     return live.read(code)
 
 
-def _card_of(code: str, seat: str, ringed: bool) -> dict[str, Any]:
+def _card_of(code: str, seat: str, ringed: bool, want: str) -> dict[str, Any]:
     from ui.app import links
     from ui.classmode import card as page_card
 
-    return links.call(page_card.card_now, code, seat, ringed=ringed)
+    return links.call(page_card.card_now, code, seat, ringed=ringed, want=want)
 
 
 def _answer(code: str, seat: str, given: card.Answer) -> dict[str, Any]:

@@ -33,14 +33,14 @@ class App:
     """What the route was asked to do: the cards it gave and the answers it wrote."""
 
     port: int
-    asked: list[tuple[str, str, bool]] = field(default_factory=list)
+    asked: list[tuple[str, str, bool, str]] = field(default_factory=list)
     answered: list[tuple[str, str, card.Answer]] = field(default_factory=list)
     down: bool = False
 
-    def card_of(self, code: str, seat: str, ringed: bool) -> dict[str, Any]:
+    def card_of(self, code: str, seat: str, ringed: bool, want: str) -> dict[str, Any]:
         if self.down:
             raise ConnectionError("the store is down")
-        self.asked.append((code, seat, ringed))
+        self.asked.append((code, seat, ringed, want))
         return {"version": "v1", "q": 1, "said": ""}
 
     def answer(self, code: str, seat: str, given: card.Answer) -> dict[str, Any]:
@@ -58,8 +58,9 @@ class App:
         finally:
             conn.close()
 
-    def get(self, ticket: str, ringed: str = "0"):
-        return self.call("GET", f"{card.PATH}?{urlencode({'ticket': ticket, 'ringed': ringed})}")
+    def get(self, ticket: str, ringed: str = "0", want: str | None = None):
+        query = {"ticket": ticket, "ringed": ringed} | ({} if want is None else {"v": want})
+        return self.call("GET", f"{card.PATH}?{urlencode(query)}")
 
     def post(self, body: dict[str, Any] | bytes):
         raw = body if isinstance(body, bytes) else json.dumps(body).encode()
@@ -87,7 +88,13 @@ def answer(**fields: Any) -> dict[str, Any]:
 
 def test_a_students_ticket_gets_its_card_and_its_answer_is_written(app):
     assert app.get(ticket(), ringed="1") == (200, {"version": "v1", "q": 1, "said": ""})
-    assert app.asked == [("ROOMAAAA", "s1", True)]
+    assert app.get(ticket(), want="0123456789ab")[0] == 200  # the version the channel named
+    assert app.get(ticket(), want="<b>" * 10)[0] == 200  # not a version: not passed on
+    assert app.asked == [
+        ("ROOMAAAA", "s1", True, ""),
+        ("ROOMAAAA", "s1", False, "0123456789ab"),
+        ("ROOMAAAA", "s1", False, ""),
+    ]
     status, got = app.post(answer(said=1, turn=0))
     assert status == 200 and got["picked"] == 1
     assert app.answered == [
