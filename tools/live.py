@@ -315,6 +315,8 @@ class Live:
     def _card_seen(self, view: dict[str, Any] | None, now: float) -> None:
         if not isinstance(view, dict) or not isinstance(view.get("version"), str):
             return
+        if self.card_view is not None and view.get("at", 0) < self.card_view.get("at", 0):
+            return  # card.js keeps the newest card it was given
         self.card_view = view
         if view.get("q"):
             self.cards.setdefault(int(view["q"]), now)

@@ -15,6 +15,7 @@ May import: ``streamlit``, ``ui.app``, ``ui.live``, ``ui.look``, ``ui.server`` a
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +105,9 @@ def view(
     card as the channel names it (the page asks again while it differs); ``ringed``: the
     page's chart rings the example, so the card draws no picture of its own; ``said``:
     why the seat's last answer was not counted."""
-    out: dict[str, Any] = {"version": version, "q": 0, "said": said}
+    # "at": when it was made (the server's clock), so a page keeps the newest of a run's
+    # card and its route's answers whatever order they arrive in
+    out: dict[str, Any] = {"version": version, "q": 0, "said": said, "at": round(time.time(), 3)}
     if q is None:
         return out
     got = {v: mine.get((q.id, v)) for v in (1, 2)}

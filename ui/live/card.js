@@ -27,6 +27,7 @@ const KEEP_HIDDEN = 50;
  * @property {string} version the room's card as the channel names it
  * @property {number} q the question's number (0: no card)
  * @property {string} said why the last answer was not counted ("" when it was)
+ * @property {number} at when the server made it (its clock, s): the newest is kept
  * @property {number} [vote]
  * @property {boolean} [revealed]
  * @property {string} [head]
@@ -263,6 +264,17 @@ function draw(S) {
   }
 }
 
+/**
+ * Take ``view`` unless the page shows a newer one (a run's card made before an answer's,
+ * or a slow answer to an earlier ask); whether it was taken.
+ * @param {CardState} S @param {View} view
+ */
+function keep(S, view) {
+  if (typeof view.at === "number" && typeof S.view.at === "number" && view.at < S.view.at) return false;
+  S.view = view;
+  return true;
+}
+
 /** The channel's card, if this page shows another: its version. @returns {string | null} */
 function newer(/** @type {CardState} */ S) {
   const live = window.__perceptronLive;
@@ -285,9 +297,8 @@ async function refresh(S) {
     const response = await fetch(url, { cache: "no-store", credentials: "same-origin" });
     const body = await response.json();
     if (response.ok && body && typeof body.version === "string") {
-      S.view = body;
       ok = true;
-      draw(S);
+      if (keep(S, body)) draw(S);
     } else if (response.status === 403) {
       S.tries = TRIES; // the seat opens nothing: the strip's next run says why
     }
@@ -331,7 +342,7 @@ async function post(S, body) {
     });
     const got = await response.json();
     if (response.ok && got && typeof got.version === "string") {
-      S.view = got;
+      keep(S, got);
       S.problem = null;
     } else {
       const text = got && typeof got.error === "string" ? got.error : "Your answer was not counted: answer again.";
@@ -366,7 +377,7 @@ export default function (component) {
   };
   if (known) {
     S.data = data;
-    if (S.posting === null) S.view = data.view; // an answer on its way keeps what was clicked
+    if (S.posting === null) keep(S, data.view); // an answer on its way keeps what was clicked
   } else {
     /** @type {{__pcard?: CardState}} */ (/** @type {unknown} */ (host)).__pcard = S;
   }
