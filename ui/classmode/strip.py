@@ -56,6 +56,7 @@ from ui.classmode.seat import (
 from ui.classmode.votes import question_state, revealed_bars, revealed_line, tally_bars
 from ui.look.style import page_style
 from ui.look.text import safe
+from ui.server import guard
 from ui.server.internals import fragment_run, testid
 
 HOOKS = session_key("room_hooks")
@@ -281,10 +282,12 @@ def _stopped_note(seat: Seat) -> None:
     )
 
 
+@guard.fragment
 def lecture_card(session: Session) -> None:
     """A joined student's question card on Step by step, under the lecture's instrument,
     drawn by the page (``ui.classmode.card``): a question asked or revealed is fetched and
-    drawn by the browser when the live channel tells of it, with no rerun of the page."""
+    drawn by the browser when the live channel tells of it, with no rerun of the page. A
+    fragment of its own, as the instrument above it is: the instrument's reruns leave it be."""
     seat = seat_of(session)
     if seat is None or seat.lecturer:
         return
