@@ -12,8 +12,8 @@ read whole (413), anything malformed is 400, and a seat's calls past :data:`RATE
 the store's reads are the app's (``card_of`` and ``answer``, called beside the event
 loop); here only the request's shape and its bounds.
 
-May import: the standard library, ``starlette`` and ``ui.live.route``. Nothing of Streamlit
-or of the app.
+May import: the standard library, ``starlette``, ``ui.live.route`` and ``ui.live.reports``.
+Nothing of Streamlit or of the app.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ui.live.reports import bounded_body
 from ui.live.route import Ticket, check, under
 
 _LOG = logging.getLogger(__name__)
@@ -107,18 +108,6 @@ def parse(body: bytes) -> tuple[str, Answer] | None:
     )
 
 
-async def _body(request: Request) -> bytes | None:
-    """The request's body, or None once it is longer than :data:`MAX_BODY`."""
-    if int(request.headers.get("content-length", "0") or 0) > MAX_BODY:
-        return None
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            return None
-    return body
-
-
 def route(
     card_of: Callable[[str, str, bool, str], dict[str, Any]],
     answer: Callable[[str, str, Answer], dict[str, Any]],
@@ -165,7 +154,7 @@ def route(
                 want = want if _VERSION.match(want) else ""
                 return await asyncio.to_thread(get, ticket_text, ringed, want)  # one hop
             try:
-                body = await _body(request)
+                body = await bounded_body(request, MAX_BODY)
             except ValueError:  # a Content-Length that is no number
                 return _said("That answer could not be read.", 400)
             if body is None:

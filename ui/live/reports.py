@@ -113,14 +113,16 @@ def parse(body: bytes) -> tuple[str, Report] | None:
     return key, Report(t=t, seq=seq, run=run)
 
 
-async def _body(request: Request) -> bytes | None:
-    """The request's body, or None once it is longer than :data:`MAX_BODY`."""
-    if int(request.headers.get("content-length", "0") or 0) > MAX_BODY:
+async def bounded_body(request: Request, most: int = MAX_BODY) -> bytes | None:
+    """The request's body, or None once it is longer than ``most`` bytes (a declared
+    length over it is refused before anything is read). ValueError: a Content-Length
+    that is no number."""
+    if int(request.headers.get("content-length", "0") or 0) > most:
         return None
     body = b""
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
+        if len(body) > most:
             return None
     return body
 
@@ -130,7 +132,7 @@ def route(reports: Reports, *, base: str = "") -> Route:
 
     async def step(request: Request) -> Response:
         try:
-            body = await _body(request)
+            body = await bounded_body(request)
         except ValueError:  # a Content-Length that is no number
             return Response("malformed report", status_code=400)
         if body is None:
