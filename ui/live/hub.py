@@ -101,7 +101,22 @@ class Hub:
     def deliver(self, code: str, text: str) -> State:
         """Keep ``text`` (encoded already) as room ``code``'s newest state; wake its pages
         if it is new."""
+        done = self._keep(code, text, check=False)
+        assert done is not None  # only a checked read is ever dropped
+        return done
+
+    def deliver_read(self, code: str, text: str, before: State | None) -> State | None:
+        """:meth:`deliver` ``text``, read from the store while room ``code``'s newest was
+        ``before``, unless another state arrived during the read (that one is as new as
+        the read or newer): then nothing, and None."""
+        return self._keep(code, text, check=True, before=before)
+
+    def _keep(
+        self, code: str, text: str, *, check: bool, before: State | None = None
+    ) -> State | None:
         with self._lock:
+            if check and self._newest.get(code) is not before:
+                return None
             old = self._newest.pop(code, None)
             if old is not None and old.text == text:
                 self._newest[code] = old  # the most recent room last
@@ -153,14 +168,17 @@ async def reread(
     """Forever: every ``every`` s, read the state of each room with pages here (``read``,
     in a thread: the store) and deliver it; a state that is not new wakes nobody. A message
     lost between processes, or a change this process was not told of, reaches the pages
-    within ``every`` s."""
+    within ``every`` s. A read that a publish or a relayed state overtook is dropped: it
+    may be older than the state the pages were just woken with, and would step every page
+    back until the next read."""
     while True:
         await asyncio.sleep(every)
         for code in hub.rooms():
             try:
+                before = hub.newest(code)
                 state = await asyncio.to_thread(read, code)
                 if state is not None:
-                    hub.deliver(code, encode(state))
+                    hub.deliver_read(code, encode(state), before)
             except Exception:  # (a store fault: read again next time)
                 _LOG.debug("room %s could not be read", code, exc_info=True)
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from asgi_thread import serving
@@ -128,6 +130,41 @@ def test_the_reread_brings_a_change_the_process_was_not_told_of():
         store["ROOMAAAA"] = state(2)  # written by another process, no message
         await asyncio.wait_for(task, 2)
         reread.cancel()
+        return got
+
+    assert asyncio.run(go()) == [1, 2]
+
+
+def test_a_reread_overtaken_by_a_publish_does_not_step_the_pages_back():
+    """The lecturer steps (to 2) while a reread's store read (of 1) is on its way: the pages
+    show 2 and stay there; they never go back to 1 until the next read."""
+    store = {"ROOMAAAA": state(1)}
+    reading, answer = threading.Event(), threading.Event()
+
+    def slow_read(code: str) -> dict[str, Any] | None:
+        seen = store.get(code)
+        reading.set()
+        answer.wait(5)  # the read of 1 is held until the step to 2 is out
+        return seen
+
+    async def go() -> list[int]:
+        hub = Hub()
+        hub.publish("ROOMAAAA", state(1))
+        got: list[int] = []
+
+        async def page() -> None:
+            async for s in hub.subscribe("ROOMAAAA"):
+                got.append(json.loads(s.text)["lecture"]["n"])
+
+        task = asyncio.create_task(page())
+        reread = asyncio.create_task(hub_mod.reread(hub, slow_read, every=0.01))
+        await asyncio.to_thread(reading.wait, 5)
+        store["ROOMAAAA"] = state(2)
+        hub.publish("ROOMAAAA", state(2))  # the lecturer's own process tells its pages
+        answer.set()
+        await asyncio.sleep(0.2)  # the stale read lands, and later reads of 2
+        reread.cancel()
+        task.cancel()
         return got
 
     assert asyncio.run(go()) == [1, 2]
