@@ -57,7 +57,7 @@ from ui.classmode.votes import question_state, revealed_bars, revealed_line, tal
 from ui.look.style import page_style
 from ui.look.text import safe
 from ui.server import guard
-from ui.server.internals import fragment_run, testid
+from ui.server.internals import testid
 
 HOOKS = session_key("room_hooks")
 LIVE = session_key("room_live")  # the lecturer shows the answers' shares while the class votes
@@ -197,7 +197,7 @@ def _student_strip(session: Session, seat: Seat, room: cr.Room, page: str) -> No
         _follow_line(session, seat, room)
         return
     c = room.open_challenge
-    if page in TOLD_IN_PAGE and fragment_run() and seat.told != (c.id if c else None):
+    if page in TOLD_IN_PAGE and guard.fragment_rerun() and seat.told != (c.id if c else None):
         # the page's body tells of the open challenge, and only a page run draws the body
         # (a page run draws it after this strip, and needs no second run)
         st.rerun(scope="app")

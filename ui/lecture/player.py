@@ -44,7 +44,7 @@ from ui.look.figure import FONTS_JS, with_figure
 from ui.look.palette import ASKED, BOUND, CURRENT_LINE, MINUS, MISTAKE, PLUS, STAR, W_COLOUR
 from ui.look.style import PRESENTER_FONT, page_style
 from ui.server import code as component_code
-from ui.server import guard, internals
+from ui.server import guard
 from ui.server.internals import testid
 
 # figure.js's functions first, then clip.js's: Save figure draws the file (and a clip its
@@ -437,7 +437,7 @@ def player(
             "sent": round(now, 3),
             # a rerun of the instrument alone (a report, the push), whose delay is the
             # network's: the page judges its lateness by these (player.js's lateness)
-            "quick": internals.fragment_run(),
+            "quick": guard.fragment_rerun(),
         },
         **callbacks,
     )

@@ -34,7 +34,10 @@ A page run (a page opened, any widget's change: tens to hundreds of ms) holds on
 ``PLACES - LIGHT_PLACES`` places at most: the last place is kept for fragment runs (a Step,
 a drag, the class push: a few ms each). A student stepping waits for no page run, however
 many pages are opened at once (a hall of phones arriving, a script sending whole-page
-reruns), and among fragment runs the least charged goes first as before.
+reruns), and among fragment runs the least charged goes first as before. Quiet sessions'
+page runs hold ``QUIET_PAGE_PLACES`` (one) of those places together, busy ones the busy
+place: two pages opened at once only share the interpreter, each taking twice as long,
+and both pour their messages into Streamlit's sending loop ahead of a classmate's Step.
 
 A quiet session's run that has held its place for ``SLICE`` seconds gives the place up
 and runs on: a long computation (the variants page's first run, seconds) never blocks the
@@ -44,8 +47,8 @@ flat out: 40 ms of parsing each) would otherwise each give up its place after ``
 run on beside the next, twenty at once, and a classmate's Step got a twentieth of the
 interpreter.
 
-A page run also waits while ``UNSENT_MAX`` page runs that ended have messages still on
-their way to their browsers (a page is about 60 messages, 90 kB). Streamlit's sending loop
+A page run also waits while ``UNSENT_MAX`` page run that ended (one) has messages still
+on its way to its browser (a page is about 60 messages, 90 kB). Streamlit's sending loop
 hands the event loop back after every message and goes through the sessions in turn, so a
 classmate's three-message Step waits behind every message queued before it: sixty tabs
 each sending a whole-page rerun at once queued 3,500, and a Step waited 4-6 s for its
@@ -85,6 +88,7 @@ _LOG = logging.getLogger(__name__)
 PLACES = 3  # runs that hold the interpreter at once; more wait their turn
 BUSY_PLACES = 1  # of them, what busy sessions' runs may hold together
 LIGHT_PLACES = 1  # and what is kept for fragment runs: page runs hold the others at most
+QUIET_PAGE_PLACES = 1  # of those, what quiet sessions' page runs may hold together
 MAX_RATE = 6.0  # a session that started more runs a second than this is busy ...
 SHARE = 0.5  # ... and so is one charged more than this part of the window
 MIN_REST = 1 / MAX_RATE  # a busy run keeps its place this long at least ...
@@ -94,7 +98,7 @@ TICK = 0.05  # s: how often the ticker hands out places while runs wait
 LATE = 0.05  # s: while the event loop is this far behind, page runs wait ...
 LATE_WAIT = 1.0  # s: ... this long at most
 BEAT_S = 0.02  # s between the server loop's beats (``beat``)
-UNSENT_MAX = 2  # page runs ended with messages not yet sent: while as many, page runs wait
+UNSENT_MAX = 1  # page runs ended with messages not yet sent: while as many, page runs wait
 UNSENT_S = 1.0  # s: a page run's messages count as unsent for this long at most
 ENABLED = True  # tests/app/conftest.py switches it off: AppTest reruns back to back
 
@@ -193,6 +197,7 @@ def _free(now: float, busy: bool, page: bool, arrived: float) -> bool:
         len(held) < PLACES
         and (not busy or sum(b for b, _ in held) < BUSY_PLACES)
         and (not page or sum(p for _, p in held) < PLACES - LIGHT_PLACES)
+        and (not page or busy or sum(p and not b for b, p in held) < QUIET_PAGE_PLACES)
         and (not page or _unsent(now) < UNSENT_MAX)
     )
 

@@ -20,6 +20,11 @@ sends one: these are forged messages.
   ``ui.server.internals.widget_kind``); a widget the session never drew is Streamlit's
   business, as is a frame that is not a message at all (Streamlit closes the stream, 1002).
 
+- **An address longer than any page's.** A run's query string over ``MAX_QUERY_CHARS`` is
+  taken out (the page opens with its defaults): the server answers no page at an address
+  that long (uvicorn's bound on a request's head is 16 kB, nginx's 8 kB), so only a script
+  sends one, and Streamlit would parse up to 512 kB of it on every run of the session.
+
 A **timed rerun** (a ``run_every`` fragment's, ``is_auto_rerun``) goes on without the widget
 values it carries: a timer changes no widget, and the values are the page's as it last drew
 them. A value the server set a moment before and the browser has not drawn yet (a bank
@@ -43,6 +48,7 @@ from ui.server import internals
 
 MAX_EVENTS = 8  # events one component message may list (a gesture sends one)
 MAX_TRIGGER_CHARS = 16_384  # a gesture's JSON is under 1 kB; guard.within allows ~13 kB
+MAX_QUERY_CHARS = 16_384  # a page's address that the server answered is shorter (see above)
 _LONG_NUMBER = re.compile(r"\d{40}")
 _NUMBERS = frozenset({"int_value", "double_value", "uint_value"})
 
@@ -101,12 +107,17 @@ def screened(data: bytes, kind_of: Callable[[str], str | None]) -> tuple[bytes, 
     msg = internals.back_message(data)
     if msg is None or msg.WhichOneof("type") != "rerun_script":
         return data, []
-    widgets = msg.rerun_script.widget_states.widgets
-    if msg.rerun_script.is_auto_rerun and widgets:  # a timer's: no value is news
+    said: list[str] = []
+    run = msg.rerun_script
+    if len(run.query_string) > MAX_QUERY_CHARS:
+        said.append(f"a query string of {len(run.query_string):,} characters")
+        run.query_string = ""
+    widgets = run.widget_states.widgets
+    if run.is_auto_rerun and widgets:  # a timer's: no value is news
         del widgets[:]
-        return msg.SerializeToString(), []
+        return msg.SerializeToString(), said
     why = [_widget_refused(widget, kind_of) for widget in widgets]
-    said = [w for w in why if w is not None]
+    said += [w for w in why if w is not None]
     if not said:
         return data, []
     kept = [widget for widget, w in zip(widgets, why, strict=True) if w is None]

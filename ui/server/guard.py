@@ -19,12 +19,13 @@ shows its own sentence.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import secrets
 import threading
 import types
-from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from typing import Any, ParamSpec, TypeVar, overload
 
 import streamlit as st
@@ -198,6 +199,27 @@ def page(run: Callable[[], Any]) -> None:
         memory.trim_now_and_then()  # what was freed goes back to the system
 
 
+_RUN = threading.local()  # this thread's script run: in the whole page, in a fragment
+
+
+@contextlib.contextmanager
+def whole_page() -> Iterator[None]:
+    """The shell's run of the whole page (everything a page draws is inside it): the
+    fragments drawn in it are not reruns of their own (:func:`fragment_rerun`)."""
+    _RUN.whole = True
+    try:
+        yield
+    finally:
+        _RUN.whole = False
+
+
+def fragment_rerun() -> bool:
+    """Whether this thread runs a fragment's rerun (a report, the channel's ask): inside a
+    :func:`fragment` that no :func:`whole_page` holds. False outside a fragment. A whole
+    page's run sends its fragments with the rest of the page, a rerun only theirs."""
+    return getattr(_RUN, "fragments", 0) > 0 and not getattr(_RUN, "whole", False)
+
+
 @overload
 def fragment(fn: Callable[P, None], *, run_every: float | None = None) -> Callable[P, None]: ...
 
@@ -217,10 +239,14 @@ def fragment(fn: Callable[P, None] | None = None, *, run_every: float | None = N
     @functools.wraps(fn)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
         new_run(st.session_state)
-        with fair.turn(fragment=True):  # a session that keeps the server busy waits
-            try:
-                fn(*args, **kwargs)
-            except Exception as exc:
-                _report(exc)
+        _RUN.fragments = getattr(_RUN, "fragments", 0) + 1
+        try:
+            with fair.turn(fragment=True):  # a session that keeps the server busy waits
+                try:
+                    fn(*args, **kwargs)
+                except Exception as exc:
+                    _report(exc)
+        finally:
+            _RUN.fragments -= 1
 
     return st.fragment(run, run_every=run_every)

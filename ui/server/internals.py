@@ -154,21 +154,6 @@ def session_id() -> str | None:
 
 
 @internal(
-    "a follower's Play in time with the lecturer's (its lateness from the instrument's runs)",
-    _FRAGMENTS,
-    lambda: "fragment_ids_this_run" in _fields(_CONTEXT, "ScriptRunContext"),
-    default=False,
-)
-def fragment_run() -> bool:
-    """Whether the run on this thread reruns fragments only (a report, the channel's ask),
-    not the whole page; False outside a run. A whole page's run sends the player with the
-    rest of the page, so its delay is not the network's. Waits for the run's target in
-    ``st.context``."""
-    ctx = _ctx()
-    return bool(ctx is not None and ctx.fragment_ids_this_run)
-
-
-@internal(
     "a setting the server set kept against the old value another fragment's rerun brings",
     f"{_FRAGMENTS}, ThreadState.get().fragment_id",
     lambda: (

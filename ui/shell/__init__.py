@@ -180,7 +180,7 @@ def run_app() -> None:
         # the door reads this connection's frames against this session's widgets (a
         # reconnection is a new connection: every whole-page run names it)
         clients.name_stream(clients.handshake(), internals.session_id())
-        with fair.turn():  # a session that keeps the server busy waits its turn
+        with fair.turn(), guard.whole_page():  # a busy session waits its turn
             _run_app()
     finally:
         _ROUTED.depth -= 1

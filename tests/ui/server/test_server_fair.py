@@ -42,14 +42,14 @@ def hammer(who, session: str, seconds: float, run: float = 0.02) -> None:
             work(run)
 
 
-PAGE_PLACES = fair.PLACES - fair.LIGHT_PLACES
+PAGE_PLACES = fair.QUIET_PAGE_PLACES  # the page places a quiet session's run may take
 
 
 class Holders:
     """``pages`` page runs and ``fragments`` fragment runs of session ``hold`` that keep
     their places until released (by default, every place)."""
 
-    def __init__(self, who, pages: int = PAGE_PLACES, fragments: int = fair.LIGHT_PLACES):
+    def __init__(self, who, pages: int = PAGE_PLACES, fragments: int = fair.PLACES - PAGE_PLACES):
         n = pages + fragments
         self.release = threading.Event()
         self.each = [threading.Event() for _ in range(n)]  # releases one of them
@@ -213,6 +213,36 @@ def test_a_busy_sessions_long_run_keeps_its_place_until_it_ends(as_session, monk
     assert second_began and second_began[0] >= released
 
 
+def test_new_sessions_pages_run_one_at_a_time_and_a_step_goes_beside_them(as_session, monkeypatch):
+    """Eight scripts opening pages, or a hall of phones: two page runs at once only share
+    the interpreter (each takes twice as long) and queue their messages before a
+    classmate's Step. A second quiet page run waits for the first; a fragment does not."""
+    monkeypatch.setattr(fair, "SLICE", 30.0)
+    holders = Holders(as_session, pages=1, fragments=0)  # one new session's page runs
+    done = threading.Event()
+
+    def page_run() -> None:
+        as_session.id = "new2"
+        with fair.turn():
+            done.set()
+
+    t = threading.Thread(target=page_run)
+    t.start()
+    try:
+        started = time.monotonic()
+        as_session.id = "student"
+        with fair.turn(fragment=True):
+            pass
+        assert time.monotonic() - started < 0.2
+        assert not done.wait(0.3)
+        assert fair.is_waiting("new2")
+        holders.each[0].set()  # the first page's run ends: the second goes
+        assert done.wait(2)
+    finally:
+        holders.stop()
+        t.join(5)
+
+
 def test_a_fragment_inside_a_page_run_is_the_same_turn(as_session, monkeypatch):
     monkeypatch.setattr(fair, "SLICE", 30.0)
     holders = Holders(as_session, pages=PAGE_PLACES - 1)  # one page place left
@@ -322,7 +352,7 @@ def test_page_runs_wait_while_the_event_loop_is_behind_and_a_step_does_not(as_se
     with fair.turn():  # alone: nothing else is sending
         pass
     assert time.monotonic() - started < 0.2
-    holders = Holders(as_session, pages=1, fragments=0)  # another page run holds a place
+    holders = Holders(as_session, pages=0, fragments=1)  # another run holds a place
     done = threading.Event()
 
     def page_run() -> None:
@@ -414,7 +444,7 @@ def test_an_error_in_a_page_gives_its_place_back_at_once(as_session):
 def test_a_page_run_waits_for_a_late_loop_a_second_at_most(as_session, monkeypatch):
     monkeypatch.setattr(fair, "SLICE", 30.0)
     monkeypatch.setattr(fair, "loop_late", lambda: 1.0)  # behind, and stays so
-    holders = Holders(as_session, pages=1, fragments=0)
+    holders = Holders(as_session, pages=0, fragments=1)  # another run holds a place
     try:
         started = time.monotonic()
         with fair.turn():

@@ -121,3 +121,25 @@ def test_the_rest_of_the_message_goes_on():
     kinds = {"pills": "string_array_value", "n": "int_value", "slider": "double_array_value"}
     ids, said = kept(frame(ok, bad, also), kinds.get)
     assert ids == ["pills", "slider"] and len(said) == 1
+
+
+def test_an_address_longer_than_any_page_s_is_taken_out_and_the_rest_goes_on():
+    """A run's query string of half a megabyte (a script's: no page is served at such an
+    address) reaches Streamlit empty, with the widgets' values; one as long as a real
+    lecture link passes unchanged."""
+    link = "data_name=four_points&lec_t=5&" + "&".join(f"p{k}=1" for k in range(400))
+    assert len(link) < frames.MAX_QUERY_CHARS
+    msg = BackMsg()
+    msg.rerun_script.query_string = link
+    msg.rerun_script.page_script_hash = "lecture"
+    msg.rerun_script.widget_states.widgets.append(WidgetState(id="b", trigger_value=True))
+    data = msg.SerializeToString()
+    assert frames.screened(data, no_kinds) == (data, [])
+    msg.rerun_script.query_string = "p=" + "x" * 500_000
+    out, said = frames.screened(msg.SerializeToString(), no_kinds)
+    after = BackMsg()
+    after.ParseFromString(out)
+    assert after.rerun_script.query_string == ""
+    assert after.rerun_script.page_script_hash == "lecture"
+    assert [w.id for w in after.rerun_script.widget_states.widgets] == ["b"]
+    assert said == ["a query string of 500,002 characters"]

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from ui.server import fair, guard
 from ui.server.guard import SEEN, component_callbacks, new_run, within
 
 MOVE = {"i": 3, "x": 0.5, "y": -1.25, "v": 7}
@@ -151,3 +152,27 @@ def test_every_page_registers_its_globals_for_release():
             and isinstance(n.value.func, ast.Name)
         ]
         assert calls and calls[0] == "require_router", path
+
+
+def test_a_fragment_knows_a_rerun_of_its_own_from_the_whole_page_s_run(monkeypatch):
+    """The lecture player judges its lateness, and the strip asks for the page's body, by
+    this. A fragment's rerun is Streamlit calling the fragment's function alone; in the
+    whole page's run (the shell's ``whole_page``) it is called with the rest. Here the
+    function is called as Streamlit calls it (``st.fragment`` returns it as it is)."""
+    import streamlit as st
+
+    monkeypatch.setattr(fair, "ENABLED", False)
+    monkeypatch.setattr(st, "fragment", lambda fn, run_every=None: fn)
+    seen: list[bool] = []
+
+    @guard.fragment
+    def part() -> None:
+        seen.append(guard.fragment_rerun())
+
+    assert guard.fragment_rerun() is False  # no fragment at all
+    with guard.whole_page():
+        part()
+        assert guard.fragment_rerun() is False
+    part()  # Streamlit's rerun of the fragment alone
+    assert seen == [False, True]
+    assert guard.fragment_rerun() is False  # and after it, nothing is left over

@@ -130,9 +130,10 @@ def test_outside_a_server_the_run_helpers_do_nothing():
     """The fair share asks these in every run; a bare script has no server. In a process
     of its own: an AppTest earlier in this one leaves its runtime behind."""
     script = (
-        "from ui.server import fair, internals\n"
+        "from ui.server import fair, guard, internals\n"
         "assert fair.loop_late() == 0.0\n"
-        "assert internals.fragment_run() is False\n"
+        "assert guard.fragment_rerun() is False\n"
+        "assert internals.session_id() is None\n"
     )
     root = Path(__file__).resolve().parents[3]
     done = subprocess.run(
