@@ -183,8 +183,8 @@ def _free(now: float, busy: bool, page: bool, arrived: float) -> bool:
     """Whether a place is free for a run: fewer than ``PLACES`` runs hold theirs (a quiet
     session's run for ``SLICE`` at most, a busy one's until it ends); for a busy session's
     run, fewer than ``BUSY_PLACES`` busy ones, and for a page run, fewer than ``PLACES -
-    LIGHT_PLACES`` page runs (the other places are always left to everybody else, and to
-    fragment runs)."""
+    LIGHT_PLACES`` page runs and, a quiet session's, fewer than ``QUIET_PAGE_PLACES`` quiet
+    ones (the other places are always left to everybody else, and to fragment runs)."""
     held = [(b, p) for since, b, p in _HELD.values() if b or now - since < SLICE]
     if (  # its messages would wait behind the others' (for at most LATE_WAIT)
         page
