@@ -58,21 +58,55 @@ async def http_call(
     host, port = where.hostname or "127.0.0.1", where.port or 80
     reader, writer = await asyncio.open_connection(host, port)
     try:
-        lines = [
-            f"{method} {path} HTTP/1.1",
-            f"Host: {host}:{port}",
-            "Content-Type: text/plain",
-            f"Content-Length: {len(body)}",
-            "Connection: close",
-            *(f"{k}: {v}" for k, v in (headers or {}).items()),
-        ]
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
-        await writer.drain()
-        status = await asyncio.wait_for(reader.readline(), RUN_TIMEOUT)
-        rest = await asyncio.wait_for(reader.read(), RUN_TIMEOUT)
-        return int(status.split()[1]), rest.partition(b"\r\n\r\n")[2]
+        status, got, _ = await asyncio.wait_for(
+            _exchange(
+                reader,
+                writer,
+                f"{host}:{port}",
+                method,
+                path,
+                body,
+                {"Connection": "close", **(headers or {})},
+            ),
+            RUN_TIMEOUT,
+        )
+        return status, got
     finally:
         writer.close()
+
+
+async def _exchange(
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    host: str,
+    method: str,
+    path: str,
+    body: bytes,
+    headers: dict[str, str],
+) -> tuple[int, bytes, bool]:
+    """One HTTP/1.1 request written and its answer read: its status, its body, and whether
+    the server closes the connection after it (a body of no stated length then runs to the
+    connection's end)."""
+    lines = [
+        f"{method} {path} HTTP/1.1",
+        f"Host: {host}",
+        "Content-Type: text/plain",
+        f"Content-Length: {len(body)}",
+        *(f"{k}: {v}" for k, v in headers.items()),
+    ]
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+    await writer.drain()
+    status = int((await reader.readline()).split()[1])
+    length, close = None, False
+    while (line := await reader.readline()) not in (b"\r\n", b"\n", b""):
+        name, _, value = line.decode("latin-1").partition(":")
+        if name.strip().lower() == "content-length":
+            length = int(value.strip())
+        elif name.strip().lower() == "connection" and "close" in value.lower():
+            close = True
+    if length is None:
+        return status, (await reader.read()) if close else b"", close
+    return status, await reader.readexactly(length), close
 
 
 class KeptHttp:
@@ -96,45 +130,27 @@ class KeptHttp:
                     self._conn = await asyncio.open_connection(self.host, self.port)
                 reader, writer = self._conn
                 try:
-                    return await asyncio.wait_for(
-                        self._once(reader, writer, method, path, body, headers), RUN_TIMEOUT
+                    status, got, close = await asyncio.wait_for(
+                        _exchange(
+                            reader,
+                            writer,
+                            f"{self.host}:{self.port}",
+                            method,
+                            path,
+                            body,
+                            headers or {},
+                        ),
+                        RUN_TIMEOUT,
                     )
                 except (ConnectionError, asyncio.IncompleteReadError, ValueError, IndexError):
                     self.close()
                     if again:
                         raise
+                    continue
+                if close:
+                    self.close()
+                return status, got
             raise AssertionError("unreachable")
-
-    async def _once(
-        self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-        method: str,
-        path: str,
-        body: bytes,
-        headers: dict[str, str] | None,
-    ) -> tuple[int, bytes]:
-        lines = [
-            f"{method} {path} HTTP/1.1",
-            f"Host: {self.host}:{self.port}",
-            "Content-Type: text/plain",
-            f"Content-Length: {len(body)}",
-            *(f"{k}: {v}" for k, v in (headers or {}).items()),
-        ]
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
-        await writer.drain()
-        status = int((await reader.readline()).split()[1])
-        length, close = 0, False
-        while (line := await reader.readline()) not in (b"\r\n", b"\n", b""):
-            name, _, value = line.decode("latin-1").partition(":")
-            if name.strip().lower() == "content-length":
-                length = int(value.strip())
-            elif name.strip().lower() == "connection" and "close" in value.lower():
-                close = True
-        got = await reader.readexactly(length)
-        if close:
-            self.close()
-        return status, got
 
     def close(self) -> None:
         if self._conn is not None:

@@ -76,6 +76,26 @@ class Holders:
             t.join(5)
 
 
+def page_run_waiting(who, session: str) -> tuple[threading.Thread, threading.Event]:
+    """A page run of ``session`` on a thread of its own (``done`` once it ran), and a
+    fragment run of this thread beside it, which must go at once."""
+    done = threading.Event()
+
+    def page_run() -> None:
+        who.id = session
+        with fair.turn():
+            done.set()
+
+    t = threading.Thread(target=page_run)
+    t.start()
+    started = time.monotonic()
+    who.id = "student"
+    with fair.turn(fragment=True):
+        pass
+    assert time.monotonic() - started < 0.2
+    return t, done
+
+
 def test_a_run_on_a_quiet_server_never_waits(as_session):
     start = time.monotonic()
     for _ in range(20):
@@ -219,28 +239,15 @@ def test_new_sessions_pages_run_one_at_a_time_and_a_step_goes_beside_them(as_ses
     classmate's Step. A second quiet page run waits for the first; a fragment does not."""
     monkeypatch.setattr(fair, "SLICE", 30.0)
     holders = Holders(as_session, pages=1, fragments=0)  # one new session's page runs
-    done = threading.Event()
-
-    def page_run() -> None:
-        as_session.id = "new2"
-        with fair.turn():
-            done.set()
-
-    t = threading.Thread(target=page_run)
-    t.start()
     try:
-        started = time.monotonic()
-        as_session.id = "student"
-        with fair.turn(fragment=True):
-            pass
-        assert time.monotonic() - started < 0.2
+        t, done = page_run_waiting(as_session, "new2")
         assert not done.wait(0.3)
         assert fair.is_waiting("new2")
         holders.each[0].set()  # the first page's run ends: the second goes
         assert done.wait(2)
+        t.join(5)
     finally:
         holders.stop()
-        t.join(5)
 
 
 def test_a_fragment_inside_a_page_run_is_the_same_turn(as_session, monkeypatch):
@@ -353,27 +360,15 @@ def test_page_runs_wait_while_the_event_loop_is_behind_and_a_step_does_not(as_se
         pass
     assert time.monotonic() - started < 0.2
     holders = Holders(as_session, pages=0, fragments=1)  # another run holds a place
-    done = threading.Event()
-
-    def page_run() -> None:
-        as_session.id = "page"
-        with fair.turn():
-            done.set()
-
-    t = threading.Thread(target=page_run)
-    t.start()
     try:
-        started = time.monotonic()
-        with fair.turn(fragment=True):
-            pass
-        assert time.monotonic() - started < 0.2
+        t, done = page_run_waiting(as_session, "page")
         assert not done.wait(0.4)  # the loop is behind
         assert fair.is_waiting("page")
         late[0] = 0.0  # it caught up: the ticker hands the place out
         assert done.wait(2)
+        t.join(5)
     finally:
         holders.stop()
-        t.join(5)
     assert not fair.is_waiting("page")
 
 
