@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser.devices import DEVICES
-from tests.browser.test_room import join, key, main, sidebar, sidebar_link
+from tests.browser.test_room import key, main, sidebar, sidebar_link
 from tools import streamlit_server
 from ui.classmode.address import network_address
 
@@ -53,19 +53,22 @@ def test_a_lecturer_on_localhost_shows_the_network_address_and_a_phone_joins_wit
     with streamlit_server.serve("app.py", port=port, address="0.0.0.0", env=NO_PUBLIC_URL):
         code = start_class_at(lecturer, f"http://localhost:{port}")
         host = f"[{here}]" if ":" in here else here
-        shown = f"http://{host}:{port}/room"
+        shown = f"http://{host}:{port}/join"
         said = main(lecturer).inner_text().replace("\u2060", "")
         assert f"open {shown} and type" in said, said
         assert "localhost" not in said
         qr = lecturer.get_by_test_id("stImage").locator("img")
         expect(qr).to_have_attribute("src", re.compile(r"^data:image/svg\+xml;base64,"))
 
-        # a phone opens the address the projector shows, with the code the QR code carries
+        # a phone opens the address the projector shows, with the code the QR code carries:
+        # the class's light page
         phone.goto(f"{shown}?room={code.replace('-', '')}")
-        code_box = phone.get_by_test_id("stForm").get_by_label("Class code")
-        expect(code_box).to_have_value(code, timeout=60_000)
-        join(phone, "Pia")
-        expect(phone.locator("h1")).to_have_text(f"Class {code}", timeout=15_000)
+        expect(phone.get_by_label("Class code")).to_have_value(code, timeout=60_000)
+        phone.get_by_label("Your nickname").fill("Pia")
+        phone.get_by_role("button", name="Join the class").click()
+        expect(phone.locator("#hall-class")).to_have_text(
+            f"Class {code}: you joined as Pia.", timeout=15_000
+        )
         expect(key(lecturer, "room_count")).to_have_text("1 student has joined", timeout=10_000)
         # the strip above the lesson pages says the same address
         sidebar_link(lecturer, "Step by step")

@@ -239,15 +239,19 @@ def current_dataset() -> tuple[np.ndarray, np.ndarray, str]:
 
     The name may be a file's name: outside text, for ``ui.look.text.safe`` at every sink.
     """
-    if CUSTOM in st.session_state:
-        return cast("tuple[np.ndarray, np.ndarray, str]", st.session_state[CUSTOM])
-    name = st.session_state["data_name"]
+    return dataset_in(st.session_state)
+
+
+def dataset_in(session: Session) -> tuple[np.ndarray, np.ndarray, str]:
+    """:func:`current_dataset` of a session's settings (``session``: a page's session, or
+    the settings a light page reads from a room, ``ui.state.init``)."""
+    if CUSTOM in session:
+        return cast("tuple[np.ndarray, np.ndarray, str]", session[CUSTOM])
+    name = session["data_name"]
     spec = DATASETS[name]
-    params = tuple((p.name, float(st.session_state[param_key(name, p.name)])) for p in spec.params)
-    X, y = runs.dataset(
-        name, int(st.session_state["data_n"]), int(st.session_state["data_seed"]), params
-    )
-    return X, y, f"{spec.title} (n = {len(y)}, seed {st.session_state['data_seed']})"
+    params = tuple((p.name, float(session[param_key(name, p.name)])) for p in spec.params)
+    X, y = runs.dataset(name, int(session["data_n"]), int(session["data_seed"]), params)
+    return X, y, f"{spec.title} (n = {len(y)}, seed {session['data_seed']})"
 
 
 def dataset_sidebar(*, used_here: bool = True, following: bool = False) -> None:

@@ -286,22 +286,22 @@ def _limit(session: Session) -> store_mod.RateLimit:
     return lim
 
 
-def join(session: Session, text: object, nick: object) -> str | None:
-    """Join the class whose code is ``text``; an error sentence or None."""
+def take_seat(
+    client: clients.Client, text: object, nick: object, keep: str | None = None
+) -> tuple[str, str] | str:
+    """A seat for ``client`` in the class whose code is ``text`` (``keep``: the seat it
+    holds in that class already, which it keeps): (code, seat id), or the sentence why
+    not. The Streamlit page's join form and the light page's (``ui.lecture.light``) both
+    take their seats here."""
     code = cr.normal_code(text)
     if code is None:
         return cr.code_problem(text)
-    if not _limit(session).allow():
-        return "Too many attempts: wait a few seconds and try again."
-    client = clients.current()
     if _wrong_codes(client):  # this client's recent codes opened nothing: it waits
         return clients.refused("wrong code")
     try:
         room = reach(cr.load_room, code, fresh=True)
         if room is None:
             return _wrong_code(client, code)  # counted against the sender alone
-        old = seat_of(session)
-        keep = old.seat if old is not None and old.code == code else None
         if keep is None:
             said = _new_seat(client, code)
             if said:
@@ -316,6 +316,22 @@ def join(session: Session, text: object, nick: object) -> str | None:
             raise
     except Refused as refused:
         return str(refused)
+    return code, seat_id
+
+
+def join(session: Session, text: object, nick: object) -> str | None:
+    """Join the class whose code is ``text``; an error sentence or None."""
+    code = cr.normal_code(text)
+    if code is None:
+        return cr.code_problem(text)
+    if not _limit(session).allow():
+        return "Too many attempts: wait a few seconds and try again."
+    old = seat_of(session)
+    keep = old.seat if old is not None and old.code == code else None
+    taken = take_seat(clients.current(), code, nick, keep)
+    if isinstance(taken, str):
+        return taken
+    seat_id = taken[1]
     if old is not None and old.lecturer:
         move(session, "leave")  # a lecturer who joins a class as a student leaves their seat
     arriving = Seat(code=code, role=Role.FOLLOWING, seat=seat_id, nick=cr.clean_nick(nick))

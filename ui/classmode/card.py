@@ -68,6 +68,7 @@ html.perceptron-bar-open {testid("stMainBlockContainer")} {{ padding-bottom: 14r
 """
 )
 _card = component_code.component("perceptron.card", js=_JS, css=_CSS, isolate_styles=False)
+CARD_JS, CARD_CSS = _JS, _CSS  # the light page (ui.lecture.light) loads the same card
 KEY = "room_pcard"
 
 

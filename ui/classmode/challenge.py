@@ -16,6 +16,14 @@ from ui.classmode.seat import Refused, Seat, reach, room_now, seat_of
 from ui.look.text import safe
 
 
+def announcement(c: cr.Challenge) -> tuple[str, str]:
+    """What every page tells a student of an open challenge: (its head, the rest)."""
+    return (
+        "The lecturer's margin challenge is open:",
+        f"at most {c.max_points} points, γ ≥ {c.min_gamma:g}, as many mistakes as you can.",
+    )
+
+
 def open_challenge(session: Session) -> tuple[Seat, cr.Challenge] | None:
     """A student's seat and their class's open challenge, if there is one."""
     seat = seat_of(session)

@@ -37,6 +37,7 @@ _JS = (Path(__file__).resolve().parents[1] / "live" / "live.js").read_text(encod
 # component's definition, not in a shadow root)
 _CSS = ".st-key-room_channel, .st-key-room_channel_nudge { display: none; }"
 _component = st.components.v2.component("perceptron_live", js=_JS, css=_CSS, isolate_styles=False)
+LIVE_JS = _JS  # the light page (ui.lecture.light) opens the channel with the same code
 
 
 def _is_step(key: str) -> bool:

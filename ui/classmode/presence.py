@@ -49,6 +49,18 @@ def still_here(s: Store, room: Room, seat: str, nick: str) -> None:
         s.put_field(key, seat, body.encode(), ttl=room.ttl, max_fields=MAX_MEMBERS)
 
 
+def seen_now(s: Store, code: str, seat: str) -> None:
+    """A seat's light page is open (its class channel is): its member entry says so, its
+    nickname as it is. A seat given back meanwhile is not taken again."""
+    key = members_key(code)
+    blob = s.field(key, seat) if valid_seat(seat) else None
+    if blob is None:
+        return
+    body = json.dumps({**json.loads(blob), "seen": time.time()})
+    with contextlib.suppress(store_mod.MapFull):
+        s.put_field(key, seat, body.encode(), ttl=ROOM_TTL_S, max_fields=MAX_MEMBERS)
+
+
 def gone(s: Store, code: str, seat: str) -> None:
     """A seat's tab closed: it is counted out now and a full room may give it away; its
     page, back (a reconnection), says it is here again (:func:`still_here`)."""

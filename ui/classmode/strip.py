@@ -28,7 +28,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from ui.app import links
 from ui.app.state import Session, session_key
-from ui.classmode import address, presence
+from ui.classmode import address, challenge, presence
 from ui.classmode import answers as an
 from ui.classmode import classroom as cr
 from ui.classmode import live as channel
@@ -54,6 +54,7 @@ from ui.classmode.seat import (
     seat_of,
 )
 from ui.classmode.votes import question_state, revealed_bars, revealed_line, tally_bars
+from ui.live import light
 from ui.look.style import page_style
 from ui.look.text import safe
 from ui.server import guard
@@ -111,14 +112,15 @@ def public_url() -> str:
 
 
 def join_url(code: str) -> str:
-    return f"{public_url()}/room?room={code}"
+    """The join link: the class's light page (``ui.lecture.light``), its code filled in."""
+    return f"{public_url()}{light.PAGE_PATH}?room={code}"
 
 
 def join_line() -> str:
     """Where the strip says students join: the address, or that phones cannot reach it."""
     where = address.current()
     if where.reachable:
-        return f"join at {safe(where.url)}/room"
+        return f"join at {safe(where.url)}{light.PAGE_PATH}"
     return "**phones cannot join yet** (the Class page says why)"
 
 
@@ -258,11 +260,8 @@ def _reach_out(session: Session, seat: Seat, room: cr.Room, page: str) -> None:
             vertical_alignment="center",
             gap="small",
         )
-        box.markdown(
-            f":material/emoji_events: **The lecturer's margin challenge is open:** at most "
-            f"{c.max_points} points, γ ≥ {c.min_gamma:g}, as many mistakes as you can.",
-            width="stretch",
-        )
+        head, rest = challenge.announcement(c)
+        box.markdown(f":material/emoji_events: **{head}** {rest}", width="stretch")
         box.page_link(MARGIN_PAGE, label="Open the margin lab", icon=":material/open_with:")
     if seat.stopped and page != LECTURE_PAGE:  # Step by step says it in its follow line
         _stopped_note(seat)

@@ -210,8 +210,10 @@ _CSS = f"""
 """
 
 _player = component_code.component("perceptron.lecture", js=_JS, css=_CSS)
-# the offline file (ui.lecture.export) inlines the same player and the same styles
+# the offline file (ui.lecture.export) inlines the same player and the same styles; the
+# light page (ui.lecture.light) loads the live page's own files
 PLAYER_JS, PLAYER_CSS = _OWN_JS, _CSS
+LIVE_PLAYER_JS = _JS
 
 # The scene rides on a component of its own, mounted outside the fragment that hears
 # the browser's reports: a report then re-sends the step (a few bytes), not the scene

@@ -15,6 +15,7 @@ channel with :data:`BAD_MESSAGE`; the page reconnects and carries on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
@@ -35,6 +36,7 @@ MAX_TICKET = 200
 BAD_TICKET = 4403  # the close code of a connection without a valid ticket
 BAD_MESSAGE = 4400  # ... of a page that sent something else than {"seen": n}
 FULL = 1013  # ... of a connection past Hub's MAX_PAGES ("try again later")
+HERE_S = 20.0  # a light page's seat is said to be here this often while its channel is open
 _TICKET = re.compile(r"^([A-Za-z0-9]{1,16})\.([A-Za-z0-9_-]{1,32})\.([0-9]{1,12})\.([0-9a-f]{32})$")
 
 
@@ -93,10 +95,18 @@ def _seen(text: str) -> int | None:
     return n if isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 2**53 else None
 
 
-def route(hub: Hub, key_of: Callable[[str], bytes | None], *, base: str = "") -> WebSocketRoute:
+def route(
+    hub: Hub,
+    key_of: Callable[[str], bytes | None],
+    *,
+    base: str = "",
+    here: Callable[[Ticket], None] | None = None,
+) -> WebSocketRoute:
     """The websocket route of ``hub``'s rooms, at :data:`PATH` under ``base`` (the server's
     ``server.baseUrlPath``); ``key_of`` (called in a thread: it may read the store) gives a
-    room's ticket key, or None when the room does not exist."""
+    room's ticket key, or None when the room does not exist. A page that opens it with
+    ``here=1`` (a light page, which has no strip to say so) has its seat said to be here,
+    ``here(ticket)`` in a thread, as it opens and every :data:`HERE_S` while it is open."""
 
     async def live(ws: WebSocket) -> None:
         ticket = await asyncio.to_thread(check, ws.query_params.get("ticket", ""), key_of)
@@ -116,6 +126,17 @@ def route(hub: Hub, key_of: Callable[[str], bytes | None], *, base: str = "") ->
                 await ws.close(FULL)
 
         sender = asyncio.create_task(send(int(raw) if raw.isdigit() else 0))
+        seated = ticket.seat not in ("lecturer", "student")
+        keeper = None
+        if here is not None and seated and ws.query_params.get("here") == "1":
+
+            async def keep_here() -> None:
+                while True:
+                    with contextlib.suppress(Exception):  # the store is down: said next time
+                        await asyncio.to_thread(here, ticket)
+                    await asyncio.sleep(HERE_S)
+
+            keeper = asyncio.create_task(keep_here())
         try:
             while True:
                 message = await ws.receive()
@@ -133,6 +154,8 @@ def route(hub: Hub, key_of: Callable[[str], bytes | None], *, base: str = "") ->
             pass
         finally:
             sender.cancel()
+            if keeper is not None:
+                keeper.cancel()
 
     return WebSocketRoute(under(base, PATH), live)
 

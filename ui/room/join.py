@@ -10,6 +10,7 @@ import streamlit as st
 from ui.app import links
 from ui.classmode import address, presence
 from ui.classmode import classroom as cr
+from ui.live import light
 from ui.look.style import page_style
 from ui.look.text import safe
 from ui.room.qr import qr_svg
@@ -29,7 +30,7 @@ def join_view(room: cr.Room, *, presenter: bool) -> None:
     big letters and how many joined. Once a run."""
     style()
     where = address.current()
-    url = f"{where.url}/room?room={room.code}"
+    url = f"{where.url}{light.PAGE_PATH}?room={room.code}"  # the light page (ui.lecture.light)
     left, right = st.columns([1, 1] if presenter else [2, 3], vertical_alignment="center")
     with left.container(key="room_qr"):
         if where.reachable:

@@ -118,6 +118,13 @@ LIMITS: dict[str, Limit] = {
         (1 / 60, 20),
         "You started several classes just now: use the one you have open, or wait a few minutes.",
     ),
+    # a join form sent from a light page (each reads the store; a Streamlit page's join is
+    # bounded by its session)
+    "join": Limit(
+        (0.2, 5),
+        (20.0, 600),
+        "Too many attempts: wait a few seconds and try again.",
+    ),
     # a new seat in a class (joining again keeps one's seat)
     "seat": Limit(
         (1 / 10, 4),

@@ -29,9 +29,10 @@ _TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=ut
 _NAME = re.compile(r"^[a-z_]+\.[0-9a-f]{16}\.(js|css)$")
 _LOCK = threading.Lock()
 _FILES: dict[str, bytes] = {}  # file name -> its bytes, every component of this process
+_ZIPPED: dict[str, bytes] = {}  # file name -> its bytes gzipped, once asked for so
 # what a route that does not hold a file yet imports: the modules that make the components
 # (a server serves a page's files before that page first ran on it: another server drew it)
-MAKERS = ("ui.lecture.player", "ui.margin.canvas", "ui.classmode.card")
+MAKERS = ("ui.lecture.player", "ui.margin.canvas", "ui.classmode.card", "ui.lecture.light")
 
 
 def file_name(component: str, text: str, suffix: str) -> str:
@@ -52,6 +53,18 @@ def keep(component: str, text: str, suffix: str) -> str:
 def served(name: str) -> bytes | None:
     """The bytes this process serves as file ``name`` (None: none of that name)."""
     return _FILES.get(name) if _NAME.match(name) else None
+
+
+def zipped(name: str, body: bytes) -> bytes:
+    """File ``name``'s bytes ``body`` gzipped: compressed once, at its first ask."""
+    import gzip
+
+    found = _ZIPPED.get(name)
+    if found is None:
+        found = gzip.compress(body, compresslevel=9, mtime=0)
+        with _LOCK:
+            _ZIPPED.setdefault(name, found)
+    return found
 
 
 def url(name: str, base: str = "") -> str:
@@ -134,6 +147,10 @@ def route(*, base: str = "") -> Any:
         if body is None:
             return Response("no such file", status_code=404, media_type="text/plain")
         suffix = name[name.rindex(".") :]
-        return Response(body, media_type=_TYPES[suffix], headers={"Cache-Control": YEAR})
+        headers = {"Cache-Control": YEAR, "Vary": "Accept-Encoding"}
+        if "gzip" in request.headers.get("accept-encoding", ""):  # a phone's Wi-Fi: a third
+            body = zipped(name, body)
+            headers["Content-Encoding"] = "gzip"
+        return Response(body, media_type=_TYPES[suffix], headers=headers)
 
     return Route(url("{name}", base), serve, methods=["GET", "HEAD"])

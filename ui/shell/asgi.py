@@ -21,7 +21,7 @@ from typing import Any
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute
 
-from ui.live import card, hub, reports, route
+from ui.live import card, hub, light, reports, route
 from ui.server import fair, sockets
 
 _LOG = logging.getLogger(__name__)
@@ -54,6 +54,37 @@ def _answer(code: str, seat: str, given: card.Answer) -> dict[str, Any]:
     return links.call(page_card.answer_now, code, seat, given)
 
 
+def _here(ticket: route.Ticket) -> None:
+    from ui.app import links
+    from ui.classmode import presence
+
+    links.call(presence.seen_now, ticket.code, ticket.seat)
+
+
+def _light_page(code: str, asker: light.Asker) -> bytes:
+    from ui.lecture import light as page
+
+    return page.page(code, asker, base=_base())
+
+
+def _light_join(code: str, nick: str, asker: light.Asker) -> light.Joined:
+    from ui.lecture import light as page
+
+    return page.join(code, nick, asker)
+
+
+def _light_lecture(ticket: route.Ticket, t: int | None, have: str) -> bytes:
+    from ui.lecture import light as page
+
+    return page.lecture(ticket, t, have, base=_base())
+
+
+def _base() -> str:
+    import streamlit as st
+
+    return str(st.get_option("server.baseUrlPath") or "")
+
+
 def routes() -> list[BaseRoute]:
     """The app's own routes (under ``/api/``: Streamlit keeps ``/_stcore/`` and the pages):
     the class's live channel, a student's own step, a student's question card and the
@@ -65,10 +96,11 @@ def routes() -> list[BaseRoute]:
 
     base = str(st.get_option("server.baseUrlPath") or "")
     return [
-        route.route(hub.HUB, _key_of, base=base),
+        route.route(hub.HUB, _key_of, base=base, here=_here),
         reports.route(reports.REPORTS, base=base),
         card.route(_card_of, _answer, _key_of, base=base),
         code.route(base=base),
+        *light.routes(_light_page, _light_join, _light_lecture, _key_of, base=base),
     ]
 
 

@@ -1,0 +1,185 @@
+"""A class on a light page, outside Streamlit: the page and its two calls.
+
+The QR code and the join link open ``GET /join?room=<code>``: one HTML page of the app's
+own (its words and code are the app's, :mod:`ui.lecture.light`), answered from a thread
+beside the event loop. The page then asks:
+
+- ``POST /api/join`` with ``{"code", "nick"}``: a seat in the class, answered with the
+  seat's ticket and nickname, and the seat's cookie (the one Streamlit's pages read, so
+  a student moves between the two in one seat); a refusal is 4xx with the sentence;
+- ``GET /api/lecture?ticket=<ticket>&t=<step>&have=<run>:<start>``: the room's lecture
+  now (or at step ``t``, the next window of a Play), as the player draws it; its scene
+  is left out when the page holds it already (``have``).
+
+A body over :data:`MAX_BODY` bytes is refused before it is read whole (413), anything
+malformed is 400, a seat's lecture calls past :data:`RATE` a second are 429, and the
+answers are compressed for a phone's Wi-Fi. The class channel and the question card are
+``/api/live`` and ``/api/card``, as on the Streamlit pages.
+
+May import: the standard library, ``starlette`` and ``ui.live`` (route, card, reports).
+Nothing of Streamlit or of the app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import logging
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ui.live.card import Rates
+from ui.live.reports import bounded_body
+from ui.live.route import Ticket, check, under
+
+_LOG = logging.getLogger(__name__)
+PAGE_PATH, JOIN_PATH, LECTURE_PATH = "/join", "/api/join", "/api/lecture"
+MAX_BODY = 256  # bytes of a join: a code (under 20) and a nickname (under 80)
+MAX_FIELD = 80  # characters of a join's field
+RATE, BURST = 2.0, 8  # a seat's lecture calls a second, and at once (a new run, a window)
+ZIP_OVER = 1_024  # bytes: a longer answer is compressed when the browser takes gzip
+_HAVE = re.compile(r"^[0-9a-f]{1,16}:[0-9]{1,9}$")
+NO_STORE = {"Cache-Control": "no-store"}
+UNREADABLE = "That could not be read: reload the page and try again."
+DOWN = "The class cannot be reached just now: trying again."
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who asks: the connection's peer, its headers and cookies (the app makes its client
+    of them, ``ui.server.clients``)."""
+
+    peer: str | None
+    scheme: str
+    headers: Mapping[str, str]
+    cookies: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Joined:
+    """What a join answers: ``body`` (JSON), its ``status``, and the seat's cookie (a
+    ``Set-Cookie`` value, or None)."""
+
+    body: dict[str, Any]
+    status: int = 200
+    cookie: str | None = None
+
+
+def parse_join(body: bytes) -> tuple[str, str] | None:
+    """(code, nickname) of a join's body; None unless it is exactly that."""
+    try:
+        value = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(value, dict) or set(value) != {"code", "nick"}:
+        return None
+    code, nick = value["code"], value["nick"]
+    if not isinstance(code, str) or not isinstance(nick, str):
+        return None
+    if len(code) > MAX_FIELD or len(nick) > MAX_FIELD:
+        return None
+    return code, nick
+
+
+def step_asked(text: str | None) -> int | None:
+    """The step a lecture call asks for (None: the room's own)."""
+    if text is None or not text.isdigit() or len(text) > 9:
+        return None
+    return int(text)
+
+
+def zipped(body: bytes, request: Request, media: str) -> Response:
+    """``body`` as the answer, compressed when it is long and the browser takes gzip."""
+    headers = dict(NO_STORE)
+    if len(body) > ZIP_OVER and "gzip" in request.headers.get("accept-encoding", ""):
+        body = gzip.compress(body, compresslevel=5)
+        headers |= {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+    return Response(body, media_type=media, headers=headers)
+
+
+def routes(
+    page: Callable[[str, Asker], bytes],
+    join: Callable[[str, str, Asker], Joined],
+    lecture: Callable[[Ticket, int | None, str], bytes],
+    key_of: Callable[[str], bytes | None],
+    *,
+    base: str = "",
+    rates: Rates | None = None,
+) -> list[BaseRoute]:
+    """The light page's three routes under ``base``: ``page(code text, asker)`` makes the
+    page (HTML), ``join(code, nick, asker)`` takes a seat, ``lecture(ticket, t, have)`` gives
+    the room's lecture (JSON) and ``key_of(code)`` a room's
+    ticket key (each called in a thread: they read the store)."""
+    bucket = rates or Rates(RATE, BURST)
+
+    def asker(request: Request) -> Asker:
+        peer = request.client.host if request.client else None
+        return Asker(peer, request.url.scheme, dict(request.headers), dict(request.cookies))
+
+    async def page_route(request: Request) -> Response:
+        code = request.query_params.get("room", "")[:MAX_FIELD]
+        try:
+            html = await asyncio.to_thread(page, code, asker(request))
+        except Exception:  # the page is made of the app's own parts: a store that is down
+            _LOG.warning("the light page could not be made", exc_info=True)
+            return Response(DOWN, status_code=503, media_type="text/plain", headers=NO_STORE)
+        return zipped(html, request, "text/html; charset=utf-8")
+
+    async def join_route(request: Request) -> Response:
+        try:
+            body = await bounded_body(request, MAX_BODY)
+        except ValueError:
+            return _said(UNREADABLE, 400)
+        if body is None:
+            return _said("That is too long for a class code and a nickname.", 413)
+        found = parse_join(body)
+        if found is None:
+            return _said(UNREADABLE, 400)
+        try:
+            joined = await asyncio.to_thread(join, *found, asker(request))
+        except Exception:
+            _LOG.warning("the light page's join could not answer", exc_info=True)
+            return _said(DOWN, 503)
+        response = JSONResponse(joined.body, status_code=joined.status, headers=NO_STORE)
+        if joined.cookie is not None:
+            response.headers.append("Set-Cookie", joined.cookie)
+        return response
+
+    def seated(text: str) -> Ticket | Response:
+        found = check(text[:200], key_of)
+        if found is None or found.seat in ("lecturer", "student"):
+            return _said("This page's class seat is not valid: join again.", 403)
+        if not bucket.allow(f"{found.code}.{found.seat}"):
+            return _said("Many calls at once: the lecture follows in a moment.", 429)
+        return found
+
+    async def lecture_route(request: Request) -> Response:
+        query = request.query_params
+        have = query.get("have", "")[:32]
+        have = have if _HAVE.match(have) else ""
+        try:
+            seat = await asyncio.to_thread(seated, query.get("ticket", ""))
+            if isinstance(seat, Response):
+                return seat
+            body = await asyncio.to_thread(lecture, seat, step_asked(query.get("t")), have)
+        except Exception:
+            _LOG.warning("the light page's lecture could not answer", exc_info=True)
+            return _said(DOWN, 503)
+        return zipped(body, request, "application/json")
+
+    return [
+        Route(under(base, PAGE_PATH), page_route, methods=["GET", "HEAD"]),
+        Route(under(base, JOIN_PATH), join_route, methods=["POST"]),
+        Route(under(base, LECTURE_PATH), lecture_route, methods=["GET"]),
+    ]
+
+
+def _said(sentence: str, status: int) -> Response:
+    return JSONResponse({"error": sentence}, status_code=status, headers=NO_STORE)
