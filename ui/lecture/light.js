@@ -166,7 +166,8 @@ function listen() {
 /** Whether the channel is open; a page without it for a while says it reconnects. */
 function watchChannel() {
   const live = window.__perceptronLive;
-  const open = !!(live && live.ws && live.ws.readyState === 1);
+  // a socket over a Wi-Fi that dropped can look open for minutes: the browser's word first
+  const open = navigator.onLine && !!(live && live.ws && live.ws.readyState === 1);
   if (open || H.closed) {
     H.offlineSince = 0;
     if (!H.closed) status("");
@@ -285,6 +286,14 @@ function explore(/** @type {MouseEvent} */ event) {
   a.href = url.href;
 }
 
+// Back online: the channel is opened anew at once (the old socket may be dead without
+// knowing it), and the server sends the room's newest state on it
+window.addEventListener("online", () => {
+  const live = window.__perceptronLive;
+  if (live && live.ws) live.ws.close();
+  watchChannel();
+});
+window.addEventListener("offline", watchChannel);
 byId("hall-join").addEventListener("submit", onJoin);
 byId("hall-explore").addEventListener("click", explore);
 if (D.seat) enter(D.seat);

@@ -85,7 +85,9 @@ form.hall-join {{ display: flex; flex-direction: column; gap: 0.9rem; max-width:
 :focus-visible {{ outline: 3px solid {W_COLOUR}; outline-offset: 2px; }}
 .hall-said {{ color: #8a2a00; font-weight: 600; margin: 0; }}
 .hall-said:empty {{ display: none; }}
-.hall-status {{ font-size: 0.95rem; color: #6b4a00; margin: 0 0 0.4rem; }}
+.hall-status {{ font-size: 0.95rem; color: #5c3f00; margin: 0 0 0.4rem; position: sticky;
+  top: 0; z-index: 5; background: #fff4d6; border: 1px solid #e0b84c; border-radius: 0.5rem;
+  padding: 0.4rem 0.7rem; }}
 .hall-status:empty {{ display: none; }}
 .hall-box {{ border: 1px solid rgba(49, 51, 63, 0.2); border-left: 4px solid {PLUS};
   border-radius: 0.5rem; padding: 0.6rem 0.8rem; margin: 0.4rem 0 0.6rem; }}
