@@ -38,7 +38,6 @@ from ui.classmode import live as channel
 from ui.classmode.card import CARD_CSS, CARD_JS
 from ui.classmode.onscreen import BAR
 from ui.classmode.seat import Refused, reach
-from ui.compute.model import RunSettings
 from ui.compute.runs import lecture_run
 from ui.lecture import steps
 from ui.lecture.export import script_json
@@ -51,7 +50,6 @@ from ui.live.route import Ticket, under
 from ui.look.palette import PLUS, W_COLOUR
 from ui.server import clients
 from ui.server import code as component_code
-from ui.server.cache import cached
 
 _HERE = Path(__file__).parent
 HOST_JS = (_HERE / "light.js").read_text(encoding="utf-8")
@@ -274,19 +272,12 @@ def join(code_text: str, nick: str, asker: Asker) -> Joined:
     return Joined(_seat_of(room, seat_id, cr.clean_nick(nick)), 200, cookie)
 
 
-@cached(max_mb=2)
 def _linked(data_id: str) -> tuple[np.ndarray, np.ndarray] | None:
-    """The points stored under a link's id (None: none), by id."""
+    """The points stored under a link's id (None: none)."""
     try:
         return links.call(store_mod.load_dataset, data_id)
     except ValueError:
         return None
-
-
-@cached(max_mb=1)
-def _length(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> int:
-    """Steps of the lecture's run: its windows without its trace."""
-    return int(lecture_run(X, y, settings).trace.n_steps)
 
 
 def _session_of(query: dict[str, str]) -> dict[str, Any]:
@@ -316,7 +307,7 @@ def lecture(ticket: Ticket, t: int | None, have: str, *, base: str = "") -> byte
     session = _session_of(query)
     X, y, data_name = sidebar.dataset_in(session)
     settings, _ = steps.run_settings(session, X)
-    T = _length(X, y, settings)
+    T = int(lecture_run(X, y, settings).trace.n_steps)
     now = time.time()
     own = channel.step_of(query)
     if t is None and room.playing is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -61,22 +62,25 @@ def _here(ticket: route.Ticket) -> None:
     links.call(presence.seen_now, ticket.code, ticket.seat)
 
 
-def _light_page(code: str, asker: light.Asker) -> bytes:
-    from ui.lecture import light as page
+# The light page of a class is the lecture's (its player and scene): named here as the page
+# table names its pages, by where it lives, and imported at its first request
+LIGHT_PAGE = "ui.lecture.light"
 
-    return page.page(code, asker, base=_base())
+
+def _light() -> Any:
+    return importlib.import_module(LIGHT_PAGE)
+
+
+def _light_page(code: str, asker: light.Asker) -> bytes:
+    return _light().page(code, asker, base=_base())  # type: ignore[no-any-return]
 
 
 def _light_join(code: str, nick: str, asker: light.Asker) -> light.Joined:
-    from ui.lecture import light as page
-
-    return page.join(code, nick, asker)
+    return _light().join(code, nick, asker)  # type: ignore[no-any-return]
 
 
 def _light_lecture(ticket: route.Ticket, t: int | None, have: str) -> bytes:
-    from ui.lecture import light as page
-
-    return page.lecture(ticket, t, have, base=_base())
+    return _light().lecture(ticket, t, have, base=_base())  # type: ignore[no-any-return]
 
 
 def _base() -> str:
