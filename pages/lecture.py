@@ -211,6 +211,7 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
         # a follower plays along with the lecturer's Play; the lecturer's plays on its clock
         along=class_follow.lead_clock(ss) if along is None else along[1],
         follow=class_follow.live_follow(ss),  # a follower draws the lecturer's next step itself
+        remote=class_follow.remote_seen(ss),  # the lecturer's remote presses this page's buttons
         # a student alone with the log closed posts the step: nothing here redraws with it
         post=None
         if class_follow.leading(ss) or class_follow.following(ss) or ss.get("lec_log")

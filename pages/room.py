@@ -338,6 +338,13 @@ def lecturer_controls(seat: seats.Seat, *, menu: bool = False) -> None:
     with st.expander("Lecturer link (private: reopens this class on another device)"):
         st.caption("Anyone with this link can run the class. Do not show it on the projector.")
         st.code(f"{strip.public_url()}/room?room={seat.code}&key={seat.secret}", language=None)
+    with st.expander("The remote, on your phone (private: it runs the projector's lecture)"):
+        st.caption(
+            "Open this link on your phone: large buttons for Step, Back, Next mistake, Play, "
+            "Ask the class, Vote again and Reveal, with the step and how many answered. Step "
+            "by step stays open on the projector. Do not show the link on the projector."
+        )
+        st.code(strip.remote_url(seat.code, seat.secret or ""), language=None)
 
 
 def act(action: Callable[[], str | None]) -> None:

@@ -33,7 +33,7 @@ from browser.test_room import (
     start_class,
     step,
 )
-from browser.test_room_phone import bar, settled
+from browser.test_room_phone import bar, no_open_question, settled
 from browser.test_room_rounds import vote
 
 pytestmark = [pytest.mark.browser]
@@ -209,3 +209,70 @@ def test_a_phone_whose_network_drops_says_it_reconnects_and_keeps_the_last_step(
         k.a.context.set_offline(False)
     expect(k.a.locator("#hall-status")).to_have_text("", timeout=30_000)
     same_step(k.a, k.lecturer, t)
+
+
+def lecturer_key(k: Klass) -> str:
+    """The class's secret, from the lecturer's browser's class cookie ("<code>.<secret>")."""
+    jar = {c["name"]: c["value"] for c in k.lecturer.context.cookies()}
+    return jar["perceptron_class"].split(".", 1)[1]
+
+
+def test_the_lecturers_phone_is_the_projectors_remote(klass, browser):
+    k = klass
+    joined(k)
+    lecturer = k.lecturer
+    on_lecture(lecturer)
+    no_open_question(k)
+    code = k.code.replace("-", "")
+    phone = browser.new_context(**DEVICES["phone"]).new_page()
+    try:
+        # a key that is not the class's changes nothing and says so
+        phone.goto(f"{k.url}/remote?room={code}#key=not-the-key")
+        expect(phone.get_by_role("alert")).to_contain_text("not this class's", timeout=30_000)
+        t = status_t(lecturer)
+        phone.get_by_role("button", name="Step ▶").tap()
+        expect(phone.get_by_role("alert")).to_contain_text("not this class's")
+        expect(status(lecturer)).to_contain_text(f"step t = {t:,} of")
+
+        phone.goto(f"{k.url}/remote?room={code}#key={lecturer_key(k)}")
+        expect(phone.locator("#rm-step")).to_have_text(re.compile(rf"^Step t = {t} of "))
+        assert "key" not in phone.url  # the key is dropped from the address bar
+        SCREENSHOTS.mkdir(exist_ok=True)
+        phone.screenshot(path=SCREENSHOTS / "remote_phone_390x844.png")
+        for name, want in (("Step ▶", t + 1), ("Step ▶", t + 2), ("◀ Back", t + 1)):
+            phone.get_by_role("button", name=name).tap()
+            expect(status(lecturer)).to_contain_text(f"step t = {want:,} of", timeout=5_000)
+            expect(phone.locator("#rm-step")).to_have_text(
+                re.compile(rf"^Step t = {want} of "), timeout=FOLLOW_MS
+            )
+        t = want
+        for s in (k.a, k.b):
+            same_step(s, lecturer, t)
+        # Ask, the count of answers on the remote, Vote again, Reveal
+        phone.get_by_role("button", name="Ask the class").tap()
+        strip = key(lecturer, "room_strip")
+        expect(strip).to_contain_text(re.compile(r"Question \d+: will point"), timeout=10_000)
+        qid = int(re.search(r"Question (\d+)", strip.inner_text()).group(1))
+        expect(phone.locator("#rm-question")).to_contain_text(f"Question {qid}: 0 of 2 answered")
+        vote(k.a, qid, "mistake", None, "Counted: you said mistake.")
+        expect(phone.locator("#rm-question")).to_contain_text("1 of 2 answered", timeout=10_000)
+        phone.get_by_role("button", name="Vote again").tap()
+        expect(strip).to_contain_text(re.compile(r"Second vote, .*0 of 2 answered"), timeout=10_000)
+        phone.get_by_role("button", name="Reveal").tap()
+        expect(status(lecturer)).to_contain_text(f"step t = {t + 1:,} of", timeout=10_000)
+        expect(key(k.a, f"room_done_{qid}")).to_contain_text(f"Question {qid}: ", timeout=FOLLOW_MS)
+        same_step(k.a, lecturer, t + 1)
+        # Play, then Pause: the projector plays and stops, its followers with it
+        phone.get_by_role("button", name="Play").tap()
+        expect(status(lecturer)).not_to_contain_text(f"step t = {t + 1:,} of", timeout=10_000)
+        expect(phone.get_by_role("button", name="Pause")).to_be_visible(timeout=10_000)
+        phone.get_by_role("button", name="Pause").tap()
+        expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=10_000)
+        lecturer.wait_for_timeout(500)
+        t = status_t(lecturer)
+        same_step(k.a, lecturer, t)
+        phone.get_by_role("button", name="Next mistake »").tap()  # (or the run's end)
+        expect(status(lecturer)).not_to_contain_text(f"step t = {t:,} of", timeout=5_000)
+        no_exception(lecturer)
+    finally:
+        phone.context.close()

@@ -239,6 +239,9 @@ class Room:
     asked: tuple[Question, ...] = ()  # every question asked, the current one included
     challenge: Challenge | None = None  # the challenge on show (open or closed)
     challenges: tuple[Challenge, ...] = ()  # every challenge opened, the current one included
+    # the lecturer's remote's last press for the projector's player: (its number, the
+    # player's act: step, back, next, play, or at, step t)
+    remote: tuple[int, str, int] | None = None
 
     @property
     def open_challenge(self) -> Challenge | None:
@@ -268,6 +271,7 @@ class Room:
                 asked=tuple(q for q in map(_question, d["asked"]) if q is not None),
                 challenge=None if d.get("challenge") is None else Challenge(**d["challenge"]),
                 challenges=tuple(Challenge(**c) for c in d["challenges"]),
+                remote=_remote(d.get("remote")),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError("not a room document") from exc
@@ -292,6 +296,30 @@ def _playing(d: Any) -> tuple[float, float, float] | None:
     if not all(map(math.isfinite, (t, rate, at))) or t < 0 or rate <= 0:
         raise ValueError("not a play")
     return (t, rate, at)
+
+
+REMOTE_ACTS = ("step", "back", "next", "play", "at")  # the projector player's (player.js act)
+
+
+def _remote(d: Any) -> tuple[int, str, int] | None:
+    """A document's remote press: its number, one of :data:`REMOTE_ACTS`, a step."""
+    if d is None:
+        return None
+    n, act, t = d
+    if act not in REMOTE_ACTS:
+        raise ValueError("not a remote press")
+    return (int(n), str(act), int(t))
+
+
+def press(room: Room, act: str, t: int = 0) -> Room:
+    """The lecturer's remote pressed ``act`` (:data:`REMOTE_ACTS`; ``t``: the step of "at")
+    for the projector's player, which does it as if pressed there."""
+    if room.closed:
+        raise RoomError("This class is closed.")
+    if act not in REMOTE_ACTS:
+        raise RoomError("That is not a button of the remote.")
+    n = room.remote[0] + 1 if room.remote is not None else 1
+    return replace(room, remote=(n, act, int(t)))
 
 
 def _question(d: Any) -> Question | None:

@@ -41,7 +41,7 @@ from ui.classmode import classroom as cr
 from ui.classmode import live
 from ui.classmode.arrive import lecturer_do
 from ui.classmode.live import LECTURE_KEYS, STEP_KEY, parts_shown
-from ui.classmode.seat import Refused, Seat, move, reach, seat_of
+from ui.classmode.seat import Refused, Seat, move, reach, room_now, seat_of
 
 LECTURE_PAGE = "lecture"  # the page a student follows the lecturer on (its url_path)
 MAX_RATE = 60.0  # steps a second a lecturer's Play may report (the player offers 2, 8, 30)
@@ -264,6 +264,16 @@ def lead_clock(session: Session) -> Play | None:
     if seat is None or not seat.lecturer or seat.playing is None:
         return None
     return Play(*seat.playing)
+
+
+def remote_seen(session: Session) -> int | None:
+    """The lecturer's page: the number of the remote's last press its player need not do
+    (it was pressed before the page drew); None for anyone else."""
+    seat = seat_of(session)
+    if seat is None or not seat.lecturer:
+        return None
+    room = room_now(session)
+    return 0 if room is None or room.remote is None else room.remote[0]
 
 
 def leading(session: Session) -> bool:

@@ -83,7 +83,8 @@ def state_of(room: cr.Room | None) -> dict[str, Any]:
     (:func:`parts_shown`), and the lecture: its change count ``n``, its ``run``, step
     ``t``, the question's version ``q``, the example it asks about ``asked`` (``[step,
     point]``, which a follower's chart rings by itself, or None) and the lecturer's Play
-    ``[from, rate, at]`` (at: the lecturer's server's clock) or None."""
+    ``[from, rate, at]`` (at: the lecturer's server's clock) or None, and the lecturer's
+    remote's last press ``[n, act, t]`` or None."""
     parts = parts_shown(room)
     state: dict[str, Any] = {topic: version(part) for topic, part in parts.items()}
     if room is not None:
@@ -96,6 +97,8 @@ def state_of(room: cr.Room | None) -> dict[str, Any]:
             "q": asked_version(room),
             "asked": asked_point(room),
             "play": None if room.playing is None else [round(v, 3) for v in room.playing],
+            # the remote's last press, which the projector's player does (player_follow.js)
+            "remote": None if room.remote is None else list(room.remote),
         }
     return state
 

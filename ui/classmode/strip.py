@@ -116,6 +116,12 @@ def join_url(code: str) -> str:
     return f"{public_url()}{light.PAGE_PATH}?room={code}"
 
 
+def remote_url(code: str, secret: str) -> str:
+    """The lecturer's remote (``ui.lecture.remote``): the class's key in the fragment, which
+    the browser keeps to itself (no server, log or Referer is sent it)."""
+    return f"{public_url()}{light.REMOTE_PAGE_PATH}?room={code}#key={secret}"
+
+
 def join_line() -> str:
     """Where the strip says students join: the address, or that phones cannot reach it."""
     where = address.current()
@@ -329,6 +335,8 @@ def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
     # only a lecture the lecturer has shown the class
     if seat.published is not None or hooks is not None:
         end_of_run(session)
+    if hooks is not None:  # Step by step: its player does what the lecturer's remote presses
+        channel.listen(session, seat, topic="strip", shown=parts_shown(room)["strip"])
     try:
         count = reach(cr.members, room)
     except Refused:

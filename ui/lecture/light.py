@@ -38,6 +38,7 @@ from ui.classmode import live as channel
 from ui.classmode.card import CARD_CSS, CARD_JS
 from ui.classmode.onscreen import BAR
 from ui.classmode.seat import Refused, reach
+from ui.compute.model import Run, RunSettings
 from ui.compute.runs import lecture_run
 from ui.lecture import steps
 from ui.lecture.export import script_json
@@ -295,6 +296,17 @@ def _session_of(query: dict[str, str]) -> dict[str, Any]:
 ENDED = b'{"closed":true}'  # what a page of a class that ended or expired is told
 
 
+def room_run(
+    room: cr.Room,
+) -> tuple[dict[str, Any], tuple[np.ndarray, np.ndarray, str], RunSettings, Run]:
+    """The room's lecture as a page's session would run it: its settings, its data (X, y
+    and a name), its run settings and the (cached) run."""
+    session = _session_of(room.lecture_query)
+    X, y, data_name = sidebar.dataset_in(session)
+    settings, _ = steps.run_settings(session, X)
+    return session, (X, y, data_name), settings, lecture_run(X, y, settings)
+
+
 def lecture(ticket: Ticket, t: int | None, have: str, *, base: str = "") -> bytes:
     """The room's lecture for a seat's light page, as JSON: the player's step (the room's,
     its Play's now, or step ``t`` of the room's run), the scene that holds it (unless the
@@ -304,10 +316,8 @@ def lecture(ticket: Ticket, t: int | None, have: str, *, base: str = "") -> byte
     if room is None or room.closed:
         return ENDED
     query = room.lecture_query
-    session = _session_of(query)
-    X, y, data_name = sidebar.dataset_in(session)
-    settings, _ = steps.run_settings(session, X)
-    T = int(lecture_run(X, y, settings).trace.n_steps)
+    session, (X, y, data_name), settings, run = room_run(room)
+    T = int(run.trace.n_steps)
     now = time.time()
     own = channel.step_of(query)
     if t is None and room.playing is not None:

@@ -386,6 +386,7 @@ def player(
     along: class_follow.Play | None = None,
     follow: dict[str, Any] | None = None,
     post: str | None = None,
+    remote: int | None = None,
 ) -> None:
     """Mount the instrument at step ``t`` of the scene ``carry`` sent (run ``run_id``,
     window ``window_now``); ``asked`` (step, point): the class's open question, marked on
@@ -396,7 +397,9 @@ def player(
     plays on; ``follow``: a follower's (``ui.classmode.follow.live_follow``), whose browser
     draws the lecturer's next step itself when the live channel tells of it; ``post``: the
     route a student stepping alone posts the step to (:func:`post_to`), None to report
-    through the session (a class's page, the mistake log open: they redraw with the step).
+    through the session (a class's page, the mistake log open: they redraw with the step);
+    ``remote``: the lecturer's, the number of the remote's last press before this draw
+    (the browser does each later press it hears on the live channel: Step, Play, ...).
 
     ``sent`` is this server's clock as the step is sent: the browser compares it with its own
     clock only to see how much later than the quickest message so far this one arrived (a
@@ -436,6 +439,7 @@ def player(
             "along": None if along is None else along.sent(now),
             "follow": follow,
             "post": None if post is None else {"url": post, "k": tab_key(session)},
+            "remote": remote,
             "sent": round(now, 3),
             # a rerun of the instrument alone (a report, the push), whose delay is the
             # network's: the page judges its lateness by these (player.js's lateness)

@@ -16,6 +16,7 @@ function onLive(event) {
   const d = S.data;
   const f = d && d.follow;
   const lec = message && message.state && message.state.lecture;
+  if (d && lec && typeof d.remote === "number" && S.root && S.root.isConnected) pressed(lec.remote);
   if (!d || !f || !lec || typeof lec.n !== "number" || !S.root || !S.root.isConnected) return;
   // the class's end is the strip's to draw (live.js reruns it): one rerun at a time, as
   // Streamlit takes one fragment's triggers in a batch
@@ -54,6 +55,26 @@ function onLive(event) {
   S.t = lec.t;
   S.dirty = false;
   paint();
+}
+
+/**
+ * The lecturer's page: the remote's press [n, act, t] (ui.classmode.classroom.press), done
+ * here as if its button were pressed (or, for "at", the step gone to), once each.
+ * @param {unknown} value
+ */
+function pressed(value) {
+  if (!Array.isArray(value) || value.length !== 3) return;
+  const [n, what, t] = value;
+  if (!Number.isInteger(n) || !Number.isInteger(t)) return;
+  const seen = Math.max(S.remoteN || 0, (S.data && S.data.remote) || 0);
+  if (n <= seen) return;
+  S.remoteN = n;
+  if (what === "at") {
+    if (S.playing) stop();
+    goTo(t);
+  } else if (what === "step" || what === "back" || what === "next" || what === "play") {
+    act(what);
+  }
 }
 
 /**

@@ -138,6 +138,7 @@
  * @property {boolean} [quick] sent by a rerun of the instrument alone (a report, the class push), not a whole page's run
  * @property {Follow | null} [follow] a following student's page: the lecturer's change it shows (follow.live_follow)
  * @property {Post | null} [post] a student stepping alone: where the steps are posted (no rerun)
+ * @property {number | null} [remote] the lecturer's page: the number of the remote's last press before this draw
  */
 
 /**
@@ -169,7 +170,7 @@
  * @typedef {object} LiveMessage
  * @property {number} id
  * @property {number} sent the server's clock as it sent it, in s
- * @property {{closed?: boolean, lecture?: {n: number, run: string, t: number, q: string, asked?: unknown, play: [number, number, number] | null}}} state
+ * @property {{closed?: boolean, lecture?: {n: number, run: string, t: number, q: string, asked?: unknown, play: [number, number, number] | null, remote?: unknown}}} state
  */
 
 /** @typedef {LectureScene & PlayerStep} PlayerData the scene and the step, as drawn */
@@ -275,6 +276,7 @@
  * @property {number} [quickest] the least (this page's clock − the server's) over the messages so far, in seconds
  * @property {boolean} [clipping] a clip is being recorded: the chart moves through its steps
  * @property {number} [followN] a follower's page: the lecturer's change it shows now (drawn from the live channel or sent)
+ * @property {number} [remoteN] the lecturer's page: the remote's last press done
  * @property {string} [followQ] a student's page: the question version it shows or asked to be drawn
  * @property {string} [askedLive] the lecturer's change and question a rerun was last asked for (ask)
  * @property {number} [acked] the newest report the server's redraw has said it acted on (data.seq)

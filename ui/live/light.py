@@ -41,6 +41,10 @@ from ui.live.route import Ticket, check, under
 
 _LOG = logging.getLogger(__name__)
 PAGE_PATH, JOIN_PATH, LECTURE_PATH = "/join", "/api/join", "/api/lecture"
+REMOTE_PAGE_PATH, REMOTE_PATH = "/remote", "/api/remote"  # the lecturer's phone
+# what the remote may ask: its view, the projector player's buttons, the class's question
+REMOTE_ACTS = frozenset({"status", "step", "back", "next", "play", "ask", "again", "reveal"})
+MAX_KEY = 100  # characters of a lecturer's secret (43)
 MAX_BODY = 256  # bytes of a join: a code (under 20) and a nickname (under 80)
 MAX_FIELD = 80  # characters of a join's field
 RATE, BURST = 2.0, 8  # a seat's lecture calls a second, and at once (a new run, a window)
@@ -88,6 +92,22 @@ def parse_join(body: bytes) -> tuple[str, str] | None:
     return code, nick
 
 
+def parse_remote(body: bytes) -> tuple[str, str, str] | None:
+    """(code, key, act) of a remote's body; None unless it is exactly that."""
+    try:
+        value = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(value, dict) or set(value) != {"code", "key", "act"}:
+        return None
+    code, key, act = value["code"], value["key"], value["act"]
+    if not all(isinstance(v, str) for v in (code, key, act)):
+        return None
+    if len(code) > MAX_FIELD or len(key) > MAX_KEY or act not in REMOTE_ACTS:
+        return None
+    return code, key, act
+
+
 def step_asked(text: str | None) -> int | None:
     """The step a lecture call asks for (None: the room's own)."""
     if text is None or not text.isdigit() or len(text) > 9:
@@ -110,13 +130,17 @@ def routes(
     lecture: Callable[[Ticket, int | None, str], bytes],
     key_of: Callable[[str], bytes | None],
     *,
+    remote_page: Callable[[str, Asker], bytes] | None = None,
+    remote: Callable[[str, str, str, Asker], Joined] | None = None,
     base: str = "",
     rates: Rates | None = None,
 ) -> list[BaseRoute]:
     """The light page's three routes under ``base``: ``page(code text, asker)`` makes the
     page (HTML), ``join(code, nick, asker)`` takes a seat, ``lecture(ticket, t, have)`` gives
     the room's lecture (JSON) and ``key_of(code)`` a room's
-    ticket key (each called in a thread: they read the store)."""
+    ticket key (each called in a thread: they read the store). With ``remote_page`` and
+    ``remote(code, key, act, asker)``, the lecturer's remote too: its page and its presses
+    (``POST /api/remote`` with ``{"code", "key", "act"}``, the same bounds as a join's)."""
     bucket = rates or Rates(RATE, BURST)
 
     def asker(request: Request) -> Asker:
@@ -174,10 +198,45 @@ def routes(
             return _said(DOWN, 503)
         return zipped(body, request, "application/json")
 
-    return [
+    made: list[BaseRoute] = [
         Route(under(base, PAGE_PATH), page_route, methods=["GET", "HEAD"]),
         Route(under(base, JOIN_PATH), join_route, methods=["POST"]),
         Route(under(base, LECTURE_PATH), lecture_route, methods=["GET"]),
+    ]
+    if remote_page is None or remote is None:
+        return made
+    remote_page_of, press = remote_page, remote
+
+    async def remote_page_route(request: Request) -> Response:
+        code = request.query_params.get("room", "")[:MAX_FIELD]
+        try:
+            html = await asyncio.to_thread(remote_page_of, code, asker(request))
+        except Exception:
+            _LOG.warning("the remote's page could not be made", exc_info=True)
+            return Response(DOWN, status_code=503, media_type="text/plain", headers=NO_STORE)
+        return zipped(html, request, "text/html; charset=utf-8")
+
+    async def remote_route(request: Request) -> Response:
+        try:
+            body = await bounded_body(request, MAX_BODY)
+        except ValueError:
+            return _said(UNREADABLE, 400)
+        if body is None:
+            return _said("That is too long for a remote's press.", 413)
+        found = parse_remote(body)
+        if found is None:
+            return _said(UNREADABLE, 400)
+        try:
+            done = await asyncio.to_thread(press, *found, asker(request))
+        except Exception:
+            _LOG.warning("the remote's press could not answer", exc_info=True)
+            return _said(DOWN, 503)
+        return JSONResponse(done.body, status_code=done.status, headers=NO_STORE)
+
+    return [
+        *made,
+        Route(under(base, REMOTE_PAGE_PATH), remote_page_route, methods=["GET", "HEAD"]),
+        Route(under(base, REMOTE_PATH), remote_route, methods=["POST"]),
     ]
 
 

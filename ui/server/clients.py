@@ -125,6 +125,13 @@ LIMITS: dict[str, Limit] = {
         (20.0, 600),
         "Too many attempts: wait a few seconds and try again.",
     ),
+    # a press of the lecturer's remote, or its view asked for (every 2 s while a question
+    # is open): each reads the store
+    "remote": Limit(
+        (4.0, 20),
+        (40.0, 400),
+        "Too many presses at once: wait a moment and press again.",
+    ),
     # a new seat in a class (joining again keeps one's seat)
     "seat": Limit(
         (1 / 10, 4),

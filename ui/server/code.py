@@ -32,7 +32,13 @@ _FILES: dict[str, bytes] = {}  # file name -> its bytes, every component of this
 _ZIPPED: dict[str, bytes] = {}  # file name -> its bytes gzipped, once asked for so
 # what a route that does not hold a file yet imports: the modules that make the components
 # (a server serves a page's files before that page first ran on it: another server drew it)
-MAKERS = ("ui.lecture.player", "ui.margin.canvas", "ui.classmode.card", "ui.lecture.light")
+MAKERS = (
+    "ui.lecture.player",
+    "ui.margin.canvas",
+    "ui.classmode.card",
+    "ui.lecture.light",
+    "ui.lecture.remote",
+)
 
 
 def file_name(component: str, text: str, suffix: str) -> str:

@@ -64,11 +64,19 @@ def _here(ticket: route.Ticket) -> None:
 
 # The light page of a class is the lecture's (its player and scene): named here as the page
 # table names its pages, by where it lives, and imported at its first request
-LIGHT_PAGE = "ui.lecture.light"
+LIGHT_PAGE, REMOTE_PAGE = "ui.lecture.light", "ui.lecture.remote"
 
 
 def _light() -> Any:
     return importlib.import_module(LIGHT_PAGE)
+
+
+def _remote_page(code: str, asker: light.Asker) -> bytes:
+    return importlib.import_module(REMOTE_PAGE).page(code, asker, base=_base())  # type: ignore[no-any-return]
+
+
+def _remote(code: str, key: str, act: str, asker: light.Asker) -> light.Joined:
+    return importlib.import_module(REMOTE_PAGE).press(code, key, act, asker)  # type: ignore[no-any-return]
 
 
 def _light_page(code: str, asker: light.Asker) -> bytes:
@@ -104,7 +112,15 @@ def routes() -> list[BaseRoute]:
         reports.route(reports.REPORTS, base=base),
         card.route(_card_of, _answer, _key_of, base=base),
         code.route(base=base),
-        *light.routes(_light_page, _light_join, _light_lecture, _key_of, base=base),
+        *light.routes(
+            _light_page,
+            _light_join,
+            _light_lecture,
+            _key_of,
+            remote_page=_remote_page,
+            remote=_remote,
+            base=base,
+        ),
     ]
 
 
