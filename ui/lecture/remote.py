@@ -161,6 +161,8 @@ def _act(room: cr.Room, key: str, act: str) -> cr.Room | str:
     if act == "again":
         return reach(cr.lecturer_update, room.code, key, cr.vote_again)
     if act == "ask":
+        if room.question is not None and not room.question.revealed:  # a second tap
+            return "A question is open: reveal it before asking the next."
         run = light.room_run(room)[3]
         made = question.at_step(run, channel.step_of(room.lecture_query))
         if isinstance(made, str):

@@ -34,6 +34,7 @@ class App:
     pages: list[str] = field(default_factory=list)
     joins: list[tuple[str, str]] = field(default_factory=list)
     lectures: list[tuple[route.Ticket, int | None, str]] = field(default_factory=list)
+    presses: list[tuple[str, str, str]] = field(default_factory=list)
     down: bool = False
 
     def page(self, code: str, asker: light.Asker) -> bytes:
@@ -47,6 +48,13 @@ class App:
         return light.Joined(
             {"ticket": "t", "nick": nick}, 200, "perceptron_seat=ROOMAAAA.s; Path=/"
         )
+
+    def remote(self, code: str, key: str, act: str, asker: light.Asker) -> light.Joined:
+        self.presses.append((code, key, act))
+        return light.Joined({"t": 1})
+
+    def remote_page(self, code: str, asker: light.Asker) -> bytes:
+        return b"<!doctype html><p>the remote"
 
     def lecture(self, ticket: route.Ticket, t: int | None, have: str) -> bytes:
         self.lectures.append((ticket, t, have))
@@ -73,7 +81,15 @@ class App:
 def app() -> Iterator[App]:
     made = App(port=0)
     rates = card.Rates(rate=0.001, burst=3)
-    routes = light.routes(made.page, made.join, made.lecture, key_of, rates=rates)
+    routes = light.routes(
+        made.page,
+        made.join,
+        made.lecture,
+        key_of,
+        remote_page=made.remote_page,
+        remote=made.remote,
+        rates=rates,
+    )
     with serving(Starlette(routes=routes)) as port:
         made.port = port
         yield made
@@ -174,3 +190,30 @@ def test_a_seat_past_its_rate_is_told_to_wait(app: App) -> None:
     assert statuses == [200, 200, 200, 429, 429]
     assert len(app.lectures) == 3
     assert app.lecture_get(seat_ticket("another1another1"))[0] == 200  # its own bucket
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        (b"[]", 400),
+        (b'{"code": "ROOMAAAA", "key": "k"}', 400),
+        (b'{"code": "ROOMAAAA", "key": "k", "act": "close"}', 400),
+        (b'{"code": "ROOMAAAA", "key": 5, "act": "step"}', 400),
+        (json.dumps({"code": "ROOMAAAA", "key": "k" * 101, "act": "step"}).encode(), 400),
+        (json.dumps({"code": "ROOMAAAA", "key": "k" * 300, "act": "step"}).encode(), 413),
+    ],
+)
+def test_a_malformed_press_of_the_remote_is_refused_unasked(
+    app: App, body: bytes, status: int
+) -> None:
+    got, _, raw = app.call("POST", light.REMOTE_PATH, body, {"Content-Type": "application/json"})
+    assert got == status and json.loads(raw)["error"].endswith(".")
+    assert app.presses == []
+
+
+def test_a_press_of_the_remote_is_passed_on(app: App) -> None:
+    body = json.dumps({"code": "ROOMAAAA", "key": "secret", "act": "reveal"}).encode()
+    got, headers, raw = app.call("POST", light.REMOTE_PATH, body)
+    assert got == 200 and json.loads(raw) == {"t": 1} and headers["cache-control"] == "no-store"
+    assert app.presses == [("ROOMAAAA", "secret", "reveal")]
+    assert app.call("GET", "/remote?room=x")[2].startswith(b"<!doctype html>")
