@@ -1003,9 +1003,12 @@ def test_presenter_mode_shows_the_join_view_alone_on_the_projector(monkeypatch) 
     assert not (keys_in(screen) - keys_in(menu[0])) & ADMIN
     page = block(at, "room_presenter_on")
     assert not (keys_in(page) - keys_in(screen)) & ADMIN
-    # the private lecturer link: in the menu, folded, and nowhere else on the page
+    # the private lecturer link and the remote's: in the menu, folded, nowhere else on the
+    # page; the remote's carries the key in its fragment, never in its query
     links = [n for n in within(page) if type(n).__name__ == "Code"]
-    assert len(links) == 1 and any(n is links[0] for n in within(menu[0]))
+    assert len(links) == 2 and all(any(n is c for n in within(menu[0])) for c in links)
+    remote_link = next(c.value for c in links if "/remote?" in c.value)
+    assert remote_link.endswith(f"/remote?room={seat.code}#key={seat.secret}")
 
 
 def test_presenter_mode_shows_the_board_with_the_best_few_and_keeps_the_view(
