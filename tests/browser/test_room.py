@@ -371,7 +371,7 @@ def test_the_lecturer_starts_a_class_and_two_students_join_by_link_and_by_code(k
     )
     assert code_size >= 48, code_size  # read from the back of the room
     said = main(page).inner_text().replace("\u2060", "")  # the word joiners that keep URLs text
-    assert f"open {k.url}/room and type" in said
+    assert f"open {k.url}/join and type" in said
     expect(key(page, "room_count")).to_have_text("0 students have joined")
     shots(page, "class_page", qr, key(page, "room_code"), key(page, "room_count"))
 

@@ -206,7 +206,7 @@ def test_the_join_view_fills_the_projector_with_the_qr_code_the_code_and_the_cou
         chrome_hidden(page)
         address = key(page, "room_address")
         said = address.inner_text().replace("\u2060", "")  # safe()'s word joiners
-        assert f"open {room.url}/room and type" in said, said
+        assert f"open {room.url}/join and type" in said, said
         on_screen(page, qr, key(page, "room_code"), key(page, "room_count"), address)
         code_px = (
             key(page, "room_code")
@@ -342,7 +342,10 @@ def test_on_a_phone_the_student_and_the_lecturer_see_the_class_page_whole(room, 
     lecturer = room.lecturer
     menu(lecturer).click()  # the lecturer link: in the menu, folded
     lecturer.get_by_text("Lecturer link (private").click()
-    link = (lecturer.get_by_test_id("stCode").text_content() or "").strip()
+    codes = lecturer.get_by_test_id("stCode")
+    link = next(
+        text.strip() for text in codes.all_text_contents() if "/room?" in text and "key=" in text
+    )
     lecturer.keyboard.press("Escape")
     context = browser.new_context(**DEVICES["phone"])
     try:
