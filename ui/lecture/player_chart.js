@@ -8,6 +8,9 @@ const MML = "http://www.w3.org/1998/Math/MathML";
 const REPORT_AFTER = 350; // ms of quiet after a burst of steps before the server hears it
 const ASK_AFTER = 1000; // ms a step waits for its scene before the browser asks for it again
 const ALONG_ASK = 300; // ms between a play-along's asks for the next window
+// The update's maths (MathML) is half of a step's layout on a phone: off the screen it is
+// written once the steps pause this long, or as it scrolls into view or takes the focus
+const MATHS_LATER = 250; // ms
 // A report or an ask can be lost on its way: Streamlit drops a fragment's rerun that arrives
 // while a whole page's run has not yet drawn the fragment again. The page waits this long for
 // the server's redraw, then asks again, twice as long each time up to CONFIRM_MAX; the server
@@ -476,11 +479,24 @@ const asking = (d) => Array.isArray(d.asked) && S.t === d.asked[0] && d.asked[1]
 /** @param {Drawn} P @param {PlayerData} d @param {StepView} v @param {Layout} L */
 function drawStep(P, d, v, L) {
   const data = P.data, f = L.font;
-  P.dyn.replaceChildren();
-  if (v.plus.length) s("polygon", { points: poly(v.plus, data), class: "half plus" }, P.dyn);
-  if (v.minus.length) s("polygon", { points: poly(v.minus, data), class: "half minus" }, P.dyn);
-  P.line.replaceChildren();
-  if (v.line) s("polyline", { points: poly(v.line, data), class: "wline" }, P.line);
+  // A step that is no mistake leaves w, so the line, its half-planes and the proof's
+  // panels, as they were: each part is drawn again only when what it shows changed (on a
+  // phone a step has the time of one frame)
+  const was = (P.drawnAs ||= {});
+  /** @param {string} part @param {string} now @returns {boolean} */
+  const changed = (part, now) => (was[part] === now ? false : ((was[part] = now), true));
+  const plus = v.plus.length ? poly(v.plus, data) : "";
+  const minus = v.minus.length ? poly(v.minus, data) : "";
+  if (changed("halves", `${plus}|${minus}`)) {
+    P.dyn.replaceChildren();
+    if (plus) s("polygon", { points: plus, class: "half plus" }, P.dyn);
+    if (minus) s("polygon", { points: minus, class: "half minus" }, P.dyn);
+  }
+  const line = v.line ? poly(v.line, data) : "";
+  if (changed("line", line)) {
+    P.line.replaceChildren();
+    if (line) s("polyline", { points: line, class: "wline" }, P.line);
+  }
   P.top.replaceChildren();
   // Labels cover no point: each goes to the first free spot beside what it names, and
   // above the plot, with the stamp, when there is none.
@@ -541,14 +557,16 @@ function drawStep(P, d, v, L) {
   for (const id of /** @type {const} */ (["claim1", "claim2"])) {
     const c = d[id];
     const dyn = P[/** @type {SeriesId} */ (id + "_dyn")];
+    const now = id === "claim1" ? v.dot : v.nsq;
+    if (!changed(id, `${!!c}:${v.k}:${now}`)) continue;
     dyn.replaceChildren();
     if (!c) continue;
     dyn.P = P[id];
-    const now = id === "claim1" ? v.dot : v.nsq;
     series(dyn, c.k, c.v, v.k, now, "w", "circle", f);
   }
   const q = d.squeeze;
   const dyn = P.squeeze_dyn;
+  if (!changed("squeeze", `${!!q}:${v.k}:${v.dot}:${v.nsq}:${v.t === d.T}`)) return;
   dyn.replaceChildren();
   if (q) {
     const Q = P.squeeze;

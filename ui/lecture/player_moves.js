@@ -78,6 +78,7 @@ function build(root, data) {
   const mathrow = h("div", { class: "mathrow" }, wrap); // on a projector the note floats in it
   S.note = h("p", { class: "note", role: "status" }, mathrow);
   S.maths = h("div", { class: "maths" }, mathrow);
+  watchMaths(S.maths);
   S.chartBox = h("div", { class: "chart" }, wrap);
   if (following) wrap.insertBefore(S.chartBox, S.status); // then what it shows, under it
   S.say = h("p", { class: "say", id: "lec-say" }, wrap);
@@ -105,20 +106,20 @@ function paint() {
   const d = S.data;
   const v = view();
   if (!d || !v || !S.wrap) return;
-  /** @param {HTMLElement} parent @param {string} text @param {string} [cls] */
-  const chip = (parent, text, cls) => h("span", { class: cls || "chip" }, parent, text);
-  S.status.replaceChildren();
-  chip(S.status, d.name, "name");
-  for (const part of v.status) chip(S.status, part);
+  /** @type {[string, string][]} */
+  const status = [[d.name, "name"], ...v.status.map((part) => /** @type {[string, string]} */ ([part, "chip"]))];
+  /** @type {[string, string][]} */
+  const facts = [];
   // on a projector the run's facts and settings are a second, smaller line: the first,
   // what moves, stays one line
-  S.facts.replaceChildren();
-  for (const part of d.facts) chip(d.presenter ? S.facts : S.status, part, "fact");
-  if (d.presenter && d.summary) chip(S.facts, d.summary, "fact");
-  if (v.end) chip(S.status, v.end, "end");
+  for (const part of d.facts) (d.presenter ? facts : status).push([part, "fact"]);
+  if (d.presenter && d.summary) facts.push([d.summary, "fact"]);
+  if (v.end) status.push([v.end, "end"]);
   const asked = asking(d) ? ` The class is asked: will point ${d.asked[1] + 1}, shown next, be a mistake?` : "";
-  if (asked) chip(S.status, `? class question: point ${/** @type {AskedData} */ (d).asked[1] + 1}`, "chip asked");
-  writeMaths(S.maths, v, d);
+  if (asked) status.push([`? class question: point ${/** @type {AskedData} */ (d).asked[1] + 1}`, "chip asked"]);
+  chips(S.status, status);
+  chips(S.facts, facts);
+  maths(v, d);
   S.range.value = String(S.t);
   S.rangeText.textContent = `step t = ${S.t} of ${d.T}`;
   S.buttons.back.disabled = S.t === 0 || S.pending;
@@ -132,6 +133,56 @@ function paint() {
   S.svg.dataset.t = String(S.t);
   S.say.textContent = v.say + asked;
   S.wrap.dataset.t = String(S.t);
+}
+
+/**
+ * ``box`` holds one chip (a span) per [text, class] of ``list``: the chips it has are kept
+ * and only their words change (a step changes a few numbers: new elements would be styled
+ * and laid out anew on every step).
+ * @param {HTMLElement} box @param {[string, string][]} list
+ */
+function chips(box, list) {
+  const have = box.children;
+  const same = have.length === list.length && list.every(([, cls], i) => have[i].className === cls);
+  if (!same) {
+    box.replaceChildren();
+    for (const [text, cls] of list) h("span", { class: cls }, box, text);
+    return;
+  }
+  list.forEach(([text], i) => { if (have[i].textContent !== text) have[i].textContent = text; });
+}
+
+/**
+ * The maths of the step on show: at once when it is on the screen, else once the steps
+ * pause (MATHS_LATER), so a burst of steps or a Play off its screen skips its layout.
+ * @param {StepView} v @param {PlayerData} d
+ */
+function maths(v, d) {
+  clearTimeout(S.mathsTimer);
+  if (S.mathsShown !== false) { writeMaths(S.maths, v, d); S.mathsDue = false; return; }
+  S.mathsDue = true;
+  S.mathsTimer = setTimeout(mathsNow, MATHS_LATER);
+}
+
+function mathsNow() {
+  clearTimeout(S.mathsTimer);
+  const v = view();
+  if (!S.mathsDue || !S.data || !v) return;
+  S.mathsDue = false;
+  writeMaths(S.maths, v, S.data);
+}
+
+/** @param {HTMLElement} box the maths' box: whether it is on the screen, noted as it changes */
+function watchMaths(box) {
+  if (S.mathsWatch) S.mathsWatch.disconnect();
+  S.mathsShown = undefined; // until the first report: written at once
+  if (typeof IntersectionObserver !== "function") return;
+  S.mathsWatch = new IntersectionObserver((entries) => {
+    for (const e of entries) S.mathsShown = e.isIntersecting;
+    if (S.mathsShown) mathsNow();
+  });
+  S.mathsWatch.observe(box);
+  box.addEventListener("focusin", mathsNow);
 }
 
 function redraw() {

@@ -217,6 +217,7 @@
  * @property {SeriesG} claim1_dyn
  * @property {SeriesG} claim2_dyn
  * @property {SeriesG} squeeze_dyn
+ * @property {Record<string, string>} [drawnAs] what each part drawn last shows (drawStep draws a part again only when it changed)
  */
 
 /**
@@ -277,6 +278,10 @@
  * @property {boolean} [clipping] a clip is being recorded: the chart moves through its steps
  * @property {number} [followN] a follower's page: the lecturer's change it shows now (drawn from the live channel or sent)
  * @property {number} [remoteN] the lecturer's page: the remote's last press done
+ * @property {boolean} [mathsShown] the maths' box is on the screen (undefined: not known yet)
+ * @property {boolean} [mathsDue] the maths on show is not the step's yet (written later)
+ * @property {number} [mathsTimer]
+ * @property {IntersectionObserver} [mathsWatch]
  * @property {string} [followQ] a student's page: the question version it shows or asked to be drawn
  * @property {string} [askedLive] the lecturer's change and question a rerun was last asked for (ask)
  * @property {number} [acked] the newest report the server's redraw has said it acted on (data.seq)
