@@ -36,16 +36,27 @@ from typing import Any
 
 import perceptron_store as store_mod
 from perceptron_store import Store
+from ui.classmode.codes import (  # re-exported: callers read them as cr.<name>
+    CODE_ALPHABET as CODE_ALPHABET,
+)
+from ui.classmode.codes import CODE_LENGTH as CODE_LENGTH
+from ui.classmode.codes import LOOK_ALIKES as LOOK_ALIKES
+from ui.classmode.codes import MAX_NICK as MAX_NICK
+from ui.classmode.codes import SEAT_ALPHABET as SEAT_ALPHABET
+from ui.classmode.codes import SEAT_LENGTH as SEAT_LENGTH
+from ui.classmode.codes import clean_nick as clean_nick
+from ui.classmode.codes import code_problem as code_problem
+from ui.classmode.codes import new_code as new_code
+from ui.classmode.codes import new_seat as new_seat
+from ui.classmode.codes import normal_code as normal_code
+from ui.classmode.codes import shown_code as shown_code
+from ui.classmode.codes import valid_seat as valid_seat
 from ui.classmode.turns import (
     TURN_TRUTH,
     line_change,
 )
 from ui.classmode.turns import change_words as turns_change_words
 
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # 31 characters, no look-alikes
-CODE_LENGTH = 8
-SEAT_ALPHABET = store_mod.ID_ALPHABET
-SEAT_LENGTH = 16
 ROOM_TTL_S = 12 * 3600.0  # a room expires this long after the lecturer's last change
 MAX_MEMBERS = 500
 # a seat whose page was not seen this long (a closed tab: an open one's strip runs every 30 s
@@ -54,7 +65,6 @@ SEEN_S = 60.0
 # app servers stamp a seat's join and a question's opening with their own clocks: this much
 # apart still counts as before (NTP keeps servers far closer)
 CLOCK_SLACK_S = 2.0
-MAX_NICK = 20
 MAX_ASKED = 200  # questions kept for the summary
 MAX_CHALLENGES = 20
 # Peer instruction: a question is voted on once, or twice with a discussion between (the
@@ -77,76 +87,6 @@ class RoomError(ValueError):
 
 class NotLecturer(RoomError):
     """The session does not hold the room's secret."""
-
-
-# ----------------------------------------------------------------------------- codes
-
-
-def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def new_seat() -> str:
-    return "".join(secrets.choice(SEAT_ALPHABET) for _ in range(SEAT_LENGTH))
-
-
-def normal_code(text: object) -> str | None:
-    """The code typed or scanned ("abcd-efgh", " ABCD EFGH "), or None if it cannot be one.
-    Checked before any lookup."""
-    if not isinstance(text, str) or len(text) > 40:
-        return None
-    code = "".join(c for c in text.upper() if c not in " -")
-    if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
-        return None
-    return code
-
-
-LOOK_ALIKES = "01ILO"  # never in a code: each looks like another character
-
-
-def code_problem(text: object) -> str:
-    """Why ``text`` is not a class code, in a sentence that names no character it did not
-    expect (the look-alikes a code never uses, or how many characters it has)."""
-    if not isinstance(text, str) or len(text) > 40:
-        return f"A class code has {CODE_LENGTH} letters and digits, like ABCD-2345."
-    code = "".join(c for c in text.upper() if c not in " -")
-    if not code:
-        return f"Type the class code on the projector: {CODE_LENGTH} letters and digits."
-    alike = [c for c in LOOK_ALIKES if c in code]
-    if alike:
-        found = ", ".join(alike[:-1]) + (" and " if len(alike) > 1 else "") + alike[-1]
-        return (
-            "A class code never uses 0, 1, I, L or O (each looks like another character); "
-            f"this one has {found}. Check the code on the projector."
-        )
-    if any(c not in CODE_ALPHABET for c in code):
-        return "A class code has only the letters and the digits 2 to 9, like ABCD-2345."
-    return (
-        f"A class code has {CODE_LENGTH} letters and digits, like ABCD-2345; "
-        f"this one has {len(code)}."
-    )
-
-
-def shown_code(code: str) -> str:
-    """The code as the projector shows it: two groups of four."""
-    return f"{code[:4]}-{code[4:]}"
-
-
-def valid_seat(text: object) -> bool:
-    return (
-        isinstance(text, str)
-        and len(text) == SEAT_LENGTH
-        and all(c in store_mod.ID_ALPHABET for c in text)
-    )
-
-
-def clean_nick(text: object) -> str:
-    """A nickname: printable, spaces collapsed, at most MAX_NICK characters ("" if none).
-    It is shown escaped wherever it is shown."""
-    if not isinstance(text, str):
-        return ""
-    text = "".join(c for c in text[:200] if c.isprintable())
-    return " ".join(text.split())[:MAX_NICK]
 
 
 def _hash(secret: str) -> str:
