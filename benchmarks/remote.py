@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import perceptron_store as store_mod  # noqa: E402
+from benchmarks.phone_step import p95  # noqa: E402
 from tools.streamlit_server import serve  # noqa: E402
 from ui.classmode import classroom as cr  # noqa: E402
 
@@ -43,11 +44,6 @@ WATCH = """() => { window.__painted = [];
     window.__painted.push([Number(svg.dataset.t), performance.timeOrigin + performance.now()]));
   new MutationObserver(seen).observe(svg, { attributes: true, attributeFilter: ['data-t'] }); }"""
 NOW = "() => performance.timeOrigin + performance.now()"
-
-
-def p95(xs: list[float]) -> float:
-    ordered = sorted(xs)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def main() -> None:

@@ -98,20 +98,42 @@ html.perceptron-bar-open body {{ padding-bottom: 14rem; }}
   animation: none !important; }} }}
 """
 
-_TEMPLATE = """<!doctype html>
+# The head of a light page (this one, the remote's): only the app's own files run and are
+# fetched, its data travel as JSON (script_json) and its title is escaped
+HEAD = """<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
 <meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self'; \
 style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; \
 connect-src 'self'; base-uri 'none'; form-action 'none'">
 <title>{title}</title>
 {links}
-<script type="application/json" id="hall-data">{data}</script>
+<script type="application/json" id="{data_id}">{data}</script>
 <script type="module" src="{host}"></script>
 </head>
-<body>
+"""
+
+
+def head(
+    title: str, styles: list[str], modules: list[str], data_id: str, data: Any, host: str
+) -> str:
+    """A light page's head: its ``styles`` and its ``modules`` (preloaded) as files, its
+    ``data`` as JSON in the element ``data_id`` and its ``host`` module."""
+    links = [f'<link rel="stylesheet" href="{html.escape(u)}">' for u in styles]
+    links += [f'<link rel="modulepreload" href="{html.escape(u)}">' for u in modules]
+    return HEAD.format(
+        title=html.escape(title),
+        links="\n".join(links),
+        data_id=data_id,
+        data=script_json(data),
+        host=html.escape(host),
+    )
+
+
+_BODY = """<body>
 <main>
 <header class="hall-head"><h1>Perceptron Lab</h1><p id="hall-class"></p></header>
 <p id="hall-status" class="hall-status" role="status" aria-live="polite"></p>
@@ -214,23 +236,12 @@ def page(code_text: str, asker: Asker, *, base: str = "") -> bytes:
         "code_files": {k: files[k] for k in ("player", "card", "live")},
         "bar": BAR,
     }
-    styles = "\n".join(
-        f'<link rel="stylesheet" href="{html.escape(files[k])}">'
-        for k in ("player_css", "card_css", "page_css")
-    )
-    preloads = "\n".join(
-        f'<link rel="modulepreload" href="{html.escape(files[k])}">'
-        for k in ("player", "card", "live")
-    )
-    title = (
-        f"Class {cr.shown_code(code)}: Perceptron Lab" if code else "Join a class: Perceptron Lab"
-    )
-    return _TEMPLATE.format(
-        title=html.escape(title),
-        links=styles + "\n" + preloads,
-        data=script_json(data),
-        host=html.escape(files["host"]),
-    ).encode("utf-8")
+    title = "Join a class: Perceptron Lab"
+    if code:
+        title = f"Class {cr.shown_code(code)}: Perceptron Lab"
+    styles = [files[k] for k in ("player_css", "card_css", "page_css")]
+    modules = [files[k] for k in ("player", "card", "live")]
+    return (head(title, styles, modules, "hall-data", data, files["host"]) + _BODY).encode()
 
 
 def seat_cookie(code: str, seat: str, *, secure: bool) -> str:

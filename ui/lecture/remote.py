@@ -23,7 +23,6 @@ May import: ``ui.app``, ``ui.classmode``, ``ui.lecture`` (light, question), ``ui
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +31,6 @@ from ui.classmode import live as channel
 from ui.classmode.seat import Refused, reach
 from ui.classmode.votes import question_state
 from ui.lecture import light, question
-from ui.lecture.export import script_json
 from ui.live import route as live_route
 from ui.live.light import REMOTE_PATH, Asker, Joined
 from ui.live.route import under
@@ -67,22 +65,7 @@ NOT_ITS_KEY = (
     "(Lecturer's controls) again."
 )
 
-_TEMPLATE = """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self'; \
-style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; \
-form-action 'none'">
-<title>{title}</title>
-<link rel="stylesheet" href="{css}">
-<link rel="modulepreload" href="{live}">
-<script type="application/json" id="rm-data">{data}</script>
-<script type="module" src="{host}"></script>
-</head>
-<body>
+_BODY = """<body>
 <main>
 <header class="hall-head"><h1>The remote</h1><p id="rm-class"></p></header>
 <p id="hall-status" class="hall-status" role="status" aria-live="polite"></p>
@@ -122,13 +105,10 @@ def page(code_text: str, asker: Asker, *, base: str = "") -> bytes:
         "code_files": {"live": files["live"]},
     }
     title = f"Remote of class {cr.shown_code(code)}" if code else "The remote"
-    return _TEMPLATE.format(
-        title=html.escape(title),
-        css=html.escape(files["page_css"]),
-        live=html.escape(files["live"]),
-        data=script_json(data),
-        host=html.escape(files["host"]),
-    ).encode("utf-8")
+    page_head = light.head(
+        title, [files["page_css"]], [files["live"]], "rm-data", data, files["host"]
+    )
+    return (page_head + _BODY).encode()
 
 
 def view(room: cr.Room) -> dict[str, Any]:

@@ -147,34 +147,50 @@ def routes(
         peer = request.client.host if request.client else None
         return Asker(peer, request.url.scheme, dict(request.headers), dict(request.cookies))
 
-    async def page_route(request: Request) -> Response:
-        code = request.query_params.get("room", "")[:MAX_FIELD]
-        try:
-            html = await asyncio.to_thread(page, code, asker(request))
-        except Exception:  # the page is made of the app's own parts: a store that is down
-            _LOG.warning("the light page could not be made", exc_info=True)
-            return Response(DOWN, status_code=503, media_type="text/plain", headers=NO_STORE)
-        return zipped(html, request, "text/html; charset=utf-8")
+    def html_route(make: Callable[[str, Asker], bytes], what: str) -> Any:
+        """A page of the class (its ``room=``), made by ``make`` beside the event loop."""
 
-    async def join_route(request: Request) -> Response:
-        try:
-            body = await bounded_body(request, MAX_BODY)
-        except ValueError:
-            return _said(UNREADABLE, 400)
-        if body is None:
-            return _said("That is too long for a class code and a nickname.", 413)
-        found = parse_join(body)
-        if found is None:
-            return _said(UNREADABLE, 400)
-        try:
-            joined = await asyncio.to_thread(join, *found, asker(request))
-        except Exception:
-            _LOG.warning("the light page's join could not answer", exc_info=True)
-            return _said(DOWN, 503)
-        response = JSONResponse(joined.body, status_code=joined.status, headers=NO_STORE)
-        if joined.cookie is not None:
-            response.headers.append("Set-Cookie", joined.cookie)
-        return response
+        async def endpoint(request: Request) -> Response:
+            code = request.query_params.get("room", "")[:MAX_FIELD]
+            try:
+                html = await asyncio.to_thread(make, code, asker(request))
+            except Exception:  # the page is made of the app's own parts: the store is down
+                _LOG.warning("%s could not be made", what, exc_info=True)
+                return Response(DOWN, status_code=503, media_type="text/plain", headers=NO_STORE)
+            return zipped(html, request, "text/html; charset=utf-8")
+
+        return endpoint
+
+    def post_route(
+        parse: Callable[[bytes], tuple[str, ...] | None],
+        call: Callable[..., Joined],
+        too_long: str,
+        what: str,
+    ) -> Any:
+        """A JSON post of at most :data:`MAX_BODY` bytes, read by ``parse`` (None: 400) and
+        answered by ``call(*fields, asker)`` beside the event loop."""
+
+        async def endpoint(request: Request) -> Response:
+            try:
+                body = await bounded_body(request, MAX_BODY)
+            except ValueError:  # a Content-Length that is no number
+                return _said(UNREADABLE, 400)
+            if body is None:
+                return _said(too_long, 413)
+            found = parse(body)
+            if found is None:
+                return _said(UNREADABLE, 400)
+            try:
+                done = await asyncio.to_thread(call, *found, asker(request))
+            except Exception:
+                _LOG.warning("%s could not answer", what, exc_info=True)
+                return _said(DOWN, 503)
+            response = JSONResponse(done.body, status_code=done.status, headers=NO_STORE)
+            if done.cookie is not None:
+                response.headers.append("Set-Cookie", done.cookie)
+            return response
+
+        return endpoint
 
     def seated(text: str) -> Ticket | Response:
         found = check(text[:200], key_of)
@@ -199,44 +215,30 @@ def routes(
         return zipped(body, request, "application/json")
 
     made: list[BaseRoute] = [
-        Route(under(base, PAGE_PATH), page_route, methods=["GET", "HEAD"]),
-        Route(under(base, JOIN_PATH), join_route, methods=["POST"]),
+        Route(under(base, PAGE_PATH), html_route(page, "the light page"), methods=["GET", "HEAD"]),
+        Route(
+            under(base, JOIN_PATH),
+            post_route(
+                parse_join, join, "That is too long for a class code and a nickname.", "a join"
+            ),
+            methods=["POST"],
+        ),
         Route(under(base, LECTURE_PATH), lecture_route, methods=["GET"]),
     ]
     if remote_page is None or remote is None:
         return made
-    remote_page_of, press = remote_page, remote
-
-    async def remote_page_route(request: Request) -> Response:
-        code = request.query_params.get("room", "")[:MAX_FIELD]
-        try:
-            html = await asyncio.to_thread(remote_page_of, code, asker(request))
-        except Exception:
-            _LOG.warning("the remote's page could not be made", exc_info=True)
-            return Response(DOWN, status_code=503, media_type="text/plain", headers=NO_STORE)
-        return zipped(html, request, "text/html; charset=utf-8")
-
-    async def remote_route(request: Request) -> Response:
-        try:
-            body = await bounded_body(request, MAX_BODY)
-        except ValueError:
-            return _said(UNREADABLE, 400)
-        if body is None:
-            return _said("That is too long for a remote's press.", 413)
-        found = parse_remote(body)
-        if found is None:
-            return _said(UNREADABLE, 400)
-        try:
-            done = await asyncio.to_thread(press, *found, asker(request))
-        except Exception:
-            _LOG.warning("the remote's press could not answer", exc_info=True)
-            return _said(DOWN, 503)
-        return JSONResponse(done.body, status_code=done.status, headers=NO_STORE)
-
     return [
         *made,
-        Route(under(base, REMOTE_PAGE_PATH), remote_page_route, methods=["GET", "HEAD"]),
-        Route(under(base, REMOTE_PATH), remote_route, methods=["POST"]),
+        Route(
+            under(base, REMOTE_PAGE_PATH),
+            html_route(remote_page, "the remote's page"),
+            methods=["GET", "HEAD"],
+        ),
+        Route(
+            under(base, REMOTE_PATH),
+            post_route(parse_remote, remote, "That is too long for a remote's press.", "a press"),
+            methods=["POST"],
+        ),
     ]
 
 

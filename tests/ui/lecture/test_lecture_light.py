@@ -8,12 +8,8 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
-
-import pytest
 
 import perceptron_store as store_mod
-from ui.app import links
 from ui.classmode import arrive
 from ui.classmode import classroom as cr
 from ui.classmode import live as channel
@@ -22,16 +18,6 @@ from ui.live import route
 from ui.live.light import Asker
 
 HOSTILE = "</script><img src=x onerror=alert(1)>\u2028"
-
-
-@pytest.fixture
-def s(tmp_path) -> Iterator[store_mod.Store]:
-    made = store_mod.open_store(str(tmp_path / "light.sqlite3"))
-    links.use_store(made)
-    cr.forget_recent()
-    yield made
-    links.use_store(None)
-    made.close()
 
 
 def asker(cookies: dict[str, str] | None = None, peer: str = "10.1.2.3") -> Asker:

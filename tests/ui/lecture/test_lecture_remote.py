@@ -7,28 +7,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 
-import pytest
-
-import perceptron_store as store_mod
-from ui.app import links
 from ui.classmode import classroom as cr
 from ui.classmode import live as channel
 from ui.lecture import remote
 from ui.live import route
 from ui.live.hub import HUB
 from ui.live.light import Asker
-
-
-@pytest.fixture
-def s(tmp_path) -> Iterator[store_mod.Store]:
-    made = store_mod.open_store(str(tmp_path / "remote.sqlite3"))
-    links.use_store(made)
-    cr.forget_recent()
-    yield made
-    links.use_store(None)
-    made.close()
 
 
 def asker(peer: str = "10.1.2.3") -> Asker:
