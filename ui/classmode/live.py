@@ -32,6 +32,11 @@ from ui.live import route
 from ui.live.hub import HUB
 
 FRESH = session_key("room_live_fresh")
+# A topic no room state names: a page that listens on it hears the channel (its player does
+# the remote's presses) and asks for no rerun. The lecturer's strip reads the room every
+# second anyway, and a rerun the channel asked for carries the browser's widget values as
+# they were drawn, which would undo a bank question's data the lecturer's Ask just set
+HEAR_ONLY = "heard"
 _JS = (Path(__file__).resolve().parents[1] / "live" / "live.js").read_text(encoding="utf-8")
 # The channel draws nothing: its elements take no room in the page (the page's CSS, from the
 # component's definition, not in a shadow root)
@@ -181,7 +186,7 @@ def listen(
     session: Session, seat: Seat, *, topic: str, shown: Hashable, notice: int | None = None
 ) -> None:
     """The browser's end of the channel, in a fragment that shows part ``topic`` of the
-    room ("strip" or "end": the class strip): it opens the
+    room ("strip" or "end": the class strip; :data:`HEAR_ONLY`: none): it opens the
     room's channel once per page and reruns the fragment when the room's ``topic`` is no
     longer ``shown``; the strip also when a fragment elsewhere on the page asks it to say
     something (:func:`nudge`: ``notice`` counts what it has said)."""
