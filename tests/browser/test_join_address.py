@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser.devices import DEVICES
+from tests.browser.conftest import run_ended
 from tests.browser.test_room import key, main, sidebar, sidebar_link
 from tools import streamlit_server
 from ui.classmode.address import network_address
@@ -36,6 +37,9 @@ def pages(browser: Browser) -> Iterator[tuple[Page, Page]]:
 def start_class_at(page: Page, url: str) -> str:
     page.goto(url)
     expect(page.locator("h1").first).to_be_visible(timeout=60_000)
+    # the page's first run ended: its sidebar is drawn for good (as test_room's start_class:
+    # Start pressed while the first run still drew the sidebar started no class)
+    run_ended(page)
     sidebar(page).get_by_text("Class mode").click()
     key(page, "room_start").get_by_role("button", name="Start a class").click()
     expect(key(page, "room_code")).to_be_visible(timeout=30_000)
