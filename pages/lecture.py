@@ -13,6 +13,7 @@ from ui.app.sidebar import CUSTOM, current_dataset
 from ui.app.state import MAX_EPOCHS, ORDERS, SCALES, W0_MODES, bind
 from ui.classmode import arrive, strip
 from ui.classmode import follow as class_follow
+from ui.classmode import live as class_live
 from ui.classmode import seat as seats
 from ui.classmode.classroom import Question
 from ui.compute.model import SCALE_HELP, SCALE_NAMES, Run, RunSettings
@@ -301,6 +302,9 @@ def pick() -> None:
 
 
 if seat is not None and seat.lecturer:  # the class strip asks the question picked there
+    # the player does the lecturer's remote's presses, heard on the class channel: mounted
+    # with the page, outside the strip's fragment (which runs every second)
+    class_live.listen(ss, seat, topic=class_live.HEAR_ONLY, shown="")
     strip.lend(
         ss,
         strip.LectureHooks(

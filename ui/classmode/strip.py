@@ -335,8 +335,6 @@ def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
     # only a lecture the lecturer has shown the class
     if seat.published is not None or hooks is not None:
         end_of_run(session)
-    if hooks is not None:  # Step by step: its player does what the lecturer's remote presses
-        channel.listen(session, seat, topic=channel.HEAR_ONLY, shown="")
     try:
         count = reach(cr.members, room)
     except Refused:
