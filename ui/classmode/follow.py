@@ -229,6 +229,10 @@ class Play:
     rate: float
     at: float
 
+    def step(self, now: float) -> int:
+        """The step the Play is at at ``now`` (this server's clock; its start before then)."""
+        return math.floor(self.start + self.rate * max(0.0, now - self.at))
+
     def sent(self, now: float) -> dict[str, float]:
         """What a browser plays on from, sent at ``now`` (this server's clock): the step it
         started from, how fast, and the seconds since it started (negative: until it
@@ -292,11 +296,10 @@ def play_along(session: Session, n_steps: int) -> tuple[int, Play] | None:
         return None
     if seat.applied_query is not None and _step_of(seat.applied_query) != _own_step(session):
         return None  # the student moved by themselves: the run's end says they explore
-    start, rate, at = seat.playing
-    elapsed = max(0.0, time.time() - at)  # before it starts (or a server behind): the start
-    t = min(int(n_steps), math.floor(start + rate * elapsed))
+    play = Play(*seat.playing)
+    t = min(int(n_steps), play.step(time.time()))  # before it starts: its start
     _applied_step(seat, t)
-    return t, Play(start, rate, at)
+    return t, play
 
 
 def _own_step(session: Session) -> int:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
 import time
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from ui.classmode import arrive, challenge
 from ui.classmode import classroom as cr
 from ui.classmode import live as channel
 from ui.classmode.card import CARD_CSS, CARD_JS
+from ui.classmode.follow import Play
 from ui.classmode.onscreen import BAR
 from ui.classmode.seat import Refused, reach
 from ui.compute.model import Run, RunSettings
@@ -330,19 +330,14 @@ def lecture(ticket: Ticket, t: int | None, have: str, *, base: str = "") -> byte
     session, (X, y, data_name), settings, run = room_run(room)
     T = int(run.trace.n_steps)
     now = time.time()
-    own = channel.step_of(query)
-    if t is None and room.playing is not None:
-        start_at, rate, at = room.playing
-        own = math.floor(start_at + rate * max(0.0, now - at))
+    play = None if room.playing is None else Play(*room.playing)
+    own = channel.step_of(query) if play is None else play.step(now)
     step = max(0, min(T, own if t is None else t))
     first, last = window(step, T)
     run_id = channel.run_of(query)
     held = have == f"{run_id}:{first}"
     drawn = b"null" if held else scene(X, y, settings, first, last, data_name, run_id)
-    along = None
-    if room.playing is not None:
-        start_at, rate, at = room.playing
-        along = {"from": start_at, "rate": rate, "elapsed": round(max(now - at, -2.0), 4)}
+    along = None if play is None else play.sent(now)
     player = {
         "t": step,
         "seq": 0,

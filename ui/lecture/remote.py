@@ -68,7 +68,6 @@ NOT_ITS_KEY = (
 _BODY = """<body>
 <main>
 <header class="hall-head"><h1>The remote</h1><p id="rm-class"></p></header>
-<p id="hall-status" class="hall-status" role="status" aria-live="polite"></p>
 <p id="rm-nokey" class="hall-box" hidden>Open this remote with its link from the Class page
 (<em>Lecturer's controls</em>, <em>The remote, on your phone</em>): the link holds the
 class's key.</p>
