@@ -52,9 +52,14 @@ BOARD = """svg => {
     legend: box(svg.querySelector("g.legend")),
   };
 }"""
+# What moves on the page that a person could see: a running animation or transition that
+# lasts longer than one frame (16 ms), or for ever. With reduced motion asked, the app ends
+# each one after 0.01 ms, and one made in this very frame (the projector's fragment redraws
+# every second) is still "running" until the next frame: that one moves nothing.
 MOVING = """() => document.getAnimations()
-  .filter(a => a.playState === "running")
-  .map(a => (a.effect && a.effect.target && a.effect.target.className) || "?")"""
+  .filter(a => a.playState === "running" && a.effect
+    && !(a.effect.getComputedTiming().endTime <= 16))
+  .map(a => (a.effect.target && a.effect.target.className) || "?")"""
 
 
 class Room:
