@@ -55,7 +55,7 @@ LECTURE_STEP = (
   const root = """
     + LECTURE
     + """;
-  const svg = () => root.querySelector('svg.fig');
+  const svg = () => root.querySelector('.fig');
   const t0 = performance.now();
   if (how === 'step' || how === 'back') root.querySelector(`button[data-act="${how}"]`).click();
   else document.body.dispatchEvent(new KeyboardEvent('keydown', { key: how, bubbles: true }));
@@ -90,11 +90,11 @@ FPS = (
   const root = """
     + LECTURE
     + """;
-  let last = root.querySelector('svg.fig').dataset.t, changes = 0;
+  let last = root.querySelector('.fig').dataset.t, changes = 0;
   const t0 = performance.now();
   await new Promise((resolve) => {
     const tick = () => {
-      const now = root.querySelector('svg.fig').dataset.t;
+      const now = root.querySelector('.fig').dataset.t;
       if (now !== last) { changes += 1; last = now; }
       if (performance.now() - t0 < ms) requestAnimationFrame(tick); else resolve();
     };
@@ -107,7 +107,7 @@ FPS = (
 LECTURE_READY = (
     "() => { try { return Boolean(("
     + LECTURE
-    + ").querySelector('svg.fig')); } catch (e) { return false; } }"
+    + ").querySelector('.fig')); } catch (e) { return false; } }"
 )
 
 

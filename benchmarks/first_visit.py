@@ -215,7 +215,7 @@ class Recorder:
 def lecture_drawn(page: Page) -> None:
     from playwright.sync_api import expect
 
-    expect(page.locator(".lec svg.fig")).to_be_visible(timeout=60_000)
+    expect(page.locator(".lec .fig")).to_be_visible(timeout=60_000)
 
 
 def lecture_drawn_at(page: Page, url: str) -> None:

@@ -8,7 +8,14 @@ id: the tap's input delay, its handlers and the next frame's presentation, in 8 
 The same-run reference: the same taps on the same button with its handler switched off,
 the floor a tap costs this browser on this page.
 
-Goal (issue 46): a Step's click p95 <= 16.7 ms (one frame); its ratio to the floor.
+Each tap's work is timed in the page too: the click's handlers (from a listener on the
+window that goes first to one that goes last) plus the rendering of the next frame (from
+its animation frame to a task queued there, which runs once the frame's style, layout and
+paint are done). The wait for the frame between them is the display's, not the page's.
+
+Goals (issue 46): a Step's click p95 <= 16.7 ms (one frame) by Event Timing, whose floor
+on a machine without a GPU is over it; a Step's work p95 <= 16.7 ms, so that each step is
+drawn in the next frame.
 
 Run:  python benchmarks/phone_step.py [--taps 40] [--rate 4]
 """
@@ -25,16 +32,25 @@ sys.path.insert(0, str(ROOT))
 
 from tools.streamlit_server import serve  # noqa: E402
 
-OBSERVE = """() => { window.__taps = []; new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) if (e.interactionId && e.name === "click")
-    window.__taps.push(e.duration); }).observe({ type: "event", durationThreshold: 0 }); }"""
+OBSERVE = """() => { window.__taps = []; window.__work = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.interactionId && e.name === "click")
+      window.__taps.push(e.duration); }).observe({ type: "event", durationThreshold: 0 });
+  let t0 = 0;
+  window.addEventListener("click", () => { t0 = performance.now(); }, true);
+  window.addEventListener("click", () => {
+    const handlers = performance.now() - t0;
+    requestAnimationFrame(() => { const r = performance.now();
+      setTimeout(() => window.__work.push(handlers + performance.now() - r)); }); });
+}"""
 # the floor: the Step button's click stops before the player's handler
 SILENCE = """() => window.__perceptronLecture.buttons.step.addEventListener(
   "click", (e) => e.stopImmediatePropagation(), true)"""
 
 
-def taps(url: str, n: int, rate: float, *, silent: bool) -> list[float]:
-    """Event Timing durations (ms) of ``n`` taps on Step in a fresh phone context."""
+def taps(url: str, n: int, rate: float, *, silent: bool) -> tuple[list[float], list[float]]:
+    """Event Timing durations and the page's work (ms) of ``n`` taps on Step in a fresh
+    phone context."""
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as p:
@@ -47,7 +63,7 @@ def taps(url: str, n: int, rate: float, *, silent: bool) -> list[float]:
         )
         page = context.new_page()
         page.goto(url + "/lecture?data_n=500")
-        expect(page.locator(".lec svg.fig")).to_be_visible(timeout=60_000)
+        expect(page.locator(".lec .fig")).to_be_visible(timeout=60_000)
         page.wait_for_timeout(1500)
         if silent:
             page.evaluate(SILENCE)
@@ -59,8 +75,9 @@ def taps(url: str, n: int, rate: float, *, silent: bool) -> list[float]:
             page.wait_for_timeout(150)
         page.wait_for_timeout(500)
         out: list[float] = page.evaluate("window.__taps")
+        work: list[float] = page.evaluate("window.__work")
         browser.close()
-    return out
+    return out, work
 
 
 def p95(values: list[float]) -> float:
@@ -74,15 +91,22 @@ def main() -> None:
     ap.add_argument("--rate", type=float, default=4.0, help="CPU slowdown (Chromium's)")
     args = ap.parse_args()
     with serve() as (_, url):
-        step = taps(url, args.taps, args.rate, silent=False)
-        floor = taps(url, args.taps, args.rate, silent=True)
+        step, work = taps(url, args.taps, args.rate, silent=False)
+        floor, _ = taps(  # its clicks stop before the window's last listener
+            url, args.taps, args.rate, silent=True
+        )
     if not step or not floor:
         sys.exit("no Event Timing entries: this chromium does not report them")
     print(f"A tap on Step, 500 points, 390x844 touch, CPU {args.rate:g}x slower:")
-    for name, xs in (("Step", step), ("the floor (no handler)", floor)):
-        print(f"  {name:24} median {statistics.median(xs):5.0f} ms   p95 {p95(xs):5.0f} ms")
+    rows = (
+        ("Step, Event Timing", step),
+        ("the floor (no handler)", floor),
+        ("Step, the page's work", work),
+    )
+    for name, xs in rows:
+        print(f"  {name:24} median {statistics.median(xs):5.1f} ms   p95 {p95(xs):5.1f} ms")
     ratio = statistics.median(step) / statistics.median(floor)
-    print(f"  ratio to the floor {ratio:.2f}; goal: Step p95 <= 16.7 ms")
+    print(f"  Event Timing's ratio to the floor {ratio:.2f}; goals: p95 <= 16.7 ms")
 
 
 if __name__ == "__main__":

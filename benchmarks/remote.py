@@ -38,8 +38,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--n
 # (in the shadow root of the player's component; a step inside its window keeps its SVG)
 WATCH = """() => { window.__painted = [];
   const host = [...document.querySelectorAll('*')]
-    .find((e) => e.shadowRoot && e.shadowRoot.querySelector('.lec svg.fig'));
-  const svg = (host ? host.shadowRoot : document).querySelector('.lec svg.fig');
+    .find((e) => e.shadowRoot && e.shadowRoot.querySelector('.lec .fig'));
+  const svg = (host ? host.shadowRoot : document).querySelector('.lec .fig');
   const seen = () => requestAnimationFrame(() =>
     window.__painted.push([Number(svg.dataset.t), performance.timeOrigin + performance.now()]));
   new MutationObserver(seen).observe(svg, { attributes: true, attributeFilter: ['data-t'] }); }"""
@@ -63,7 +63,7 @@ def main() -> None:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         projector = browser.new_page(viewport={"width": 1280, "height": 720})
         projector.goto(f"{app}/lecture?room={room.code}&key={secret}&app_presenter=1&lec_t=10")
-        chart = projector.locator(".lec svg.fig")
+        chart = projector.locator(".lec .fig")
         expect(chart).to_be_visible(timeout=60_000)
         expect(projector.locator(".st-key-room_channel")).to_have_count(1, timeout=30_000)
         projector.wait_for_timeout(3000)  # the page's first runs over, its channel open

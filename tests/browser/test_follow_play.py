@@ -83,7 +83,7 @@ def test_a_follower_plays_along_with_the_lecturer_and_stops_on_the_lecturers_ste
     expect(student.locator("h1")).to_have_text(f"Class {code}", timeout=15_000)
     # the lecturer's lecture on a long run, at step 92 (the lecturer's cookie keeps the class)
     lecturer.goto(f"{k.url}/lecture?{QUERY}&lec_t={START}")
-    expect(lecturer.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+    expect(lecturer.locator(".lec .fig")).to_be_visible(timeout=30_000)
     expect(key(lecturer, "room_strip")).to_contain_text(f"Class {code} · 1 student")
     on_lecture(student)
     expect(main(student)).to_contain_text(f"Following the lecturer of class {code}")

@@ -35,7 +35,7 @@ def status_t(page: Page) -> int:
 def chart_t(page: Page) -> int:
     """The step the chart draws: its stamp "t = .. · k = .." and the SVG's data-t, read in
     one go (during Play two reads may see two frames)."""
-    stamp, data_t = page.locator(".lec svg.fig").evaluate(
+    stamp, data_t = page.locator(".lec .fig").evaluate(
         "svg => [svg.querySelector('.stamptxt').textContent, svg.dataset.t]"
     )
     t = int(re.match(r"t = (\d+)", stamp).group(1))
@@ -47,7 +47,7 @@ def shown_t(page: Page) -> tuple[int, int]:
     """The chart's step and the status line's step, read in one go: during Play a frame
     can land between two separate reads."""
     stamp, said = page.locator(".lec").evaluate(
-        "lec => [lec.querySelector('svg.fig .stamptxt').textContent,"
+        "lec => [lec.querySelector('.fig .stamptxt').textContent,"
         " lec.querySelector('.status').innerText]"
     )
     chart = int(re.match(r"t = (\d+)", stamp).group(1))
@@ -60,12 +60,12 @@ def expect_step(page: Page, t: int) -> None:
     k = TRACE.mistakes_before(t)
     expect(status(page)).to_contain_text(f"mistakes k = {k}")
     assert chart_t(page) == t
-    expect(page.locator(".lec svg.fig .stamptxt")).to_have_text(f"t = {t} · k = {k}")
+    expect(page.locator(".lec .fig .stamptxt")).to_have_text(f"t = {t} · k = {k}")
 
 
 def open_lecture(page: Page, app_url: str, query: str = "") -> None:
     page.goto(app_url + "/lecture" + query)
-    expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+    expect(page.locator(".lec .fig")).to_be_visible(timeout=30_000)
 
 
 def w_shown(page: Page) -> list[float]:
@@ -171,7 +171,7 @@ def test_steps_in_the_window_send_nothing_until_the_burst_pauses_then_one_report
     assert step_reports(sent) == []
     expect(page).to_have_url(re.compile(r"lec_t=6"), timeout=10_000)
     page.reload()  # the URL holds the step: a reload opens at it
-    expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+    expect(page.locator(".lec .fig")).to_be_visible(timeout=30_000)
     expect_step(page, 6)
 
 
@@ -193,7 +193,7 @@ def test_a_posted_step_is_the_sessions_on_every_page_and_in_the_open_log(app_url
     page.get_by_test_id("stSidebarNav").get_by_role("link", name="The proof").click()
     expect(page).to_have_url(re.compile(r"/proof\?(.*&)?lec_t=9\b"), timeout=20_000)
     page.get_by_test_id("stSidebarNav").get_by_role("link", name="Step by step").click()
-    expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+    expect(page.locator(".lec .fig")).to_be_visible(timeout=30_000)
     expect_step(page, 9)
     # a step the page had not posted yet when it was left (within the pause) is posted as
     # the player leaves: the session has it when the lecture opens again
@@ -205,7 +205,7 @@ def test_a_posted_step_is_the_sessions_on_every_page_and_in_the_open_log(app_url
     page.wait_for_timeout(500)
     assert posted[burst:] == [10], posted
     page.get_by_test_id("stSidebarNav").get_by_role("link", name="Step by step").click()
-    expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+    expect(page.locator(".lec .fig")).to_be_visible(timeout=30_000)
     expect_step(page, 10)
     # the mistake log, opened, counts to the step on screen; while it is open each pause's
     # step reruns the instrument (the log is drawn by the server), and it follows
@@ -230,11 +230,11 @@ def test_at_step_t_no_later_mistake_is_drawn_and_the_chart_has_its_sentence(app_
     k = TRACE.mistakes_before(t)
     # Claim 1 and Claim 2: one marker per k = 0..k; the squeeze: its two series to k
     for group in (".sq.plus", ".sq.minus"):  # the squeeze's two series: k = 0..k, no more
-        markers = page.locator(f".lec svg.fig g{group} circle, .lec svg.fig g{group} path")
+        markers = page.locator(f".lec .fig g{group} circle, .lec .fig g{group} path")
         assert markers.count() == k + 1, group
-    drawn = page.locator(".lec svg.fig g.w circle").count()
+    drawn = page.locator(".lec .fig g.w circle").count()
     assert drawn == 2 * (k + 1)  # two claims, k + 1 points each (k = 0 is w0)
-    sentence = page.locator(".lec svg.fig").get_attribute("aria-label")
+    sentence = page.locator(".lec .fig").get_attribute("aria-label")
     w = TRACE.w_before(t)
     right = len(Y) - int(mistakes(w, X, Y, bias=True).sum())
     assert f"Step t = {t} of {T}" in sentence
@@ -286,8 +286,8 @@ def test_a_fresh_link_opens_at_its_step_in_the_chart_and_the_status(app_url, pag
     expect_step(page, 12)
     button(page, "reset").click()
     expect_step(page, 0)
-    assert page.locator(".lec svg.fig .wline").count() == 0  # w = 0: no old line left
-    assert page.locator(".lec svg.fig .warrow").count() == 0
+    assert page.locator(".lec .fig .wline").count() == 0  # w = 0: no old line left
+    assert page.locator(".lec .fig .warrow").count() == 0
 
 
 @pytest.mark.parametrize(
@@ -347,14 +347,14 @@ def test_presenter_mode_fits_a_projector_without_scrolling(app_url, browser, wid
 
         for what in (button(page, "step"), status(page), page.locator(".lec .maths")):
             assert inside(what.bounding_box()), what
-        frames = page.locator(".lec svg.fig rect.frame")
+        frames = page.locator(".lec .fig rect.frame")
         assert frames.count() == 4  # the data panel and the proof's three
         for j in range(4):
             assert inside(frames.nth(j).bounding_box()), j
         for j in range(4):  # every title whole and on screen
-            assert inside(page.locator(".lec svg.fig .title").nth(j).bounding_box()), j
+            assert inside(page.locator(".lec .fig .title").nth(j).bounding_box()), j
         body = page.evaluate("getComputedStyle(document.body).fontSize")
-        ticks = page.locator(".lec svg.fig .grid text").first.evaluate(
+        ticks = page.locator(".lec .fig .grid text").first.evaluate(
             "e => getComputedStyle(e).fontSize"
         )
         assert float(ticks[:-2]) >= 0.85 * float(body[:-2])  # readable from the back
@@ -377,7 +377,7 @@ def test_the_copy_link_button_gives_a_link_to_this_step(app_url, browser):
         link = page.evaluate("navigator.clipboard.readText()")
         assert "lec_t=3" in link
         page.goto(link)
-        expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+        expect(page.locator(".lec .fig")).to_be_visible(timeout=30_000)
         expect_step(page, 3)
     finally:
         context.close()
@@ -434,8 +434,8 @@ def test_with_reduced_motion_nothing_on_the_page_moves_by_itself(app_url, browse
 
 def test_colour_is_not_the_only_cue_and_lines_keep_contrast(app_url, page):
     open_lecture(page, app_url, "?lec_t=3")
-    plus = page.locator(".lec svg.fig .points circle.plus").count()
-    minus = page.locator(".lec svg.fig .points path.minus").count()
+    plus = page.locator(".lec .fig .points circle.plus").count()
+    minus = page.locator(".lec .fig .points path.minus").count()
     assert (plus, minus) == (int((Y > 0).sum()), int((Y < 0).sum()))  # two shapes
 
     def luminance(rgb: str) -> float:
@@ -444,7 +444,7 @@ def test_colour_is_not_the_only_cue_and_lines_keep_contrast(app_url, page):
         return float(0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2])
 
     for sel in (".wline", ".warrow", ".bound", ".shown", ".wstar", ".low", ".up"):
-        el = page.locator(f".lec svg.fig {sel}").first
+        el = page.locator(f".lec .fig {sel}").first
         stroke = el.evaluate("e => getComputedStyle(e).stroke")
         assert 1.05 / (luminance(stroke) + 0.05) >= 3, (sel, stroke)
 

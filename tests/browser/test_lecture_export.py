@@ -75,7 +75,7 @@ def test_the_downloaded_run_plays_offline_like_the_live_page(app_url, page, brow
         off.on("pageerror", lambda e: errors.append(str(e)))
         url = path.as_uri()
         off.goto(url)
-        expect(off.locator(".lec svg.fig")).to_be_visible()
+        expect(off.locator(".lec .fig")).to_be_visible()
         at_step(off, 0)
         assert status(off).inner_text() == live[0]
 
@@ -179,7 +179,7 @@ def test_a_cut_file_keeps_its_steps_and_says_the_rest_is_in_the_live_app(browser
     try:
         off = context.new_page()
         off.goto(path.as_uri())
-        expect(off.locator(".lec svg.fig")).to_be_visible()
+        expect(off.locator(".lec .fig")).to_be_visible()
         at_step(off, 1_200)  # the step it was made at
         expect(off.locator("#about-cut")).to_have_text(said)
         expect(off.locator("#about-link")).to_be_hidden()  # no address known: no link

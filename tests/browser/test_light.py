@@ -56,7 +56,7 @@ def klass(browser, app_url):
 
 
 def chart(page: Page):
-    return page.locator("#hall-player .lec svg.fig")
+    return page.locator("#hall-player .lec .fig")
 
 
 def joined(k: Klass) -> None:

@@ -30,32 +30,35 @@ PROJECTORS = ((1280, 720), (1920, 1080))
 
 # The chart's data panel: every text on it against every point it draws (the part of the
 # point inside the plot's frame), and the labels on the plot against each other.
+# the chart's box (.fig) holds its layers: the panels (the data's first), the points, and
+# over them what a step draws (the rings, w and its label, the stamp)
 LABELS_OVER_POINTS = """svg => {
   const box = e => e.getBoundingClientRect();
-  const data = svg.querySelector('g.panel');
+  const data = svg.querySelector('g.panel'), over = svg.querySelector('svg.over');
   const f = box(data.querySelector('rect.frame'));
-  const marks = [...data.querySelectorAll('.points circle, .points path')];
+  const marks = [...svg.querySelectorAll('.points circle, .points path')];
   const points = marks.map((e, i) => {
     const r = box(e);
     return {i, l: Math.max(r.left, f.left), t: Math.max(r.top, f.top),
             r: Math.min(r.right, f.right), b: Math.min(r.bottom, f.bottom)};
   }).filter(p => p.l < p.r && p.t < p.b);
   const meets = (a, p) => a.left < p.r && p.l < a.right && a.top < p.b && p.t < a.bottom;
-  const texts = [...data.querySelectorAll('text')].filter(t => t.textContent.trim());
+  const texts = [...data.querySelectorAll('text'), ...over.querySelectorAll('text')]
+    .filter(t => t.textContent.trim());
   const out = [];
   for (const t of texts) {
     const r = box(t);
     for (const p of points) if (meets(r, p)) out.push(`"${t.textContent}" over point ${p.i + 1}`);
   }
-  const onPlot = [...data.querySelectorAll('.wlabel, .askedtxt')].map(t => [t, box(t)]);
+  const onPlot = [...over.querySelectorAll('.wlabel, .askedtxt')].map(t => [t, box(t)]);
   for (const [a, ra] of onPlot) for (const [b, rb] of onPlot)
     if (a !== b && meets(ra, {l: rb.left, t: rb.top, r: rb.right, b: rb.bottom}))
       out.push(`"${a.textContent}" over "${b.textContent}"`);
-  const more = data.querySelector('.stampmore');
+  const more = over.querySelector('.stampmore');
   return {drawn: svg.isConnected, t: +svg.dataset.t, points: points.length,
           texts: texts.length, out,
-          wlabel: data.querySelectorAll('.wlabel').length,
-          arrow: data.querySelectorAll('.warrow').length,
+          wlabel: over.querySelectorAll('.wlabel').length,
+          arrow: over.querySelectorAll('.warrow').length,
           named: more ? more.textContent : ''};
 }"""
 
@@ -65,8 +68,8 @@ SIZES = """root => {
   return {status: px(root.querySelector('.status')),
           button: px(root.querySelector('button[data-act=step]')),
           subscript: px(root.querySelector('.maths msub > :last-child')),
-          tick: px(root.querySelector('svg.fig .grid text')),
-          stamp: px(root.querySelector('svg.fig .stamptxt'))};
+          tick: px(root.querySelector('.fig .grid text')),
+          stamp: px(root.querySelector('.fig .stamptxt'))};
 }"""
 
 # Each panel's tick labels up its side (they share an x): any two that overlap.
@@ -107,7 +110,7 @@ def settled(page: Page) -> None:
 
 def chart(page: Page) -> Locator:
     """The chart on show (not a hidden copy Streamlit keeps while a run redraws the page)."""
-    return page.locator(".lec svg.fig").filter(visible=True)
+    return page.locator(".lec .fig").filter(visible=True)
 
 
 def labels_over_points(page: Page, t: int | None = None) -> dict:
@@ -238,7 +241,7 @@ def lecturer_presents(r: Room) -> Page:
     page = r.k.lecturer
     if "/lecture" not in page.url or not page.locator(".lec.presenter").count():
         page.goto(r.k.url + "/lecture?app_presenter=1&lec_t=9")
-        expect(page.locator(".lec.presenter svg.fig")).to_be_visible(timeout=30_000)
+        expect(page.locator(".lec.presenter .fig")).to_be_visible(timeout=30_000)
     expect(key(page, "room_strip")).to_contain_text(f"Class {r.k.code}", timeout=15_000)
     return page
 
@@ -470,7 +473,7 @@ def test_the_margin_labs_picture_fits_the_projector_and_a_click_lands_where_it_w
 WHOLE = {"xor", "sgd", "experts", "spam", "variants"}
 FIRST_PICTURE = """() => {
   const main = document.querySelector('[data-testid="stMain"]');
-  const pictures = [...main.querySelectorAll('[data-testid="stPlotlyChart"], svg.fig, .mlab svg')]
+  const pictures = [...main.querySelectorAll('[data-testid="stPlotlyChart"], .fig, .mlab svg')]
     .map(e => e.getBoundingClientRect()).filter(r => r.height > 150);
   return pictures.length ? Math.round(pictures[0].top) : null;
 }"""
@@ -597,13 +600,13 @@ def test_the_projector_theme_thickens_lines_and_the_lecturer_can_turn_it_off(
     ``app_projector=0`` in a bookmark) turns it off."""
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
-    wline = ".lec svg.fig .wline"
+    wline = ".lec .fig .wline"
     try:
         page.goto(f"{app_url}/lecture?app_presenter=1&lec_t=6")
         expect(page.locator(".lec.projector")).to_have_count(1, timeout=60_000)
         assert line_width(page, wline, 5) == pytest.approx(5)
         page.goto(f"{app_url}/lecture?app_presenter=1&app_projector=0&lec_t=6")
-        expect(page.locator(".lec svg.fig")).to_be_visible(timeout=60_000)
+        expect(page.locator(".lec .fig")).to_be_visible(timeout=60_000)
         expect(page.locator(".lec.projector")).to_have_count(0)
         assert line_width(page, wline, 3) == pytest.approx(3)
 

@@ -61,7 +61,7 @@ def test_the_readmes_first_lecture_takes_a_class_from_the_first_page_to_a_reveal
         # 2. Presenter mode: Step by step, then P
         assert {"Presenter mode.", "Step by step", "P"} <= names(s[1])
         sidebar(page).get_by_role("link", name="Step by step").click()
-        expect(page.locator(".lec svg.fig")).to_be_visible(timeout=60_000)
+        expect(page.locator(".lec .fig")).to_be_visible(timeout=60_000)
         page.keyboard.press("p")
         expect(page.locator(".lec.presenter")).to_have_count(1, timeout=15_000)
         expect(sidebar(page)).to_be_hidden()

@@ -41,14 +41,14 @@ def ring(page: Page, where: str) -> dict[str, str]:
 
 def test_the_correct_and_the_mistake_rings_differ_by_shape_and_by_lightness(app_url, page):
     page.goto(f"{app_url}/lecture{QUERY}&lec_t=1")
-    expect(page.locator(".lec svg.fig circle.shown.mistake")).to_have_count(1, timeout=30_000)
-    mistake = ring(page, ".lec svg.fig circle.shown.mistake")
-    minus = page.locator(".lec svg.fig .points .minus").first.evaluate(
+    expect(page.locator(".lec .fig circle.shown.mistake")).to_have_count(1, timeout=30_000)
+    mistake = ring(page, ".lec .fig circle.shown.mistake")
+    minus = page.locator(".lec .fig .points .minus").first.evaluate(
         "el => getComputedStyle(el).stroke"
     )
     page.get_by_role("button", name=re.compile("^Step")).click()
-    expect(page.locator(".lec svg.fig circle.shown.right")).to_have_count(1, timeout=15_000)
-    right = ring(page, ".lec svg.fig circle.shown.right")
+    expect(page.locator(".lec .fig circle.shown.right")).to_have_count(1, timeout=15_000)
+    right = ring(page, ".lec .fig circle.shown.right")
 
     assert mistake["dash"] not in ("none", "") and right["dash"] in ("none", ""), (mistake, right)
     assert contrast(mistake["stroke"], right["stroke"]) >= 3.0, (mistake, right)

@@ -210,7 +210,7 @@ def on_lecture(page: Page) -> None:
             follow_link.click()
         else:
             sidebar_link(page, "Step by step")
-    expect(page.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+    expect(page.locator(".lec .fig")).to_be_visible(timeout=30_000)
     # the page's run ended: what the page before drew above it (a student's question card
     # in the class strip, under the card Step by step draws) is gone, not merely stale
     run_ended(page)
@@ -232,8 +232,8 @@ def same_step(student: Page, lecturer: Page, t: int) -> None:
     expect(status(student).locator("> :not(.name)")).to_have_text(
         status(lecturer).locator("> :not(.name)").all_inner_texts()
     )
-    sentence = lecturer.locator(".lec svg.fig").get_attribute("aria-label")
-    expect(student.locator(".lec svg.fig")).to_have_attribute("aria-label", sentence)
+    sentence = lecturer.locator(".lec .fig").get_attribute("aria-label")
+    expect(student.locator(".lec .fig")).to_have_attribute("aria-label", sentence)
 
 
 def step(page: Page, times: int) -> int:
@@ -589,12 +589,12 @@ def test_a_set_submitted_to_the_challenge_is_on_the_board_and_opens_in_one_click
     # one click opens it on Step by step: the submission's 4 points from step 0; B, who
     # follows the lecturer, sees them too
     key(lecturer, "room_open").get_by_role("button", name="Open it").click()
-    expect(lecturer.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+    expect(lecturer.locator(".lec .fig")).to_be_visible(timeout=30_000)
     expect(sidebar(lecturer)).to_contain_text(
         "Using your data: submission #1 of the challenge (4 points)."
     )
     expect(status(lecturer)).to_contain_text("step t = 0 of")
-    expect(lecturer.locator(".lec svg.fig")).to_have_attribute(
+    expect(lecturer.locator(".lec .fig")).to_have_attribute(
         "aria-label", re.compile(r"of 4 points right")
     )
     on_lecture(k.b)

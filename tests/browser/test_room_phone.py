@@ -55,7 +55,7 @@ def on_screen(page: Page, part: Locator) -> dict[str, float]:
 def to_chart(page: Page) -> None:
     """The student scrolls down to the lecture's chart (its middle in the middle of the
     screen), as a student watching the lecturer's steps does."""
-    page.locator(".lec svg.fig").evaluate("e => e.scrollIntoView({block: 'center'})")
+    page.locator(".lec .fig").evaluate("e => e.scrollIntoView({block: 'center'})")
     page.wait_for_function(f"() => {MAIN}.scrollTop > 0")
 
 
@@ -117,7 +117,7 @@ def test_a_question_puts_its_answers_on_the_screen_of_a_student_looking_at_the_c
         expect(ring).to_have_count(1)
         on_screen(s, ring)
         expect(status(s)).to_contain_text(f"? class question: point {point}")
-        expect(s.locator(".lec svg.fig")).to_have_attribute(
+        expect(s.locator(".lec .fig")).to_have_attribute(
             "aria-label", re.compile(rf"will point {point}, shown next, be a mistake\?")
         )
         s.screenshot(path=SHOTS / f"question_at_chart_{name}.png")
@@ -230,7 +230,7 @@ def test_the_challenge_reaches_the_phone_and_one_tap_opens_the_lab_with_the_numb
     phone.get_by_test_id("stExpandSidebarButton").tap()
     expect(phone.get_by_test_id("stSidebar")).to_have_attribute("data-collapsed", "false")
     phone.get_by_test_id("stSidebar").get_by_role("link", name="Step by step").tap()
-    expect(phone.locator(".lec svg.fig")).to_be_visible(timeout=30_000)
+    expect(phone.locator(".lec .fig")).to_be_visible(timeout=30_000)
     expect(phone.get_by_test_id("stSidebar")).to_have_attribute("data-collapsed", "true")
     expect(main(phone)).to_contain_text("you no longer follow the lecturer.")  # the follow line
     no_exception(k.lecturer, phone)
@@ -260,7 +260,7 @@ def test_a_following_students_phone_shows_the_chart_first_and_none_of_the_lectur
     lec = phone.locator(".lec")
     for control in (".bar", ".scrub", ".tools", "[data-act]", "input[type=range]", "select"):
         expect(lec.locator(control)).to_have_count(0)
-    chart = phone.locator(".lec svg.fig g.panel").first  # the data, the "?" ring on it
+    chart = phone.locator(".lec .fig g.panel").first  # the data, the "?" ring on it
     box = on_screen(phone, chart)
     answers = bar(phone, qid).bounding_box()
     assert box["y"] + box["height"] <= answers["y"] + 1, (box, answers)  # not under the bar

@@ -106,7 +106,7 @@ def test_a_question_voted_twice_is_revealed_graded_part_by_part_and_recapped(kla
     # the projector: Step by step in presenter mode, at a step whose next example turns
     lecturer.set_viewport_size({"width": 1280, "height": 720})
     lecturer.goto(f"{k.url}/lecture?app_presenter=1&lec_t={t}")
-    expect(lecturer.locator(".lec.presenter svg.fig")).to_be_visible(timeout=30_000)
+    expect(lecturer.locator(".lec.presenter .fig")).to_be_visible(timeout=30_000)
     strip = key(lecturer, "room_strip")
     expect(strip).to_contain_text(f"Class {k.code}", timeout=15_000)
     expect(status(lecturer)).to_contain_text(f"step t = {t:,} of")

@@ -60,7 +60,7 @@ def test_start_a_class_in_presenter_mode_and_the_projector_still_shows_it_all(
         start = page.get_by_role("button", name="Start a class")
         expect(start).to_be_visible()
         on_screen(page, start, "Start a class")
-        frames = page.locator(".lec svg.fig").filter(visible=True).locator("rect.frame")
+        frames = page.locator(".lec .fig").filter(visible=True).locator("rect.frame")
         expect(frames).to_have_count(4)
         settled(page)  # drawn for this screen, and not drawn again while it is measured
         for j in range(4):  # the picture whole on the first screen, the button above it

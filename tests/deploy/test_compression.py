@@ -175,7 +175,7 @@ def test_the_players_code_comes_once_a_page_then_from_nginxs_cache(cls: Class):
         expect(status).to_contain_text("step t = 101 of", timeout=15_000)
         page.keyboard.press("ArrowLeft")  # 100: in the new window, drawn in the browser
         expect(status).to_contain_text("step t = 100 of")
-        return fetched, page.locator(".lec svg.fig").count()
+        return fetched, page.locator(".lec .fig").count()
 
     fetched, charts = in_browser(open_and_step)
     assert charts == 1

@@ -180,7 +180,7 @@ def test_in_chromium_through_nginx_every_icon_is_a_glyph(cls: Class):
     from playwright.sync_api import expect
 
     def lecture_drawn(page: Any) -> None:
-        expect(page.locator(".lec svg.fig")).to_be_visible(timeout=60_000)
+        expect(page.locator(".lec .fig")).to_be_visible(timeout=60_000)
 
     def join_form(page: Any) -> None:
         code = page.get_by_label(re.compile(r"^Class code"))

@@ -45,7 +45,7 @@ def status(page: Any) -> Any:
 
 def open_lecture(page: Any, url: str) -> None:
     page.goto(url)
-    expect(page.locator(".lec svg.fig")).to_be_visible(timeout=60_000)
+    expect(page.locator(".lec .fig")).to_be_visible(timeout=60_000)
 
 
 def route_cookie(page: Any) -> str:

@@ -93,7 +93,7 @@ with sync_playwright() as p:
     browser = p.chromium.launch(executable_path=sys.argv[2], headless=True, args=["--no-sandbox"])
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     page.goto(sys.argv[1] + "/lecture")
-    expect(page.locator(".lec svg.fig")).to_be_visible(timeout=60_000)
+    expect(page.locator(".lec .fig")).to_be_visible(timeout=60_000)
     expect(page.locator(".lec")).to_contain_text("step t = 0")
     browser.close()
 """

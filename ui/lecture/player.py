@@ -117,6 +117,12 @@ _CSS = f"""
 .lec .maths math {{ display: block; margin: 2px 0; text-align: left; }}
 .lec .maths .hint, .lec .maths .tie {{ margin: 0; }}
 .lec .chart svg {{ display: block; user-select: none; }}
+/* the chart's layers (player_moves.js redraw), each its own paint layer (position): a step
+   repaints the one it changes; the points' tooltips answer through the layer over them */
+.lec .fig {{ position: relative; }}
+.lec .fig svg {{ position: relative; }}
+.lec .fig svg + svg {{ position: absolute; left: 0; top: 0; pointer-events: none; }}
+.lec .fig .points > * {{ pointer-events: auto; }}
 .lec.busy .chart {{ opacity: 0.55; cursor: progress; }}
 .lec .say {{ position: absolute; width: 1px; height: 1px; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; }}

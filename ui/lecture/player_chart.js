@@ -75,6 +75,30 @@ function m(tag, parent, text) {
   return node;
 }
 
+/**
+ * ``live`` takes ``fresh``'s children: where the two have the same shape (tags, in order),
+ * only the attributes and words that differ are written, so a step that changes a few
+ * numbers styles and lays out no new element (on a phone a step has one frame); where
+ * they differ, ``fresh``'s children move in whole.
+ * @param {Element} live @param {Element} fresh
+ */
+function morph(live, fresh) {
+  const a = live.childNodes, b = fresh.childNodes;
+  let same = a.length === b.length;
+  for (let i = 0; same && i < a.length; i++) same = a[i].nodeName === b[i].nodeName;
+  if (!same) { live.replaceChildren(...b); return; }
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i], y = b[i];
+    if (!(x instanceof Element) || !(y instanceof Element)) {
+      if (x.nodeValue !== y.nodeValue) x.nodeValue = y.nodeValue;
+      continue;
+    }
+    for (const { name, value } of y.attributes) if (x.getAttribute(name) !== value) x.setAttribute(name, value);
+    for (const { name } of [...x.attributes]) if (!y.hasAttribute(name)) x.removeAttribute(name);
+    morph(x, y);
+  }
+}
+
 const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 function view() {
@@ -128,9 +152,15 @@ function put(row, ...tokens) {
   }
 }
 
+/** @param {HTMLElement} live the maths' box @param {StepView} v @param {PlayerData} d */
+function writeMaths(live, v, d) {
+  const box = document.createElement("div");
+  mathsInto(box, v, d);
+  morph(live, box);
+}
+
 /** @param {HTMLElement} box @param {StepView} v @param {PlayerData} d */
-function writeMaths(box, v, d) {
-  box.replaceChildren();
+function mathsInto(box, v, d) {
   const q = /** @type {MathOfStep} */ (v.math); // t > 0 (t = 0 returns first, with MathAtStart)
   if (!v.t) {
     h("p", { class: "hint" }, box, "Press Step ▶ (or →) to show the first example to the perceptron.");
@@ -183,12 +213,28 @@ let measurer;
 let family = "sans-serif"; // the player's font (the SVG inherits it), read at each redraw
 const ASCENT = 1.0, DESCENT = 0.32; // a text's box above and below its baseline, per px of font (generous)
 
+// The widths measured, by font and text: a step measures the same few labels again. At
+// most WIDTHS_KEPT of them, all forgotten at once past that (a long run's stamps differ).
+/** @type {Map<string, number>} */
+const widths = new Map();
+const WIDTHS_KEPT = 2000;
+// a font that arrives changes every width (measured before it, in the fallback's)
+if (document.fonts) document.fonts.addEventListener("loadingdone", () => widths.clear());
+
 /** @param {string} text @param {number} px font size @param {number} [weight] @returns {number} its width, CSS px */
 function textWidth(text, px, weight) {
   if (measurer === undefined) measurer = document.createElement("canvas").getContext("2d");
   if (!measurer) return text.length * px * 0.62; // no canvas: a generous estimate
-  measurer.font = `${weight || 400} ${px}px ${family}`;
-  return measurer.measureText(text).width;
+  const font = `${weight || 400} ${px}px ${family}`;
+  const key = font + "\n" + text;
+  let w = widths.get(key);
+  if (w === undefined) {
+    if (widths.size >= WIDTHS_KEPT) widths.clear();
+    measurer.font = font;
+    w = measurer.measureText(text).width;
+    widths.set(key, w);
+  }
+  return w;
 }
 
 /** @typedef {{x0: number, y0: number, x1: number, y1: number}} Rect a box in CSS px */
@@ -370,10 +416,19 @@ function panel(svg, box, spec, font, equal, parts) {
   if (equal) s("text", { x: x + w, y: y + ht + font * 2.3, "text-anchor": "end", class: "axlabel" }, grid, spec.xlabel);
   else s("text", { x: x + w + 4, y: y + ht + font * 1.15, "text-anchor": "end", class: "axlabel label" }, grid, "k");
   if (spec.ylabel) s("text", { x: x - font * 2.6, y: y + font * 0.4, class: "axlabel" }, grid, spec.ylabel);
-  const id = `clip-${Math.random().toString(36).slice(2)}`;
-  s("rect", { x, y, width: w, height: ht }, s("clipPath", { id }, s("defs", {}, g)));
-  const inner = s("g", { "clip-path": `url(#${id})` }, g);
+  const inner = clipped(g, x, y, w, ht);
   return { g, inner, px, py, x, y, w, h: ht };
+}
+
+/**
+ * A group in ``parent`` whose drawing is cut at the rectangle (a panel's frame).
+ * @param {Element} parent @param {number} x @param {number} y @param {number} w @param {number} ht
+ * @returns {SVGGElement}
+ */
+function clipped(parent, x, y, w, ht) {
+  const id = `clip-${Math.random().toString(36).slice(2)}`;
+  s("rect", { x, y, width: w, height: ht }, s("clipPath", { id }, s("defs", {}, parent)));
+  return s("g", { "clip-path": `url(#${id})` }, parent);
 }
 
 /** @param {Path} points @param {{px: (v: number) => number, py: (v: number) => number}} P */
@@ -389,8 +444,13 @@ function key(g, x, y, anchor, parts) {
   return text;
 }
 
-/** @param {SVGSVGElement} svg @param {PlayerData} d @param {Layout} L @returns {Drawn} */
-function drawStatic(svg, d, L) {
+/**
+ * The chart's fixed part, in its three layers (see redraw): the panels in ``svg``, the
+ * points in ``pts``, and the groups a step draws in ``over``.
+ * @param {SVGSVGElement} svg @param {PlayerData} d @param {Layout} L
+ * @param {SVGSVGElement} pts @param {SVGSVGElement} over @returns {Drawn}
+ */
+function drawStatic(svg, d, L, pts, over) {
   const P = /** @type {Drawn} */ ({}); // every field is set below
   const data = panel(svg, L.panels.data, d.panels.data, L.font, true, null);
   P.data = data;
@@ -404,25 +464,25 @@ function drawStatic(svg, d, L) {
   for (const seg of d.band) s("polyline", { points: poly(seg, data), class: "band" }, data.inner);
   if (d.wstar) s("polyline", { points: poly(d.wstar, data), class: "wstar" }, data.inner);
   P.line = s("g", {}, data.inner);
-  const pts = s("g", { class: "points" }, data.inner);
+  const points = s("g", { class: "points" }, clipped(pts, data.x, data.y, data.w, data.h));
   const size = Math.max(4, L.font * 0.42);
   P.marks = [];
   d.points.x.forEach((a, i) => {
     const cx = data.px(a), cy = data.py(d.points.y[i]);
     const plus = d.points.label[i] > 0;
     const mark = plus
-      ? s("circle", { cx, cy, r: size, class: "plus" }, pts)
-      : s("path", { d: `M${cx - size},${cy - size}L${cx + size},${cy + size}M${cx - size},${cy + size}L${cx + size},${cy - size}`, class: "minus" }, pts);
+      ? s("circle", { cx, cy, r: size, class: "plus" }, points)
+      : s("path", { d: `M${cx - size},${cy - size}L${cx + size},${cy + size}M${cx - size},${cy + size}L${cx + size},${cy - size}`, class: "minus" }, points);
     if (d.points.tip) s("title", {}, mark, d.points.tip[i]);
     P.marks.push(around(cx, cy, size + 3)); // with its stroke, and a little air
   });
-  P.top = s("g", {}, data.inner); // w, the rings of the examples shown and asked, their labels
-  P.stamp = s("g", { class: "stamp" }, data.g); // above the plot: it covers nothing drawn
+  P.top = clipped(over, data.x, data.y, data.w, data.h); // w, the rings of the examples shown and asked, their labels
+  P.stamp = s("g", { class: "stamp" }, over); // above the plot: it covers nothing drawn
   for (const id of /** @type {ProofId[]} */ (["claim1", "claim2", "squeeze"])) {
     const spec = d.panels[id];
     const Q = panel(svg, L.panels[id], spec, L.font, false, keyParts(d, id));
     P[id] = Q;
-    // its P (the panel) is set by drawStep, before series() reads it
+    // drawStep draws its series into a fresh group (which carries the panel, P) and morphs it in
     P[/** @type {SeriesId} */ (id + "_dyn")] = /** @type {SeriesG} */ (s("g", {}, Q.inner));
     if (spec.note) {
       s("text", { x: Q.x + Q.w / 2, y: Q.y + Q.h / 2, "text-anchor": "middle", class: "note" }, Q.g, spec.note);
@@ -497,7 +557,7 @@ function drawStep(P, d, v, L) {
     P.line.replaceChildren();
     if (line) s("polyline", { points: line, class: "wline" }, P.line);
   }
-  P.top.replaceChildren();
+  const top = s("g"), stamp = s("g"); // drawn apart, then morphed into the chart's
   // Labels cover no point: each goes to the first free spot beside what it names, and
   // above the plot, with the stamp, when there is none.
   const taken = P.marks.slice();
@@ -506,16 +566,16 @@ function drawStep(P, d, v, L) {
   const unplaced = [];
   if (v.shown !== null) {
     const cx = data.px(d.points.x[v.shown]), cy = data.py(d.points.y[v.shown]), r = f * 1.05;
-    s("circle", { cx, cy, r, class: v.mistake ? "shown mistake" : "shown right" }, P.top);
+    s("circle", { cx, cy, r, class: v.mistake ? "shown mistake" : "shown right" }, top);
     taken.push(around(cx, cy, r + 2));
   }
   if (asking(d)) { // the class's open question: "will this point be a mistake?"
     const i = d.asked[1], cx = data.px(d.points.x[i]), cy = data.py(d.points.y[i]), r = f * 1.5;
-    s("circle", { cx, cy, r, class: "asked" }, P.top);
+    s("circle", { cx, cy, r, class: "asked" }, top);
     const gaps = [r + 2, r + 0.8 * f, r + 1.8 * f];
     const spot = place(textWidth("?", f, 700), f, cx, cy, gaps, -Math.PI / 4, taken, frame);
     if (spot) {
-      s("text", { x: spot.x, y: spot.y, class: "askedtxt label" }, P.top, "?");
+      s("text", { x: spot.x, y: spot.y, class: "askedtxt label" }, top, "?");
       taken.push(spot.box);
     } else {
       unplaced.push(`? point ${i + 1}`);
@@ -525,11 +585,11 @@ function drawStep(P, d, v, L) {
   if (v.arrow) {
     const ox = data.px(0), oy = data.py(0), ax = data.px(v.arrow[0]), ay = data.py(v.arrow[1]);
     const ang = Math.atan2(ay - oy, ax - ox), hd = f * 0.9;
-    s("line", { x1: ox, y1: oy, x2: ax, y2: ay, class: "warrow" }, P.top);
+    s("line", { x1: ox, y1: oy, x2: ax, y2: ay, class: "warrow" }, top);
     s("path", {
       d: `M${ax},${ay}L${ax - hd * Math.cos(ang - 0.4)},${ay - hd * Math.sin(ang - 0.4)}L${ax - hd * Math.cos(ang + 0.4)},${ay - hd * Math.sin(ang + 0.4)}Z`,
       class: "whead",
-    }, P.top);
+    }, top);
     // beside its tip, else beside its shaft: close enough to read as w's
     const wide = textWidth(v.arrow_label, f, 700);
     let spot = place(wide, f, ax, ay, [0.3 * f, 0.9 * f, 1.6 * f], ang, taken, frame);
@@ -537,37 +597,39 @@ function drawStep(P, d, v, L) {
       const sx = ox + along * (ax - ox), sy = oy + along * (ay - oy);
       if (!spot) spot = place(wide, f, sx, sy, [0.6 * f, 1.2 * f], ang - Math.PI / 2, taken, frame);
     }
-    if (spot) s("text", { x: spot.x, y: spot.y, class: "wlabel label" }, P.top, v.arrow_label);
+    if (spot) s("text", { x: spot.x, y: spot.y, class: "wlabel label" }, top, v.arrow_label);
     else unplaced.push(`arrow: ${v.arrow_label}`);
   }
   // the stamp: above the plot, the step and what the example just shown did
-  P.stamp.replaceChildren();
   const first = `t = ${v.t} · k = ${v.k}`;
   const y1 = data.y - 1.75 * f, y2 = data.y - 0.45 * f;
-  s("text", { x: data.x, y: y1, class: "stamptxt" }, P.stamp, first);
+  s("text", { x: data.x, y: y1, class: "stamptxt" }, stamp, first);
   if (unplaced.length) { // a label with no free spot on the plot: named here
     const more = "· " + unplaced.join(" · ");
     const at = data.x + textWidth(first + " ", f, 700);
-    squeezeTo(s("text", { x: at, y: y1, class: "stampmore" }, P.stamp, more), textWidth(more, f, 600), Math.max(f, L.stampRoom - (at - data.x)));
+    squeezeTo(s("text", { x: at, y: y1, class: "stampmore" }, stamp, more), textWidth(more, f, 600), Math.max(f, L.stampRoom - (at - data.x)));
   }
   if (v.said) {
-    const said = s("text", { x: data.x, y: y2, class: v.mistake ? "said mistake" : "said right" }, P.stamp, v.said);
+    const said = s("text", { x: data.x, y: y2, class: v.mistake ? "said mistake" : "said right" }, stamp, v.said);
     squeezeTo(said, textWidth(v.said, f, 600), L.stampRoom);
   }
+  morph(P.top, top);
+  morph(P.stamp, stamp);
   for (const id of /** @type {const} */ (["claim1", "claim2"])) {
     const c = d[id];
     const dyn = P[/** @type {SeriesId} */ (id + "_dyn")];
     const now = id === "claim1" ? v.dot : v.nsq;
     if (!changed(id, `${!!c}:${v.k}:${now}`)) continue;
-    dyn.replaceChildren();
-    if (!c) continue;
-    dyn.P = P[id];
-    series(dyn, c.k, c.v, v.k, now, "w", "circle", f);
+    const fresh = /** @type {SeriesG} */ (s("g"));
+    if (c) {
+      fresh.P = P[id];
+      series(fresh, c.k, c.v, v.k, now, "w", "circle", f);
+    }
+    morph(dyn, fresh);
   }
   const q = d.squeeze;
-  const dyn = P.squeeze_dyn;
   if (!changed("squeeze", `${!!q}:${v.k}:${v.dot}:${v.nsq}:${v.t === d.T}`)) return;
-  dyn.replaceChildren();
+  const dyn = /** @type {SeriesG} */ (s("g"));
   if (q) {
     const Q = P.squeeze;
     dyn.P = Q;
@@ -581,5 +643,6 @@ function drawStep(P, d, v, L) {
     const right = kx + clear + textWidth(text, f) <= Q.x + Q.w;
     s("text", { x: right ? kx + clear : kx - clear, y: Q.y + f * 1.1, "text-anchor": right ? "start" : "end", class: "label" }, dyn, text);
   }
+  morph(P.squeeze_dyn, dyn);
 }
 

@@ -232,7 +232,7 @@ function chartSpec() {
   const legend = Array.from(S.legend.children).map((span) => ({ text: span.textContent || "", color: getComputedStyle(span).color }));
   return {
     title: `The perceptron on ${d.name}: step t = ${S.t} of ${d.T}`, // textContent, in the file
-    desc: S.svg.getAttribute("aria-label") || "",
+    desc: S.fig.getAttribute("aria-label") || "",
     legend,
     font: S.layout.font * 0.9,
   };
@@ -243,7 +243,7 @@ function saveChart(fmt) {
   const spec = chartSpec();
   if (!spec || !S.svg) return;
   const t = S.t;
-  figureSave(S.svg, spec, `perceptron-step-${t}`, fmt).then(
+  figureSave(S.svg, spec, `perceptron-step-${t}`, fmt, S.layers).then(
     (out) => say(`Saved perceptron-step-${t}.${fmt}: ${out.width} × ${out.height} px, ${Math.max(1, Math.round(out.bytes / 1024))} kB.`),
     () => say("This browser could not draw the figure; try the other format."),
   );
@@ -277,7 +277,7 @@ async function saveClip(fmt, n, width) {
         S.t = t;
         paint();
         const spec = /** @type {FigureSpec} */ (chartSpec()); // the chart is on the page
-        return figureSvg(/** @type {SVGSVGElement} */ (S.svg), spec);
+        return figureSvg(/** @type {SVGSVGElement} */ (S.svg), spec, S.layers);
       },
     });
     figureDownload(out.blob, name, fmt);

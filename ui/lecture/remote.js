@@ -40,6 +40,7 @@ const R = {
   key: "",
   /** @type {RemoteView | null} */ view: null,
   busy: false,
+  again: false, // a status asked for while busy
   timer: 0,
   ticket: "",
   /** @type {{default: (component: any) => unknown} | null} */ live: null,
@@ -80,7 +81,9 @@ function show(v) {
 
 /** @param {string} act */
 async function post(act) {
-  if (R.busy && act === "status") return;
+  // an ask for the status while a press is on its way is made once that press is answered
+  // (the link opened again with the right key, while a press with the wrong one was sent)
+  if (R.busy && act === "status") { R.again = true; return; }
   R.busy = true;
   try {
     const response = await fetch(D.urls.remote, {
@@ -94,6 +97,7 @@ async function post(act) {
     said("The class could not be reached (the network): press again.");
   }
   R.busy = false;
+  if (R.again) { R.again = false; post("status"); }
 }
 
 /** The class channel: the projector's step and Play as they change, a question asked. */

@@ -110,9 +110,12 @@ function figureEl(tag, attrs, parent, text) {
  * The file for the chart `live` (an <svg> on the page): its copy with the look inlined, a
  * white background, a title and a description, and the legend under it, in rows that wrap
  * at the chart's width. Its size is the chart's on screen (CSS px) plus the legend's rows.
- * @param {SVGSVGElement} live @param {FigureSpec} spec @returns {Figure}
+ * A chart drawn in layers (SVGs stacked over ``live``, the same size) gives them as
+ * ``layers``: each goes into the file as an SVG inside it, in their order.
+ * @param {SVGSVGElement} live @param {FigureSpec} spec @param {SVGSVGElement[]} [layers]
+ * @returns {Figure}
  */
-function figureSvg(live, spec) {
+function figureSvg(live, spec, layers = []) {
   const box = live.getBoundingClientRect();
   const vb = live.viewBox && live.viewBox.baseVal && live.viewBox.baseVal.width
     ? live.viewBox.baseVal
@@ -123,6 +126,13 @@ function figureSvg(live, spec) {
   for (const attr of ["role", "aria-label", "tabindex"]) svg.removeAttribute(attr);
   for (const name of Object.keys(svg.dataset)) delete svg.dataset[name];
   svg.setAttribute("xmlns", FIGURE_NS);
+  for (const layer of layers) {
+    const copy = /** @type {SVGSVGElement} */ (layer.cloneNode(true));
+    figureInlineTree(layer, copy, null);
+    copy.removeAttribute("aria-hidden");
+    for (const [k, v] of Object.entries({ x: vb.x, y: vb.y, width: vb.width, height: vb.height })) copy.setAttribute(k, String(v));
+    svg.appendChild(copy);
+  }
 
   // the legend, in the chart's units: rows of swatch (or coloured glyph) and text
   const family = getComputedStyle(live).fontFamily || "sans-serif";
@@ -236,10 +246,11 @@ function figureDownload(blob, stem, ext) {
 /**
  * Save the chart `live` as `fmt`; resolves to the file's size in bytes and, for a PNG, its
  * pixels. @param {SVGSVGElement} live @param {FigureSpec} spec @param {string} stem
- * @param {"svg" | "png"} fmt @returns {Promise<{bytes: number, width: number, height: number}>}
+ * @param {"svg" | "png"} fmt @param {SVGSVGElement[]} [layers] its layers (figureSvg)
+ * @returns {Promise<{bytes: number, width: number, height: number}>}
  */
-async function figureSave(live, spec, stem, fmt) {
-  const fig = figureSvg(live, spec);
+async function figureSave(live, spec, stem, fmt, layers = []) {
+  const fig = figureSvg(live, spec, layers);
   const blob = fmt === "svg"
     ? new Blob([figureText(fig)], { type: "image/svg+xml" })
     : await figurePng(fig);
