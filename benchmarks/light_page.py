@@ -210,7 +210,10 @@ def main() -> None:
         for t in range(1, args.steps + 1):
             query = {"data_n": "500", "lec_t": str(t)}
             cr.lecturer_update(s, room.code, secret, functools.partial(cr.publish, query=query))
-            page.wait_for_function(f"() => window.__frames.length >= {t}", timeout=10_000)
+            # looked for every 100 ms, not at every frame: the look would be in the frames timed
+            page.wait_for_function(
+                f"() => window.__frames.length >= {t}", polling=100, timeout=10_000
+            )
         frames: list[list[float]] = page.evaluate("window.__frames")
         context.close()
         browser.close()

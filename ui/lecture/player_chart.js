@@ -83,19 +83,25 @@ function m(tag, parent, text) {
  * @param {Element} live @param {Element} fresh
  */
 function morph(live, fresh) {
-  const a = live.childNodes, b = fresh.childNodes;
-  let same = a.length === b.length;
-  for (let i = 0; same && i < a.length; i++) same = a[i].nodeName === b[i].nodeName;
+  const a = live.childNodes, b = fresh.childNodes, n = a.length;
+  let same = n === b.length;
+  for (let i = 0; same && i < n; i++) same = a[i].nodeName === b[i].nodeName;
   if (!same) { live.replaceChildren(...b); return; }
-  for (let i = 0; i < a.length; i++) {
+  for (let i = 0; i < n; i++) {
     const x = a[i], y = b[i];
     if (!(x instanceof Element) || !(y instanceof Element)) {
       if (x.nodeValue !== y.nodeValue) x.nodeValue = y.nodeValue;
       continue;
     }
-    for (const { name, value } of y.attributes) if (x.getAttribute(name) !== value) x.setAttribute(name, value);
-    for (const { name } of [...x.attributes]) if (!y.hasAttribute(name)) x.removeAttribute(name);
-    morph(x, y);
+    const want = y.attributes;
+    for (let j = 0; j < want.length; j++) {
+      const { name, value } = want[j];
+      if (x.getAttribute(name) !== value) x.setAttribute(name, value);
+    }
+    if (x.attributes.length !== want.length) { // one it has that the fresh one has not
+      for (const { name } of [...x.attributes]) if (!y.hasAttribute(name)) x.removeAttribute(name);
+    }
+    if (x.firstChild || y.firstChild) morph(x, y);
   }
 }
 
