@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from browser.devices import DEVICES, SCREENSHOTS
 from browser.test_lecture import button, status, status_t
+from browser.test_presenter import WORDS_PAST_THE_EDGE
 from browser.test_room import (
     FOLLOW_MS,
     Klass,
@@ -99,6 +100,7 @@ def test_two_students_join_on_the_light_page_and_follow_the_lecturers_steps(klas
     # the phone's chart fits its screen's width, and the seat is the browser's cookie
     box = chart(k.a).bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390 + 1, box
+    assert chart(k.a).evaluate(WORDS_PAST_THE_EDGE) == []  # the panels' titles whole
     assert seat_of_browser(k.a).startswith(k.code.replace("-", "") + ".")
     # the lecturer's strip counts both (it runs again on its own heartbeat)
     expect(key(k.lecturer, "room_strip")).to_contain_text("2 students", timeout=60_000)

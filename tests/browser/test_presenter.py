@@ -62,6 +62,15 @@ LABELS_OVER_POINTS = """svg => {
           named: more ? more.textContent : ''};
 }"""
 
+# The panels' titles and keys that run past the chart's left or right edge.
+WORDS_PAST_THE_EDGE = """fig => {
+  const edge = fig.getBoundingClientRect();
+  return [...fig.querySelectorAll('.title, .key')].filter(t => {
+    const r = t.getBoundingClientRect();
+    return r.left < edge.left - 0.5 || r.right > edge.right + 0.5;
+  }).map(t => t.textContent);
+}"""
+
 # The type a lecturer reads, in CSS px.
 SIZES = """root => {
   const px = e => parseFloat(getComputedStyle(e).fontSize);
@@ -348,6 +357,9 @@ def test_no_label_covers_a_point_at_any_step(app_url, browser, device, query):
         for s in seen:  # w's arrow is named: beside it on the plot, else over the plot
             assert s["arrow"] == 0 or s["wlabel"] == 1 or "arrow: w" in s["named"], s
         assert any(s["wlabel"] for s in seen)  # and beside it where there is room
+        # every panel's title and key is whole on the chart: none runs past its edge
+        cut = chart(page).evaluate(WORDS_PAST_THE_EDGE)
+        assert cut == [], cut
         chart(page).scroll_into_view_if_needed()
         SCREENSHOTS.mkdir(exist_ok=True)
         name = re.sub(r"\W+", "-", f"labels-{device}{query}").strip("-")

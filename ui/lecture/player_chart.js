@@ -404,8 +404,12 @@ function panel(svg, box, spec, font, equal, parts) {
     s("text", { x: start, y: ty, class: "title" }, g, spec.title);
     key(g, start + tw + 1.5 * font, ty, "start", parts);
   } else {
-    squeezeTo(s("text", { x: x + w / 2, y: ty, class: "title", "text-anchor": "middle" }, g, spec.title), tw, w + 3 * font);
-    if (parts) squeezeTo(key(g, x + w / 2, y - 0.45 * font, "middle", parts), kw, w + 3 * font);
+    // centred over the panel, a little wider than it, and never past the chart's edges
+    // (on a phone the panels reach the right edge: a title there was cut)
+    const cx = x + w / 2, whole = Number(svg.getAttribute("width")) || Infinity;
+    const room = Math.min(w + 3 * font, 2 * Math.min(cx, whole - cx) - 4);
+    squeezeTo(s("text", { x: cx, y: ty, class: "title", "text-anchor": "middle" }, g, spec.title), tw, room);
+    if (parts) squeezeTo(key(g, cx, y - 0.45 * font, "middle", parts), kw, room);
   }
   s("rect", { x, y, width: w, height: ht, class: "frame" }, g);
   const grid = s("g", { class: "grid" }, g);
