@@ -52,6 +52,7 @@ FONT_FILE = re.compile(r"SourceSansVF-Upright\.ttf\.[A-Za-z0-9_-]+\.woff2")
 SOURCES = (
     "ui/lecture/player_types.js",
     "ui/lecture/player_chart.js",
+    "ui/lecture/player_maths.js",
     "ui/lecture/player_moves.js",
     "ui/lecture/player_follow.js",
     "ui/lecture/player.js",

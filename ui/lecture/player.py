@@ -51,7 +51,14 @@ from ui.server.internals import testid
 # frames) from the chart on the page. The offline file (ui.lecture.export) carries the
 # same without FONTS_JS, which fetches the page's fonts: the file fetches nothing and gives
 # its own inline font instead
-_PARTS = ("player_types.js", "player_chart.js", "player_moves.js", "player_follow.js", "player.js")
+_PARTS = (
+    "player_types.js",
+    "player_chart.js",
+    "player_maths.js",
+    "player_moves.js",
+    "player_follow.js",
+    "player.js",
+)
 _OWN_JS = with_figure(
     CLIP_JS + "\n".join(Path(__file__).with_name(f).read_text(encoding="utf-8") for f in _PARTS),
     fonts=False,
