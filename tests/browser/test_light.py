@@ -16,9 +16,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from browser.chart_reads import WORDS_PAST_THE_EDGE
 from browser.devices import DEVICES, SCREENSHOTS
 from browser.test_lecture import button, status, status_t
-from browser.test_presenter import WORDS_PAST_THE_EDGE
 from browser.test_room import (
     FOLLOW_MS,
     Klass,
