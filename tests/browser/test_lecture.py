@@ -243,6 +243,23 @@ def test_at_step_t_no_later_mistake_is_drawn_and_the_chart_has_its_sentence(app_
     assert page.locator("#lec-say").inner_text() == sentence  # a screen reader reads it
 
 
+def test_a_point_under_the_pointer_shows_its_tooltip_through_the_layers_over_it(app_url, page):
+    open_lecture(page, app_url)
+    for _ in range(3):  # the step's rings and w drawn over the points
+        page.keyboard.press("ArrowRight")
+    expect_step(page, 3)
+    point = page.locator(".lec .fig .points circle").first
+    point.scroll_into_view_if_needed()
+    # what the pointer meets at the point's centre is the point, whose <title> is its tooltip
+    hit = point.evaluate(
+        """c => { const r = c.getBoundingClientRect();
+          const at = c.getRootNode().elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+          return [at === c, c.querySelector('title').textContent]; }"""
+    )
+    assert hit[0], "the layer over the points takes the pointer"
+    assert hit[1].startswith("point ") and "y = " in hit[1]
+
+
 def test_play_replays_without_messages_and_pause_reports_the_step_once(app_url, page):
     sent: list[bytes | str] = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(f)))
