@@ -238,12 +238,15 @@ function chartSpec() {
   };
 }
 
+/** @returns {SVGSVGElement[]} the chart's layers over its lowest, S.svg (redraw) */
+const layersOver = () => /** @type {SVGSVGElement[]} */ ([...S.fig.children].slice(1));
+
 /** @param {"svg" | "png"} fmt */
 function saveChart(fmt) {
   const spec = chartSpec();
   if (!spec || !S.svg) return;
   const t = S.t;
-  figureSave(S.svg, spec, `perceptron-step-${t}`, fmt, S.layers).then(
+  figureSave(S.svg, spec, `perceptron-step-${t}`, fmt, layersOver()).then(
     (out) => say(`Saved perceptron-step-${t}.${fmt}: ${out.width} × ${out.height} px, ${Math.max(1, Math.round(out.bytes / 1024))} kB.`),
     () => say("This browser could not draw the figure; try the other format."),
   );
@@ -277,7 +280,7 @@ async function saveClip(fmt, n, width) {
         S.t = t;
         paint();
         const spec = /** @type {FigureSpec} */ (chartSpec()); // the chart is on the page
-        return figureSvg(/** @type {SVGSVGElement} */ (S.svg), spec, S.layers);
+        return figureSvg(/** @type {SVGSVGElement} */ (S.svg), spec, layersOver());
       },
     });
     figureDownload(out.blob, name, fmt);

@@ -217,7 +217,6 @@ function redraw() {
   S.chartBox.replaceChildren(fig);
   S.fig = fig;
   S.svg = svg;
-  S.layers = [pts, over];
   S.P = drawStatic(svg, S.data, L, pts, over);
   paint();
   if (S.data.presenter && !S.refitting) { // on a projector all of it fits the screen, and fills it

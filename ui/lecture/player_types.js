@@ -224,7 +224,7 @@
  * The page's state (window.__perceptronLecture, see ui/components.d.ts): the scene carrier
  * in player.py leaves `scene` (and `sceneRaw`) and calls `onScene`. The elements are made
  * by build() before anything reads them (paint() waits for `wrap`, redraw() for
- * `chartBox`), `layout`, `fig`, `svg` and `layers` by redraw(), `setTrigger` and `component` by the
+ * `chartBox`), `layout`, `fig` and `svg` (its lowest layer) by redraw(), `setTrigger` and `component` by the
  * first mount.
  * @typedef {object} Lecture
  * @property {number} chartTop the chart's top in the page, CSS px
@@ -263,8 +263,7 @@
  * @property {HTMLDivElement} wrap
  * @property {Layout} layout
  * @property {HTMLDivElement} fig the chart (the figure a screen reader reads): its layers in one box
- * @property {SVGSVGElement} svg the chart's lowest layer
- * @property {SVGSVGElement[]} layers the chart's layers over it (the points, then what a step changes)
+ * @property {SVGSVGElement} svg the chart's lowest layer (the ones over it: its box's other children)
  * @property {Drawn} [P]
  * @property {number} [shrink] CSS px the presenter's chart gave up (or, below 0, gained) against its estimate of the room
  * @property {boolean} [refitting]
