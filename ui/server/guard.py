@@ -199,7 +199,10 @@ def page(run: Callable[[], Any]) -> None:
         memory.trim_now_and_then()  # what was freed goes back to the system
 
 
-_RUN = threading.local()  # this thread's script run: in the whole page, in a fragment
+_RUN = threading.local()
+# the key of a fragment's own container (:func:`fragment`): ALONE + the fragment's name;
+# the shell hides the container while the fragment draws nothing (ui.shell)
+ALONE = "app_alone_"  # this thread's script run: in the whole page, in a fragment
 
 
 @contextlib.contextmanager
@@ -232,7 +235,17 @@ def fragment(
 
 def fragment(fn: Callable[P, None] | None = None, *, run_every: float | None = None) -> Any:
     """``st.fragment`` that starts a new message's event count and shows no traceback
-    (``run_every``: seconds between the reruns the browser asks for by itself)."""
+    (``run_every``: seconds between the reruns the browser asks for by itself), drawn in a
+    container of its own.
+
+    The container holds the fragment alone, so that nothing after it in the page moves when
+    the browser drops the fragment's old elements. A fragment rerun queued behind a page
+    run (the live channel's ask, a timer) takes the page run's unsent elements of that
+    fragment out of the server's queue; at the page run's end the browser removes the
+    fragment's old elements as stale, and the next element in their parent takes their
+    place; the fragment's rerun then draws over that element (a student's question card,
+    drawn after the lecture's instrument, would be lost until the page runs again). Inside
+    a container of its own the fragment's place is emptied, not taken."""
     if fn is None:
         return functools.partial(fragment, run_every=run_every)
 
@@ -249,4 +262,11 @@ def fragment(fn: Callable[P, None] | None = None, *, run_every: float | None = N
         finally:
             _RUN.fragments -= 1
 
-    return st.fragment(run, run_every=run_every)
+    rerun_alone = st.fragment(run, run_every=run_every)
+
+    @functools.wraps(fn)
+    def drawn(*args: P.args, **kwargs: P.kwargs) -> None:
+        with st.container(key=f"{ALONE}{fn.__name__}"):
+            rerun_alone(*args, **kwargs)
+
+    return drawn

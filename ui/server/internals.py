@@ -260,6 +260,7 @@ TESTIDS = {
     "stProgress": "the class strip's tally bars: their labels' size",
     "stPageLink-NavLink": "the home page's links: their titles wrap on a phone",
     "stPopoverBody": "an open menu: presenter mode's Settings, as wide as a row of controls",
+    "stLayoutWrapper": "a container's box in its column: none while a fragment draws nothing",
     "stVerticalBlock": "a column of elements: a plain block on paper, so page breaks obey",
     "stElementContainer": "one element's box: no page break just after a heading's",
     "stHeading": "a heading: kept with what follows it on paper",

@@ -25,7 +25,7 @@ from ui.classmode import arrive, follow
 from ui.classmode import classroom as cr
 from ui.classmode import seat as seats
 from ui.classmode import strip as class_strip
-from ui.look.style import still_when_asked
+from ui.look.style import page_style, still_when_asked
 from ui.look.text import asset
 from ui.server import clients, fair, guard, internals, loops, reconnect
 from ui.shell import embed, presenter
@@ -40,6 +40,16 @@ gc.freeze()
 # Streamlit's internals that the app uses: one line in the terminal for each that this
 # Streamlit lacks (the protection or feature that is then off), at the process's first run.
 internals.report()
+
+# A fragment's own container (ui.server.guard.fragment) takes no room while the fragment
+# draws nothing: Streamlit leaves an empty container out of its column, but not one that
+# holds only an empty one, which would leave a gap in the column.
+fragments_in_place = page_style(
+    "app_fragments",
+    f"""{internals.testid("stLayoutWrapper")}:has(> [class*="st-key-{guard.ALONE}"]:empty) {{
+  display: none;
+}}""",
+)
 
 # A tab holds one open file (its websocket), not four: the sessions share one script loop
 # (see ui.server.loops), so a server under a limit of 1,024 files holds 700 tabs.
@@ -232,6 +242,7 @@ def _run_app() -> None:
     close_over_page(spec.url_path)  # a phone's sidebar, once its link opened this page
     reconnect.watch()  # a tab that reconnects to a new session runs the whole page again
     still_when_asked()  # prefers-reduced-motion: no fade of a rerun, no spinning icon
+    fragments_in_place()
     presenter.reset()  # a page's controls in place, unless presenter.show() makes a menu
     if embedded:
         embed.show()  # no sidebar or header; a link to the page in the full app
