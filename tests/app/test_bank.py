@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from apptest_helpers import answer_card, lecture_scene, open_app
-from test_room import card_of, fresh_store, lecturer, room_of, student, texts  # noqa: F401
+from room_helpers import card_of, fresh_store, lecturer, room_of, student, texts  # noqa: F401
 
 from perceptron_core import FEATURE_MAPS, epoch_mistakes, make_dataset, max_margin, train
 from ui.classmode import answers as an

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 from apptest_helpers import answer_card, card_data, card_now, lecture_scene
-from test_room import fresh_store, lecturer, room_of, student, texts  # noqa: F401 (its store)
+from room_helpers import fresh_store, lecturer, room_of, student, texts  # noqa: F401 (its store)
 
 from ui.app import links
 from ui.classmode import answers as an
