@@ -15,9 +15,9 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from browser.classroom import Klass, ensure_joined, key, no_exception, on_lecture
 from browser.devices import DEVICES, SCREENSHOTS
 from browser.test_lecture import status
-from browser.test_room import Klass, ensure_joined, key, no_exception, on_lecture
 from browser.test_room_phone import bar, on_screen, settled
 from tests.browser.conftest import run_ended
 from ui.lecture import bank

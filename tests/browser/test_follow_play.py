@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from browser.classroom import Klass, join, key, main, on_lecture, start_class
 from browser.devices import DEVICES, SCREENSHOTS
 from browser.test_lecture import button, chart_t, status
-from browser.test_room import Klass, join, key, main, on_lecture, start_class
 
 # serial: it times two pages against each other, not under the parallel tests' load
 pytestmark = [pytest.mark.browser, pytest.mark.serial]

@@ -16,8 +16,8 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser.devices import DEVICES
+from tests.browser.classroom import key, main, sidebar, sidebar_link
 from tests.browser.conftest import run_ended
-from tests.browser.test_room import key, main, sidebar, sidebar_link
 from tools import streamlit_server
 from ui.classmode.address import network_address
 

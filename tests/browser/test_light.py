@@ -17,9 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browser.chart_reads import WORDS_PAST_THE_EDGE
-from browser.devices import DEVICES, SCREENSHOTS
-from browser.test_lecture import button, status, status_t
-from browser.test_room import (
+from browser.classroom import (
     FOLLOW_MS,
     Klass,
     ask,
@@ -34,6 +32,8 @@ from browser.test_room import (
     start_class,
     step,
 )
+from browser.devices import DEVICES, SCREENSHOTS
+from browser.test_lecture import button, status, status_t
 from browser.test_room_phone import bar, no_open_question, settled
 from browser.test_room_rounds import vote
 

@@ -21,9 +21,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browser.chart_reads import LABELS_OVER_POINTS, SIZES, TICKS_OVERLAP, WORDS_PAST_THE_EDGE
+from browser.classroom import Klass, ensure_joined, key
 from browser.devices import DEVICES, SCREENSHOTS
 from browser.test_lecture import button, open_lecture, status
-from browser.test_room import Klass, ensure_joined, key
 
 pytestmark = pytest.mark.browser
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from browser.classroom import join, key, main, no_exception, on_lecture, sidebar, sidebar_link
 from browser.devices import DEVICES, SCREENSHOTS
 from browser.test_lecture import status
-from browser.test_room import join, key, main, no_exception, on_lecture, sidebar, sidebar_link
 from browser.test_room_phone import bar
 
 pytestmark = [pytest.mark.browser]

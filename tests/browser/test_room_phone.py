@@ -19,20 +19,20 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, Route, expect
 
-from browser.devices import MAIN, SCREENSHOTS
-from browser.test_lecture import status
-from browser.test_room import (
+from browser.classroom import (
     FOLLOW_MS,
     Klass,
     ask,
     card,
     ensure_joined,
     key,
-    klass,  # noqa: F401 (the fixture: this module's class of three)
     main,
     no_exception,
     on_lecture,
 )
+from browser.devices import MAIN, SCREENSHOTS
+from browser.test_lecture import status
+from browser.test_room import klass  # noqa: F401 (the fixture: this module's class of three)
 from tests.browser.conftest import run_ended
 from ui.live import card as card_route
 

@@ -26,8 +26,8 @@ import pytest
 from playwright.sync_api import Locator, Page, WebSocket, expect
 
 import perceptron_store as store
+from browser.classroom import join, key, main, no_exception, sidebar
 from browser.devices import DEVICES, MAIN, SCREENSHOTS, assert_fits_and_reads_plainly
-from browser.test_room import join, key, main, no_exception, sidebar
 from ui.classmode import classroom as cr
 from ui.classmode import entries as en
 from ui.server.internals import CONNECTION_STATE

@@ -23,9 +23,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import perceptron_store as store
+from browser.classroom import FOLLOW_MS, Klass, card, ensure_joined, key, main, no_exception
 from browser.devices import DEVICES, MAIN, SCREENSHOTS
 from browser.test_lecture import status
-from browser.test_room import FOLLOW_MS, Klass, card, ensure_joined, key, main, no_exception
 from perceptron_core import DATASETS
 from ui.app import state
 from ui.classmode import classroom as cr
