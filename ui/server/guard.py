@@ -199,10 +199,10 @@ def page(run: Callable[[], Any]) -> None:
         memory.trim_now_and_then()  # what was freed goes back to the system
 
 
-_RUN = threading.local()
-# the key of a fragment's own container (:func:`fragment`): ALONE + the fragment's name;
-# the shell hides the container while the fragment draws nothing (ui.shell)
-ALONE = "app_alone_"  # this thread's script run: in the whole page, in a fragment
+_RUN = threading.local()  # this thread's script run: in the whole page, in a fragment
+# the key of a fragment's own container (:func:`fragment`): ALONE + the fragment's name, so
+# a fragment is drawn once a run; the shell hides it while the fragment draws nothing
+ALONE = "app_alone_"
 
 
 @contextlib.contextmanager

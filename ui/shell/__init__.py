@@ -242,7 +242,7 @@ def _run_app() -> None:
     close_over_page(spec.url_path)  # a phone's sidebar, once its link opened this page
     reconnect.watch()  # a tab that reconnects to a new session runs the whole page again
     still_when_asked()  # prefers-reduced-motion: no fade of a rerun, no spinning icon
-    fragments_in_place()
+    fragments_in_place()  # a fragment that draws nothing leaves no gap
     presenter.reset()  # a page's controls in place, unless presenter.show() makes a menu
     if embedded:
         embed.show()  # no sidebar or header; a link to the page in the full app
