@@ -10,6 +10,7 @@ from ui.lecture.restart import restart
 from ui.look.numbers import number, vector_text
 from ui.look.text import asset
 from ui.shell import PAGES, require_router
+from ui.words import t
 
 require_router()
 st.title("Perceptron Lab")
@@ -26,25 +27,27 @@ intro, examples = st.columns([3, 2], gap="large")
 intro.markdown(asset("home"))
 for example in EXAMPLES:
     card = examples.container(border=True)
-    card.markdown(f"#### Worked example: {example.title}")
+    card.markdown(t("#### Worked example: {title}").format(title=example.title))
     run = worked(example)
     card.markdown(f"{example.text} Rule: {RULES[example.rule].text}. *Source: {example.source}.*")
     # one row that wraps (2 by 2 on a narrow card, 4 across on a phone), not columns,
     # which a phone stacks into four screens of big numbers
     row = card.container(horizontal=True, gap="medium")
-    row.metric("mistakes M", number(run.trace.n_mistakes))
-    row.metric("final w", vector_text(run.trace.w))
+    row.metric(t("mistakes M"), number(run.trace.n_mistakes))
+    row.metric(t("final w"), vector_text(run.trace.w))
     if run.mm is not None:
-        row.metric("margin γ", number(run.mm.gamma))
-        row.metric("bound (R/γ)²", number(run.mm.bound))
+        row.metric(t("margin γ"), number(run.mm.gamma))
+        row.metric(t("bound (R/γ)²"), number(run.mm.bound))
     if card.button(
-        "Open it on Step by step",
+        t("Open it on Step by step"),
         key=example.button_key,
         icon=":material/play_circle:",
         type="primary",
         width="stretch",
-        help="Sets the sidebar's dataset and the lecture's settings to this example "
-        "(replacing an uploaded or drawn dataset) and starts its run at step 0.",
+        help=t(
+            "Sets the sidebar's dataset and the lecture's settings to this example "
+            "(replacing an uploaded or drawn dataset) and starts its run at step 0."
+        ),
         on_click=open_example,
         args=(example,),
     ):
@@ -52,7 +55,7 @@ for example in EXAMPLES:
 
 # a lecturer's check before class, run only when opened (a student never pays for its probe)
 prepare = st.expander(
-    "Prepare a class: can students' phones reach this app?",
+    t("Prepare a class: can students' phones reach this app?"),
     key="home_prepare",
     on_change="rerun",
     icon=":material/wifi:",
@@ -62,12 +65,12 @@ if prepare.open:
     shown = prepare.success if joinable.reachable else prepare.warning
     shown(address.ready_sentence(joinable))
     prepare.button(
-        "Check again", key="home_check_again", on_click=address.forget, icon=":material/refresh:"
+        t("Check again"), key="home_check_again", on_click=address.forget, icon=":material/refresh:"
     )
 
-st.subheader("Where to go")
+st.subheader(t("Where to go"))
 wrap_links()  # a link's sentence wraps on a narrow screen (Streamlit cuts it to one line)
 with st.container(key=LINKS):
     for spec in PAGES:  # the shell's page table: a new page is linked here by its row
         if spec.url_path:
-            st.page_link(spec.path, label=spec.blurb, icon=spec.icon)
+            st.page_link(spec.path, label=t(spec.blurb), icon=spec.icon)

@@ -46,6 +46,8 @@ python3 -m ruff check .
 python3 -m ruff format --check .
 echo "== mypy (all the code: pyproject.toml's files)"
 python3 -m mypy
+echo "== the catalogues (ui/words/locale): each language's share of the app's messages"
+python3 scripts/catalogue.py --check
 echo "== Streamlit's internals (ui/server/internals.py)"
 python3 -m ui.server.internals
 echo "== tsc --checkJs (the JavaScript tsconfig.json lists)"

@@ -3,7 +3,7 @@
 Read from the source (``ast``), nothing imported but the page table:
 
 - the shared packages of ``ui`` are layered, each importing only those before it in
-  ``SHARED`` (the look, the server, computing, the app's state, class mode, the shell);
+  ``SHARED`` (the words, the look, the server, computing, the app's state, class mode, the shell);
 - a lesson (``ui/<lesson>/``) may use every shared package, never another lesson; no
   shared package imports a lesson (class mode takes hooks from the lecture instead);
 - the engine (``perceptron_core``) and the store (``perceptron_store``) import no
@@ -34,7 +34,7 @@ from ui.shell import PAGES, PageSpec
 ROOT = Path(__file__).resolve().parents[2]
 ASSET_READERS = {"asset", "lesson_text"}  # ui.look.text's functions that read assets/<page>.md
 # the shared packages of ui, in layers: each may import only those before it
-SHARED = ("look", "server", "live", "compute", "app", "classmode", "shell")
+SHARED = ("words", "look", "server", "live", "compute", "app", "classmode", "shell")
 # the public modules of Streamlit; any other streamlit.* module is an internal
 PUBLIC_STREAMLIT = ("streamlit", "streamlit.delta_generator", "streamlit.components.v2")
 STORES = ("perceptron_core", "perceptron_store")  # no Streamlit, nothing of the app

@@ -24,6 +24,7 @@ from perceptron_core import (
     RULES,
     SPAM_VOCABULARIES,
 )
+from ui import words
 from ui.look.text import safe
 from ui.server import internals
 
@@ -98,6 +99,12 @@ def _bool(text: str) -> bool:
 _NUMBER = r"[-+]?(\d{1,20}(\.\d{0,20})?|\.\d{1,20})([eE][-+]?\d{1,3})?"
 
 
+def _language(text: str) -> str:
+    if text not in words.CHOICES:
+        raise ValueError(f"is not a language on offer ({words.on_offer()})")
+    return text
+
+
 def _vector_text(text: str) -> str:
     if len(text) > 100:  # before any split: three numbers are never this long
         raise ValueError("must be 2 or 3 numbers separated by commas")
@@ -146,6 +153,9 @@ SGD_DATA = ("given", "centred")  # pages/sgd.py: the data as given, or centred
 EMBED = "embed"
 
 _CORE = (
+    # the session's language (ui.words): "" reads the browser's; carried by links, never
+    # by following a lecturer (each student of a class reads their own)
+    Setting("lang", "", _language, "language"),
     Setting("app_presenter", False, _bool, "presenter mode"),
     # presenter mode's look for a washed-out projector: thicker lines, larger marks, stronger
     # tints (ui.look.plots, the lecture's chart); a lecturer whose screen is good turns it off
@@ -224,9 +234,11 @@ _PARAM_KEYS = frozenset(s.key for s in _PARAMS)
 # tests/app/test_session_keys.py fails on any key a page leaves that is in neither.
 SESSION_KEYS: dict[str, str] = {
     "_state_ready": "the URL has been read into the settings (the session's first run)",
+    "_lang": "the language this session reads now (ui.words.choose: the lang setting, else "
+    "the browser's, else English)",
     "_notices": "messages about refused URL parameters and widget values, shown once",
     "_events_seen": "events of the browser message being handled (ui.server.guard: one is read)",
-    "_pages": "the session's st.Page objects (ui.shell), made once per session",
+    "_pages": "(language, the session's st.Page objects): ui.shell, made once per language",
     "_local_browser": "ui.server.clients: the browser of a session with none (AppTest)",
     "_admitted": "the session came through the door (ui.server.clients.admit, its first run)",
     "data_custom": "(X, y, name) of an uploaded or drawn dataset, else absent",
@@ -328,9 +340,10 @@ def init(session: Session, query: Mapping[str, Any]) -> None:
             except (ValueError, TypeError, OverflowError) as exc:
                 refused += 1
                 if refused <= MAX_NOTICES:
+                    default = safe(_serialize(setting.default))
                     notices.append(
-                        f"URL parameter {key} = {_notice(raw)} {safe(exc, limit=120)}; "
-                        f"using the default {safe(_serialize(setting.default))}."
+                        f"URL parameter {key} = {_notice(raw)} {safe(exc, limit=200)}; "
+                        f"using the default{' ' + default if default else ''}."
                     )
         session[key] = value
     if refused > MAX_NOTICES:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ui import words
+
 MINUS = "\u2212"
 # d3 format of a number in a Plotly hover or text template ("%{y:" + D3 + "}"): 3
 # significant digits in plain decimals with thousands separators, trailing zeros trimmed
@@ -48,7 +50,16 @@ def number(value: float, digits: int = 3) -> str:
         text = f"{mantissa}e{int(exponent)}"
     if float(text.replace(",", "").replace(MINUS, "-")) == 0.0:
         return "0"  # never "-0" or "-0.00"
-    return text.replace("-", MINUS)
+    return spoken(text.replace("-", MINUS))
+
+
+def spoken(text: str) -> str:
+    """A number written in English ("5,940.5") as this run's language writes it: a decimal
+    comma in French, German and Spanish ("0,491"), their grouping ("5 940", "5.940")."""
+    decimal, group = words.symbols(words.language())
+    if decimal == ".":
+        return text
+    return text.translate({ord("."): decimal, ord(","): group})
 
 
 def signed(value: float, digits: int = 3) -> str:
@@ -69,13 +80,13 @@ def percent(fraction: float, decimals: int = 1) -> str:
     text = f"{v:,.{decimals}f}"
     if float(text.replace(",", "")) == 0.0:
         text = text.lstrip("-")
-    return text.replace("-", MINUS) + "%"
+    return spoken(text.replace("-", MINUS)) + "%"
 
 
 def tex(value: float, digits: int = 3) -> str:
     """:func:`number` inside LaTeX: "-" (KaTeX draws it as a minus sign), "5{,}940" (a
     thousands comma without the space LaTeX puts after a comma), "10^{-7}"; "∞" as \\infty."""
-    text = number(value, digits).replace(MINUS, "-").replace(",", "{,}")
+    text = number(value, digits).replace(MINUS, "-").replace(",", "{,}").replace("\u202f", r"\,")
     text = text.replace("∞", r"\infty")
     if "e" in text:  # 1.2e-7 -> 1.2 \cdot 10^{-7}
         mantissa, exponent = text.split("e")
@@ -90,5 +101,7 @@ def count(k: int, noun: str) -> str:
 
 
 def vector_text(v: object, digits: int = 3) -> str:
-    """A vector as text: (0.5, −1, 1)."""
-    return "(" + ", ".join(number(x, digits) for x in v) + ")"  # type: ignore[attr-defined]
+    """A vector as text: (0.5, −1, 1); with a decimal comma its parts are split by
+    semicolons, (0,5; −1; 1)."""
+    between = "; " if words.symbols(words.language())[0] == "," else ", "
+    return "(" + between.join(number(x, digits) for x in v) + ")"  # type: ignore[attr-defined]

@@ -34,6 +34,8 @@ from typing import Any, Literal
 
 import streamlit as st
 
+from ui import words
+
 Sink = Literal["markdown", "plotly", "html", "latex"]
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -119,16 +121,42 @@ def vector(v: Any) -> str:
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
 
-@functools.lru_cache(maxsize=32)
 def asset(page: str) -> str:
-    """``assets/<page>.md``, read once per process (each page's long explanations)."""
-    return (ASSETS / f"{page}.md").read_text(encoding="utf-8")
+    """``assets/<page>.md`` in this run's language: ``assets/<page>.<lang>.md``, a lesson
+    translated whole, where there is one, else the English (each read once per process)."""
+    return _asset(page, words.language())
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=128)
+def _asset(page: str, code: str) -> str:
+    translated = ASSETS / f"{page}.{code}.md"
+    if code != words.ENGLISH and translated.is_file():
+        return translated.read_text(encoding="utf-8")
+    text = (ASSETS / f"{page}.md").read_text(encoding="utf-8")
+    if code == words.PSEUDO:  # every paragraph of prose stretched (not maths nor a table)
+        return "\n\n".join(_stretched(p) for p in text.split("\n\n"))
+    return text
+
+
+def _stretched(paragraph: str) -> str:
+    head, body = "", paragraph
+    if paragraph.startswith("## "):  # a section's name (``lesson_text``'s key) stays
+        head, _, body = paragraph.partition("\n")
+        head += "\n"
+    if not body.strip() or body.lstrip().startswith(("$$", "|", "```", "<")):
+        return paragraph
+    return head + words.stretch(body)
+
+
 def lesson_text(page: str) -> MappingProxyType[str, str]:
-    """``assets/<page>.md`` cut at its ``## `` headings: {heading: body}, read-only."""
-    return MappingProxyType(sections(asset(page)))
+    """``assets/<page>.md`` (in this run's language) cut at its ``## `` headings:
+    {heading: body}, read-only."""
+    return _lesson_text(page, words.language())
+
+
+@functools.lru_cache(maxsize=128)
+def _lesson_text(page: str, code: str) -> MappingProxyType[str, str]:
+    return MappingProxyType(sections(_asset(page, code)))
 
 
 def prose(texts: MappingProxyType[str, str], name: str) -> None:

@@ -19,6 +19,7 @@ import plotly.graph_objects  # noqa: F401
 import streamlit as st
 
 import perceptron_core
+from ui import words
 from ui.app import links, state
 from ui.app.sidebar import close_over_page, dataset_sidebar, take_upload, upload_refusal
 from ui.classmode import arrive, follow
@@ -29,6 +30,7 @@ from ui.look.style import page_style, still_when_asked
 from ui.look.text import asset
 from ui.server import clients, fair, guard, internals, loops, reconnect
 from ui.shell import embed, presenter
+from ui.words import LANGUAGES, N_, t
 
 # Streamlit runs gc.collect(2) after every script run. Moving everything alive
 # after the imports (modules, numba's compiled kernel) into the permanent
@@ -75,85 +77,85 @@ class PageSpec:
 
 
 PAGES = (
-    PageSpec("pages/home.py", "What is a perceptron?", ":material/home:", "", False),
+    PageSpec("pages/home.py", N_("What is a perceptron?"), ":material/home:", "", False),
     PageSpec(
         "pages/lecture.py",
-        "Step by step",
+        N_("Step by step"),
         ":material/play_circle:",
         "lecture",
         True,
-        "Step by step: watch every update and the two claims of the proof",
+        N_("Step by step: watch every update and the two claims of the proof"),
         own_presenter=True,
     ),
     PageSpec(
         "pages/proof.py",
-        "The proof, line by line",
+        N_("The proof, line by line"),
         ":material/functions:",
         "proof",
         True,
-        "The proof, line by line: every inequality with this run's numbers, and an adversary",
+        N_("The proof, line by line: every inequality with this run's numbers, and an adversary"),
     ),
     PageSpec(
         "pages/xor.py",
-        "Beyond linear: XOR",
+        N_("Beyond linear: XOR"),
         ":material/blur_on:",
         "xor",
         True,
-        "Beyond linear: why XOR never converges, and the feature map that fixes it",
+        N_("Beyond linear: why XOR never converges, and the feature map that fixes it"),
     ),
     PageSpec(
         "pages/sgd.py",
-        "The perceptron as SGD",
+        N_("The perceptron as SGD"),
         ":material/trending_down:",
         "sgd",
         True,
-        "The perceptron as SGD: the error E_p over the plane of w, losses, η and mini-batches",
+        N_("The perceptron as SGD: the error E_p over the plane of w, losses, η and mini-batches"),
     ),
     PageSpec(
         "pages/experts.py",
-        "Application: following experts",
+        N_("Application: following experts"),
         ":material/groups:",
         "experts",
         False,
-        "Application: learn whom to follow among n analysts, with at most n·k mistakes",
+        N_("Application: learn whom to follow among n analysts, with at most n·k mistakes"),
     ),
     PageSpec(
         "pages/spam.py",
-        "Example: a spam filter",
+        N_("Example: a spam filter"),
         ":material/mail:",
         "spam",
         False,
-        "Example: a spam filter on word counts; type an e-mail and see w·x and the verdict",
+        N_("Example: a spam filter on word counts; type an e-mail and see w·x and the verdict"),
     ),
     PageSpec(
         "pages/variants.py",
-        "Which perceptron to deploy?",
+        N_("Which perceptron to deploy?"),
         ":material/compare:",
         "variants",
         True,
-        "Which perceptron to deploy? Last, voted and averaged on noisy 2-D data and digits",
+        N_("Which perceptron to deploy? Last, voted and averaged on noisy 2-D data and digits"),
     ),
     PageSpec(
         "pages/margin.py",
-        "Margin lab",
+        N_("Margin lab"),
         ":material/open_with:",
         "margin",
         True,
-        "Margin lab: drag points and watch γ, R, the bound and the mistakes move",
+        N_("Margin lab: drag points and watch γ, R, the bound and the mistakes move"),
     ),
     PageSpec(
         "pages/room.py",
-        "Class",
+        N_("Class"),
         ":material/school:",
         "room",
         False,
-        "Class: join your lecturer's class, predict the next step, and the margin challenge",
+        N_("Class: join your lecturer's class, predict the next step, and the margin challenge"),
         own_presenter=True,
     ),
 )
 
 
-GLOSSARY = "Symbols and notation"  # the expander under every page (assets/glossary.md)
+GLOSSARY = N_("Symbols and notation")  # the expander under every page (assets/glossary.md)
 
 _ROUTED = threading.local()  # depth of run_app in this script thread
 # No flash of file names. A ``pages/`` folder beside app.py starts every server in
@@ -199,7 +201,9 @@ def run_app() -> None:
 def _run_app() -> None:
     st.set_page_config(page_title="Perceptron Lab", page_icon="➕", layout="wide")
     guard.new_run(st.session_state)  # a new browser message: its first event is read
+    first = NOW not in st.session_state  # the session's first run
     state.init(st.session_state, st.query_params)
+    speak(st.session_state, first=first)  # this run's language, before any word is drawn
     for do in list(_BEFORE_PAGE.values()):
         do(st.session_state)
     # a course page's frame (?embed=1): the page alone, never a class (ui.shell.embed)
@@ -221,20 +225,23 @@ def _run_app() -> None:
     follow.arrive_on(st.session_state, page.url_path)  # a follower: the lecturer's lecture
     spec = next(p for p in PAGES if p.url_path == page.url_path)
     st.sidebar.toggle(
-        "Presenter mode",
-        help="hide the settings and enlarge the fonts for a projector",
+        t("Presenter mode"),
+        help=t("hide the settings and enlarge the fonts for a projector"),
         **state.bind(st.session_state, "app_presenter"),
     )
     st.sidebar.toggle(
-        "Projector theme",
-        help="in presenter mode: thicker lines, larger marks and stronger tints, for a "
-        "washed-out projector seen from the back row",
+        t("Projector theme"),
+        help=t(
+            "in presenter mode: thicker lines, larger marks and stronger tints, for a "
+            "washed-out projector seen from the back row"
+        ),
         **state.bind(st.session_state, "app_projector"),
     )
     class_strip.sidebar_box(st.session_state)
     # a follower's Step by step shows the lecturer's data: its controls fold away there
     on_lecture = spec.url_path == follow.LECTURE_PAGE and follow.following(st.session_state)
     dataset_sidebar(used_here=spec.shared_data, following=on_lecture)
+    language_switch(st.sidebar)  # last: the page's own settings come first
     arrive.to_class_page(st.session_state)  # a class just started: its page
     for notice in st.session_state.pop(state.NOTICES, []):  # shown once, on arrival
         st.warning(notice, icon=":material/warning:")
@@ -264,7 +271,7 @@ def _run_app() -> None:
     # on_change="rerun" makes it lazy: its table is sent and drawn only while it is open
     # (a closed expander's markdown cost every page load about 70 ms of the browser's time)
     glossary = st.expander(
-        GLOSSARY, icon=":material/menu_book:", key="app_glossary", on_change="rerun"
+        t(GLOSSARY), icon=":material/menu_book:", key="app_glossary", on_change="rerun"
     )
     if glossary.open:
         with glossary:
@@ -301,15 +308,62 @@ _PAGE_OBJECTS = state.session_key("_pages")
 
 
 def _pages(session: Any) -> list[Any]:
-    """This session's ``st.Page`` objects, made once per session (about 1 ms a run), not
-    shared: ``st.navigation`` marks the page it runs on its object."""
-    pages = session.get(_PAGE_OBJECTS)
-    if pages is None:
-        pages = session[_PAGE_OBJECTS] = [
-            st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path or None, default=i == 0)
-            for i, p in enumerate(PAGES)
-        ]
-    return list(pages)
+    """This session's ``st.Page`` objects, made once per session and language (about 1 ms
+    a run), not shared: ``st.navigation`` marks the page it runs on its object."""
+    code = words.language()
+    made = session.get(_PAGE_OBJECTS)
+    if made is None or made[0] != code:
+        made = session[_PAGE_OBJECTS] = (
+            code,
+            [
+                st.Page(
+                    p.path,
+                    title=t(p.title),
+                    icon=p.icon,
+                    url_path=p.url_path or None,
+                    default=i == 0,
+                )
+                for i, p in enumerate(PAGES)
+            ],
+        )
+    return list(made[1])
+
+
+NOW = state.session_key("_lang")
+# a run's language is its session's; outside a run (a route, the live channel) English
+words.read_language_with(
+    lambda: (st.session_state.get(NOW) if internals.session_id() else None) or words.ENGLISH
+)
+
+
+def speak(session: Any, *, first: bool) -> None:
+    """This run's language (``ui.words.choose``): the ``lang`` setting, else the browser's;
+    a browser's language not on offer is said once, as the session arrives."""
+    code, notice = words.choose(session["lang"], st.context.locale)
+    session[NOW] = code
+    if first and notice:
+        session.setdefault(state.NOTICES, []).append(notice)
+
+
+def language_switch(where: Any) -> None:
+    """The sidebar's Language: the browser's (the default), or one on offer."""
+    options = ["", *LANGUAGES]
+    browser = words.from_locale(st.context.locale) or words.ENGLISH
+
+    def name(code: str) -> str:
+        if not code:
+            return t("The browser's ({language})").format(language=LANGUAGES[browser])
+        return LANGUAGES[code]
+
+    if st.session_state["lang"] not in options:  # the pseudo-locale: a test's, not a choice
+        return
+    where.selectbox(
+        t("Language"),
+        options,
+        format_func=name,
+        help=t("The app's words in this language; links you copy carry it."),
+        **state.bind(st.session_state, "lang"),
+    )
 
 
 def require_router() -> None:

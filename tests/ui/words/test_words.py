@@ -1,0 +1,135 @@
+"""The app's words: which language a session reads, what a catalogue gives, how each
+language writes a number, and the pseudo-locale that finds a string left untranslated."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ui import words
+from ui.look.numbers import number, percent, vector_text
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture
+def speaking() -> Iterator[list[str]]:
+    """The language of the test's "run": set ``speaking[0]``; English again after it."""
+    now = ["en"]
+    words.read_language_with(lambda: now[0])
+    yield now
+    words.read_language_with(lambda: words.ENGLISH)
+
+
+@pytest.mark.parametrize(
+    ("asked", "browser", "code"),
+    [
+        ("", None, "en"),
+        ("", "fr-FR", "fr"),
+        ("", "fr-CA", "fr"),
+        ("", "de", "de"),
+        ("", "es-419", "es"),
+        ("", "zh-CN", "zh"),
+        ("", "zh-Hans-CN", "zh"),
+        ("", "en-GB", "en"),
+        ("de", "fr-FR", "de"),  # ?lang= first, then the browser's
+        ("en", "zh-CN", "en"),
+        ("pseudo", "fr-FR", "pseudo"),
+    ],
+)
+def test_the_link_comes_first_then_the_browser_then_english(asked, browser, code):
+    assert words.choose(asked, browser) == (code, None)
+
+
+@pytest.mark.parametrize("browser", ["ja-JP", "zh-TW", "pt_BR"])
+def test_a_browser_language_not_on_offer_reads_english_and_is_told_what_is(browser):
+    code, notice = words.choose("", browser)
+    assert code == "en"
+    assert notice is not None and f"({browser})" in notice
+    assert "Français (fr)" in notice and "中文（简体） (zh)" in notice
+
+
+@pytest.mark.parametrize("browser", ["<script>alert(1)</script>", "x" * 5_000, "fr;q=0.9,,"])
+def test_a_malformed_locale_reads_english_and_never_echoes_its_text(browser):
+    code, notice = words.choose("", browser)
+    assert code == "en"
+    assert notice is not None and "<" not in notice and len(notice) < 400
+
+
+def test_a_catalogue_gives_the_language_and_english_where_it_lacks_a_message(speaking):
+    speaking[0] = "fr"
+    assert words.t("Presenter mode") == "Mode présentation"
+    assert words.t("A sentence no catalogue has") == "A sentence no catalogue has"
+    assert words.t("") == ""  # never the catalogue's header
+    speaking[0] = "zh"
+    assert words.t("Language") == "语言"
+    speaking[0] = "en"
+    assert words.t("Presenter mode") == "Presenter mode"
+
+
+def test_a_translation_keeps_its_placeholders(speaking):
+    for code in words.LANGUAGES:
+        speaking[0] = code
+        text = words.t("The browser's ({language})").format(language="X")
+        assert "X" in text and "{" not in text
+
+
+def test_the_pseudo_locale_stretches_every_string_between_its_markers():
+    for text in ["Step by step", "#### Worked example: {title}", "- a point", ":material/x: Go"]:
+        out = words.translate(text, words.PSEUDO)
+        assert words.OPEN in out and out.endswith(words.CLOSE)
+    for text in ["Step by step", "Open it on Step by step", "γ"]:
+        assert len(words.stretch(text)) - 2 >= 1.4 * len(text)  # markers aside
+    assert words.stretch("#### Worked example: {title}").startswith("#### ⟦Worked")
+    assert "{title}" in words.stretch("#### Worked example: {title}")
+    assert ":material/x:" in words.stretch(":material/x: Go")
+
+
+def test_numbers_read_with_a_decimal_comma_in_french_german_and_spanish(speaking):
+    assert (number(0.49137), number(5940.0), vector_text([0.5, -1.0])) == (
+        "0.491",
+        "5,940",
+        "(0.5, −1)",
+    )
+    speaking[0] = "fr"
+    assert (number(0.49137), number(5940.0), vector_text([0.5, -1.0])) == (
+        "0,491",
+        "5\u202f940",
+        "(0,5; −1)",  # parts split by semicolons where the comma is the decimal sign
+    )
+    assert percent(0.1234) == "12,3%"
+    speaking[0] = "de"
+    assert (number(-2.5), number(11400.0)) == ("−2,5", "11.400")
+    speaking[0] = "zh"
+    assert number(0.49137) == "0.491"
+
+
+def test_each_language_writes_numbers_as_cldr_says():
+    numbers = pytest.importorskip("babel.numbers")  # the tests' environment has Babel
+    for code in words.LANGUAGES:
+        assert words.symbols(code) == (
+            numbers.get_decimal_symbol(code),
+            numbers.get_group_symbol(code),
+        ), code
+
+
+def test_every_catalogue_holds_every_marked_message_and_its_compiled_file_is_current():
+    """``scripts/catalogue.py --check``: each language's share translated (printed by the
+    test command), and a stale .po or .mo fails."""
+    done = subprocess.run(
+        [sys.executable, "scripts/catalogue.py", "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    for code in ("fr", "es", "de", "zh"):
+        assert f"catalogue {code}: " in done.stdout
+    for code in ("fr", "es", "de", "zh"):  # a lecturer can tell who translated it
+        head = (ROOT / "ui/words/locale" / code / "LC_MESSAGES/perceptron.po").read_text("utf-8")
+        assert "Status: machine-assisted" in head or "Status: reviewed" in head, code
