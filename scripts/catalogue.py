@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
+from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,6 +56,11 @@ def mo_bytes(catalog: Catalog) -> bytes:
     return out.getvalue()
 
 
+def pairs(mo: bytes) -> set[tuple[object, object]]:
+    """A compiled catalogue's messages and their translations (its header aside)."""
+    return {(m.id, m.string) for m in read_mo(io.BytesIO(mo)) if m.id}
+
+
 def build() -> None:
     extract(POT)
     for code in LANGUAGES:
@@ -88,7 +93,7 @@ def check() -> int:
             print(f"  {code}: {len(missing)} messages not in its .po (run scripts/catalogue.py)")
             stale = 1
         mo = po(code).with_suffix(".mo")
-        if not mo.is_file() or mo.read_bytes() != mo_bytes(catalog):
+        if not mo.is_file() or pairs(mo.read_bytes()) != pairs(mo_bytes(catalog)):
             print(f"  {code}: {mo.name} is not its .po compiled (run scripts/catalogue.py)")
             stale = 1
     return stale

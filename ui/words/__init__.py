@@ -55,11 +55,13 @@ STRETCH = 0.4  # the pseudo-locale's strings are 40 % longer: German runs about 
 _reader: Callable[[], str] = lambda: ENGLISH  # noqa: E731  (the shell registers the session's)
 
 
-def read_language_with(reader: Callable[[], str]) -> None:
+def read_language_with(reader: Callable[[], str]) -> Callable[[], str]:
     """Have :func:`t` ask ``reader()`` for the language of the run it is called in (the
-    shell's reads the session's state; outside a session it must answer ``"en"``)."""
+    shell's reads the session's state; outside a session it must answer ``"en"``).
+    Returns the reader it replaces."""
     global _reader
-    _reader = reader
+    before, _reader = _reader, reader
+    return before
 
 
 def language() -> str:

@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parents[3]
 def speaking() -> Iterator[list[str]]:
     """The language of the test's "run": set ``speaking[0]``; English again after it."""
     now = ["en"]
-    words.read_language_with(lambda: now[0])
+    before = words.read_language_with(lambda: now[0])
     yield now
-    words.read_language_with(lambda: words.ENGLISH)
+    words.read_language_with(before)  # the shell's again, for the page tests after it
 
 
 @pytest.mark.parametrize(
