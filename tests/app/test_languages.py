@@ -62,3 +62,12 @@ def test_the_pseudo_locale_marks_every_word_of_the_home_page_and_the_shell():
     assert len(shown) >= 18  # 9 links, 4 metrics, 2 switches, a button, 2 expanders, a heading
     untranslated = [text for text in shown if words.OPEN not in text or words.CLOSE not in text]
     assert untranslated == []
+
+
+def test_the_projector_s_way_out_speaks_the_lecturer_s_language():
+    at = open_app(query={"lang": "fr", "app_presenter": "1"})
+    assert not at.exception
+    assert at.button(key="app_presenter_off").label == "Quitter le mode présentation"
+    assert at.button(key="app_projector_flip").label == "Thème projecteur : activé"
+    at.button(key="app_presenter_off").click().run()
+    assert "Mode présentation" in labels(at, "toggle")

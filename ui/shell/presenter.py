@@ -31,6 +31,7 @@ from ui.app.state import assign
 from ui.look.style import PRESENTER_FONT, page_style
 from ui.look.text import PROSE
 from ui.server.internals import testid
+from ui.words import t
 
 KEY = "app_presenter_on"  # the way out's row
 MENU = "app_presenter_menu"  # the Settings menu's contents
@@ -94,16 +95,16 @@ def show() -> None:
     with st.container(key=KEY, horizontal=True):
         _ROW.slot = st.empty()
         st.button(
-            f"Projector theme: {'on' if on else 'off'}",
+            t("Projector theme: on") if on else t("Projector theme: off"),
             key="app_projector_flip",
             icon=":material/contrast:",
             type="tertiary",
-            help="thicker lines, larger marks and stronger tints, for a washed-out projector",
+            help=t("thicker lines, larger marks and stronger tints, for a washed-out projector"),
             on_click=assign,
             args=(st.session_state, "app_projector", not on),
         )
         st.button(
-            "Leave presenter mode",
+            t("Leave presenter mode"),
             key="app_presenter_off",
             icon=":material/close_fullscreen:",
             type="tertiary",
