@@ -3,9 +3,16 @@ examples, each one click from Step by step."""
 
 import streamlit as st
 
-from perceptron_core import RULES
 from ui.classmode import address
-from ui.home.examples import EXAMPLES, LINKS, WorkedExample, open_on_lecture, worked, wrap_links
+from ui.home.examples import (
+    EXAMPLES,
+    LINKS,
+    WorkedExample,
+    card_text,
+    open_on_lecture,
+    worked,
+    wrap_links,
+)
 from ui.lecture.restart import restart
 from ui.look.numbers import number, vector_text
 from ui.look.text import asset
@@ -13,7 +20,7 @@ from ui.shell import PAGES, require_router
 from ui.words import t
 
 require_router()
-st.title("Perceptron Lab")
+st.title(t("Perceptron Lab"))
 
 
 def open_example(example: WorkedExample) -> None:
@@ -27,9 +34,9 @@ intro, examples = st.columns([3, 2], gap="large")
 intro.markdown(asset("home"))
 for example in EXAMPLES:
     card = examples.container(border=True)
-    card.markdown(t("#### Worked example: {title}").format(title=example.title))
+    card.markdown(t("#### Worked example: {title}").format(title=t(example.title)))
     run = worked(example)
-    card.markdown(f"{example.text} Rule: {RULES[example.rule].text}. *Source: {example.source}.*")
+    card.markdown(card_text(example))
     # one row that wraps (2 by 2 on a narrow card, 4 across on a phone), not columns,
     # which a phone stacks into four screens of big numbers
     row = card.container(horizontal=True, gap="medium")

@@ -35,11 +35,12 @@ from ui.lecture.player import (
 )
 from ui.lecture.restart import RUN, follow, go_to
 from ui.lecture.runs import scene
-from ui.look.numbers import count
+from ui.look.numbers import count, number
 from ui.room.join import join_dialog
 from ui.server import guard
 from ui.server.cache import heavy_slot
 from ui.shell import before_page, finish_run, require_router
+from ui.words import language, t
 
 require_router()
 before_page("lecture_step", take_report)  # every page's URL has the step the page posted
@@ -49,29 +50,31 @@ presenter = bool(ss["app_presenter"])
 # presenter mode gives the title's room to the chart, and so does a student following the
 # lecturer (the class strip above says so): the chart is their first screen, on a phone too
 if not presenter and not class_follow.following(ss):
-    st.title("The perceptron, step by step")
+    st.title(t("The perceptron, step by step"))
 
 # a class one click from the lecture: the lecturer stays here, the join view opens over it
 _seat = seats.seat_of(ss)
 if _seat is None:  # in presenter mode too: a small button in the row the class strip takes
     st.button(
-        "Start a class",
+        t("Start a class"),
         key="room_start_here",
         icon=":material/co_present:",
         on_click=arrive.start_here,
         args=(ss,),
         type="tertiary" if presenter else "secondary",
-        help="Students join with a QR code or the class code on their phones; you stay on "
-        "this page, and ask them about the next example from here.",
+        help=t(
+            "Students join with a QR code or the class code on their phones; you stay on "
+            "this page, and ask them about the next example from here."
+        ),
     )
 elif not presenter and _seat is not None and _seat.lecturer:
     st.button(
-        "How to join",
+        t("How to join"),
         key="room_join_here",
         icon=":material/login:",
         on_click=arrive.show_join,
         args=(ss,),
-        help="The QR code and the class code, over the lecture (Escape closes it)",
+        help=t("The QR code and the class code, over the lecture (Escape closes it)"),
     )
 if arrive.take_show_join(ss) and (_room := seats.room_now(ss)) is not None:
     join_dialog(_room)
@@ -82,37 +85,39 @@ X, y, data_name = current_dataset()
 if not presenter and not class_follow.following(ss):
     # the two settings a lecture changes most, in view
     c: Sequence[DeltaGenerator] = st.columns([1, 1, 2])
-    c[0].toggle("bias (x ← (x, 1))", **bind(ss, "lec_bias", resend=True))
+    c[0].toggle(t("bias (x ← (x, 1))"), **bind(ss, "lec_bias", resend=True))
     c[1].selectbox(
-        "scale x",
+        t("scale x"),
         SCALES,
         **bind(ss, "lec_scale", resend=True),
-        format_func=SCALE_NAMES.__getitem__,
-        help=SCALE_HELP,
+        format_func=lambda s: t(SCALE_NAMES[s]),
+        help=t(SCALE_HELP),
     )
     c[2].selectbox(
-        "mistake rule",
+        t("mistake rule"),
         list(RULES),
         **bind(ss, "lec_rule", resend=True),
-        format_func=lambda r: f"{RULES[r].text} ({RULES[r].source})",
+        format_func=lambda r: f"{t(RULES[r].text)} ({RULES[r].source})",
     )
-    with st.expander("More run settings: η, epochs, w₀, order", expanded=False):
+    with st.expander(t("More run settings: η, epochs, w₀, order"), expanded=False, key="lec_more"):
         c = st.columns(4)
         c[0].number_input(
-            "learning rate η", 0.001, 1000.0, **bind(ss, "lec_eta", resend=True), format="%g"
+            t("learning rate η"), 0.001, 1000.0, **bind(ss, "lec_eta", resend=True), format="%g"
         )
-        c[1].number_input("max epochs", 1, MAX_EPOCHS, **bind(ss, "lec_max_epochs", resend=True))
-        c[2].selectbox("start w0", W0_MODES, **bind(ss, "lec_w0", resend=True))
+        c[1].number_input(t("max epochs"), 1, MAX_EPOCHS, **bind(ss, "lec_max_epochs", resend=True))
+        c[2].selectbox(
+            t("start w0"),
+            W0_MODES,
+            **bind(ss, "lec_w0", resend=True),
+            format_func=lambda m: t(lecture.W0_NAMES[m]),
+        )
         if ss["lec_w0"] == "typed":
             c[2].text_input("w0 = (w1, w2[, b])", **bind(ss, "lec_w0_typed"))
         c[3].selectbox(
-            "order",
+            t("order"),
             ORDERS,
             **bind(ss, "lec_order", resend=True),
-            format_func=lambda o: {
-                "given": "given order",
-                "shuffle": "reshuffle each epoch (seed)",
-            }[o],
+            format_func=lambda o: t(lecture.ORDER_NAMES[o]),
         )
 
 take_report(ss)  # the step the page posted since the last run (before new settings restart it)
@@ -146,23 +151,25 @@ def heavy_html(run: Run, start: int, stop: int, data_name: str, meta: export.Met
         return export.run_file(run, start=start, stop=stop, data_name=data_name, meta=meta)
 
 
-def download_run(run: Run, settings: RunSettings, t: int) -> None:
+def download_run(run: Run, settings: RunSettings, step: int) -> None:
     """The button "Download this run": the player, its scene and its facts in one HTML file
-    that plays with no server; a run too long for a file gives the steps around step t."""
+    that plays with no server; a run too long for a file gives the steps around ``step``."""
     T = run.trace.n_steps
-    start, stop = export.file_range(t, T)
+    start, stop = export.file_range(step, T)
     _, _, data_name = current_dataset()
     summary = lecture.settings_summary(ss)
-    now = step_now(ss, t)
+    now = step_now(ss, step)
     meta = export.Meta(
         name=data_name[:80],
         points=len(run.y),
         summary=summary,
-        settings=f"{summary.removeprefix('Run: ')} · at most {count(settings.max_epochs, 'epoch')}",
+        settings=t("{settings} · at most {epochs}").format(
+            settings=lecture.settings_text(ss), epochs=count(settings.max_epochs, "epoch")
+        ),
         version=VERSION,
         exported=datetime.date.today().isoformat(),
         link=export.live_link(page_url(), ss),
-        t=min(max(t, start), stop),
+        t=min(max(step, start), stop),
         cut=export.cut_text(start, stop, T),
     )
     st.download_button(
@@ -175,8 +182,10 @@ def download_run(run: Run, settings: RunSettings, t: int) -> None:
         "text/html",
         key="lec_run_download",
         on_click="ignore",
-        help="One HTML file with every step, the controls, keys, maths, chart and presenter "
-        "mode: it plays from a USB stick or a course page, with no network.",
+        help=t(
+            "One HTML file with every step, the controls, keys, maths, chart and presenter "
+            "mode: it plays from a USB stick or a course page, with no network."
+        ),
     )
 
 
@@ -196,12 +205,12 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
     take_report(ss, T)  # the step the page posted since this fragment last ran
     if (along := class_follow.play_along(ss, T)) is not None:
         go_to(ss, along[0])  # the lecturer plays: where they are now; the browser plays on
-    t = min(int(ss["lec_t"]), T)
-    if (window_now := scene_window(ss, ss[RUN], t)) is None:
+    step = min(int(ss["lec_t"]), T)
+    if (window_now := scene_window(ss, ss[RUN], step)) is None:
         st.rerun(scope="app")  # a new layout, or a step the scene on the page does not hold
     player(
         ss,
-        t=t,
+        t=step,
         n_steps=T,
         window_now=window_now,
         run_id=ss[RUN],
@@ -224,24 +233,26 @@ def instrument(X: np.ndarray, y: np.ndarray, settings: RunSettings) -> None:
     # steps, a hundred at once, and the file is the lecturer's run (Explore on my own
     # brings the button back)
     if not class_follow.following(ss):
-        download_run(run, settings, t)
-    k = run.trace.mistakes_before(t)
+        download_run(run, settings, step)
+    k = run.trace.mistakes_before(step)
     # on_change="rerun" makes the expander lazy: the log is built only while it is open
-    log = st.expander(f"Mistake log ({k} so far)", key="lec_log", on_change="rerun")
+    log = st.expander(t("Mistake log ({k} so far)").format(k=k), key="lec_log", on_change="rerun")
     if log.open:
         with log:
             if k == 0:
-                st.caption("No mistakes yet: w has not changed.")
+                st.caption(t("No mistakes yet: w has not changed."))
             else:
                 first = lecture.log_window(k)  # a long log: only its last rows go to the page
                 if first > 1:
                     st.caption(
-                        f"The last {k - first + 1:,} of the {k:,} mistakes so far "
-                        f"(from k = {first:,}); the CSV holds them all."
+                        t(
+                            "The last {shown} of the {k} mistakes so far (from k = {first}); "
+                            "the CSV holds them all."
+                        ).format(shown=number(k - first + 1), k=number(k), first=number(first))
                     )
-                st.dataframe(lecture.mistake_log(run, k, first_k=first), hide_index=True)
+                st.dataframe(lecture.shown_log(run, k, first_k=first), hide_index=True)
                 st.download_button(
-                    f"Download the log (CSV, {count(k, 'mistake')})",
+                    t("Download the log (CSV, {mistakes})").format(mistakes=count(k, "mistake")),
                     lambda: heavy_csv(run, k),  # built on click only
                     "mistakes.csv",
                     "text/csv",
@@ -256,10 +267,12 @@ T = run.trace.n_steps
 if (playing := class_follow.play_along(ss, T)) is not None:
     go_to(ss, playing[0])  # a follower's window holds the step the lecturer's Play is at
 if int(ss["lec_t"]) > T:
-    st.info(f"This run ends after {T} steps, so step {ss['lec_t']} shows its end.")
+    st.info(
+        t("This run ends after {T} steps, so step {t} shows its end.").format(T=T, t=ss["lec_t"])
+    )
     go_to(ss, T)
 start, stop = window(int(ss["lec_t"]), T)
-carry(scene(X, y, settings, start, stop, data_name, ss[RUN]))
+carry(scene(X, y, settings, start, stop, data_name, ss[RUN], language()))
 sent_scene(ss, ss[RUN], start, stop)  # only once sent: a run stopped before sends none
 if presenter:
     presenter_style()
@@ -291,13 +304,15 @@ def asked() -> Question | str:
 def pick() -> None:
     """The list Ask the class asks from (in the class strip, beside Ask)."""
     st.selectbox(
-        "The question Ask the class asks",
+        t("The question Ask the class asks"),
         [bank.NEXT, *bank.BANK],
-        format_func=lambda k: bank.NEXT_TITLE if k == bank.NEXT else bank.BANK[k].label,
+        format_func=lambda k: t(bank.NEXT_TITLE) if k == bank.NEXT else bank.BANK[k].label,
         key="room_bank_pick",
         width=640,  # the popover takes its width: each question's title whole
-        help="The bank's questions set the lecture to their data, settings and step as they "
-        "are asked; the engine computes their answers.",
+        help=t(
+            "The bank's questions set the lecture to their data, settings and step as they "
+            "are asked; the engine computes their answers."
+        ),
     )
 
 
@@ -309,7 +324,7 @@ if seat is not None and seat.lecturer:  # the class strip asks the question pick
         ss,
         strip.LectureHooks(
             question=asked,
-            step_to=lambda t: go_to(ss, t),
+            step_to=lambda step: go_to(ss, step),
             pick=pick,
             posted=lambda: take_report(ss, T),
         ),

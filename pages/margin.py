@@ -21,10 +21,11 @@ from ui.margin.canvas import canvas, svg_panel
 from ui.margin.edits import MAX_POINTS
 from ui.server import guard
 from ui.shell import finish_run, require_router
+from ui.words import N_, t
 
 require_router()
 ss = st.session_state
-C_HELP = (
+C_HELP = N_(
     "x becomes (x, c): the line stays, R and γ change. See “The bias as a feature c”. "
     "The Step by step page does not take this c: its bias feature is always 1."
 )
@@ -42,7 +43,9 @@ def challenge_numbers(X: np.ndarray, y: np.ndarray, c: cr.Challenge) -> dict[str
     """The set measured with the challenge's settings (the server's numbers, never the
     browser's), or why it does not meet the challenge."""
     if len(y) > c.max_points:
-        return f"This challenge takes at most {c.max_points} points; you have {len(y)}."
+        return t("This challenge takes at most {most} points; you have {n}.").format(
+            most=c.max_points, n=len(y)
+        )
     an = lab.cached_analysis(X, y, bias=True, c=1.0, max_epochs=cr.CHALLENGE_EPOCHS)
     gamma, R, bound, M = lab.numbers(an)
     converged = an.trace.converged
@@ -59,7 +62,7 @@ def submit(cid: int) -> None:
     found = challenge.open_challenge(ss)
     present = ss[lab.HISTORY].present
     if found is None or found[1].id != cid:
-        ss[CHALLENGE_SAID] = "That challenge is no longer open."
+        ss[CHALLENGE_SAID] = t("That challenge is no longer open.")
         return
     said = challenge_numbers(present.X, present.y, found[1])
     if isinstance(said, str):
@@ -90,27 +93,35 @@ def challenge_box(X: np.ndarray, y: np.ndarray) -> None:
     _, c = found
     box = st.container(border=True, key="mar_challenge")
     box.markdown(
-        f":material/emoji_events: **Challenge {c.id}:** at most {c.max_points} points, γ ≥ "
-        f"{c.min_gamma:g}; make as many mistakes as you can (given order, w = 0, bias c = 1; "
-        f"the run may take up to {passes_within(c.max_points):,} passes)."
+        t(
+            ":material/emoji_events: **Challenge {id}:** at most {most} points, γ ≥ "
+            "{gamma}; make as many mistakes as you can (given order, w = 0, bias c = 1; "
+            "the run may take up to {passes} passes)."
+        ).format(
+            id=c.id,
+            most=c.max_points,
+            gamma=f"{c.min_gamma:g}",
+            passes=number(passes_within(c.max_points)),
+        )
     )
     said = challenge_numbers(X, y, c)
     if isinstance(said, str):
         box.caption(said)
         if len(y) > c.max_points:
             box.button(
-                "Start from Cornell CS6780's four points",
+                t("Start from Cornell CS6780's four points"),
                 key="mar_challenge_small",
                 on_click=start_small,
                 icon=":material/restart_alt:",
             )
     else:
         box.caption(
-            f"This set: M = {said['M']}, γ = {number(said['gamma'])}, "
-            f"(R/γ)² = {number(said['bound'])}."
+            t("This set: M = {M}, γ = {gamma}, (R/γ)² = {bound}.").format(
+                M=said["M"], gamma=number(said["gamma"]), bound=number(said["bound"])
+            )
         )
     box.button(
-        "Submit this set",
+        t("Submit this set"),
         key="mar_submit",
         on_click=submit,
         args=(c.id,),
@@ -128,14 +139,16 @@ def lazy(label: str, key: str) -> DeltaGenerator | None:
     return e if e.open else None
 
 
-st.title("Margin lab")
+st.title(t("Margin lab"))
 if not ss["app_presenter"]:  # on a projector the line under the tools says it: room for the picture
     st.caption(lab.explain("In one line"))
 X, y, name = current_dataset()
 if len(y) > MAX_POINTS:
     st.warning(
-        f"The margin lab draws and edits at most {MAX_POINTS} points; {safe(name)} has {len(y)}. "
-        "Pick a smaller dataset in the sidebar."
+        t(
+            "The margin lab draws and edits at most {most} points; {name} has {n}. "
+            "Pick a smaller dataset in the sidebar."
+        ).format(most=MAX_POINTS, name=safe(name), n=len(y))
     )
     st.stop()
 ss[lab.SIDEBAR] = lab.sidebar_says(ss, lab.sync(ss, X, y, name, custom=CUSTOM in ss))
@@ -159,7 +172,7 @@ def lab_core() -> None:
     with left:
         with st.container(horizontal=True, gap="small"):  # one row, also on a phone
             st.button(
-                "Undo",
+                t("Undo"),
                 key="mar_undo",
                 on_click=edit,
                 args=("undo",),
@@ -167,7 +180,7 @@ def lab_core() -> None:
                 icon=":material/undo:",
             )
             st.button(
-                "Redo",
+                t("Redo"),
                 key="mar_redo",
                 on_click=edit,
                 args=("redo",),
@@ -175,11 +188,11 @@ def lab_core() -> None:
                 icon=":material/redo:",
             )
             st.button(
-                "Reset",
+                t("Reset"),
                 key="mar_reset",
                 on_click=edit,
                 args=("reset", ss[lab.PRESET][0]),
-                help="back to the dataset you started from (undo brings your edits back)",
+                help=t("back to the dataset you started from (undo brings your edits back)"),
             )
         box = ss[lab.BOX] = lab.steady_box(X, ss.get(lab.BOX))
         scene = mf.canvas_scene(
@@ -195,44 +208,53 @@ def lab_core() -> None:
         canvas(scene, key="mar_canvas", on_edit=edit, on_refuse=refuse, fit=ss["app_presenter"])
     with right:
         if an.mm is None or an.orders is None:
-            st.error(f"**Not separable.** {an.reason}", icon=":material/block:")
+            st.error(
+                t("**Not separable.** {reason}").format(reason=an.reason), icon=":material/block:"
+            )
             st.markdown(
-                f"The perceptron made **{count(an.M, 'mistake')}** in "
-                f"{count(an.trace.n_epochs, 'pass')} and never finished a pass without one "
-                f"(limit: {count(lab.run_passes(len(y), False, settings[2]), 'pass')})."
+                t(
+                    "The perceptron made **{mistakes}** in {passes} and never finished a pass "
+                    "without one (limit: {limit})."
+                ).format(
+                    mistakes=count(an.M, "mistake"),
+                    passes=count(an.trace.n_epochs, "pass"),
+                    limit=count(lab.run_passes(len(y), False, settings[2]), "pass"),
+                )
             )
         else:
             st.markdown(lab.bound_sentence(an))
         if np.unique(y).size == 1:
             st.info(
-                "All points have the same label: pick “add +1” or “add −1” and add one of "
-                "the other label."
+                t(
+                    "All points have the same label: pick “add +1” or “add −1” and add one of "
+                    "the other label."
+                )
             )
         challenge_box(X, y)
         s = st.columns([1, 1], vertical_alignment="bottom")
-        s[0].toggle("bias (x ← (x, c))", **bind(ss, "mar_bias"))
+        s[0].toggle(t("bias (x ← (x, c))"), **bind(ss, "mar_bias"))
         s[1].number_input(
-            "max passes (not separable)",
+            t("max passes (not separable)"),
             1,
             MAX_EPOCHS,
             **bind(ss, "mar_max_epochs"),
-            help=lab.PASSES_HELP,
+            help=lab.passes_help(),
         )
         if ss["mar_bias"]:
-            st.slider("bias feature c", 0.1, 10.0, step=0.1, **bind(ss, "mar_c"), help=C_HELP)
+            st.slider(t("bias feature c"), 0.1, 10.0, step=0.1, **bind(ss, "mar_c"), help=t(C_HELP))
         entries = lab.log_edit(ss, settings, history.version, an)
         svg_panel(mf.edits_svg(entries, history.version, nums[1]), key="mar_edits_chart")
 
-    if e := lazy("How to use", "mar_open_help"):
+    if e := lazy(t("How to use"), "mar_open_help"):
         e.markdown(lab.explain("How to use"))
-    with st.expander("What you see"):
+    with st.expander(t("What you see"), key="mar_open_see"):
         st.markdown(lab.explain("What you see"))
         if band := lab.band_sentence(an):
             st.markdown(band)
-    if e := lazy("Margins of each point (table)", "mar_open_margins"):
+    if e := lazy(t("Margins of each point (table)"), "mar_open_margins"):
         e.markdown(lab.explain("Margins of each point"))
         e.dataframe(mf.margins_frame(an), hide_index=True, key="mar_margins")
-    if e := lazy("Edit the points as a table (keyboard)", "mar_open_table"):
+    if e := lazy(t("Edit the points as a table (keyboard)"), "mar_open_table"):
         tkey = lab.table_key(ss, history.version)  # fresh after every version and event
         e.data_editor(
             mf.points_frame(X, y),
@@ -242,16 +264,16 @@ def lab_core() -> None:
             on_change=lab.table_event,
             args=(ss, tkey),
         )
-    if e := lazy("The bias as a feature c", "mar_open_bias"):
+    if e := lazy(t("The bias as a feature c"), "mar_open_bias"):
         e.markdown(lab.explain("The bias as a feature c"))
         if an.mm is None or not bias:
-            e.info("Turn bias on, with separable data, to see the bound move with c.")
+            e.info(t("Turn bias on, with separable data, to see the bound move with c."))
         else:
             line = lab.in_plane(an.mm.w_star, True, const)
             cs = tuple(sorted({*np.geomspace(0.1, 10.0, 25).round(4).tolist(), const}))
             rows = lab.cached_sweep(X, y, line, cs, settings[2])
             e.plotly_chart(mf.constant_figure(rows, const), config=CHART, key="mar_c_chart")
-    if e := lazy("Scaling the data", "mar_open_scale"):
+    if e := lazy(t("Scaling the data"), "mar_open_scale"):
         e.markdown(lab.explain("Scaling the data"))
         unit = (1.0 / nums[1],) if nums[1] > 0 else ()  # the scale that makes R = 1
         scaled = lab.cached_scaling(an.Z, y, (*unit, 0.1, 1.0, 10.0), settings[2])

@@ -10,6 +10,7 @@ from ui.compute.model import SCALE_NAMES
 from ui.compute.runs import lecture_run
 from ui.lecture import steps as lecture
 from ui.lecture.restart import follow
+from ui.lecture.steps import W0_NAMES
 from ui.look.numbers import count, number, percent
 from ui.look.plots import CHART, as_figure
 from ui.look.text import lesson_text, prose, safe
@@ -17,13 +18,16 @@ from ui.proof import figures as proof
 from ui.proof import orders as proof_orders
 from ui.proof import paper
 from ui.proof import runs as proof_runs
+from ui.proof import slack as proof_slack
 from ui.shell import require_router
+from ui.words import N_, t, tn
 
 require_router()
 ss = st.session_state
 text = lesson_text("proof")
 
 SHARED = "prf_"  # the lecture's settings shown here get widget keys of this page's own
+SHARED_ORDERS = {"given": N_("given order"), "shuffle": N_("shuffle order")}
 
 
 def card(title: str, body: str, general: str, *live: str) -> None:
@@ -35,27 +39,84 @@ def card(title: str, body: str, general: str, *live: str) -> None:
         st.latex(line)
 
 
-st.title("The proof, line by line")
+def shared_settings() -> str:
+    """Markdown: the lecture's settings this page uses but does not show as widgets."""
+    scaled = ss["lec_scale"] != "given"
+    if ss["lec_bias"]:
+        said = (
+            t(
+                "Shared with **Step by step**: bias on, η = {eta}, {order}, {scale}, at most "
+                "{epochs}."
+            )
+            if scaled
+            else t("Shared with **Step by step**: bias on, η = {eta}, {order}, at most {epochs}.")
+        )
+    else:
+        said = (
+            t(
+                "Shared with **Step by step**: bias off, η = {eta}, {order}, {scale}, at most "
+                "{epochs}."
+            )
+            if scaled
+            else t("Shared with **Step by step**: bias off, η = {eta}, {order}, at most {epochs}.")
+        )
+    return said.format(
+        eta=number(ss["lec_eta"]),
+        order=t(SHARED_ORDERS[ss["lec_order"]]),
+        scale=t(SCALE_NAMES[ss["lec_scale"]]),
+        epochs=count(ss["lec_max_epochs"], "epoch"),
+    )
+
+
+def most_said(from_zero: bool, below_one: bool) -> str:
+    """The orders' sentence (placeholders drawn, worst, adversary, away, lowest, picks,
+    random, bound, bound0), against the bound that applies: from w₀ = 0, or from w₀."""
+    if from_zero:
+        return t(
+            "Most mistakes in the orders drawn here ({drawn} random, as many of the repeated "
+            "points, and this run's): {worst}; the adversary: **{adversary}** (picking the "
+            "point that turns w furthest from w\\*: {away}, the lowest-numbered wrong point: "
+            "{lowest}, the best of {picks}: {random}); the bound: **{bound}**."
+        )
+    if below_one:
+        return t(
+            "Most mistakes in the orders drawn here ({drawn} random, as many of the repeated "
+            "points, and this run's): {worst}; the adversary: **{adversary}** (picking the "
+            "point that turns w furthest from w\\*: {away}, the lowest-numbered wrong point: "
+            "{lowest}, the best of {picks}: {random}); the bound from w₀: **{bound}** (below 1: "
+            "from this w₀ no mistake is possible); (R/γ)² = {bound0} is the bound from w₀ = 0, "
+            "and these runs all start from this w₀."
+        )
+    return t(
+        "Most mistakes in the orders drawn here ({drawn} random, as many of the repeated "
+        "points, and this run's): {worst}; the adversary: **{adversary}** (picking the "
+        "point that turns w furthest from w\\*: {away}, the lowest-numbered wrong point: "
+        "{lowest}, the best of {picks}: {random}); the bound from w₀: **{bound}**; (R/γ)² = "
+        "{bound0} is the bound from w₀ = 0, and these runs all start from this w₀."
+    )
+
+
+st.title(t("The proof, line by line"))
 prose(text, "intro")
 X, y, data_name = current_dataset()
 with st.container(border=True, key=paper.SETTINGS_BOX):
     c = st.columns([3, 2, 3])
     c[0].selectbox(
-        "mistake rule",
+        t("mistake rule"),
         list(RULES),
         **bind(ss, "lec_rule", prefix=SHARED),
-        format_func=lambda r: RULES[r].text,
+        format_func=lambda r: t(RULES[r].text),
     )
-    c[1].selectbox("start w0", W0_MODES, **bind(ss, "lec_w0", prefix=SHARED))
+    c[1].selectbox(
+        t("start w0"),
+        W0_MODES,
+        **bind(ss, "lec_w0", prefix=SHARED),
+        format_func=lambda m: t(W0_NAMES[m]),
+    )
     if ss["lec_w0"] == "typed":
         c[1].text_input("w0 = (w1, w2[, b])", **bind(ss, "lec_w0_typed", prefix=SHARED))
-    c[2].markdown(
-        f"Shared with **Step by step**: bias {'on' if ss['lec_bias'] else 'off'}, "
-        f"η = {number(ss['lec_eta'])}, {ss['lec_order']} order"
-        f"{', ' + SCALE_NAMES[ss['lec_scale']] if ss['lec_scale'] != 'given' else ''}, at most "
-        f"{count(ss['lec_max_epochs'], 'epoch')}."
-    )
-    c[2].page_link("pages/lecture.py", label="change them on Step by step", icon="▶️")
+    c[2].markdown(shared_settings())
+    c[2].page_link("pages/lecture.py", label=t("change them on Step by step"), icon="▶️")
 follow(ss, X, y)  # the run is the lecture's: a new rule or w0 here restarts it there
 settings, notes = lecture.run_settings(ss, X)
 for kind, note in notes:
@@ -64,30 +125,41 @@ run = lecture_run(X, y, settings)
 check = proof_runs.check(X, y, settings)
 M, K = run.trace.n_mistakes, check.n_mistakes
 names = proof.labels(check)
-ended = (
-    "converged" if run.trace.converged else f"stopped after {count(run.trace.n_epochs, 'epoch')}"
-)
-mistakes = "mistake" if M == 1 else "mistakes"
 cut = None if run.trace.converged else run.trace.n_epochs  # M is then a lower bound
-st.markdown(f"**{safe(data_name)}** · this run: **M = {number(M)}** {mistakes}, {ended}.")
+this_run = (
+    tn(
+        "**{name}** · this run: **M = {M}** mistake, converged.",
+        "**{name}** · this run: **M = {M}** mistakes, converged.",
+        M,
+    )
+    if run.trace.converged
+    else tn(
+        "**{name}** · this run: **M = {M}** mistake, stopped after {epochs}.",
+        "**{name}** · this run: **M = {M}** mistakes, stopped after {epochs}.",
+        M,
+    )
+)
+st.markdown(
+    this_run.format(name=safe(data_name), M=number(M), epochs=count(run.trace.n_epochs, "epoch"))
+)
 paper.print_button()  # and the page's print rules: a handout without the widgets
 
 
-st.header("The theorem")
+st.header(t("The theorem"))
 if run.mm is None:
-    st.error(text["nonsep"] + f"\n\n*Why:* {run.reason}")
+    st.error(text["nonsep"] + "\n\n" + t("*Why:* {reason}").format(reason=run.reason))
 else:
     general, unit = proof.theorem_latex(check, M, cut)
     left, right = st.columns(2)
     with left.container(border=True, key=f"{paper.CARD}theorem_any"):
-        card("For any R (Cornell CS6780 and the handwritten notes)", text["general"], general)
+        card(t("For any R (Cornell CS6780 and the handwritten notes)"), text["general"], general)
     with right.container(border=True, key=f"{paper.CARD}theorem_unit"):
-        card("With ‖x‖ ≤ 1 (Princeton COS 495 and EURECOM MALIS)", text["unit"], unit)
+        card(t("With ‖x‖ ≤ 1 (Princeton COS 495 and EURECOM MALIS)"), text["unit"], unit)
     if not proof.from_zero(check):
         st.markdown(text["theorem_start"])
         st.latex(proof.theorem_start_latex(check, M, cut))
 
-st.header("The proof, step by step")
+st.header(t("The proof, step by step"))
 k = K
 if K >= 2:
     wanted = ss["prf_k"] if 1 <= ss["prf_k"] <= K else K
@@ -97,25 +169,28 @@ if K >= 2:
         if ss["prf_k"] == K:
             ss["prf_k"] = 0  # at the end: stay at the end when the run changes
 
-    st.slider("numbers at mistake k", 1, K, **bind(ss, "prf_k", then=keep_last))
+    st.slider(t("numbers at mistake k"), 1, K, **bind(ss, "prf_k", then=keep_last))
     k = wanted
 if K:
     st.caption(proof.mistake_caption(check, k, run.X, run.y))
 
 with st.container(border=True, key=f"{paper.CARD}0"):
-    st.subheader("0. The start w₀")
+    st.subheader(t("0. The start w₀"))
     prose(text, "start")
-    st.markdown(f"This run: rule *{RULES[settings.rule].text}* ({RULES[settings.rule].source}).")
+    rule = RULES[settings.rule]
+    st.markdown(t("This run: rule *{rule}* ({source}).").format(rule=t(rule.text), source=rule.source))
     w0 = np.asarray(run.trace.weights[0], dtype=np.float64)
     if not w0.any():
         st.latex(proof.start_zero_latex())
     else:
         st.latex(proof.start_w0_latex(w0))
         st.warning(
-            "The base case is gone: both inductions (Lemma 1 and 2) assumed w₀ = 0, so their "
-            "lines below may fail, and so may k ≤ (R/γ)², the bound from w₀ = 0. Redone from "
-            "w₀ the proof still works with the start added to both sides, and this bound is "
-            "the one the run, the random orders and the adversary below are held to:"
+            t(
+                "The base case is gone: both inductions (Lemma 1 and 2) assumed w₀ = 0, so their "
+                "lines below may fail, and so may k ≤ (R/γ)², the bound from w₀ = 0. Redone from "
+                "w₀ the proof still works with the start added to both sides, and this bound is "
+                "the one the run, the random orders and the adversary below are held to:"
+            )
         )
         if run.mm is not None:
             st.latex(proof.start_latex(check))
@@ -131,9 +206,9 @@ if K and run.mm is not None:
         card(names.claim1_title, text["claim1"], general, live, lemma)
         st.markdown(proof.verdict(check.claim1, names.claim1, ge=True))
         st.markdown(proof.verdict(check.lemma1, names.lemma1, ge=True))
-        with st.expander("Why is y·(x·w*) ≥ γ?"):
+        with st.expander(t("Why is y·(x·w*) ≥ γ?")):
             prose(text, "why_margin")
-        with st.expander(f"Every mistake ({K})"):
+        with st.expander(t("Every mistake ({K})").format(K=K)):
             if left_out := proof.table_note(check):  # the rows it leaves out
                 st.caption(left_out)
             st.dataframe(proof.claim1_table(check), hide_index=True)
@@ -145,14 +220,14 @@ if K:
         st.markdown(proof.verdict(check.lemma2, names.lemma2, slack=names.lemma2_slack))
         st.markdown(proof.lemma2_units(check, k))
         cross, square = proof.why_latex(check, k)
-        with st.expander("Why is 2y wᵀx < 0? (EURECOM MALIS)"):
+        with st.expander(t("Why is 2y wᵀx < 0? (EURECOM MALIS)")):
             prose(text, "why_cross")
             st.latex(cross)
-            st.markdown(proof.verdict(check.cross, "The cross term ≤ 0"))
-        with st.expander("Why is 0 ≤ y² xᵀx ≤ 1? (EURECOM MALIS)"):
+            st.markdown(proof.verdict(check.cross, t("The cross term ≤ 0")))
+        with st.expander(t("Why is 0 ≤ y² xᵀx ≤ 1? (EURECOM MALIS)")):
             prose(text, "why_square")
             st.latex(square)
-        with st.expander(f"Every mistake ({K})"):
+        with st.expander(t("Every mistake ({K})").format(K=K)):
             if left_out := proof.table_note(check):  # the rows it leaves out
                 st.caption(left_out)
             st.dataframe(proof.claim2_table(check), hide_index=True)
@@ -160,46 +235,57 @@ if K and run.mm is not None:
     # the run has w*, so proof_check filled the lines that need it
     assert check.cauchy is not None and check.conclusion is not None
     with st.container(border=True, key=f"{paper.CARD}3"):
-        card("3. Cauchy–Schwarz", text["cauchy"], proof.cauchy_latex(check, k))
-        st.markdown(proof.verdict(check.cauchy, "Cauchy–Schwarz"))
-        with st.expander(f"Every mistake ({K})"):
+        card(t("3. Cauchy–Schwarz"), text["cauchy"], proof.cauchy_latex(check, k))
+        st.markdown(proof.verdict(check.cauchy, t("Cauchy–Schwarz")))
+        with st.expander(t("Every mistake ({K})").format(K=K)):
             if left_out := proof.table_note(check):  # the rows it leaves out
                 st.caption(left_out)
             st.dataframe(proof.cauchy_table(check), hide_index=True)
     with st.container(border=True, key=f"{paper.CARD}4"):
         chain, end = proof.conclusion_latex(check, k)
-        card("4. Conclusion: M ≤ (R/γ)²", text["conclusion"], chain, end)
+        card(t("4. Conclusion: M ≤ (R/γ)²"), text["conclusion"], chain, end)
         st.markdown(proof.verdict(check.conclusion, "k ≤ (R/γ)²"))
         if not proof.from_zero(check) and check.conclusion_start is not None:
-            st.markdown(proof.verdict(check.conclusion_start, "The bound redone from w₀"))
-        with st.expander(f"Every mistake ({K})"):
+            st.markdown(proof.verdict(check.conclusion_start, t("The bound redone from w₀")))
+        with st.expander(t("Every mistake ({K})").format(K=K)):
             if left_out := proof.table_note(check):  # the rows it leaves out
                 st.caption(left_out)
             st.dataframe(proof.conclusion_table(check), hide_index=True)
-    st.header("Which step is loose?")
+    st.header(t("Which step is loose?"))
     prose(text, "loose")
-    st.markdown(proof.loosest(check, cut=cut is not None))
-    st.plotly_chart(as_figure(proof.slack_figure(check)), config=CHART, key="prf_slack")
+    st.markdown(proof_slack.loosest(check, cut=cut is not None))
+    st.plotly_chart(as_figure(proof_slack.slack_figure(check)), config=CHART, key="prf_slack")
 
-st.header("Any order, any n: the adversary")
+st.header(t("Any order, any n: the adversary"))
 prose(text, "orders")
 if run.mm is None:
-    st.info("Without w* there is no bound to compare the orders with.")
+    st.info(t("Without w* there is no bound to compare the orders with."))
 else:
     bound, _, bound_name = proof.run_bound(check)
-    n_orders = st.slider("random orders", 10, 200, **bind(ss, "prf_orders"))
+    n_orders = st.slider(t("random orders"), 10, 200, **bind(ss, "prf_orders"))
     counts = proof_runs.orders(X, y, settings, n_orders)
     adv = proof_runs.adversary(X, y, settings)
     assert adv is not None  # the run has w*: there is an adversary to hold to the bound
     n = len(y)
+    drawn = len(counts["shuffled"])
     rows = [
-        (f"{len(counts['shuffled'])} random orders (n = {n})", counts["shuffled"]),
         (
-            f"the same, each point ×{proof_runs.REPEAT} (n = {proof_runs.REPEAT * n})",
+            tn("{k} random order (n = {n})", "{k} random orders (n = {n})", drawn).format(
+                k=drawn, n=n
+            ),
+            counts["shuffled"],
+        ),
+        (
+            t("the same, each point ×{repeat} (n = {n})").format(
+                repeat=proof_runs.REPEAT, n=proof_runs.REPEAT * n
+            ),
             counts["repeated"],
         ),
-        ("this run's order", np.array([M])),
-        (f"greedy adversary ({adv.name})", np.array([adv.trace.n_mistakes])),
+        (t("this run's order"), np.array([M])),
+        (
+            t("greedy adversary ({name})").format(name=adv.shown_name()),
+            np.array([adv.trace.n_mistakes]),
+        ),
     ]
     done = [
         counts["shuffled_converged"],
@@ -214,50 +300,59 @@ else:
     )
     worst = max(int(counts["shuffled"].max()), int(counts["repeated"].max()), M)
     stopped = sum(int((~np.asarray(d, dtype=bool)).sum()) for d in done[:3])
-    at_least = "at least " if stopped else ""
-    picks = adv.counts["random_runs"]
     st.markdown(
-        f"Most mistakes in the orders drawn here ({len(counts['shuffled'])} random, as many "
-        f"of the repeated points, and this run's): {at_least}**{number(worst)}**; the adversary: "
-        f"**{number(adv.trace.n_mistakes)}** (picking the point that turns w furthest from "
-        f"w\\*: {number(adv.counts['away'])}, the lowest-numbered wrong point: "
-        f"{number(adv.counts['lowest'])}, the best of {count(picks, 'random pick')}: "
-        f"{number(adv.counts['random'])}); "
-        + (
-            f"the bound: **{number(bound, 4)}**."
-            if proof.from_zero(check)
-            else f"the bound from w₀: **{number(bound, 4)}**"
-            + (" (below 1: from this w₀ no mistake is possible)" if bound < 1 else "")
-            + f"; (R/γ)² = {number(run.mm.bound, 4)} is the bound from w₀ = 0, and these runs "
-            "all start from this w₀."
+        most_said(proof.from_zero(check), bound < 1).format(
+            drawn=drawn,
+            worst=(t("at least **{n}**") if stopped else "**{n}**").format(n=number(worst)),
+            adversary=number(adv.trace.n_mistakes),
+            away=number(adv.counts["away"]),
+            lowest=number(adv.counts["lowest"]),
+            picks=count(adv.counts["random_runs"], "random pick"),
+            random=number(adv.counts["random"]),
+            bound=number(bound, 4),
+            bound0=number(run.mm.bound, 4),
         )
     )
     if stopped:
         st.info(
-            f"{count(stopped, 'run')} of this run's order, the random orders and the repeated "
-            f"points stopped at the epoch limit before converging (▶ on the chart): their M is "
-            "only a lower bound. More epochs on Step by step count them to the end."
+            t(
+                "{runs} of this run's order, the random orders and the repeated points stopped "
+                "at the epoch limit before converging (▶ on the chart): their M is only a lower "
+                "bound. More epochs on Step by step count them to the end."
+            ).format(runs=count(stopped, "run"))
         )
     if len(counts["shuffled"]) < n_orders:
         st.caption(
-            f"{count(len(counts['shuffled']), 'random order')} of the {n_orders} asked for: "
-            f"all the runs here stay within {proof_runs.ORDER_STEPS:,} steps."
+            t(
+                "{orders} of the {asked} asked for: all the runs here stay within {most} steps."
+            ).format(
+                orders=count(drawn, "random order"),
+                asked=n_orders,
+                most=number(proof_runs.ORDER_STEPS),
+            )
         )
     if not adv.trace.converged:
-        st.info(f"The adversary stopped after {proof_runs.ADVERSARY_STEPS:,} steps.")
+        st.info(
+            t("The adversary stopped after {most} steps.").format(
+                most=number(proof_runs.ADVERSARY_STEPS)
+            )
+        )
     adv_line = proof.run_bound(adv.check)[1]
     assert adv_line is not None  # the adversary runs only with w*
-    st.markdown(proof.verdict(adv_line, f"The adversary's k ≤ {bound_name}"))
-    st.subheader("A set that gets close")
+    st.markdown(proof.verdict(adv_line, t("The adversary's k ≤ {bound}").format(bound=bound_name)))
+    st.subheader(t("A set that gets close"))
     prose(text, "worst")
-    gamma = st.slider("γ of the three points", 0.02, 0.3, **bind(ss, "prf_gamma"), step=0.01)
+    gamma = st.slider(t("γ of the three points"), 0.02, 0.3, **bind(ss, "prf_gamma"), step=0.01)
     wc = proof_runs.worst_case(float(gamma), 20)
     m = st.columns(4)
-    m[0].metric("bound 1/γ²", number(wc["bound"], 4))
-    m[1].metric("given order", number(wc["given"]))
-    m[2].metric("best of 20 random orders", number(wc["shuffled"]))
-    m[3].metric("greedy adversary", number(wc["adversary"]))
+    m[0].metric(t("bound 1/γ²"), number(wc["bound"], 4))
+    m[1].metric(t("given order"), number(wc["given"]))
+    m[2].metric(t("best of 20 random orders"), number(wc["shuffled"]))
+    m[3].metric(t("greedy adversary"), number(wc["adversary"]))
     st.caption(
-        f"The adversary makes {percent(wc['adversary'] / wc['bound'], 0)} of the bound "
-        f"(γ = {number(wc['gamma'])}, R = {number(wc['radius'])})."
+        t("The adversary makes {share} of the bound (γ = {gamma}, R = {radius}).").format(
+            share=percent(wc["adversary"] / wc["bound"], 0),
+            gamma=number(wc["gamma"]),
+            radius=number(wc["radius"]),
+        )
     )

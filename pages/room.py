@@ -11,6 +11,7 @@ from ui.classmode import classroom as cr
 from ui.classmode import entries as en
 from ui.classmode import seat as seats
 from ui.classmode.summary import summary
+from ui.look.numbers import number
 from ui.look.style import page_style
 from ui.look.text import asset, safe
 from ui.room import figures
@@ -21,6 +22,7 @@ from ui.room.views import open_submission
 from ui.server import guard
 from ui.server.internals import testid
 from ui.shell import require_router
+from ui.words import N_, t, tn
 
 require_router()
 ss = st.session_state
@@ -31,7 +33,7 @@ seat = seats.seat_of(ss)
 PRESENTER_KEY = "room_presenter_on"  # the container the page draws in presenter mode
 VIEW = session_key("room_view")
 SAID = session_key("room_said")
-VIEWS = {"join": "Join", "board": "Board"}  # the projector's two views, Join first
+VIEWS = {"join": N_("Join"), "board": N_("Board")}  # the projector's two views, Join first
 # A lecturer's class in presenter mode (presenter_style, mounted then only, so its rules
 # need no ``html:has(...)`` marker, which would restyle the whole document on every
 # layout): no sidebar and no header (the page's own button leaves presenter mode), little
@@ -75,16 +77,16 @@ style()
 
 
 def join_form() -> None:
-    st.title("Join a class")
+    st.title(t("Join a class"))
     with st.form("room_join", enter_to_submit=True, border=True):
-        st.text_input("Class code (on the projector)", key="room_join_code", max_chars=20)
+        st.text_input(t("Class code (on the projector)"), key="room_join_code", max_chars=20)
         st.text_input(
-            "Nickname (optional, at most 20 characters; shown to the class)",
+            t("Nickname (optional, at most 20 characters; shown to the class)"),
             key="room_join_nick",
             max_chars=cr.MAX_NICK,
         )
         st.form_submit_button(
-            "Join",
+            t("Join"),
             type="primary",
             icon=":material/login:",
             key="room_join_go",
@@ -98,27 +100,39 @@ def join_form() -> None:
 
 
 def student_view(seat: seats.Seat) -> None:
-    st.title(f"Class {cr.shown_code(seat.code)}")
-    st.write(f"You joined as {safe(seat.nick) or 'a student (no nickname)'}.")
+    st.title(t("Class {code}").format(code=cr.shown_code(seat.code)))
+    nick = safe(seat.nick)
+    st.write(
+        t("You joined as {nick}.").format(nick=nick)
+        if nick
+        else t("You joined as a student (no nickname).")
+    )
     st.page_link(
-        "pages/lecture.py", label="Follow the lecturer step by step", icon=":material/sync:"
+        "pages/lecture.py", label=t("Follow the lecturer step by step"), icon=":material/sync:"
     )
     found = challenge.told_in_page(ss)
     if found is not None:
         _, c = found
         st.info(
-            f"**The lecturer's challenge:** with at most {c.max_points} points and a margin "
-            f"γ ≥ {c.min_gamma:g}, make the perceptron make as many mistakes as you can "
-            "(in the given order, from w = 0). Build your set in the margin lab and submit it "
-            "there.",
+            tn(
+                "**The lecturer's challenge:** with at most {n} point and a margin "
+                "γ ≥ {gamma}, make the perceptron make as many mistakes as you can "
+                "(in the given order, from w = 0). Build your set in the margin lab and submit "
+                "it there.",
+                "**The lecturer's challenge:** with at most {n} points and a margin "
+                "γ ≥ {gamma}, make the perceptron make as many mistakes as you can "
+                "(in the given order, from w = 0). Build your set in the margin lab and submit "
+                "it there.",
+                c.max_points,
+            ).format(n=number(c.max_points), gamma=number(c.min_gamma, 6)),
             icon=":material/emoji_events:",
         )
-        st.page_link("pages/margin.py", label="Open the margin lab", icon=":material/open_with:")
+        st.page_link("pages/margin.py", label=t("Open the margin lab"), icon=":material/open_with:")
         if c.id in seat.submitted:
             st.caption(seat.submitted[c.id])
     # in the callback: the run after it draws the join form (one run, as the lecturer's)
     st.button(
-        "Leave the class",
+        t("Leave the class"),
         key="room_leave",
         icon=":material/logout:",
         on_click=arrive.leave,
@@ -141,14 +155,14 @@ def projector(presenter: bool) -> None:
     subs = links.call(en.submissions, room, c.id) if room is not None and c is not None else []
     if not presenter:
         if room is None:
-            st.warning(GONE)
+            st.warning(t(GONE))
             return
         join_view(room, presenter=False)
         with st.container(key="room_board"):
             challenge_board(room, subs)
         return
     if room is None:
-        st.warning(GONE)
+        st.warning(t(GONE))
         return
     if str(ss.get(VIEW, "join")) == "board":
         board_view(room, subs)
@@ -166,7 +180,7 @@ def picker() -> None:
         open_picker(links.call(en.submissions, room, c.id))
 
 
-GONE = "This class cannot be read right now (it ended, or the store is down)."
+GONE = N_("This class cannot be read right now (it ended, or the store is down).")
 
 
 def view_bar() -> None:
@@ -178,16 +192,16 @@ def view_bar() -> None:
         ss["room_view_pick"] = ss.get(VIEW, "join")
     with st.container(horizontal=True, vertical_alignment="center", key="room_bar"):
         st.segmented_control(
-            "On the projector",
+            t("On the projector"),
             list(VIEWS),
-            format_func=VIEWS.__getitem__,
+            format_func=lambda v: t(VIEWS[v]),
             required=True,
             label_visibility="collapsed",
             key="room_view_pick",
             on_change=keep_view,
         )
         st.button(
-            "Leave presenter mode",
+            t("Leave presenter mode"),
             key="room_presenter_off",
             icon=":material/close_fullscreen:",
             type="tertiary",
@@ -197,7 +211,7 @@ def view_bar() -> None:
         # under the projector's screen
         lecturer = seats.seat_of(ss)
         if lecturer is not None and lecturer.lecturer:
-            with st.popover("Lecturer's controls", icon=":material/tune:", key="room_menu"):
+            with st.popover(t("Lecturer's controls"), icon=":material/tune:", key="room_menu"):
                 lecturer_controls(lecturer, menu=True)
 
 
@@ -211,11 +225,22 @@ def keep_view() -> None:
 
 
 def rules(c: cr.Challenge) -> str:
-    state = "open" if c.open else "closed"
-    return (
-        f"Challenge {c.id} ({state}): at most **{c.max_points} points**, margin **γ ≥ "
-        f"{c.min_gamma:g}**; the most mistakes M in the given order wins."
-    )
+    values = {"id": c.id, "n": number(c.max_points), "gamma": number(c.min_gamma, 6)}
+    if c.open:
+        return tn(
+            "Challenge {id} (open): at most **{n} point**, margin **γ ≥ {gamma}**; the most "
+            "mistakes M in the given order wins.",
+            "Challenge {id} (open): at most **{n} points**, margin **γ ≥ {gamma}**; the most "
+            "mistakes M in the given order wins.",
+            c.max_points,
+        ).format(**values)
+    return tn(
+        "Challenge {id} (closed): at most **{n} point**, margin **γ ≥ {gamma}**; the most "
+        "mistakes M in the given order wins.",
+        "Challenge {id} (closed): at most **{n} points**, margin **γ ≥ {gamma}**; the most "
+        "mistakes M in the given order wins.",
+        c.max_points,
+    ).format(**values)
 
 
 def board_view(room: cr.Room, subs: list[en.Submission]) -> None:
@@ -224,34 +249,41 @@ def board_view(room: cr.Room, subs: list[en.Submission]) -> None:
     c = room.challenge
     chart, side = st.columns([3, 2], gap="medium")
     with side:
-        st.subheader("The margin challenge", anchor=False)
+        st.subheader(t("The margin challenge"), anchor=False)
         if c is None:
             st.markdown(
-                "No challenge yet: open one under this screen. Students then build a set in "
-                "the margin lab and submit it."
+                t(
+                    "No challenge yet: open one under this screen. Students then build a set "
+                    "in the margin lab and submit it."
+                )
             )
             return
-        st.markdown(f"{rules(c)} Class **{cr.shown_code(room.code)}**.")
+        st.markdown(
+            t("{rules} Class **{code}**.").format(rules=rules(c), code=cr.shown_code(room.code))
+        )
     with chart:
         board(subs, key="room_chart")
     with side.container(key="room_best_few"):
-        st.markdown(figures.best_markdown(subs) or "No submissions yet.")
+        st.markdown(figures.best_markdown(subs) or t("No submissions yet."))
         if subs:
             st.caption(figures.challenge_text(subs))
 
 
 def challenge_board(room: cr.Room, subs: list[en.Submission]) -> None:
     c = room.challenge
-    st.subheader("The margin challenge")
+    st.subheader(t("The margin challenge"))
     if c is None:
-        st.caption("Open a challenge below: students build a set in the margin lab and submit it.")
+        st.caption(
+            t("Open a challenge below: students build a set in the margin lab and submit it.")
+        )
         return
     st.markdown(rules(c))
     chart, best = st.columns([1, 1])
     with chart:
         board(subs, key="room_chart")
     chart.caption(figures.challenge_text(subs))
-    best.dataframe(figures.best_rows(subs), hide_index=True, key="room_best")
+    rows = [{t(name): value for name, value in r.items()} for r in figures.best_rows(subs)]
+    best.dataframe(rows, hide_index=True, key="room_best")
     with best:
         open_picker(subs)
 
@@ -261,12 +293,14 @@ def open_picker(subs: list[en.Submission]) -> None:
     if not subs:
         return
     pick = st.selectbox(
-        "Open a submission on Step by step",
+        t("Open a submission on Step by step"),
         range(len(subs)),
-        format_func=lambda i: f"#{i + 1} {subs[i].nick or '(no name)'}: M = {subs[i].M}",
+        format_func=lambda i: t("#{rank} {nick}: M = {M}").format(
+            rank=i + 1, nick=subs[i].nick or t("(no name)"), M=subs[i].M
+        ),
         key="room_pick",
     )
-    if st.button("Open it", key="room_open", icon=":material/play_circle:"):
+    if st.button(t("Open it"), key="room_open", icon=":material/play_circle:"):
         err = open_submission(ss, subs[pick], pick + 1)
         if err:
             st.error(err)
@@ -291,30 +325,37 @@ def lecturer_controls(seat: seats.Seat, *, menu: bool = False) -> None:
     cols = [st.container() for _ in range(3)] if menu else st.columns(3)
     with cols[0].container(border=True):
         if c is None or not c.open:
-            st.markdown("**Open a margin challenge**")
-            st.number_input("at most this many points", *cr.CHALLENGE_POINTS, 10, key="room_ch_n")
+            st.markdown(t("**Open a margin challenge**"))
             st.number_input(
-                "margin γ at least", *cr.CHALLENGE_GAMMA, 0.1, step=0.05, key="room_ch_gamma"
+                t("at most this many points"), *cr.CHALLENGE_POINTS, 10, key="room_ch_n"
+            )
+            st.number_input(
+                t("margin γ at least"), *cr.CHALLENGE_GAMMA, 0.1, step=0.05, key="room_ch_gamma"
             )
             st.caption(
-                "The proof caps the mistakes at (R/γ)²: a thin margin and points far from the "
-                "origin allow the most. A good entry packs points just outside the margin, on "
-                "both sides, far out, in an order that keeps w swinging."
+                t(
+                    "The proof caps the mistakes at (R/γ)²: a thin margin and points far from "
+                    "the origin allow the most. A good entry packs points just outside the "
+                    "margin, on both sides, far out, in an order that keeps w swinging."
+                )
             )
             st.button(
-                "Open the challenge", key="room_ch_open", type="primary", on_click=open_challenge
+                t("Open the challenge"),
+                key="room_ch_open",
+                type="primary",
+                on_click=open_challenge,
             )
         else:
             st.button(
-                "Close the challenge",
+                t("Close the challenge"),
                 key="room_ch_close",
                 on_click=act,
                 args=(lambda: arrive.lecturer_do(ss, cr.close_challenge),),
             )
     with cols[1].container(border=True):
-        st.markdown("**Summary** (answers and challenge results, no names)")
+        st.markdown(t("**Summary** (answers and challenge results, no names)"))
         st.download_button(
-            "Download the summary (CSV)",
+            t("Download the summary (CSV)"),
             lambda: links.call(summary, room),
             f"class-{room.code}.csv",
             "text/csv",
@@ -322,10 +363,10 @@ def lecturer_controls(seat: seats.Seat, *, menu: bool = False) -> None:
             on_click="ignore",
         )
     with cols[2].container(border=True):
-        st.markdown("**Close the class**")
-        sure = st.checkbox("Yes, end it for every student", key="room_sure")
+        st.markdown(t("**Close the class**"))
+        sure = st.checkbox(t("Yes, end it for every student"), key="room_sure")
         st.button(  # the run after it shows the class's recap
-            "Close the class",
+            t("Close the class"),
             key="room_close",
             disabled=not sure,
             on_click=act,
@@ -335,14 +376,17 @@ def lecturer_controls(seat: seats.Seat, *, menu: bool = False) -> None:
     if said:
         st.error(said, icon=":material/error:")
     # folded, in the projector's menu too: it opens on the projector only when asked
-    with st.expander("Lecturer link (private: reopens this class on another device)"):
-        st.caption("Anyone with this link can run the class. Do not show it on the projector.")
+    with st.expander(t("Lecturer link (private: reopens this class on another device)")):
+        st.caption(t("Anyone with this link can run the class. Do not show it on the projector."))
         st.code(f"{strip.public_url()}/room?room={seat.code}&key={seat.secret}", language=None)
-    with st.expander("The remote, on your phone (private: it runs the projector's lecture)"):
+    with st.expander(t("The remote, on your phone (private: it runs the projector's lecture)")):
         st.caption(
-            "Open this link on your phone: large buttons for Step, Back, Next mistake, Play, "
-            "Ask the class, Vote again and Reveal, with the step and how many answered. Step "
-            "by step stays open on the projector. Do not show the link on the projector."
+            t(
+                "Open this link on your phone: large buttons for Step, Back, Next mistake, "
+                "Play, Ask the class, Vote again and Reveal, with the step and how many "
+                "answered. Step by step stays open on the projector. Do not show the link on "
+                "the projector."
+            )
         )
         st.code(strip.remote_url(seat.code, seat.secret or ""), language=None)
 
@@ -380,6 +424,8 @@ else:
             projector(False)
             lecturer_controls(seat)
         st.caption(
-            "Ask the class about the next example from *Step by step*: its class strip has "
-            "**Ask the class** and **Reveal**."
+            t(
+                "Ask the class about the next example from *Step by step*: its class strip "
+                "has **Ask the class** and **Reveal**."
+            )
         )

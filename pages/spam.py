@@ -13,33 +13,36 @@ from ui.shell import require_router
 from ui.shell.presenter import settings
 from ui.spam import figures as spam
 from ui.spam.runs import spam_run
+from ui.words import N_, t, tn
 
 require_router()
 ss = st.session_state
 text = lesson_text("spam")
 END = SETTINGS["spam_t"].default  # spam_t at its default means "after the last step"
-RULE_NAMES = {"nonpositive": "mistake iff y·(w·x) ≤ 0", "predict_gt": "+1 iff w·x > 0"}
+RULE_NAMES = {"nonpositive": N_("mistake iff y·(w·x) ≤ 0"), "predict_gt": N_("+1 iff w·x > 0")}
 
-st.title("Example: a spam filter")
+st.title(t("Example: a spam filter"))
 prose(text, "intro")
 with settings():  # in presenter mode, a menu: the picture on the first screen
     c = st.columns(2)
     c[0].segmented_control(
-        "words counted",
+        t("words counted"),
         list(spam.VOCABULARIES),
         required=True,
         format_func={
-            "two": "free, money (UMass CMPSCI 689)",
-            "more": f"{len(spam.VOCABULARIES['more'])} words",
+            "two": t("free, money (UMass CMPSCI 689)"),
+            "more": tn("{n} word", "{n} words", len(spam.VOCABULARIES["more"])).format(
+                n=len(spam.VOCABULARIES["more"])
+            ),
         }.__getitem__,
         **bind(ss, "spam_vocab"),
     )
     c[1].segmented_control(
-        "mistake rule",
+        t("mistake rule"),
         list(SPAM_RULES),
         required=True,
-        format_func=RULE_NAMES.__getitem__,
-        help="; ".join(f"{RULES[k].text} ({RULES[k].source})" for k in RULE_NAMES),
+        format_func=lambda k: t(RULE_NAMES[k]),
+        help="; ".join(f"{t(RULES[k].text)} ({RULES[k].source})" for k in RULE_NAMES),
         **bind(ss, "spam_rule"),
     )
 words = spam.VOCABULARIES[ss["spam_vocab"]]
@@ -47,12 +50,12 @@ names = spam.names(words)
 X, y, trace = spam_run(ss["spam_vocab"], ss["spam_rule"])
 T = trace.n_steps
 
-st.header("1. Training: watch the weights")
+st.header(t("1. Training: watch the weights"))
 prose(text, "training")
 
 
-def set_t(t: int) -> None:  # the last step is stored as END, so the URL stays short
-    assign(ss, "spam_t", END if t >= T else t)
+def set_t(step: int) -> None:  # the last step is stored as END, so the URL stays short
+    assign(ss, "spam_t", END if step >= T else step)
 
 
 def end_is_end() -> None:  # the slider at its last step T: that is END too
@@ -60,22 +63,24 @@ def end_is_end() -> None:  # the slider at its last step T: that is END too
         set_t(T)
 
 
-t = min(int(ss["spam_t"]), T)
-ss[widget_key("spam_t")] = t  # END (the default) is past the slider's end: it shows T
+step = min(int(ss["spam_t"]), T)
+ss[widget_key("spam_t")] = step  # END (the default) is past the slider's end: it shows T
 # one row that wraps: on a phone the three buttons stay side by side above the slider, and
 # the four numbers two by two (columns would stack them into two screens)
 b = st.container(horizontal=True, vertical_alignment="bottom")
 b.button("w = 0", key="spam_start", on_click=set_t, args=(0,))
-b.button("step ▶", key="spam_step", on_click=set_t, args=(min(t + 1, T),))
-b.button("trained", key="spam_end", on_click=set_t, args=(T,))
+b.button(t("step ▶"), key="spam_step", on_click=set_t, args=(min(step + 1, T),))
+b.button(t("trained"), key="spam_end", on_click=set_t, args=(T,))
 b.slider(
-    f"after step t (of {number(T)}: {number(trace.n_epochs)} epochs of {len(y)} e-mails)",
+    t("after step t (of {steps}: {epochs} epochs of {emails} e-mails)").format(
+        steps=number(T), epochs=number(trace.n_epochs), emails=len(y)
+    ),
     0,
     T,
     width="stretch",
     **bind(ss, "spam_t", then=end_is_end),
 )
-w, w_prev = trace.w_before(t), trace.w_before(max(t - 1, 0))
+w, w_prev = trace.w_before(step), trace.w_before(max(step - 1, 0))
 m = st.container(horizontal=True, gap="medium")
 for name in spam.FOLLOWED:
     j = names.index(name)
@@ -87,19 +92,19 @@ for name in spam.FOLLOWED:
         delta_color="off",  # a weight going down is no worse than one going up
         delta_arrow="down" if change < 0 else "up",  # "−1" does not start with "-"
     )
-m.metric("mistakes so far", number(trace.mistakes_before(t)))
-st.markdown(spam.step_markdown(trace, X, y, t))
+m.metric(t("mistakes so far"), number(trace.mistakes_before(step)))
+st.markdown(spam.step_markdown(trace, X, y, step))
 # on a 1280×720 projector the chart is shorter, so that it is whole under the numbers
 height = 300 if ss["app_presenter"] else 360
-weights = spam.weights_figure(trace, names, t, height=height)
+weights = spam.weights_figure(trace, names, step, height=height)
 st.plotly_chart(as_figure(weights), config=CHART, key="spam_w")
 st.dataframe(spam.training_table(X, y, w, words), hide_index=True, height=35 * (len(y) + 1) + 3)
 
-st.header("2. Your e-mail")
+st.header(t("2. Your e-mail"))
 prose(text, "yours")
 # Not a URL setting: a typed e-mail would make long URLs and put private text in them.
 email = st.text_area(
-    "Type an e-mail",
+    t("Type an e-mail"),
     value="Claim your FREE money now: it's free!",
     max_chars=spam.MAX_EMAIL,
     key="spam_email",
@@ -107,14 +112,16 @@ email = st.text_area(
 x = np.append(word_counts(email, words), 1.0)  # the counts, then BIAS = 1
 a = float(x @ w)
 st.markdown(
-    "**What the filter reads** (the words it counts in bold): " + spam.highlight(email, words)
+    t("**What the filter reads** (the words it counts in bold): {email}").format(
+        email=spam.highlight(email, words)
+    )
 )
 st.dataframe(  # numbers as text: "−5", as everywhere on the page
     {
-        "feature": names,
+        t("feature"): names,
         "x": [number(v) for v in x],
-        f"w after step {t}": [number(v) for v in w],
-        "w·x term": [number(v) for v in w * x],
+        t("w after step {t}").format(t=step): [number(v) for v in w],
+        t("w·x term"): [number(v) for v in w * x],
     },
     hide_index=True,
 )
@@ -122,9 +129,11 @@ st.dataframe(  # numbers as text: "−5", as everywhere on the page
 st.markdown(f"$\\displaystyle {spam.activation_latex(x, w, names)}$")
 if a > 0:
     st.error(
-        f"w·x = {number(a)} > 0: **spam** (UMass CMPSCI 689: “wᵀx > 0 → SPAM!!”)",
+        t("w·x = {a} > 0: **spam** (UMass CMPSCI 689: “wᵀx > 0 → SPAM!!”)").format(a=number(a)),
         icon=":material/report:",
     )
 else:
-    st.success(f"w·x = {number(a)} ≤ 0: **not spam**", icon=":material/mark_email_read:")
+    st.success(
+        t("w·x = {a} ≤ 0: **not spam**").format(a=number(a)), icon=":material/mark_email_read:"
+    )
 prose(text, "notes")

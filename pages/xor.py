@@ -12,28 +12,27 @@ from ui.look.plots import CHART, as_figure, saved_as
 from ui.look.text import lesson_text, prose, safe
 from ui.shell import require_router
 from ui.shell.presenter import settings
+from ui.words import N_, t
 from ui.xor import figures, runs, view
 
 require_router()
 ss = st.session_state
 text = lesson_text("xor")
+DATA = {"corners": N_("XOR, 4 integer corners"), "shared": N_("the sidebar's dataset")}
 
-st.title("Beyond linear: XOR")
+st.title(t("Beyond linear: XOR"))
 prose(text, "intro")
 with settings():  # in presenter mode, a menu: the picture on the first screen
     c = st.columns([3, 2])
     c[0].segmented_control(
-        "data",
+        t("data"),
         list(XOR_DATA),
-        format_func={
-            "corners": "XOR, 4 integer corners",
-            "shared": "the sidebar's dataset",
-        }.__getitem__,
+        format_func=lambda k: t(DATA[k]),
         **bind(ss, "xor_data"),
     )
-    c[1].slider("epochs to run", 5, 200, **bind(ss, "xor_epochs"))
+    c[1].slider(t("epochs to run"), 5, 200, **bind(ss, "xor_epochs"))
 if ss["xor_data"] == "corners":
-    X, y, name = figures.XOR_X, figures.XOR_Y, "XOR corners"
+    X, y, name = figures.XOR_X, figures.XOR_Y, t("XOR corners")
 else:
     X, y, name = current_dataset()
 epochs = int(ss["xor_epochs"])
@@ -43,50 +42,70 @@ Xs, ys = make_dataset("separable", n=int(np.clip(len(y), ref_spec.n_min, ref_spe
 reference, _, _ = runs.xor_run(Xs, ys, epochs)
 
 # the headings say what these data do: the sidebar's dataset may be separable
-st.header("1. It never stops" if witness is not None else "1. These data: it stops")
+st.header(t("1. It never stops") if witness is not None else t("1. These data: it stops"))
 if witness is not None:
     prose(text, "never")
 curves = figures.curves_figures(
     [
-        (safe(f"{name} (not separable)" if witness else name, sink="plotly"), trace, MINUS),
-        (f"a separable set, n = {len(ys)}", reference, PLUS),
+        (
+            safe(t("{name} (not separable)").format(name=name) if witness else name, sink="plotly"),
+            trace,
+            MINUS,
+        ),
+        (t("a separable set, n = {n}").format(n=len(ys)), reference, PLUS),
     ]
 )
 for j, (column, figure) in enumerate(zip(st.columns(3), curves, strict=True)):
-    column.markdown(f"**{figures.CURVES[j][0]}**")
+    column.markdown(f"**{t(figures.CURVES[j][0])}**")
     config = saved_as(f"perceptron-xor-{figures.CURVE_FILES[j]}", figures.CURVE_SAVED)
     column.plotly_chart(as_figure(figure), config=config, key=f"xor_curves_{j}")
 n = trace.n_examples
 last = int(np.sum(trace.mistake_steps[:, 0] >= (trace.n_epochs - 1) * n))
 if trace.converged:
     st.success(
-        f"{safe(name)}: converged after {count(trace.n_epochs, 'epoch')}, "
-        f"{count(trace.n_mistakes, 'mistake')}."
+        t("{name}: converged after {epochs}, {mistakes}.").format(
+            name=safe(name),
+            epochs=count(trace.n_epochs, "epoch"),
+            mistakes=count(trace.n_mistakes, "mistake"),
+        )
     )
 else:
     st.error(
-        f"{safe(name)}: {number(trace.n_mistakes)} mistakes in {number(trace.n_epochs)} epochs "
-        f"and still {number(last)} in the last one; ‖w‖ never went above "
-        f"{number(np.linalg.norm(trace.weights, axis=1).max())}."
+        t(
+            "{name}: {mistakes} mistakes in {epochs} epochs and still {last} in the last one; "
+            "‖w‖ never went above {norm}."
+        ).format(
+            name=safe(name),
+            mistakes=number(trace.n_mistakes),
+            epochs=number(trace.n_epochs),
+            last=number(last),
+            norm=number(np.linalg.norm(trace.weights, axis=1).max()),
+        )
     )
 if cycle is not None:
     st.info(
-        f"**A cycle.** From step t = {number(cycle.start)} the weights repeat exactly every "
-        f"{count(cycle.period, 'step')} ({count(cycle.period // n, 'epoch')}), with "
-        f"{count(cycle.mistakes_per_period, 'mistake')} per round: the same "
-        f"{count(len(cycle.weights), 'weight vector')} for ever."
+        t(
+            "**A cycle.** From step t = {start} the weights repeat exactly every {steps} "
+            "({epochs}), with {mistakes} per round: the same {vectors} for ever."
+        ).format(
+            start=number(cycle.start),
+            steps=count(cycle.period, "step"),
+            epochs=count(cycle.period // n, "epoch"),
+            mistakes=count(cycle.mistakes_per_period, "mistake"),
+            vectors=count(len(cycle.weights), "weight vector"),
+        )
     )
     st.dataframe(  # counted from 1, as every list on the pages is
         {
-            "in the cycle": range(1, len(cycle.weights) + 1),
+            t("in the cycle"): range(1, len(cycle.weights) + 1),
             "w": [vector_text(w) for w in cycle.weights],
         },
         hide_index=True,
     )
 
-st.header("2. Why: no line exists" if witness is not None else "2. Here a line exists")
+st.header(t("2. Why: no line exists") if witness is not None else t("2. Here a line exists"))
 if witness is None:
-    st.success("These data are separable: w* exists, and the perceptron stops.")
+    st.success(t("These data are separable: w* exists, and the perceptron stops."))
 else:
     prose(text, "why")
     left, right = st.columns([3, 2])
@@ -96,15 +115,16 @@ else:
         key="xor_witness",
     )
     right.markdown(
-        "**z is on both sides at once**, so no line separates the classes.\n\n"
-        "**Mistake bound:** there is no γ > 0, so there is no bound (R/γ)²."
+        t("**z is on both sides at once**, so no line separates the classes.")
+        + "\n\n"
+        + t("**Mistake bound:** there is no γ > 0, so there is no bound (R/γ)².")
     )
     st.latex(figures.witness_latex(X, witness))
 
-st.header("3. The fix: a feature map")
+st.header(t("3. The fix: a feature map"))
 prose(text, "fix")
 st.radio(
-    "feature map φ",
+    t("feature map φ"),
     list(FEATURE_MAPS),
     format_func=lambda k: FEATURE_MAPS[k].title,
     horizontal=True,
@@ -113,14 +133,23 @@ st.radio(
 fmap = FEATURE_MAPS[ss["xor_map"]]
 st.latex(fmap.formula)
 lifted, separable = runs.lifted_run(X, y, fmap.key, epochs)
-made = f"{count(lifted.n_mistakes, 'mistake')} in {count(lifted.n_epochs, 'epoch')}"
 if lifted.converged:
-    said = f"**converges**: {made}."
+    said = t("On φ(x) the perceptron **converges**: {mistakes} in {epochs}.")
 elif not separable:
-    said = f"**does not converge**: no hyperplane separates φ(x) ({made})."
+    said = t(
+        "On φ(x) the perceptron **does not converge**: no hyperplane separates φ(x) "
+        "({mistakes} in {epochs})."
+    )
 else:  # separable, stopped at the epoch limit: a lower bound, and no verdict yet
-    said = f"**has not converged yet**: at least {made}; φ(x) is separable, so it will."
-st.markdown(f"On φ(x) the perceptron {said}")
+    said = t(
+        "On φ(x) the perceptron **has not converged yet**: at least {mistakes} in {epochs}; "
+        "φ(x) is separable, so it will."
+    )
+st.markdown(
+    said.format(
+        mistakes=count(lifted.n_mistakes, "mistake"), epochs=count(lifted.n_epochs, "epoch")
+    )
+)
 left, right = st.columns(2)
 left.plotly_chart(
     as_figure(figures.boundary_figure(X, y, fmap.key, lifted.w)),
@@ -145,25 +174,48 @@ if fmap.key == "quadratic":
     if note:
         right.markdown(note)
 else:
-    right.caption("Pick the full quadratic map to see the lifted points in 3-D.")
+    right.caption(t("Pick the full quadratic map to see the lifted points in 3-D."))
 check = runs.kernel_check(X, y, epochs)
 st.markdown(
-    "**The kernel trick**, always with the full quadratic map φ_quad, whichever map is "
-    "picked above: its dot product is a square of the plain one, so the perceptron never "
-    "needs φ_quad(x) itself."
+    t(
+        "**The kernel trick**, always with the full quadratic map φ_quad, whichever map is "
+        "picked above: its dot product is a square of the plain one, so the perceptron never "
+        "needs φ_quad(x) itself."
+    )
 )
 st.latex(figures.kernel_latex(X))
-within = "" if check["converged"] else f" in {count(epochs, 'epoch')}, not converged yet"
+# one whole sentence for each way the run went: converged or not, the same steps or not
+KERNEL = {
+    (True, True): N_(
+        "Kernel perceptron with K(x, z) = (x·z)² + 1: {mistakes}, the same steps as the "
+        "explicit map φ_quad ({explicit}); same prediction on {agree} of {points} random points."
+    ),
+    (True, False): N_(
+        "Kernel perceptron with K(x, z) = (x·z)² + 1: {mistakes}, NOT the same steps as the "
+        "explicit map φ_quad ({explicit}); same prediction on {agree} of {points} random points."
+    ),
+    (False, True): N_(
+        "Kernel perceptron with K(x, z) = (x·z)² + 1: {mistakes} in {epochs}, not converged "
+        "yet, the same steps as the explicit map φ_quad ({explicit}); same prediction on "
+        "{agree} of {points} random points."
+    ),
+    (False, False): N_(
+        "Kernel perceptron with K(x, z) = (x·z)² + 1: {mistakes} in {epochs}, not converged "
+        "yet, NOT the same steps as the explicit map φ_quad ({explicit}); same prediction on "
+        "{agree} of {points} random points."
+    ),
+}
 st.markdown(
-    f"Kernel perceptron with K(x, z) = (x·z)² + 1: {count(check['kernel_mistakes'], 'mistake')}"
-    f"{within}, "
-    f"{'the same steps' if check['same_steps'] else 'NOT the same steps'} as the explicit map "
-    "φ_quad "
-    f"({number(check['explicit_mistakes'])}); same prediction on {number(check['agree'])} of "
-    f"{number(check['points'])} random points."
+    t(KERNEL[bool(check["converged"]), bool(check["same_steps"])]).format(
+        mistakes=count(check["kernel_mistakes"], "mistake"),
+        epochs=count(epochs, "epoch"),
+        explicit=number(check["explicit_mistakes"]),
+        agree=number(check["agree"]),
+        points=number(check["points"]),
+    )
 )
 
-st.header("4. Noisy data: pocket and averaged")
+st.header(t("4. Noisy data: pocket and averaged"))
 prose(text, "noise")
 errors = runs.remedies(100, int(ss["data_seed"]), 0.1, epochs)
 st.plotly_chart(
@@ -175,5 +227,5 @@ note = figures.coinciding_note(errors)
 if note:
     st.caption(note)
 
-with st.expander("History: Rosenblatt, Minsky and Papert"):
+with st.expander(t("History: Rosenblatt, Minsky and Papert"), key="xor_open_history"):
     prose(text, "history")

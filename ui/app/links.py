@@ -28,6 +28,7 @@ import perceptron_store as store
 from ui.app.state import LINK_PARAM, NOTICES, Session, session_key
 from ui.look.text import safe
 from ui.server import clients
+from ui.words import t, tn
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -138,8 +139,10 @@ def arrive(session: Session, query: Any) -> None:
     if not store.valid_id(raw):
         _notice(
             session,
-            f"The link's data= {safe(raw, limit=40)} is not an id this app makes "
-            f"({store.ID_LENGTH} letters and digits); showing the default dataset.",
+            t(
+                "The link's data= {raw} is not an id this app makes "
+                "({length} letters and digits); showing the default dataset."
+            ).format(raw=safe(raw, limit=40), length=store.ID_LENGTH),
         )
         return
     _open(session, raw, first=True)
@@ -155,21 +158,27 @@ def _open(session: Session, data_id: str, *, first: bool) -> None:
         if first:
             _notice(
                 session,
-                "The data of this link cannot be opened right now: the app's store cannot be "
-                "reached. The default dataset is shown meanwhile; the link's data open by "
-                "themselves once the store is back.",
+                t(
+                    "The data of this link cannot be opened right now: the app's store cannot "
+                    "be reached. The default dataset is shown meanwhile; the link's data open "
+                    "by themselves once the store is back."
+                ),
             )
         return
     except ValueError:
         found = None
     session.pop(WAITING, None)
     if found is None:
+        days = _ttl_days()
         _notice(
             session,
-            f"No data are stored under the link's id {data_id}: it may have expired "
-            f"(links keep data for {_ttl_days():g} day{'' if _ttl_days() == 1 else 's'}) or "
-            "never existed. Showing the "
-            "default dataset.",
+            tn(
+                "No data are stored under the link's id {id}: it may have expired (links keep "
+                "data for {days} day) or never existed. Showing the default dataset.",
+                "No data are stored under the link's id {id}: it may have expired (links keep "
+                "data for {days} days) or never existed. Showing the default dataset.",
+                1 if days == 1 else 2 if not float(days).is_integer() else int(days),
+            ).format(id=data_id, days=f"{days:g}"),
         )
         return
     X, y = found
@@ -220,7 +229,7 @@ def keep(session: Session, toast: Any = None) -> None:
         data_id = store.dataset_id(X, y)
     except ValueError as exc:  # over the store's caps: the session keeps them
         state.kept, session[LINKED] = custom, None
-        _say(toast, f"These data are not kept in links: {safe(exc, limit=160)}")
+        _say(toast, _not_kept(exc, 160))
         return
     if data_id == session.get(LINKED):
         state.kept = custom
@@ -230,7 +239,10 @@ def keep(session: Session, toast: Any = None) -> None:
             state.busy_said = time.monotonic()
             _say(
                 toast,
-                "Many edits at once: the link catches up with your latest data at your next edit.",
+                t(
+                    "Many edits at once: the link catches up with your latest data at your "
+                    "next edit."
+                ),
             )
         return
     over = _over_quota(X.nbytes + y.nbytes)
@@ -246,25 +258,33 @@ def keep(session: Session, toast: Any = None) -> None:
             state.down_said = True
             _say(
                 toast,
-                "Links do not keep your data right now (the app's store cannot be reached). "
-                "They stay in this tab; the link will carry them once the store is back.",
+                t(
+                    "Links do not keep your data right now (the app's store cannot be "
+                    "reached). They stay in this tab; the link will carry them once the "
+                    "store is back."
+                ),
             )
         return  # not kept: tried again at the next run
     except store.StoreFull as exc:  # room may come back: tried again at a later run
         if not state.full_said:
             state.full_said = True
-            _say(toast, f"These data are not kept in links: {safe(exc, limit=200)}")
+            _say(toast, _not_kept(exc, 200))
         return
     except ValueError as exc:
         state.kept, session[LINKED] = custom, None
-        _say(toast, f"These data are not kept in links: {safe(exc, limit=160)}")
+        _say(toast, _not_kept(exc, 160))
         return
     state.kept = custom
     session[LINKED] = data_id
     state.full_said = False
     if state.down_said:
         state.down_said = False
-        _say(toast, "Links keep your data again.")
+        _say(toast, t("Links keep your data again."))
+
+
+def _not_kept(exc: Exception, limit: int) -> str:
+    """Why the store did not keep the data (its reason in the store's words, escaped)."""
+    return t("These data are not kept in links: {reason}").format(reason=safe(exc, limit=limit))
 
 
 def _say(toast: Any, text: str) -> None:

@@ -24,6 +24,7 @@ from ui.compute import runs
 from ui.look.numbers import count
 from ui.look.text import safe, shorten
 from ui.server.internals import testid
+from ui.words import t
 
 CUSTOM = session_key("data_custom")
 UPLOAD_ERROR = session_key("data_upload_error")
@@ -98,12 +99,12 @@ def _read_upload(key: str) -> None:
     name = getattr(upload, "name", None)
     try:
         if not isinstance(name, str):
-            raise CSVError("The file is no longer on the server; please upload it again.")
+            raise CSVError(t("The file is no longer on the server; please upload it again."))
         X, y = load_csv(upload)
     except CSVError as exc:
         before = st.session_state.get(UPLOAD_ERROR)
         st.session_state[UPLOAD_ERROR] = Refusal(
-            file=name if isinstance(name, str) else "the file",
+            file=name if isinstance(name, str) else t("the file"),
             reason=str(exc),
             kept=before.kept if before is not None else _in_use(),
             turn=before.turn + 1 if before is not None else 1,
@@ -218,17 +219,22 @@ def upload_refusal(page: str) -> None:
         return
     with st.container(key=REFUSAL_BOX):
         st.error(
-            f"{safe(refusal.file)} was not used. {safe(refusal.reason, limit=300)}\n\n"
-            f"The previous data is still in use: {safe(refusal.kept, limit=120)}.",
+            t("{file} was not used. {reason}").format(
+                file=safe(refusal.file), reason=safe(refusal.reason, limit=300)
+            )
+            + "\n\n"
+            + t("The previous data is still in use: {kept}.").format(
+                kept=safe(refusal.kept, limit=120)
+            ),
             icon=":material/warning:",
         )
         row = st.container(horizontal=True, vertical_alignment="center", gap="small")
         row.button(
-            "Dismiss",
+            t("Dismiss"),
             key="data_refusal_dismiss",
             icon=":material/close:",
             on_click=_dismiss,
-            help="hide this message; the data in use stays as it is",
+            help=t("hide this message; the data in use stays as it is"),
         )
         with row:  # no room of its own: beside the button
             _in_view(key="data_refusal_view", data={"id": refusal.id, "box": REFUSAL_BOX})
@@ -251,7 +257,8 @@ def dataset_in(session: Session) -> tuple[np.ndarray, np.ndarray, str]:
     spec = DATASETS[name]
     params = tuple((p.name, float(session[param_key(name, p.name)])) for p in spec.params)
     X, y = runs.dataset(name, int(session["data_n"]), int(session["data_seed"]), params)
-    return X, y, f"{spec.title} (n = {len(y)}, seed {session['data_seed']})"
+    named = t("{title} (n = {n}, seed {seed})")
+    return X, y, named.format(title=t(spec.title), n=len(y), seed=session["data_seed"])
 
 
 def dataset_sidebar(*, used_here: bool = True, following: bool = False) -> None:
@@ -269,38 +276,49 @@ def dataset_sidebar(*, used_here: bool = True, following: bool = False) -> None:
     """
     sb: Any = st.sidebar
     ss: Session = st.session_state
-    sb.header("Dataset")
+    sb.header(t("Dataset"))
     if not used_here or following:
         _, _, name = current_dataset()
         sb.caption(
-            f"The lecturer's dataset: {safe(name)}. Changing it here stops following."
-            if following
-            else "This page has data of its own; this dataset is for the other pages: "
-            f"{safe(name)}."
+            (
+                t("The lecturer's dataset: {name}. Changing it here stops following.")
+                if following
+                else t(
+                    "This page has data of its own; this dataset is for the other pages: {name}."
+                )
+            ).format(name=safe(name))
         )
         # one label whatever the dataset: a new label would be a new expander, folded again
         sb = sb.expander(
-            "Change it here", icon=":material/dataset:", key="data_elsewhere", on_change="rerun"
+            t("Change it here"), icon=":material/dataset:", key="data_elsewhere", on_change="rerun"
         )
         if not sb.open:
             return
     custom = CUSTOM in st.session_state
     if custom:
         X, y, name = st.session_state[CUSTOM]
-        sb.info(f"Using your data: {safe(name)} ({count(len(y), 'point')}).")
-        sb.button("Back to generated data", key="data_back", on_click=_drop_custom)
+        sb.info(
+            t("Using your data: {name} ({points}).").format(
+                name=safe(name), points=count(len(y), "point")
+            )
+        )
+        sb.button(t("Back to generated data"), key="data_back", on_click=_drop_custom)
     else:
         sb.selectbox(
-            "dataset",
+            t("dataset"),
             list(DATASETS),
-            format_func=lambda k: DATASETS[k].title,
+            format_func=lambda k: t(DATASETS[k].title),
             **bind(ss, "data_name", then=_fit_n, resend=ss["data_name"] in DATASETS),
         )
         spec = DATASETS[st.session_state["data_name"]]
-        sb.caption(f"{spec.description} *Source: {spec.source}.*")
+        sb.caption(
+            t("{description} *Source: {source}.*").format(
+                description=t(spec.description), source=spec.source
+            )
+        )
         if not spec.fixed_size:
             sb.slider(
-                "number of points n",
+                t("number of points n"),
                 spec.n_min,
                 spec.n_max,
                 step=1,
@@ -308,11 +326,11 @@ def dataset_sidebar(*, used_here: bool = True, following: bool = False) -> None:
             )
             for p in spec.params:
                 sb.slider(
-                    p.label,
+                    t(p.label),
                     p.low,
                     p.high,
                     step=p.step,
-                    help=p.help or None,
+                    help=t(p.help) if p.help else None,
                     **bind(
                         ss,
                         (k := param_key(spec.key, p.name)),
@@ -322,17 +340,17 @@ def dataset_sidebar(*, used_here: bool = True, following: bool = False) -> None:
                 )
             c1, c2 = sb.columns([1, 1], vertical_alignment="bottom")
             c1.number_input(
-                "seed", 0, MAX_SEED, step=1, **bind(ss, "data_seed", then=_fit_n, resend=True)
+                t("seed"), 0, MAX_SEED, step=1, **bind(ss, "data_seed", then=_fit_n, resend=True)
             )
             c2.button(
-                "Regenerate",
+                t("Regenerate"),
                 key="data_regenerate",
                 on_click=_regenerate,
-                help="new random data: seed + 1",
+                help=t("new random data: seed + 1"),
             )
     X, y, name = current_dataset()
     sb.download_button(
-        "Download CSV",
+        t("Download CSV"),
         lambda: to_csv(X, y),  # built on click, not on every run of every page
         file_name="perceptron-data.csv",
         mime="text/csv",
@@ -341,7 +359,7 @@ def dataset_sidebar(*, used_here: bool = True, following: bool = False) -> None:
     )
     key = uploader_key(ss)
     sb.file_uploader(
-        "Upload CSV (columns x1, x2, y)",
+        t("Upload CSV (columns x1, x2, y)"),
         type=["csv", "txt"],
         key=key,
         on_change=_upload,

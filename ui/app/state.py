@@ -100,7 +100,8 @@ _NUMBER = r"[-+]?(\d{1,20}(\.\d{0,20})?|\.\d{1,20})([eE][-+]?\d{1,3})?"
 
 
 def _language(text: str) -> str:
-    if text not in words.CHOICES:
+    """A language on offer, or "" (the default: the browser's language)."""
+    if text and text not in words.CHOICES:
         raise ValueError(f"is not a language on offer ({words.on_offer()})")
     return text
 
@@ -328,8 +329,11 @@ def init(session: Session, query: Mapping[str, Any]) -> None:
     ]
     if unknown:
         shown = ", ".join(_notice(name) for name in unknown[:3])
-        more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
-        notices.append(f"Ignored unknown URL parameters: {shown}{more}.")
+        if len(unknown) > 3:
+            said = words.t("Ignored unknown URL parameters: {names} and {more} more.")
+        else:
+            said = words.t("Ignored unknown URL parameters: {names}.")
+        notices.append(said.format(names=shown, more=len(unknown) - 3))
     refused = 0
     for key, setting in SETTINGS.items():
         value = setting.default
@@ -341,23 +345,40 @@ def init(session: Session, query: Mapping[str, Any]) -> None:
                 refused += 1
                 if refused <= MAX_NOTICES:
                     default = safe(_serialize(setting.default))
+                    said = (
+                        words.t(
+                            "URL parameter {key} = {value} {reason}; using the default {default}."
+                        )
+                        if default
+                        else words.t("URL parameter {key} = {value} {reason}; using the default.")
+                    )
                     notices.append(
-                        f"URL parameter {key} = {_notice(raw)} {safe(exc, limit=200)}; "
-                        f"using the default{' ' + default if default else ''}."
+                        said.format(
+                            key=key,
+                            value=_notice(raw),
+                            reason=safe(exc, limit=200),
+                            default=default,
+                        )
                     )
         session[key] = value
     if refused > MAX_NOTICES:
-        notices.append(f"{refused - MAX_NOTICES} more URL parameters were refused; defaults used.")
+        notices.append(
+            words.t("{n} more URL parameters were refused; defaults used.").format(
+                n=refused - MAX_NOTICES
+            )
+        )
     n_key = "data_n"
     spec = DATASETS[session["data_name"]]
     if not spec.n_min <= session[n_key] <= spec.n_max:
         if n_key in query:  # a size the link asked for; the default size needs no word
-            sizes = (
-                f"has exactly {spec.n_min}"
+            said = (
+                words.t("{name} has exactly {low} points; using {n}.")
                 if spec.n_min == spec.n_max
-                else f"takes {spec.n_min} to {spec.n_max}"
+                else words.t("{name} takes {low} to {high} points; using {n}.")
             )
-            notices.append(f"{spec.title} {sizes} points; using {spec.n_default}.")
+            notices.append(
+                said.format(name=spec.title, low=spec.n_min, high=spec.n_max, n=spec.n_default)
+            )
         session[n_key] = spec.n_default
     session[NOTICES] = notices
     session[_READY] = True
@@ -465,7 +486,11 @@ def bind(
         if not accepts(key, value):  # a forged widget value: keep the setting as it was
             session[wkey] = session[key]
             notices = session.setdefault(NOTICES, [])
-            notices.append(f"Refused a value for {SETTINGS[key].label}: out of range.")
+            notices.append(
+                words.t("Refused a value for {setting}: out of range.").format(
+                    setting=SETTINGS[key].label
+                )
+            )
             return
         session[key] = value
         if then is not None:

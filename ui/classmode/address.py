@@ -14,7 +14,7 @@ phone to itself. So the address comes, in this order, from:
 When none is reachable, :attr:`JoinAddress.problem` says so in plain words, with what to
 do, and the projector shows that instead of a QR code.
 
-May import: the standard library, Streamlit's public API.
+May import: the standard library, Streamlit's public API, ``ui.words``.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
+
+from ui.words import N_, t
 
 ENV = "PERCEPTRON_PUBLIC_URL"
 FRESH_S = 30.0  # the network address and the answer on it are looked up again after this
@@ -81,40 +83,42 @@ def join_address(
         if parts.scheme not in ("http", "https") or not parts.hostname:
             return JoinAddress(
                 "",
-                f"{ENV} is not a web address (it should look like "
-                "http://192.168.1.20:8501 or https://perceptron.example.edu): "
-                "correct it and restart the app.",
+                t(
+                    "{env} is not a web address (it should look like "
+                    "http://192.168.1.20:8501 or https://perceptron.example.edu): "
+                    "correct it and restart the app."
+                ).format(env=ENV),
             )
         return JoinAddress(env.rstrip("/"))
     parts = urlsplit(page_url)
     if not parts.scheme or not parts.hostname:
-        return JoinAddress("", _NOWHERE)
+        return JoinAddress("", t(_NOWHERE).format(env=ENV))
     if not is_loopback(parts.hostname):
         return JoinAddress(f"{parts.scheme}://{parts.netloc}")
     port = parts.port or (443 if parts.scheme == "https" else 80)
     here = network()
     if here is None:
-        return JoinAddress("", _OFFLINE)
+        return JoinAddress("", t(_OFFLINE).format(env=ENV))
     url = f"{parts.scheme}://{_with_port(here)}:{port}"
     if not answers(here, port):
-        return JoinAddress(url, _LOOPBACK_ONLY.format(url=url))
+        return JoinAddress(url, t(_LOOPBACK_ONLY).format(url=url, env=ENV))
     return JoinAddress(url)
 
 
-_NOWHERE = (
+_NOWHERE = N_(
     "Phones cannot join yet: this page does not know the address it was opened at. Set "
-    f"{ENV} to the address students should open (http://<this laptop's address>:8501) "
+    "{env} to the address students should open (http://<this laptop's address>:8501) "
     "and restart the app."
 )
-_OFFLINE = (
+_OFFLINE = N_(
     "Phones cannot join: this laptop is on no network (it has no address but localhost). "
     "Connect it to the hall's Wi-Fi, or share a hotspot, then reload this page. Behind a "
-    f"web server or a domain name, set {ENV} to its address instead."
+    "web server or a domain name, set {env} to its address instead."
 )
-_LOOPBACK_ONLY = (
+_LOOPBACK_ONLY = N_(
     "Phones cannot join: the app answers on this laptop only, not at {url}. Restart it "
     "with `python3 scripts/run.py --server.address 0.0.0.0` (the hall's Wi-Fi must let "
-    f"phones reach the laptop), or set {ENV} to an address students can open."
+    "phones reach the laptop), or set {env} to an address students can open."
 )
 
 
@@ -198,11 +202,10 @@ def ready_sentence(join: JoinAddress) -> str:
     """Before class: whether phones can join, in words, for the lecturer (markdown; the
     address is quoted as code, never as a link or markup)."""
     if join.reachable:
-        return (
-            f"Phones on this network can join: the app answers at `{join.url.replace('`', '')}`. "
-            "In the room, "
-            "start the class from the sidebar (*Class mode*): the QR code carries this address."
-        )
+        return t(
+            "Phones on this network can join: the app answers at `{url}`. In the room, start "
+            "the class from the sidebar (*Class mode*): the QR code carries this address."
+        ).format(url=join.url.replace("`", ""))
     return join.problem
 
 

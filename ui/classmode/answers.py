@@ -2,7 +2,8 @@
 per vote, and a seat's own (a reload says what it answered). No Streamlit: the store and
 the room's document (``ui.classmode.classroom``).
 
-May import: the standard library, the store, ``ui.classmode.classroom``, ``ui.classmode.turns``.
+May import: the standard library, the store, ``ui.classmode.classroom``, ``ui.classmode.turns``,
+``ui.words``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ui.classmode.classroom import (
     valid_seat,
 )
 from ui.classmode.turns import TURNS, turn_right
+from ui.words import t
 
 
 def answer(
@@ -45,25 +47,25 @@ def answer(
     the open one, or the answer is not one a student can give."""
     q = room.question
     if room.closed or q is None or q.id != qid:
-        raise RoomError("That question is no longer open.")
+        raise RoomError(t("That question is no longer open."))
     if q.revealed:
-        raise RoomError("The answer has been revealed: answers are closed.")
+        raise RoomError(t("The answer has been revealed: answers are closed."))
     if isinstance(vote, bool) or not isinstance(vote, int) or not 1 <= vote <= q.rounds:
-        raise RoomError("That vote is not open.")
+        raise RoomError(t("That vote is not open."))
     if vote < q.rounds:  # a click on the first vote's card that arrived after it closed
-        raise RoomError("The first vote has closed: discuss, then answer again.")
+        raise RoomError(t("The first vote has closed: discuss, then answer again."))
     if q.bank:  # ``mistake`` is the index of the choice
         if isinstance(mistake, bool) or mistake not in range(len(q.choices)) or turn is not None:
-            raise RoomError("That answer is not one of the choices.")
+            raise RoomError(t("That answer is not one of the choices."))
     elif not isinstance(mistake, bool) or (turn is not None and turn not in TURNS):
-        raise RoomError("That answer is not one of the choices.")
+        raise RoomError(t("That answer is not one of the choices."))
     if not valid_seat(seat):
-        raise RoomError("Join the class first.")
+        raise RoomError(t("Join the class first."))
     joined = joined_at(s.field(members_key(room.code), seat))
     if joined is None:
-        raise RoomError("Join the class first.")
+        raise RoomError(t("Join the class first."))
     if q.opened and joined > q.opened + CLOCK_SLACK_S:  # one vote per seat held when asked
-        raise RoomError("You joined after this question was asked: answer the next one.")
+        raise RoomError(t("You joined after this question was asked: answer the next one."))
     said = {"choice": mistake} if q.bank else {"mistake": mistake, "turn": turn}
     body = json.dumps(said).encode()
     try:
@@ -71,7 +73,7 @@ def answer(
             answers_key(room.code, q.id, q.rounds), seat, body, ttl=room.ttl, max_fields=MAX_MEMBERS
         )
     except store_mod.MapFull as exc:
-        raise RoomError("This question has all the answers it can hold.") from exc
+        raise RoomError(t("This question has all the answers it can hold.")) from exc
 
 
 @dataclass(frozen=True)

@@ -38,8 +38,10 @@ from ui.classmode.seat import (
     room_now,
     seat_of,
 )
+from ui.look.numbers import number
 from ui.look.text import safe
 from ui.server import clients
+from ui.words import t
 
 ROOM_PAGE = "pages/room.py"
 GO_ROOM = session_key("room_go")
@@ -106,7 +108,9 @@ def _cookie(cookies: Any, name: str) -> tuple[str, str]:
 
 def ended(code: str) -> str:
     """What a page says when the class a link or a cookie names is over."""
-    return f"Class {cr.shown_code(code)} has ended: it was closed or it expired."
+    return t("Class {code} has ended: it was closed or it expired.").format(
+        code=cr.shown_code(code)
+    )
 
 
 def _from_cookie(session: Session, cookies: Any) -> None:
@@ -152,7 +156,12 @@ def arrive(session: Session, query: Any, cookies: Callable[[], Any] | None = Non
         return None
     code = cr.normal_code(str(raw)[:40])
     if code is None:
-        notice(session, f"The link's class code {safe(str(raw), limit=20)} is not a class code.")
+        notice(
+            session,
+            t("The link's class code {code} is not a class code.").format(
+                code=safe(str(raw), limit=20)
+            ),
+        )
         return None
     key = query.get("key")
     seat_code, seat_id = _cookie(cookies() if cookies is not None else None, SEAT_COOKIE)
@@ -163,11 +172,14 @@ def arrive(session: Session, query: Any, cookies: Callable[[], Any] | None = Non
     try:
         room = reach(cr.load_room, code)
         if room is None:
-            notice(session, f"No class {cr.shown_code(code)} is open: it ended or expired.")
+            notice(
+                session,
+                t("No class {code} is open: it ended or expired.").format(code=cr.shown_code(code)),
+            )
             return None
         if key:
             if not cr.holds_secret(room, str(key)[:100]):
-                notice(session, "That lecturer link's key is not this class's key.")
+                notice(session, t("That lecturer link's key is not this class's key."))
                 return None if room.closed else code
             if room.closed:  # the class is over: its lecturer sees the recap
                 session[RECAP] = (code, str(key))
@@ -260,7 +272,9 @@ def _wrong_code(client: clients.Client, code: str) -> str:
     browser a try), the limit's sentence, and its browser waits as if it had used up its
     own."""
     if clients.allow("wrong code", client):
-        return f"No class {cr.shown_code(code)} is open. Check the code on the projector."
+        return t("No class {code} is open. Check the code on the projector.").format(
+            code=cr.shown_code(code)
+        )
     while clients.allow("wrong code", client, browser_only=True):
         pass  # the browser's own limit used up: its next try waits for it
     return clients.refused("wrong code")
@@ -269,10 +283,10 @@ def _wrong_code(client: clients.Client, code: str) -> str:
 def _new_seat(client: clients.Client, code: str) -> str | None:
     """A new seat for ``client`` in class ``code``: None, or why not."""
     if not clients.hold(_seats(code), client, SEATS_PER_BROWSER):
-        return (
-            f"This device already holds {SEATS_PER_BROWSER} seats in this class: use one of "
-            "its tabs, or Leave there first."
-        )
+        return t(
+            "This device already holds {n} seats in this class: use one of its tabs, or Leave "
+            "there first."
+        ).format(n=number(SEATS_PER_BROWSER))
     if not clients.allow("seat", client):
         clients.give_back(_seats(code), client)
         return clients.refused("seat")
@@ -325,7 +339,7 @@ def join(session: Session, text: object, nick: object) -> str | None:
     if code is None:
         return cr.code_problem(text)
     if not _limit(session).allow():
-        return "Too many attempts: wait a few seconds and try again."
+        return t("Too many attempts: wait a few seconds and try again.")
     old = seat_of(session)
     keep = old.seat if old is not None and old.code == code else None
     taken = take_seat(clients.current(), code, nick, keep)
@@ -391,7 +405,7 @@ def close_class(session: Session) -> str | None:
     Returns an error sentence or None."""
     seat = seat_of(session)
     if seat is None or not seat.lecturer:
-        return "Only the lecturer of a class can do that."
+        return t("Only the lecturer of a class can do that.")
     try:
         room = reach(cr.lecturer_update, seat.code, seat.secret, cr.close_room)
     except Refused as refused:
@@ -409,7 +423,7 @@ def lecturer_do(session: Session, change: Callable[[cr.Room], cr.Room]) -> str |
     Returns an error sentence or None."""
     seat = seat_of(session)
     if seat is None:
-        return "Only the lecturer of a class can do that."
+        return t("Only the lecturer of a class can do that.")
     try:
         room = reach(cr.lecturer_update, seat.code, seat.secret, change)
     except Refused as refused:

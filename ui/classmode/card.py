@@ -10,7 +10,8 @@ The words are the server card's own (``ui.classmode.question``): one question mo
 set of sentences; the page lays them out as text, never as markup.
 
 May import: ``streamlit``, ``ui.app``, ``ui.live``, ``ui.look``, ``ui.server`` and
-``ui.classmode`` (answers, classroom, live, onscreen, question, seat, turns, votes).
+``ui.classmode`` (answers, classroom, live, onscreen, question, seat, turns, votes) and
+``ui.words``. The route's calls run outside any session: their words are in English.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 import streamlit as st
 
 from perceptron_store import Store
+from ui import words
 from ui.classmode import answers as an
 from ui.classmode import classroom as cr
 from ui.classmode import live as channel
@@ -35,6 +37,7 @@ from ui.live import route
 from ui.look.palette import MINUS, PLUS, W_COLOUR
 from ui.server import code as component_code
 from ui.server.internals import testid
+from ui.words import t
 
 _JS = (Path(__file__).resolve().parents[1] / "live" / "card.js").read_text(encoding="utf-8")
 # the column gets room below its end to scroll out from under the pinned bar: the page
@@ -88,7 +91,7 @@ def figure_of(q: cr.Question) -> dict[str, Any] | None:
         "lines": lines,
         "point": [float(q.x[0]), float(q.x[1])],
         "plus": plus,
-        "label": f"point {q.point + 1} ({'+1' if plus else '−1'})",
+        "label": qn.point_label(q),
         "notes": qn.question_notes(q),
     }
 
@@ -117,9 +120,13 @@ def view(
         "q": q.id,
         "vote": q.rounds,
         "revealed": q.revealed,
-        "head": f"Question {q.id} from the lecturer" + (": vote again." if again else "."),
+        "head": (
+            t("Question {id} from the lecturer: vote again.")
+            if again
+            else t("Question {id} from the lecturer.")
+        ).format(id=q.id),
         "lead": (
-            "Discuss it with your neighbours, then answer again (your first answer is kept)."
+            t("Discuss it with your neighbours, then answer again (your first answer is kept).")
             if again
             else ""
         ),
@@ -129,37 +136,28 @@ def view(
     }
     if not q.revealed:
         first = got[1]
-        where = "ringed with “?” on your chart" if ringed else "drawn in the question card"
+        bar = (
+            t("will point {point}, ringed with “?” on your chart, be a mistake at step t = {t}?")
+            if ringed
+            else t("will point {point}, drawn in the question card, be a mistake at step t = {t}?")
+        )
         now = got[q.rounds]
         out |= {
             "first": (
                 ""
                 if not again
-                else f"Your first vote: {qn.said_text(q, *first)}."
+                else t("Your first vote: {said}.").format(said=qn.said_text(q, *first))
                 if first is not None
-                else "You did not answer the first vote."
+                else t("You did not answer the first vote.")
             ),
-            "barHead": f"Question {q.id}:",
-            "bar": q.prompt
-            if q.bank
-            else f"will point {q.point + 1}, {where}, be a mistake at step t = {q.t + 1}?",
-            "ask": q.prompt if q.bank else "Will it be a mistake?",
-            "options": list(q.options),
+            "barHead": t("Question {id}:").format(id=q.id),
+            "bar": q.prompt if q.bank else bar.format(point=q.point + 1, t=q.t + 1),
+            "ask": q.prompt if q.bank else t("Will it be a mistake?"),
+            "options": [qn.option_text(q, o) for o in q.options],
             "picked": -1 if now is None else _picked(q, now[0]),
-            "counted": (
-                ""
-                if now is None
-                else ("Counted: " if q.rounds == 1 else "Counted (second vote): ")
-                + f"you said {qn.said_text(q, *now)}."
-                + " You can change your answer until the lecturer reveals it."
-            ),
-            "turnAsk": (
-                ""
-                if q.bank
-                else "If it is a mistake, which way will the line turn (by its smaller angle)? "
-                "(optional)"
-            ),
-            "turns": [] if q.bank else [turns.TURN_WORDS[t] for t in turns.TURNS],
+            "counted": "" if now is None else qn.counted_text(q.rounds, qn.said_text(q, *now)),
+            "turnAsk": "" if q.bank else t(qn.TURN_ASK),
+            "turns": [] if q.bank else [t(turns.TURN_WORDS[k]) for k in turns.TURNS],
             "turnPicked": -1
             if now is None or now[1] not in turns.TURNS
             else turns.TURNS.index(now[1]),
@@ -169,13 +167,13 @@ def view(
     yours = []
     if any(got[v] is not None for v in votes):
         for v in votes:
-            name = "Yours" if q.rounds == 1 else f"Your {qn.VOTES[v - 1]}"
             g = got[v]
-            yours.append([name, "not answered" if g is None else qn.graded_text(q, *g) + "."])
+            graded = t("not answered") if g is None else qn.graded_text(q, *g) + "."
+            yours.append([qn.yours_name(q, v), graded])
     out |= {
         "answer": qn.truth_text(q),
         "yours": yours,
-        "none": "" if yours else "You did not answer this one.",
+        "none": "" if yours else t("You did not answer this one."),
         "line": revealed_line(mine, q),
     }
     return out
@@ -217,20 +215,20 @@ def answer_now(s: Store, code: str, seat: str, given: card_route.Answer) -> dict
     said = ""
     q = None if room is None else room.question
     if room is None or room.closed:
-        said = "This class is no longer open. Your answer was not counted."
+        said = t("This class is no longer open. Your answer was not counted.")
     elif q is None or q.id != given.q:
-        said = "That question is no longer open. Your answer was not counted."
+        said = t("That question is no longer open. Your answer was not counted.")
     elif not 0 <= given.said < len(q.options) or (
         given.turn is not None and (q.bank or not 0 <= given.turn < len(turns.TURNS))
     ):
-        said = "That answer is not one of the choices. Your answer was not counted."
+        said = t("That answer is not one of the choices. Your answer was not counted.")
     else:
         choice: bool | int = given.said if q.bank else qn.ANSWERS[q.options[given.said]]
         turn = None if given.turn is None else turns.TURNS[given.turn]
         try:
             an.answer(s, room, seat, q.id, choice, turn, given.vote)
         except cr.RoomError as refused:
-            said = f"{refused} Your answer was not counted."
+            said = t("{refused} Your answer was not counted.").format(refused=refused)
     return _card_of_room(s, room, seat, ringed=given.ringed, said=said)
 
 
@@ -253,5 +251,6 @@ def page_card(seat: Seat, room: cr.Room, *, ringed: bool) -> None:
             "ringed": ringed,
             "bar": BAR,
             "view": view(room.question, mine, version=shown, ringed=ringed),
+            "words": words.script_words(_JS),  # card.js's own sentences (its tr)
         },
     )

@@ -13,14 +13,20 @@ from ui.app.state import Session
 from ui.classmode import classroom as cr
 from ui.classmode import entries as en
 from ui.classmode.seat import Refused, Seat, reach, room_now, seat_of
+from ui.look.numbers import number
 from ui.look.text import safe
+from ui.words import t, tn
 
 
 def announcement(c: cr.Challenge) -> tuple[str, str]:
     """What every page tells a student of an open challenge: (its head, the rest)."""
     return (
-        "The lecturer's margin challenge is open:",
-        f"at most {c.max_points} points, γ ≥ {c.min_gamma:g}, as many mistakes as you can.",
+        t("The lecturer's margin challenge is open:"),
+        tn(
+            "at most {n} point, γ ≥ {gamma}, as many mistakes as you can.",
+            "at most {n} points, γ ≥ {gamma}, as many mistakes as you can.",
+            c.max_points,
+        ).format(n=number(c.max_points), gamma=number(c.min_gamma, 6)),
     )
 
 
@@ -63,13 +69,13 @@ def submit_set(
     measured on them with the challenge's settings. Returns (kept, sentence)."""
     seat = seat_of(session)
     if seat is None or seat.lecturer or not seat.seat:
-        return False, "Join a class first."
+        return False, t("Join a class first.")
     if not seat.act_limit.allow():
-        return False, "Many submissions at once: wait a few seconds and submit again."
+        return False, t("Many submissions at once: wait a few seconds and submit again.")
     try:
         room = reach(cr.load_room, seat.code, fresh=True)
         if room is None or room.challenge is None or room.challenge.id != cid:
-            return False, "That challenge is no longer open."
+            return False, t("That challenge is no longer open.")
         refusal = en.judge(
             room.challenge,
             n=len(y),
@@ -101,9 +107,17 @@ def submit_set(
     except ValueError as exc:  # the store's caps on a dataset
         return False, safe(exc, limit=160)
     rank = next((i for i, s in enumerate(ranked, 1) if s.seat == seat.seat), len(ranked))
-    said = (
-        f"Submitted: M = {M} mistake{'' if M == 1 else 's'}, bound (R/γ)² = {bound:.3g}. "
-        f"You are number {rank} of {len(ranked)} in the room."
+    said = " ".join(
+        (
+            tn(
+                "Submitted: M = {M} mistake, bound (R/γ)² = {bound}.",
+                "Submitted: M = {M} mistakes, bound (R/γ)² = {bound}.",
+                int(M),
+            ).format(M=M, bound=f"{bound:.3g}"),
+            t("You are number {rank} of {n} in the room.").format(
+                rank=number(rank), n=number(len(ranked))
+            ),
+        )
     )
     seat.submitted[cid] = said
     return True, said

@@ -56,6 +56,8 @@ from ui.classmode.turns import (
     line_change,
 )
 from ui.classmode.turns import change_words as turns_change_words
+from ui.look.numbers import number
+from ui.words import N_, t, tn
 
 ROOM_TTL_S = 12 * 3600.0  # a room expires this long after the lecturer's last change
 MAX_MEMBERS = 500
@@ -251,13 +253,21 @@ def _remote(d: Any) -> tuple[int, str, int] | None:
     return (int(n), str(act), int(t))
 
 
+CLOSED = N_("This class is closed.")
+
+
+def _refusal(message: str) -> RoomError:
+    """A refusal of ``message`` (marked with N_) in this run's language."""
+    return RoomError(t(message))
+
+
 def press(room: Room, act: str, t: int = 0) -> Room:
     """The lecturer's remote pressed ``act`` (:data:`REMOTE_ACTS`; ``t``: the step of "at")
     for the projector's player, which does it as if pressed there."""
-    if room.closed:
-        raise RoomError("This class is closed.")
+    if room.closed:  # the parameter t is the step: the refusal is made by _refusal
+        raise _refusal(CLOSED)
     if act not in REMOTE_ACTS:
-        raise RoomError("That is not a button of the remote.")
+        raise _refusal(N_("That is not a button of the remote."))
     n = room.remote[0] + 1 if room.remote is not None else 1
     return replace(room, remote=(n, act, int(t)))
 
@@ -355,7 +365,7 @@ def create_room(s: Store, *, ttl: float = ROOM_TTL_S) -> tuple[Room, str]:
         if s.get(room_key(code)) is None:
             break
     else:  # pragma: no cover - eight collisions in a row
-        raise RoomError("No free class code was found; try again.")
+        raise RoomError(t("No free class code was found; try again."))
     secret = secrets.token_urlsafe(32)
     room = Room(code=code, secret_hash=_hash(secret), created=time.time(), ttl=float(ttl))
     s.put(room_key(code), room.to_json(), ttl=room.ttl)
@@ -372,9 +382,9 @@ def lecturer_update(s: Store, code: str, secret: object, change: Callable[[Room]
     (and changes nothing) otherwise, RoomError if the room is gone, StoreDown."""
     room = load_room(s, code, fresh=True)
     if room is None:
-        raise RoomError("This class is no longer open: it was closed or it expired.")
+        raise RoomError(t("This class is no longer open: it was closed or it expired."))
     if not holds_secret(room, secret):
-        raise NotLecturer("Only the lecturer of this class can do that.")
+        raise NotLecturer(t("Only the lecturer of this class can do that."))
     new = change(room)
     if new is not room:
         s.put(room_key(code), new.to_json(), ttl=new.ttl)
@@ -399,7 +409,7 @@ def publish(
 
 def ask(room: Room, question: Question) -> Room:
     if room.closed:
-        raise RoomError("This class is closed.")
+        raise RoomError(t("This class is closed."))
     qid = (room.asked[-1].id + 1) if room.asked else 1
     q = replace(question, id=qid, revealed=False, opened=time.time())
     return replace(room, question=q, asked=(*room.asked, q)[-MAX_ASKED:])
@@ -410,9 +420,9 @@ def vote_again(room: Room) -> Room:
     kept) and a second opens, to the same seats. Nothing of the first vote is shown."""
     q = room.question
     if room.closed or q is None or q.revealed:
-        raise RoomError("There is no open question to vote on again.")
+        raise RoomError(t("There is no open question to vote on again."))
     if q.rounds >= MAX_ROUNDS:
-        raise RoomError("The class has already voted again on this question: reveal it.")
+        raise RoomError(t("The class has already voted again on this question: reveal it."))
     again = replace(q, rounds=q.rounds + 1)
     return replace(
         room,
@@ -424,7 +434,7 @@ def vote_again(room: Room) -> Room:
 def reveal(room: Room) -> Room:
     q = room.question
     if q is None or q.revealed:
-        raise RoomError("There is no open question to reveal.")
+        raise RoomError(t("There is no open question to reveal."))
     shown = replace(q, revealed=True)
     return replace(
         room,
@@ -435,19 +445,23 @@ def reveal(room: Room) -> Room:
 
 def open_challenge(room: Room, *, max_points: int, min_gamma: float) -> Room:
     if room.closed:
-        raise RoomError("This class is closed.")
+        raise RoomError(t("This class is closed."))
     lo, hi = CHALLENGE_POINTS
     if (
         isinstance(max_points, bool)
         or not isinstance(max_points, int)
         or not lo <= max_points <= hi
     ):
-        raise RoomError(f"The number of points must be a whole number from {lo} to {hi}.")
+        raise RoomError(
+            t("The number of points must be a whole number from {lo} to {hi}.").format(
+                lo=number(lo), hi=number(hi)
+            )
+        )
     g_lo, g_hi = CHALLENGE_GAMMA
     if not (isinstance(min_gamma, int | float) and math.isfinite(min_gamma)) or not (
         g_lo <= min_gamma <= g_hi
     ):
-        raise RoomError(f"The margin γ must be from {g_lo} to {g_hi}.")
+        raise RoomError(t("The margin γ must be from {lo} to {hi}.").format(lo=g_lo, hi=g_hi))
     cid = (room.challenges[-1].id + 1) if room.challenges else 1
     c = Challenge(id=cid, max_points=int(max_points), min_gamma=float(min_gamma))
     return replace(room, challenge=c, challenges=(*room.challenges, c)[-MAX_CHALLENGES:])
@@ -456,7 +470,7 @@ def open_challenge(room: Room, *, max_points: int, min_gamma: float) -> Room:
 def close_challenge(room: Room) -> Room:
     c = room.challenge
     if c is None or not c.open:
-        raise RoomError("There is no open challenge.")
+        raise RoomError(t("There is no open challenge."))
     shut = replace(c, open=False)
     return replace(
         room, challenge=shut, challenges=tuple(shut if x.id == c.id else x for x in room.challenges)
@@ -509,7 +523,7 @@ def join(s: Store, room: Room, nick: str, seat: str | None = None, *, net: str =
     were not seen for ``SEEN_S`` (closed tabs). Raises RoomError when the room is closed or
     full, StoreDown."""
     if room.closed:
-        raise RoomError("This class is closed.")
+        raise RoomError(t("This class is closed."))
     taken = seat if isinstance(seat, str) and valid_seat(seat) else new_seat()
     since = joined_at(s.field(members_key(room.code), taken)) if taken == seat else None
     now = time.time()
@@ -528,7 +542,13 @@ def join(s: Store, room: Room, nick: str, seat: str | None = None, *, net: str =
                 s.delete_field(key, k)
             if not gone:
                 break
-    raise RoomError(f"This class is full: it holds at most {MAX_MEMBERS} students.")
+    raise RoomError(
+        tn(
+            "This class is full: it holds at most {n} student.",
+            "This class is full: it holds at most {n} students.",
+            MAX_MEMBERS,
+        ).format(n=number(MAX_MEMBERS))
+    )
 
 
 def seat_nick(s: Store, room: Room, seat: str) -> str | None:

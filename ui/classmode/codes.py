@@ -4,7 +4,7 @@ or a link carried, and shown; and a nickname made fit to show.
 The code is 8 characters of an alphabet without look-alikes (no 0/O, 1/I/L): 31⁸ ≈ 8.5·10¹¹
 codes. A seat id is 16 characters of the store's id alphabet.
 
-May import: the standard library and ``perceptron_store``.
+May import: the standard library, ``perceptron_store``, ``ui.words`` and ``ui.look.numbers``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from __future__ import annotations
 import secrets
 
 import perceptron_store as store_mod
+from ui.look.numbers import number
+from ui.words import t
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # 31 characters, no look-alikes
 CODE_LENGTH = 8
@@ -45,24 +47,28 @@ LOOK_ALIKES = "01ILO"  # never in a code: each looks like another character
 def code_problem(text: object) -> str:
     """Why ``text`` is not a class code, in a sentence that names no character it did not
     expect (the look-alikes a code never uses, or how many characters it has)."""
+    length = number(CODE_LENGTH)
     if not isinstance(text, str) or len(text) > 40:
-        return f"A class code has {CODE_LENGTH} letters and digits, like ABCD-2345."
+        return t("A class code has {n} letters and digits, like ABCD-2345.").format(n=length)
     code = "".join(c for c in text.upper() if c not in " -")
     if not code:
-        return f"Type the class code on the projector: {CODE_LENGTH} letters and digits."
+        return t("Type the class code on the projector: {n} letters and digits.").format(n=length)
     alike = [c for c in LOOK_ALIKES if c in code]
-    if alike:
-        found = ", ".join(alike[:-1]) + (" and " if len(alike) > 1 else "") + alike[-1]
-        return (
+    if len(alike) == 1:
+        return t(
             "A class code never uses 0, 1, I, L or O (each looks like another character); "
-            f"this one has {found}. Check the code on the projector."
-        )
+            "this one has {found}. Check the code on the projector."
+        ).format(found=alike[0])
+    if alike:
+        return t(
+            "A class code never uses 0, 1, I, L or O (each looks like another character); "
+            "this one has {found} and {last}. Check the code on the projector."
+        ).format(found=", ".join(alike[:-1]), last=alike[-1])
     if any(c not in CODE_ALPHABET for c in code):
-        return "A class code has only the letters and the digits 2 to 9, like ABCD-2345."
-    return (
-        f"A class code has {CODE_LENGTH} letters and digits, like ABCD-2345; "
-        f"this one has {len(code)}."
-    )
+        return t("A class code has only the letters and the digits 2 to 9, like ABCD-2345.")
+    return t(
+        "A class code has {n} letters and digits, like ABCD-2345; this one has {found}."
+    ).format(n=length, found=number(len(code)))
 
 
 def shown_code(code: str) -> str:

@@ -2,7 +2,8 @@
 challenge, kept one per seat and ranked. No Streamlit: the store and the room's document
 (``ui.classmode.classroom``).
 
-May import: the standard library, the store, ``ui.classmode.classroom``.
+May import: the standard library, the store, ``ui.classmode.classroom``, ``ui.words`` and
+``ui.look.numbers``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from ui.classmode.classroom import (
     subs_key,
     valid_seat,
 )
+from ui.look.numbers import number
+from ui.words import t, tn
 
 
 @dataclass(frozen=True)
@@ -57,18 +60,29 @@ def judge(
     """Why a set does not meet the challenge (a sentence), or None if it does. ``M`` and
     ``passes`` are the run's, said when it stopped at the limit before converging."""
     if not challenge.open:
-        return "This challenge is closed."
+        return t("This challenge is closed.")
     if n > challenge.max_points:
-        return f"This challenge takes at most {challenge.max_points} points; you have {n}."
+        return tn(
+            "This challenge takes at most {most} point; you have {n}.",
+            "This challenge takes at most {most} points; you have {n}.",
+            challenge.max_points,
+        ).format(most=number(challenge.max_points), n=number(n))
     if gamma is None:
-        return f"Your points are not linearly separable ({reason or 'no separating line'})."
+        if reason:
+            return t("Your points are not linearly separable ({reason}).").format(reason=reason)
+        return t("Your points are not linearly separable (no separating line).")
     if gamma < challenge.min_gamma:
-        return f"Your margin γ = {gamma:.3g} is below the challenge's {challenge.min_gamma:g}."
-    if not converged:
-        return (
-            f"The perceptron had not converged after {passes:,} passes, the most the challenge "
-            f"runs (M ≥ {M:,} so far): widen the margin or bring the points closer in."
+        return t("Your margin γ = {gamma} is below the challenge's {least}.").format(
+            gamma=f"{gamma:.3g}", least=number(challenge.min_gamma, 6)
         )
+    if not converged:
+        return tn(
+            "The perceptron had not converged after {passes} pass, the most the challenge "
+            "runs (M ≥ {M} so far): widen the margin or bring the points closer in.",
+            "The perceptron had not converged after {passes} passes, the most the challenge "
+            "runs (M ≥ {M} so far): widen the margin or bring the points closer in.",
+            passes,
+        ).format(passes=number(passes), M=number(M))
     return None
 
 
@@ -77,15 +91,15 @@ def submit(s: Store, room: Room, sub: Submission, cid: object) -> None:
     earlier one. Raises RoomError, StoreDown."""
     c = room.challenge
     if room.closed or c is None or c.id != cid or not c.open:
-        raise RoomError("That challenge is no longer open.")
+        raise RoomError(t("That challenge is no longer open."))
     if not valid_seat(sub.seat):
-        raise RoomError("Join the class first.")
+        raise RoomError(t("Join the class first."))
     try:
         s.put_field(
             subs_key(room.code, c.id), sub.seat, sub.to_json(), ttl=room.ttl, max_fields=MAX_MEMBERS
         )
     except store_mod.MapFull as exc:
-        raise RoomError("This challenge has all the submissions it can hold.") from exc
+        raise RoomError(t("This challenge has all the submissions it can hold.")) from exc
 
 
 def submissions(s: Store, room: Room, cid: int) -> list[Submission]:

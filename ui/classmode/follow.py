@@ -42,6 +42,7 @@ from ui.classmode import live
 from ui.classmode.arrive import lecturer_do
 from ui.classmode.live import LECTURE_KEYS, STEP_KEY, parts_shown
 from ui.classmode.seat import Refused, Seat, move, reach, room_now, seat_of
+from ui.words import N_, t
 
 LECTURE_PAGE = "lecture"  # the page a student follows the lecturer on (its url_path)
 MAX_RATE = 60.0  # steps a second a lecturer's Play may report (the player offers 2, 8, 30)
@@ -353,7 +354,7 @@ def _explore_from_here(session: Session, seat: Seat) -> None:
 
 # short: on a phone it is drawn above the lab the student is editing (Step by step's
 # follow line, where it is also said, has the button that follows again)
-STOPPED = "Your own change: you no longer follow the lecturer."
+STOPPED = N_("Your own change: you no longer follow the lecturer.")
 
 
 def end_of_run(session: Session) -> None:
@@ -370,7 +371,7 @@ def end_of_run(session: Session) -> None:
             seat.applied_query, seat.fresh = now, False
         elif seat.following and seat.applied_query is not None and now != seat.applied_query:
             move(session, "explore")
-            seat.stopped = STOPPED
+            seat.stopped = t(STOPPED)
             seat.notices += 1
         if seat.nudged != seat.notices:
             # the strip says it: the browser reruns it (a page run would also lose what

@@ -17,6 +17,7 @@ from ui.classmode import classroom as cr
 from ui.look.palette import ASKED
 from ui.look.style import page_style
 from ui.server.internals import testid
+from ui.words import t
 
 BAR = "room_bar_"  # the bar's key: BAR + the question's number
 
@@ -63,11 +64,18 @@ def answer_bar(box: DeltaGenerator, q: cr.Question, *, ringed: bool) -> DeltaGen
     _bar_style()
     bar = box.container(key=f"{BAR}{q.id}")
     if q.bank:  # the lecture's state is on the chart when following; the words say it all
-        bar.markdown(f"**Question {q.id}:** {q.prompt}")
+        bar.markdown(t("**Question {id}:** {prompt}").format(id=q.id, prompt=q.prompt))
         return bar
-    where = "ringed with “?” on your chart" if ringed else "drawn in the question card"
-    bar.markdown(
-        f"**Question {q.id}:** will point {q.point + 1}, {where}, be a mistake at "
-        f"step t = {q.t + 1}?"
+    said = (
+        t(
+            "**Question {id}:** will point {point}, ringed with “?” on your chart, be a mistake at "
+            "step t = {t}?"
+        )
+        if ringed
+        else t(
+            "**Question {id}:** will point {point}, drawn in the question card, be a mistake "
+            "at step t = {t}?"
+        )
     )
+    bar.markdown(said.format(id=q.id, point=q.point + 1, t=q.t + 1))
     return bar

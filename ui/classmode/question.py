@@ -25,6 +25,7 @@ from ui.classmode.seat import Refused, reach, say, seat_of
 from ui.look.numbers import AXIS, signed, vector_text
 from ui.look.palette import MINUS, PLUS, W_COLOUR
 from ui.look.plots import CHART, as_figure
+from ui.words import N_, t
 
 
 def question_span(q: cr.Question) -> float:
@@ -37,9 +38,9 @@ def question_lines(q: cr.Question) -> list[tuple[str, tuple[list[float], list[fl
     before the step, and once revealed the line after a mistake's step (w = 0 draws none)."""
     w = np.asarray(q.w, dtype=float)
     bias = len(q.z) > len(q.x)
-    lines = [("line before the step", w)]
+    lines = [(N_("line before the step"), w)]
     if q.revealed and q.mistake:
-        lines.append(("line after the step", w + q.eta * q.y * np.asarray(q.z)))
+        lines.append((N_("line after the step"), w + q.eta * q.y * np.asarray(q.z)))
     span = question_span(q)
     return [(name, seg) for name, v in lines if (seg := _line(v, bias, span)) is not None]
 
@@ -50,7 +51,7 @@ def question_notes(q: cr.Question) -> list[str]:
     bias = len(q.z) > len(q.x)
     said = [no_line_words(w, bias)]
     if q.revealed and q.mistake:
-        said.append(no_line_words(w + q.eta * q.y * np.asarray(q.z), bias, "after the step"))
+        said.append(no_line_words(w + q.eta * q.y * np.asarray(q.z), bias, after=True))
     return [text for text in said if text]
 
 
@@ -67,7 +68,7 @@ def question_figure(q: cr.Question) -> go.Figure:
                 "x": seg[0],
                 "y": seg[1],
                 "mode": "lines",
-                "name": name,
+                "name": t(name),
                 "line": {"dash": dash, "color": colour, "width": 3},
                 "hoverinfo": "skip",
             }
@@ -79,8 +80,8 @@ def question_figure(q: cr.Question) -> go.Figure:
             "x": [float(x[0])],
             "y": [float(x[1])],
             "mode": "markers+text",
-            "name": f"point {q.point + 1}, y = {'+1' if plus else '−1'}",
-            "text": [f"point {q.point + 1} ({'+1' if plus else '−1'})"],
+            "name": t("point {n}, y = {y}").format(n=q.point + 1, y="+1" if plus else "−1"),
+            "text": [point_label(q)],
             "textposition": "top center",
             "hoverinfo": "skip",
             "marker": {
@@ -126,17 +127,25 @@ def question_figure(q: cr.Question) -> go.Figure:
     )
 
 
-def no_line_words(w: np.ndarray, bias: bool, when: str = "") -> str:
+def point_label(q: cr.Question) -> str:
+    """The example's label on a picture: "point 3 (+1)"."""
+    return t("point {n} ({y})").format(n=q.point + 1, y="+1" if q.y > 0 else "−1")
+
+
+def no_line_words(w: np.ndarray, bias: bool, *, after: bool = False) -> str:
     """Why a w draws no line, or "" if it draws one: w = 0, or w₁ = w₂ = 0 with a bias that
-    puts every point on one side."""
+    puts every point on one side (``after``: the w after the step)."""
     if math.hypot(float(w[0]), float(w[1])) > 0:
         return ""
-    lead = f"{when}: " if when else ""
     b = float(w[2]) if bias and len(w) > 2 else 0.0
     if b == 0.0:
-        return f"{lead}w = 0: no line" + ("" if when else " yet")
+        return t("after the step: w = 0: no line") if after else t("w = 0: no line yet")
     side = "+" if b > 0 else "−"
-    return f"{lead}w₁ = w₂ = 0: no line, every point is on the {side} side"
+    if after:
+        return t("after the step: w₁ = w₂ = 0: no line, every point is on the {side} side").format(
+            side=side
+        )
+    return t("w₁ = w₂ = 0: no line, every point is on the {side} side").format(side=side)
 
 
 def _line(w: np.ndarray, bias: bool, span: float) -> tuple[list[float], list[float]] | None:
@@ -164,12 +173,26 @@ def question_text(q: cr.Question) -> str:
         return q.prompt
     sign = "+1" if q.y > 0 else "−1"
     v = seen(q)
-    sees = "" if v == "x" and q.z == q.x else f" (the perceptron sees {v} = {vector_text(q.z)})"
-    return (
-        f"At step t = {q.t + 1} the perceptron is shown point {q.point + 1}, "
-        f"x = {vector_text(q.x)}{sees} with label y = {sign}, and w = {vector_text(q.w)}. "
-        "Will it be a mistake?"
-    )
+    values = {
+        "t": q.t + 1,
+        "point": q.point + 1,
+        "x": vector_text(q.x),
+        "v": v,
+        "z": vector_text(q.z),
+        "y": sign,
+        "w": vector_text(q.w),
+    }
+    if v == "x" and q.z == q.x:
+        said = t(
+            "At step t = {t} the perceptron is shown point {point}, x = {x} with label "
+            "y = {y}, and w = {w}. Will it be a mistake?"
+        )
+    else:
+        said = t(
+            "At step t = {t} the perceptron is shown point {point}, x = {x} (the perceptron "
+            "sees {v} = {z}) with label y = {y}, and w = {w}. Will it be a mistake?"
+        )
+    return said.format(**values)
 
 
 def truth_text(q: cr.Question) -> str:
@@ -177,25 +200,37 @@ def truth_text(q: cr.Question) -> str:
         return f"{q.choices[q.right]}. {q.why}"
     m = q.margin
     v = seen(q)
-    rule = RULES[q.rule].tie_note(m)  # only a tie's verdict depends on the rule
+    # only a tie's verdict depends on the rule, so only a tie names it
+    rule = t(" (a tie: {rule})").format(rule=t(RULES[q.rule].short)) if m == 0 else ""
     if not q.mistake:
-        return f"No mistake: y·w·{v} = {signed(m)}{rule}, so w stays and the line does not move."
-    return (
-        f"It was a mistake: y·w·{v} = {signed(m)}{rule}, so w ← w + η·y·{v} and "
-        f"{cr.change_words(q)}."
+        return t("No mistake: y·w·{v} = {m}{rule}, so w stays and the line does not move.").format(
+            v=v, m=signed(m), rule=rule
+        )
+    return t("It was a mistake: y·w·{v} = {m}{rule}, so w ← w + η·y·{v} and {change}.").format(
+        v=v, m=signed(m), rule=rule, change=cr.change_words(q)
     )
 
 
-ANSWERS = {"mistake": True, "no mistake": False}
-VOTES = ("first vote", "second vote")
+# the answers' options (their English words are the answers' keys; shown through t)
+ANSWERS = {N_("mistake"): True, N_("no mistake"): False}
+VOTES = (N_("first vote"), N_("second vote"))
+YOURS = (N_("Your first vote"), N_("Your second vote"))
+
+
+def option_text(q: cr.Question, option: str) -> str:
+    """An option as shown: a bank question's choice as written, "mistake" or "no mistake" in
+    this run's language."""
+    return option if q.bank else t(option)
 
 
 def said_text(q: cr.Question, mistake: bool | int, turn: str | None) -> str:
     """A student's answer in words: the choice, or mistake or not and the turn."""
     if q.bank:
         return q.choices[int(mistake)] if int(mistake) in range(len(q.choices)) else "?"
-    said = "mistake" if mistake else "no mistake"
-    return said + (f", {turns.TURN_WORDS[turn]}" if turn else "")
+    said = t("mistake") if mistake else t("no mistake")
+    if not turn:
+        return said
+    return t("{said}, {turn}").format(said=said, turn=t(turns.TURN_WORDS[turn]))
 
 
 def graded_text(q: cr.Question, mistake: bool | int, turn: str | None) -> str:
@@ -203,19 +238,23 @@ def graded_text(q: cr.Question, mistake: bool | int, turn: str | None) -> str:
     ✗ with the truth; colour is never the cue): "mistake ✓ right · counter-clockwise ✗
     (the line turned clockwise)"."""
     g = an.grade(q, mistake, turn)
+    right = t("{said} ✓ right")
     if q.bank:
         said, truth = said_text(q, mistake, None), q.choices[q.right]
-        return f"{said} ✓ right" if g.mistake_right else f"{said} ✗ (the answer: {truth})"
-    said = "mistake" if mistake else "no mistake"
-    truth = "it was a mistake" if q.mistake else "it was no mistake"
-    parts = [f"{said} ✓ right" if g.mistake_right else f"{said} ✗ ({truth})"]
+        if g.mistake_right:
+            return right.format(said=said)
+        return t("{said} ✗ (the answer: {truth})").format(said=said, truth=truth)
+    said = t("mistake") if mistake else t("no mistake")
+    truth = t("it was a mistake") if q.mistake else t("it was no mistake")
+    wrong = t("{said} ✗ ({truth})")
+    parts = [right.format(said=said) if g.mistake_right else wrong.format(said=said, truth=truth)]
     if turn is None:
-        parts.append("which way: not answered")
+        parts.append(t("which way: not answered"))
     elif g.turn_right:
-        parts.append(f"{turns.TURN_WORDS[turn]} ✓ right")
+        parts.append(right.format(said=t(turns.TURN_WORDS[turn])))
     else:
-        moved = "no mistake: the line did not move" if not q.mistake else cr.change_words(q)
-        parts.append(f"{turns.TURN_WORDS[turn]} ✗ ({moved})")
+        moved = t("no mistake: the line did not move") if not q.mistake else cr.change_words(q)
+        parts.append(wrong.format(said=t(turns.TURN_WORDS[turn]), truth=moved))
     return " · ".join(parts)
 
 
@@ -229,15 +268,15 @@ def _answer(session: Session, q: cr.Question, vote: int, key_m: str, key_t: str)
     given: bool | int = q.options.index(said) if q.bank else ANSWERS[said]
     turn_code = next((k for k, v in turns.TURN_WORDS.items() if v == turn), None)
     if not seat.act_limit.allow():
-        say(session, "Many answers at once: your last one was not counted; answer again.")
+        say(session, t("Many answers at once: your last one was not counted; answer again."))
         return
     try:
         room = reach(cr.load_room, seat.code, fresh=True)
         if room is None:
-            raise Refused("This class is no longer open.")
+            raise Refused(t("This class is no longer open."))
         reach(an.answer, room, seat.seat or "", q.id, given, turn_code, vote)
     except Refused as refused:
-        say(session, f"{refused} Your answer was not counted.")
+        say(session, t("{refused} Your answer was not counted.").format(refused=refused))
         return
     seat.answers[(q.id, vote)] = (given, turn_code)
 
@@ -253,11 +292,13 @@ def question_card(session: Session, q: cr.Question, *, ringed: bool = False) -> 
     box = st.container(border=True, key=f"room_card_{q.id}")
     again = q.rounds > 1 and not q.revealed
     head = (
-        f"**Question {q.id} from the lecturer: vote again.** Discuss it with your "
-        "neighbours, then answer again (your first answer is kept). "
+        t(
+            "**Question {id} from the lecturer: vote again.** Discuss it with your "
+            "neighbours, then answer again (your first answer is kept). "
+        )
         if again
-        else f"**Question {q.id} from the lecturer.** "
-    )
+        else t("**Question {id} from the lecturer.** ")
+    ).format(id=q.id)
     if q.bank:  # its words are in the answer bar; the picture is the lecture's chart
         box.markdown(head + ("" if not q.revealed else question_text(q)))
     else:
@@ -273,16 +314,17 @@ def question_card(session: Session, q: cr.Question, *, ringed: bool = False) -> 
         if again:
             first = mine[1]
             box.caption(
-                f"Your first vote: {said_text(q, *first)}."
+                t("Your first vote: {said}.").format(said=said_text(q, *first))
                 if first is not None
-                else "You did not answer the first vote."
+                else t("You did not answer the first vote.")
             )
         tag = "" if vote == 1 else f"_v{vote}"
         key_m, key_t = f"room_q{q.id}{tag}_said", f"room_q{q.id}{tag}_turn"
         bar = answer_bar(box, q, ringed=ringed)
         bar.pills(
-            q.prompt if q.bank else "Will it be a mistake?",
+            q.prompt if q.bank else t("Will it be a mistake?"),
             list(q.options),
+            format_func=lambda option: option_text(q, option),
             key=key_m,
             on_change=_answer,
             args=(session, q, vote, key_m, key_t),
@@ -290,32 +332,50 @@ def question_card(session: Session, q: cr.Question, *, ringed: bool = False) -> 
         )
         now = mine[vote]
         if now is not None:
-            bar.caption(
-                ("Counted: " if vote == 1 else "Counted (second vote): ")
-                + f"you said {said_text(q, *now)}."
-                + " You can change your answer until the lecturer reveals it."
-            )
+            bar.caption(counted_text(vote, said_text(q, *now)))
         if not q.bank:
             box.pills(
-                "If it is a mistake, which way will the line turn (by its smaller angle)? "
-                "(optional)",
-                [turns.TURN_WORDS[t] for t in turns.TURNS],
+                t(TURN_ASK),
+                [turns.TURN_WORDS[k] for k in turns.TURNS],
+                format_func=t,
                 key=key_t,
                 on_change=_answer,
                 args=(session, q, vote, key_m, key_t),
             )
         return
-    box.markdown(f"**Answer:** {truth_text(q)}")
+    box.markdown(t("**Answer:** {truth}").format(truth=truth_text(q)))
     votes = range(1, q.rounds + 1)
     if all(mine[v] is None for v in votes):
-        box.caption("You did not answer this one.")
+        box.caption(t("You did not answer this one."))
         return
     for v in votes:
-        name = "Yours" if q.rounds == 1 else f"Your {VOTES[v - 1]}"
         got = mine[v]
         box.markdown(
-            f"**{name}:** " + ("not answered" if got is None else graded_text(q, *got) + ".")
+            t("**{name}:** {graded}").format(
+                name=yours_name(q, v),
+                graded=t("not answered") if got is None else graded_text(q, *got) + ".",
+            )
         )
+
+
+TURN_ASK = N_("If it is a mistake, which way will the line turn (by its smaller angle)? (optional)")
+
+
+def yours_name(q: cr.Question, vote: int) -> str:
+    """The name of a student's answer to ``vote``: "Yours", "Your second vote"."""
+    return t("Yours") if q.rounds == 1 else t(YOURS[vote - 1])
+
+
+def counted_text(vote: int, said: str) -> str:
+    """What the card says of a counted answer (``said``: :func:`said_text`)."""
+    if vote == 1:
+        return t(
+            "Counted: you said {said}. You can change your answer until the lecturer reveals it."
+        ).format(said=said)
+    return t(
+        "Counted (second vote): you said {said}. You can change your answer until the "
+        "lecturer reveals it."
+    ).format(said=said)
 
 
 # ----------------------------------------------------------------------------- the sidebar

@@ -21,6 +21,7 @@ import perceptron_store as store_mod
 from ui.app import links
 from ui.app.state import NOTICES, Session, session_key
 from ui.classmode import classroom as cr
+from ui.words import N_, t
 
 
 class Role(enum.Enum):
@@ -48,8 +49,8 @@ ACT_RATE, ACT_BURST = 2.0, 10  # a seat's answers and submissions (each is a sto
 PUBLISH_RATE, PUBLISH_BURST = 4.0, 20  # the lecturer's changes written to the room
 
 # What the page says when the store cannot be reached: the strip, a refused action.
-STORE_DOWN = "The class cannot be reached right now (the app's store is down); try again."
-STRIP_DOWN = "The class cannot be reached right now; this page goes on by itself."
+STORE_DOWN = N_("The class cannot be reached right now (the app's store is down); try again.")
+STRIP_DOWN = N_("The class cannot be reached right now; this page goes on by itself.")
 
 
 @dataclass
@@ -157,7 +158,7 @@ def reach(fn: Callable[Concatenate[store_mod.Store, P], T], *args: P.args, **kwa
     try:
         return links.call(fn, *args, **kwargs)
     except store_mod.StoreDown as exc:
-        raise Refused(STORE_DOWN) from exc
+        raise Refused(t(STORE_DOWN)) from exc
     except store_mod.StoreFull as exc:  # the store's own sentence, no outside text in it
         raise Refused(str(exc)) from exc
     except cr.RoomError as exc:

@@ -55,10 +55,12 @@ from ui.classmode.seat import (
 )
 from ui.classmode.votes import question_state, revealed_bars, revealed_line, tally_bars
 from ui.live import light
+from ui.look.numbers import number
 from ui.look.style import page_style
 from ui.look.text import safe
 from ui.server import guard
 from ui.server.internals import testid
+from ui.words import t, tn
 
 HOOKS = session_key("room_hooks")
 LIVE = session_key("room_live")  # the lecturer shows the answers' shares while the class votes
@@ -85,21 +87,25 @@ def sidebar_box(session: Session) -> None:
     seat = seat_of(session)
     if seat is None:
         # a plain expander, sent whole: a lazy one (on_change) moves the widgets under it
-        with sb.expander("Class mode", icon=":material/school:"):
-            st.caption("A lecturer starts a class; students join it with its code or QR code.")
+        with sb.expander(t("Class mode"), icon=":material/school:"):
+            st.caption(t("A lecturer starts a class; students join it with its code or QR code."))
             st.button(
-                "Start a class",
+                t("Start a class"),
                 key="room_start",
                 icon=":material/co_present:",
                 on_click=start_and_go,
                 args=(session,),
             )
-            st.page_link(ROOM_PAGE, label="Join a class", icon=":material/login:")
+            st.page_link(ROOM_PAGE, label=t("Join a class"), icon=":material/login:")
         return
-    nick = safe(seat.nick) or "a student"
-    who = "you are its lecturer" if seat.lecturer else f"you joined as {nick}"
-    sb.info(f"Class **{cr.shown_code(seat.code)}**: {who}.", icon=":material/school:")
-    sb.page_link(ROOM_PAGE, label="The class page", icon=":material/school:")
+    said = (
+        t("Class **{code}**: you are its lecturer.")
+        if seat.lecturer
+        else t("Class **{code}**: you joined as {nick}.")
+    )
+    nick = safe(seat.nick) or t("a student")
+    sb.info(said.format(code=cr.shown_code(seat.code), nick=nick), icon=":material/school:")
+    sb.page_link(ROOM_PAGE, label=t("The class page"), icon=":material/school:")
 
 
 # ----------------------------------------------------------------------------- the live strip
@@ -126,8 +132,8 @@ def join_line() -> str:
     """Where the strip says students join: the address, or that phones cannot reach it."""
     where = address.current()
     if where.reachable:
-        return f"join at {safe(where.url)}{light.PAGE_PATH}"
-    return "**phones cannot join yet** (the Class page says why)"
+        return t("join at {address}").format(address=f"{safe(where.url)}{light.PAGE_PATH}")
+    return t("**phones cannot join yet** (the Class page says why)")
 
 
 @dataclass(frozen=True)
@@ -162,15 +168,18 @@ def live(session: Session, page: str) -> None:
     try:
         room = reach(cr.load_room, seat.code, fresh=channel.fresh(session, "strip"))
     except Refused:
-        st.caption(STRIP_DOWN)
+        st.caption(t(STRIP_DOWN))
         return
     if room is None or room.closed:
-        ended = f"Class {cr.shown_code(seat.code)} has ended. The page is yours again."
+        ended = t("Class {code} has ended. The page is yours again.")
         if room is not None and seat.lecturer:  # closed elsewhere (the lecturer link)
             keep_recap(session, seat)
-            ended += " Its recap and summary are on the Class page."
+            ended = t(
+                "Class {code} has ended. The page is yours again. Its recap and summary are "
+                "on the Class page."
+            )
         leave(session)
-        notice(session, ended)
+        notice(session, ended.format(code=cr.shown_code(seat.code)))
         st.rerun(scope="app")
     if seat.redraw:
         seat.redraw = False
@@ -246,7 +255,7 @@ def _card(session: Session, seat: Seat, room: cr.Room, *, ringed: bool = False) 
     ):
         question_card(session, q)
         st.button(
-            "Hide this question",
+            t("Hide this question"),
             key=f"room_hide_{q.id}",
             on_click=seat.dismissed.add,
             args=(q.id,),
@@ -268,7 +277,7 @@ def _reach_out(session: Session, seat: Seat, room: cr.Room, page: str) -> None:
         )
         head, rest = challenge.announcement(c)
         box.markdown(f":material/emoji_events: **{head}** {rest}", width="stretch")
-        box.page_link(MARGIN_PAGE, label="Open the margin lab", icon=":material/open_with:")
+        box.page_link(MARGIN_PAGE, label=t("Open the margin lab"), icon=":material/open_with:")
     if seat.stopped and page != LECTURE_PAGE:  # Step by step says it in its follow line
         _stopped_note(seat)
 
@@ -279,11 +288,11 @@ def _stopped_note(seat: Seat) -> None:
     )
     row.caption(f":material/explore: {seat.stopped}", width="stretch")
     row.button(
-        "OK",
+        t("OK"),
         key="room_stopped_ok",
         on_click=setattr,
         args=(seat, "stopped", None),
-        help="hide this note",
+        help=t("hide this note"),
     )
 
 
@@ -309,16 +318,15 @@ def lecture_card(session: Session) -> None:
 def _follow_line(session: Session, seat: Seat, room: cr.Room) -> None:
     c1, c2 = st.columns([3, 1], vertical_alignment="center")
     if seat.following:
-        said = (
-            f"Following the lecturer of class {cr.shown_code(room.code)}: their data, "
-            "settings and step."
+        said = t("Following the lecturer of class {code}: their data, settings and step.").format(
+            code=cr.shown_code(room.code)
         )
-        label, key, icon = "Explore on my own", "room_unfollow", ":material/explore:"
+        label, key, icon = t("Explore on my own"), "room_unfollow", ":material/explore:"
     else:
-        said = seat.stopped or (
+        said = seat.stopped or t(
             "Exploring on your own. Follow the lecturer to catch up with their step."
         )
-        label, key, icon = "Follow the lecturer", "room_follow", ":material/sync:"
+        label, key, icon = t("Follow the lecturer"), "room_follow", ":material/sync:"
     c1.caption(said)
     c2.button(label, key=key, on_click=set_following, args=(session, not seat.following), icon=icon)
     # pressed: the whole page, as a follower's Step by step has no controls (player.js)
@@ -347,11 +355,14 @@ def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
     box = st.container(border=True, key="room_strip")
     head = box.columns([4, 1.3], vertical_alignment="center")
     head[0].markdown(
-        f"Class **{cr.shown_code(room.code)}** · **{count}** "
-        f"{'student' if count == 1 else 'students'} · {join_line()}"
+        tn(
+            "Class **{code}** · **{n}** student · {join}",
+            "Class **{code}** · **{n}** students · {join}",
+            count,
+        ).format(code=cr.shown_code(room.code), n=number(count), join=join_line())
     )
     if hooks is None:
-        head[1].caption("Ask questions from *Step by step*.")
+        head[1].caption(t("Ask questions from *Step by step*."))
     else:
         _ask_or_reveal(head[1], session, hooks, q, width="stretch")
     if q is not None and not q.revealed:
@@ -363,7 +374,7 @@ def _lecturer_strip(session: Session, seat: Seat, room: cr.Room) -> None:
                 if hooks is not None:
                     _again_button(session, q, width="content")
     elif q is not None:
-        box.caption(f"Question {q.id}: {truth_text(q)}")
+        box.caption(t("Question {id}: {truth}").format(id=q.id, truth=truth_text(q)))
         with box:
             revealed_bars(room, q)
 
@@ -378,12 +389,12 @@ def _ask_or_reveal(
 ) -> None:
     """Ask with no question open (and the list it asks from, in a popover), else Reveal."""
     if hooks.pick is not None and (q is None or q.revealed):
-        with where.popover("Which question", icon=":material/list:", width=width):
+        with where.popover(t("Which question"), icon=":material/list:", width=width):
             hooks.pick()
     label, key, act, icon = (
-        ("Ask the class", "room_ask", _ask, ":material/help:")
+        (t("Ask the class"), "room_ask", _ask, ":material/help:")
         if q is None or q.revealed
-        else ("Reveal", "room_reveal", _reveal, ":material/visibility:")
+        else (t("Reveal"), "room_reveal", _reveal, ":material/visibility:")
     )
     where.button(
         label, key=key, on_click=act, args=(session, hooks), icon=icon, type="primary", width=width
@@ -415,9 +426,17 @@ def _strip_row(
     # room goes to the join address, which a latecomer still needs whole
     voted_on = q if q is not None and not q.revealed else None  # the question being voted on
     voting = voted_on is not None
-    students = "" if voting else f" · **{count}** {'student' if count == 1 else 'students'}"
+    said = (
+        t("Class **{code}** · {join}")
+        if voting
+        else tn(
+            "Class **{code}** · {join} · **{n}** student",
+            "Class **{code}** · {join} · **{n}** students",
+            count,
+        )
+    )
     box.markdown(
-        f"Class **{cr.shown_code(room.code)}** · {join_line()}{students}",
+        said.format(code=cr.shown_code(room.code), join=join_line(), n=number(count)),
         wrap=False,
         width="stretch",
     )
@@ -427,9 +446,9 @@ def _strip_row(
             st.markdown(state, wrap=False)
     if voting:
         with box.container(width="content"):
-            _live_switch(session, label="Shares")
+            _live_switch(session, label=t("Shares"))
     if hooks is None:
-        box.caption("Ask questions from *Step by step*.", width="content")
+        box.caption(t("Ask questions from *Step by step*."), width="content")
     else:
         if voted_on is not None:
             _again_button(session, voted_on, width="content", where=box)
@@ -457,16 +476,16 @@ _strip_style = page_style(
 )
 
 
-def _live_switch(session: Session, label: str = "Show the shares live") -> None:
+def _live_switch(session: Session, label: str | None = None) -> None:
     """The lecturer's choice to show the answers' shares while the class votes (off: only
     how many answered). Kept for the session, whatever page the strip is on."""
     if LIVE_PICK not in session:
         session[LIVE_PICK] = bool(session.get(LIVE, False))
     st.toggle(
-        label,
+        label or t("Show the shares live"),
         key=LIVE_PICK,
         on_change=lambda: session.__setitem__(LIVE, bool(session.get(LIVE_PICK))),
-        help=(
+        help=t(
             "Off: the class sees only how many answered until you reveal, so a visible "
             "majority does not sway those still thinking."
         ),
@@ -484,14 +503,16 @@ def _again_button(
     if q.rounds >= cr.MAX_ROUNDS:
         return
     (where or st).button(
-        "Vote again",
+        t("Vote again"),
         key="room_again",
         on_click=_vote_again,
         args=(session,),
         icon=":material/forum:",
         width=width,
-        help="Closes this vote (its answers are kept) and asks the class again after they "
-        "talk it over with a neighbour. The shares stay hidden.",
+        help=t(
+            "Closes this vote (its answers are kept) and asks the class again after they "
+            "talk it over with a neighbour. The shares stay hidden."
+        ),
     )
 
 
@@ -522,7 +543,7 @@ def _reveal(session: Session, hooks: LectureHooks) -> None:
     room = room_now(session)
     q = room.question if room is not None else None
     if seat is None or q is None:
-        say(session, "There is no open question to reveal.")
+        say(session, t("There is no open question to reveal."))
         return
     # past the example asked about; a bank question's evidence (its run's end, its mistake)
     shown = (q.reveal_t if q.reveal_t >= 0 else q.t) if q.bank else q.t + 1

@@ -14,6 +14,8 @@ from ui.classmode.answers import Tally, tallies
 from ui.classmode.classroom import MAX_ASKED, MAX_CHALLENGES, Question, Room, change_words
 from ui.classmode.entries import Submission, submissions
 from ui.classmode.turns import TURN_WORDS, TURNS, turn_right, turn_words
+from ui.look.numbers import number, percent
+from ui.words import N_, t, tn
 
 
 def summary_rows(
@@ -30,9 +32,9 @@ def summary_rows(
     for kind, gone in not_kept(room).items():  # the oldest, past the room's limits
         rows.append({"kind": f"{kind} not kept", "number": gone})
     for q in room.asked:
-        for vote, t in enumerate(votes.get(q.id) or [Tally()], start=1):
+        for vote, tally in enumerate(votes.get(q.id) or [Tally()], start=1):
             if q.bank:
-                rows.append(_bank_row(q, vote, t))
+                rows.append(_bank_row(q, vote, tally))
                 continue
             rows.append(
                 {
@@ -43,14 +45,14 @@ def summary_rows(
                     "point": q.point + 1,
                     "answer": ("mistake" if q.mistake else "no mistake") if q.revealed else "",
                     "turn": turn_words(q.turn) if q.revealed else "",
-                    "answered": t.answered,
-                    "said mistake": t.mistake,
-                    "said no mistake": t.no_mistake,
-                    "said counter-clockwise": t.turns["ccw"],
-                    "said clockwise": t.turns["cw"],
-                    "said no turn": t.turns["none"],
-                    "right on mistake": t.right_mistake if q.revealed else "",
-                    "right on turn": t.right_turn if q.revealed else "",
+                    "answered": tally.answered,
+                    "said mistake": tally.mistake,
+                    "said no mistake": tally.no_mistake,
+                    "said counter-clockwise": tally.turns["ccw"],
+                    "said clockwise": tally.turns["cw"],
+                    "said no turn": tally.turns["none"],
+                    "right on mistake": tally.right_mistake if q.revealed else "",
+                    "right on turn": tally.right_turn if q.revealed else "",
                 }
             )
     for c in room.challenges:
@@ -72,10 +74,10 @@ def summary_rows(
     return rows
 
 
-def _bank_row(q: Question, vote: int, t: Tally) -> dict[str, Any]:
+def _bank_row(q: Question, vote: int, tally: Tally) -> dict[str, Any]:
     """A vote on a bank question: the entry's id and words, its choices, how many said each
     (``said choice 1`` is the first choice), the right one once revealed."""
-    picked = t.chosen or (0,) * len(q.choices)
+    picked = tally.chosen or (0,) * len(q.choices)
     row: dict[str, Any] = {
         "kind": "question",
         "number": q.id,
@@ -85,8 +87,8 @@ def _bank_row(q: Question, vote: int, t: Tally) -> dict[str, Any]:
         "question": q.prompt,
         "choices": " | ".join(q.choices),
         "answer": q.choices[q.right] if q.revealed else "",
-        "answered": t.answered,
-        "right on choice": t.right if q.revealed else "",
+        "answered": tally.answered,
+        "right on choice": tally.right if q.revealed else "",
     }
     row.update({f"said choice {i}": n for i, n in enumerate(picked, start=1)})
     return row
@@ -107,9 +109,19 @@ def not_kept_words(room: Room, kind: str) -> str:
     n = not_kept(room).get(kind, 0)
     if not n:
         return ""
-    limit = MAX_ASKED if kind == "questions" else MAX_CHALLENGES
-    which = f"{kind.capitalize()[:-1]} 1 is" if n == 1 else f"{kind.capitalize()} 1 to {n} are"
-    return f"{which} not kept: a class keeps its last {limit} {kind}."
+    if kind == "questions":
+        said = tn(
+            "Question 1 is not kept: a class keeps its last {limit} questions.",
+            "Questions 1 to {n} are not kept: a class keeps its last {limit} questions.",
+            n,
+        )
+        return said.format(n=number(n), limit=number(MAX_ASKED))
+    said = tn(
+        "Challenge 1 is not kept: a class keeps its last {limit} challenges.",
+        "Challenges 1 to {n} are not kept: a class keeps its last {limit} challenges.",
+        n,
+    )
+    return said.format(n=number(n), limit=number(MAX_CHALLENGES))
 
 
 SUMMARY_COLUMNS = (
@@ -170,7 +182,7 @@ def summary_csv(rows: list[dict[str, Any]]) -> str:
 
 # ----------------------------------------------------------------------------- the recap
 
-VOTE_NAMES = ("first vote", "second vote")
+VOTE_NAMES = (N_("first vote"), N_("second vote"))
 
 
 def truth_words(q: Question) -> str:
@@ -178,12 +190,19 @@ def truth_words(q: Question) -> str:
     if q.bank:
         return q.choices[q.right]
     if not q.mistake:
-        return "no mistake (the line did not move)"
-    return f"a mistake, {change_words(q)}"
+        return t("no mistake (the line did not move)")
+    return t("a mistake, {change}").format(change=change_words(q))
 
 
-def _cell(t: Tally, count: int, of: int | None = None) -> str:
-    return f"{count} ({t.share(count, of):.0%})"
+def _cell(tally: Tally, count: int, of: int | None = None) -> str:
+    return f"{number(count)} ({percent(tally.share(count, of), 0)})"
+
+
+def _vote_name(vote: int) -> str:
+    """A vote's row name: "first vote", "second vote", "vote 3" (counted from 0)."""
+    if vote < len(VOTE_NAMES):
+        return t(VOTE_NAMES[vote])
+    return t("vote {n}").format(n=vote + 1)
 
 
 def votes_table(q: Question, votes: Sequence[Tally]) -> str:
@@ -193,47 +212,57 @@ def votes_table(q: Question, votes: Sequence[Tally]) -> str:
     if q.bank:
         return _choices_table(q, votes)
     right_m = "mistake" if q.mistake else "no mistake"
-    choices = [("mistake", "mistake"), ("no mistake", "no mistake")]
+    choices = [(N_("mistake"), "mistake"), (N_("no mistake"), "no mistake")]
     choices += [(TURN_WORDS[k], k) for k in TURNS]
 
     def head(word: str, code: str) -> str:
         right = q.revealed and (code == right_m or (code in TURNS and turn_right(q.turn, code)))
-        return f"{word} ✓ right" if right else word
+        return t("{choice} ✓ right").format(choice=t(word)) if right else t(word)
 
-    cols = ["", "answered", *(head(w, c) for w, c in choices)]
+    cols = ["", t("answered"), *(head(w, c) for w, c in choices)]
     if q.revealed:
-        cols += ["right on mistake", "right on turn"]
+        cols += [t("right on mistake"), t("right on turn")]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for vote, t in enumerate(votes):
-        cells = [VOTE_NAMES[vote] if vote < len(VOTE_NAMES) else f"vote {vote + 1}"]
-        cells.append(str(t.answered))
-        cells += [_cell(t, t.mistake), _cell(t, t.no_mistake)]
-        cells += [_cell(t, t.turns[k], t.turned) for k in TURNS]
+    for vote, tally in enumerate(votes):
+        cells = [_vote_name(vote), number(tally.answered)]
+        cells += [_cell(tally, tally.mistake), _cell(tally, tally.no_mistake)]
+        cells += [_cell(tally, tally.turns[k], tally.turned) for k in TURNS]
         if q.revealed:
-            cells += [_cell(t, t.right_mistake), _cell(t, t.right_turn, t.turned)]
+            cells += [
+                _cell(tally, tally.right_mistake),
+                _cell(tally, tally.right_turn, tally.turned),
+            ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
 def _choices_table(q: Question, votes: Sequence[Tally]) -> str:
     heads = [
-        c + (" ✓ right" if q.revealed and i == q.right else "") for i, c in enumerate(q.choices)
+        t("{choice} ✓ right").format(choice=c) if q.revealed and i == q.right else c
+        for i, c in enumerate(q.choices)
     ]
-    cols = ["", "answered", *heads, *(["right"] if q.revealed else [])]
+    cols = ["", t("answered"), *heads, *([t("right")] if q.revealed else [])]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    for vote, t in enumerate(votes):
-        cells = [VOTE_NAMES[vote] if vote < len(VOTE_NAMES) else f"vote {vote + 1}"]
-        cells += [str(t.answered), *(_cell(t, n) for n in t.picked(q))]
-        cells += [_cell(t, t.right)] if q.revealed else []
+    for vote, tally in enumerate(votes):
+        cells = [_vote_name(vote), number(tally.answered)]
+        cells += [_cell(tally, n) for n in tally.picked(q)]
+        cells += [_cell(tally, tally.right)] if q.revealed else []
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
-def shift_words(q: Question, votes: Sequence[Tally]) -> str:
+def shift_words(q: Question, votes: Sequence[Tally], *, bare: bool = False) -> str:
     """How the class moved between the votes on "mistake or not", once revealed:
-    "right: 1 of 4 (25%) → 3 of 4 (75%)" ("" before the reveal)."""
+    "right: 1 of 4 (25%) → 3 of 4 (75%)" ("" before the reveal; ``bare``: without
+    "right: ")."""
     if not q.revealed or not votes:
         return ""
-    return "right: " + " → ".join(
-        f"{t.right_mistake} of {t.answered} ({t.share(t.right_mistake):.0%})" for t in votes
+    moved = " → ".join(
+        t("{n} of {total} ({share})").format(
+            n=number(v.right_mistake),
+            total=number(v.answered),
+            share=percent(v.share(v.right_mistake), 0),
+        )
+        for v in votes
     )
+    return moved if bare else t("right: {moved}").format(moved=moved)

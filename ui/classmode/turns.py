@@ -1,5 +1,7 @@
 """Which way the drawn line turns at a step, and what else the step did to it: the class
-question's second part, as the picture answers it. Pure: the standard library only.
+question's second part, as the picture answers it. Pure: the standard library and
+``ui.words`` only (its words are marked for the catalogue here and translated where shown:
+the summary's CSV keeps them in English).
 
 A line has no arrow, so it turns by its smaller angle, under 90°: when the normal (w₁, w₂)
 turns by more than 90° the line turns the other way. A turn of exactly 90° is either way.
@@ -10,10 +12,19 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
+from ui.words import N_, t
+
 TURNS = ("ccw", "cw", "none")  # which way the line turns at the step: the answers' words
-TURN_WORDS = {"ccw": "counter-clockwise", "cw": "clockwise", "none": "no turn"}
+TURN_WORDS = {"ccw": N_("counter-clockwise"), "cw": N_("clockwise"), "none": N_("no turn")}
 # the truth may also be a turn by exactly 90°, which either answer names
-TURN_TRUTH = {**TURN_WORDS, "quarter": "a quarter turn (either way)"}
+TURN_TRUTH = {**TURN_WORDS, "quarter": N_("a quarter turn (either way)")}
+# a mistake's turn in words, whole sentences for the catalogue
+TURNED = {
+    "ccw": N_("the line turned counter-clockwise"),
+    "cw": N_("the line turned clockwise"),
+    "quarter": N_("the line turned a quarter turn (either way)"),
+    "none": N_("the line turned no turn"),
+}
 
 
 def turn_of(w: Iterable[float], z: Iterable[float], y: int, eta: float, mistake: bool) -> str:
@@ -86,15 +97,17 @@ def line_change(
 
 def change_words(change: str, turn: str) -> str:
     """What happened to the line at a mistake (``change``: :func:`line_change`), in words
-    ("the line turned clockwise")."""
+    ("the line turned clockwise"), in this run's language."""
     said = {
-        "absent": "there is no line before or after the step (w₁ = w₂ = 0)",
-        "appeared": "the line appeared (before the step w₁ = w₂ = 0: no line)",
-        "vanished": "the line vanished (after the step w₁ = w₂ = 0: no line)",
-        "same": "the line did not move (w only changed its length)",
-        "moved": "the line did not turn: it moved without turning",
-        "flipped": "the line did not turn: w reversed, so its + and − sides swapped",
+        "absent": N_("there is no line before or after the step (w₁ = w₂ = 0)"),
+        "appeared": N_("the line appeared (before the step w₁ = w₂ = 0: no line)"),
+        "vanished": N_("the line vanished (after the step w₁ = w₂ = 0: no line)"),
+        "same": N_("the line did not move (w only changed its length)"),
+        "moved": N_("the line did not turn: it moved without turning"),
+        "flipped": N_("the line did not turn: w reversed, so its + and − sides swapped"),
     }
     if change == "turned":
-        return f"the line turned {turn_words(turn)}"
-    return said.get(change, "the line did not move")
+        if turn in TURNED:
+            return t(TURNED[turn])
+        return t("the line turned {turn}").format(turn=turn)
+    return t(said.get(change, N_("the line did not move")))

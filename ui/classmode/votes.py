@@ -7,7 +7,7 @@ way the line turns) and the bank's (one of its choices): ``Question.options`` an
 ``Tally.picked`` give both as a list of choices.
 
 May import: ``streamlit``, ``ui.classmode`` (classroom, question, seat, summary, turns),
-``ui.look``.
+``ui.look``, ``ui.words``.
 """
 
 from __future__ import annotations
@@ -22,13 +22,18 @@ from ui.classmode import classroom as cr
 from ui.classmode import turns
 from ui.classmode.question import said_text
 from ui.classmode.seat import STRIP_DOWN, Refused, reach
-from ui.classmode.summary import VOTE_NAMES, shift_words
-from ui.look.numbers import vector_text
+from ui.classmode.summary import shift_words
+from ui.look.numbers import number, percent, vector_text
+from ui.words import N_, t
+
+VOTE_TITLES = (N_("First vote"), N_("Second vote"))
 
 
 def truth_word(q: cr.Question) -> str:
     """The right answer in a word or two: the bank's choice, "a mistake" or "no mistake"."""
-    return q.options[q.answer_index] if q.bank else ("a mistake" if q.mistake else "no mistake")
+    if q.bank:
+        return q.options[q.answer_index]
+    return t("a mistake") if q.mistake else t("no mistake")
 
 
 def revealed_line(answers: Mapping[tuple[int, int], tuple[Any, Any]], q: cr.Question) -> str:
@@ -39,17 +44,19 @@ def revealed_line(answers: Mapping[tuple[int, int], tuple[Any, Any]], q: cr.Ques
     # the last vote the student answered grades them (the second, after discussion)
     votes = [v for v in range(q.rounds, 0, -1) if (q.id, v) in answers]
     if not votes:
-        return f"Question {q.id}: not answered · it was {truth}"
+        return t("Question {id}: not answered · it was {truth}").format(id=q.id, truth=truth)
     said, turn = answers[(q.id, votes[0])]
     g = an.grade(q, said, turn)
     if g.mistake_right and (turn is None or g.turn_right):
-        mark = "✓ right"
+        mark = t("✓ right")
     elif g.mistake_right:
-        mark = "✓ mistake or not, ✗ the turn"
+        mark = t("✓ mistake or not, ✗ the turn")
     else:
-        mark = "✗ not this time"
+        mark = t("✗ not this time")
     # the mark first: a phone's line may end in an ellipsis
-    return f"Question {q.id}: {mark} · it was {truth}, you said {said_text(q, said, turn)}"
+    return t("Question {id}: {mark} · it was {truth}, you said {said}").format(
+        id=q.id, mark=mark, truth=truth, said=said_text(q, said, turn)
+    )
 
 
 def question_state(room: cr.Room, q: cr.Question | None, count: int, *, live: bool) -> str:
@@ -65,27 +72,49 @@ def question_state(room: cr.Room, q: cr.Question | None, count: int, *, live: bo
             else [an.tally(reach(an.answers_of, room, q.id, q.rounds), q)]
         )
     except Refused:
-        return f"Question {q.id}: the answers cannot be read now"
+        return t("Question {id}: the answers cannot be read now").format(id=q.id)
     if q.revealed:
         shift = shift_words(q, votes)
-        return f"Question {q.id}: {truth_word(q)}" + (f" · {shift}" if shift else "")
-    t = votes[-1]
+        if shift:
+            return t("Question {id}: {truth} · {shift}").format(
+                id=q.id, truth=truth_word(q), shift=shift
+            )
+        return t("Question {id}: {truth}").format(id=q.id, truth=truth_word(q))
+    tally = votes[-1]
     said = (
-        "".join(f" · {o} {n}" for o, n in zip(q.options, t.picked(q), strict=True)) if live else ""
+        "".join(
+            f" · {option_words(q, o)} {number(n)}"
+            for o, n in zip(q.options, tally.picked(q), strict=True)
+        )
+        if live
+        else ""
     )
-    vote = " (vote 2)" if q.rounds > 1 else ""
-    return f"**Question {q.id}**{vote}: **{t.answered} of {count} answered**{said}"
+    head = (
+        t("**Question {id}** (vote 2): **{n} of {count} answered**")
+        if q.rounds > 1
+        else t("**Question {id}**: **{n} of {count} answered**")
+    )
+    return head.format(id=q.id, n=number(tally.answered), count=number(count)) + said
+
+
+def option_words(q: cr.Question, option: str) -> str:
+    """A choice as shown: a bank question's own words, or "mistake" / "no mistake" in this
+    run's language (the option itself stays the answer's English key)."""
+    return option if q.bank else t(option)
 
 
 def asked_words(q: cr.Question) -> str:
     """The open question, as the lecturer's strip says it."""
-    again = " Second vote, after the discussion." if q.rounds > 1 else ""
+    again = " " + t("Second vote, after the discussion.") if q.rounds > 1 else ""
     if q.bank:
-        return f"**Question {q.id}:** {q.prompt}{again}"
+        return t("**Question {id}:** {prompt}").format(id=q.id, prompt=q.prompt) + again
     sign = "+1" if q.y > 0 else "−1"
     return (
-        f"**Question {q.id}:** will point {q.point + 1}, x = {vector_text(q.x)} with "
-        f"y = {sign}, be a mistake at step t = {q.t + 1}?{again}"
+        t(
+            "**Question {id}:** will point {point}, x = {x} with y = {sign}, be a mistake at "
+            "step t = {t}?"
+        ).format(id=q.id, point=q.point + 1, x=vector_text(q.x), sign=sign, t=q.t + 1)
+        + again
     )
 
 
@@ -93,21 +122,29 @@ def tally_bars(q: cr.Question, room: cr.Room, count: int, *, live: bool) -> None
     """The open vote: the question, how many answered, and (if the lecturer shows them
     live) each choice's share as a bar with its words and numbers."""
     try:
-        t = an.tally(reach(an.answers_of, room, q.id, q.rounds), q)
+        tally = an.tally(reach(an.answers_of, room, q.id, q.rounds), q)
     except Refused:
-        st.caption(STRIP_DOWN)
+        st.caption(t(STRIP_DOWN))
         return
     st.markdown(asked_words(q))
+    answered = t("**{n}** of {count} answered").format(
+        n=number(tally.answered), count=number(count)
+    )
     if not live:
-        st.markdown(f"**{t.answered}** of {count} answered")
+        st.markdown(answered)
         return
     cols = st.columns([1.2, *([4 / len(q.options)] * len(q.options))], vertical_alignment="center")
-    cols[0].markdown(f"**{t.answered}** of {count} answered")
-    for col, label, n in zip(cols[1:], q.options, t.picked(q), strict=True):
-        col.progress(t.share(n), text=f"{label}: {n} ({t.share(n):.0%})")
-    which = ", ".join(f"{turns.TURN_WORDS[k]} {v}" for k, v in t.turns.items() if v)
+    cols[0].markdown(answered)
+    for col, label, n in zip(cols[1:], q.options, tally.picked(q), strict=True):
+        col.progress(tally.share(n), text=_bar_text(option_words(q, label), n, tally.share(n)))
+    which = ", ".join(f"{t(turns.TURN_WORDS[k])} {number(v)}" for k, v in tally.turns.items() if v)
     if which and not q.bank:
-        st.caption(f"Which way the line turns: {which}.")
+        st.caption(t("Which way the line turns: {which}.").format(which=which))
+
+
+def _bar_text(label: str, n: int, share: float) -> str:
+    """A choice's bar: "mistake: 3 (25%)"."""
+    return f"{label}: {number(n)} ({percent(share, 0)})"
 
 
 def revealed_bars(room: cr.Room, q: cr.Question) -> None:
@@ -116,22 +153,30 @@ def revealed_bars(room: cr.Room, q: cr.Question) -> None:
     try:
         votes = reach(an.tallies, room, q)
     except Refused:
-        st.caption(STRIP_DOWN)
+        st.caption(t(STRIP_DOWN))
         return
     cols = st.columns(len(votes))
-    for col, name, t in zip(cols, VOTE_NAMES, votes, strict=False):
+    for col, title, tally in zip(cols, VOTE_TITLES, votes, strict=False):
         with col:
-            title = name.capitalize() if len(votes) > 1 else "The class"
-            st.markdown(f"**{title}:** {t.answered} answered")
-            for i, (label, n) in enumerate(zip(q.options, t.picked(q), strict=True)):
-                mark = " ✓ right" if i == q.answer_index else ""
-                st.progress(t.share(n), text=f"{label}{mark}: {n} ({t.share(n):.0%})")
-            if t.turned and not q.bank:
+            name = t(title) if len(votes) > 1 else t("The class")
+            st.markdown(t("**{name}:** {n} answered").format(name=name, n=number(tally.answered)))
+            for i, (label, n) in enumerate(zip(q.options, tally.picked(q), strict=True)):
+                shown = option_words(q, label)
+                if i == q.answer_index:
+                    shown = t("{choice} ✓ right").format(choice=shown)
+                st.progress(tally.share(n), text=_bar_text(shown, n, tally.share(n)))
+            if tally.turned and not q.bank:
                 which = ", ".join(
-                    f"{turns.TURN_WORDS[k]}{' ✓' if turns.turn_right(q.turn, k) else ''} {v}"
-                    for k, v in t.turns.items()
+                    f"{t(turns.TURN_WORDS[k])}{' ✓' if turns.turn_right(q.turn, k) else ''} "
+                    f"{number(v)}"
+                    for k, v in tally.turns.items()
                 )
-                st.caption(f"Which way: {which} ({t.right_turn} of {t.turned} right).")
+                st.caption(
+                    t("Which way: {which} ({n} of {total} right).").format(
+                        which=which, n=number(tally.right_turn), total=number(tally.turned)
+                    )
+                )
     shift = shift_words(q, votes)
     if len(votes) > 1 and shift:
-        st.markdown(f"**{'The answer' if q.bank else 'Mistake or not'}, {shift}**")
+        said = t("**The answer, {shift}**") if q.bank else t("**Mistake or not, {shift}**")
+        st.markdown(said.format(shift=shift))

@@ -15,6 +15,7 @@ from perceptron_core import (
     proof_curves,
     train,
 )
+from ui.words import N_
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,11 +41,11 @@ def unit_rows(X: np.ndarray) -> np.ndarray:
 
 # each key of ``ui.app.state.SCALES`` in words, for the widget and the run's summary
 SCALE_NAMES = {
-    "given": "x as given",
-    "radius": "x ÷ R (every point in the unit disc)",
-    "unit": "each x ÷ ‖x‖ (every point at length 1)",
+    "given": N_("x as given"),
+    "radius": N_("x ÷ R (every point in the unit disc)"),
+    "unit": N_("each x ÷ ‖x‖ (every point at length 1)"),
 }
-SCALE_HELP = (
+SCALE_HELP = N_(
     "**x ÷ R** divides every point by the same R = max ‖x‖, Princeton COS 495's “W.L.O.G.”: "
     "without the bias, from w₀ = 0, no mistake changes (w is divided by R too) and (R/γ)² is "
     "the same number. With the bias the perceptron sees (x/R, 1), whose 1 is not divided, so "

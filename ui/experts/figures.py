@@ -16,6 +16,7 @@ import numpy.typing as npt
 from perceptron_core import ExpertsRun
 from ui.look.numbers import AXIS, number, percent, tex
 from ui.look.palette import BOUND, MINUS, PLUS, STAR
+from ui.words import t, tn
 
 Fig = dict[str, Any]
 MAX_POINTS = 400  # a weight curve drawn with more change points is thinned
@@ -29,13 +30,14 @@ def analysts(indices: Any) -> str:
 
 def committee_sentence(run: ExpertsRun) -> str:
     """Who the committee is: "The committee is analysts 3, 7, 12." ("analyst 3" for k = 1)."""
-    who = "analyst" if len(run.committee) == 1 else "analysts"
-    return f"The committee is {who} {analysts(run.committee)}."
+    return tn(
+        "The committee is analyst {who}.", "The committee is analysts {who}.", len(run.committee)
+    ).format(who=analysts(run.committee))
 
 
-def cosine(run: ExpertsRun, t: int) -> float:
-    """cos of the angle between w after day t and u (0 while w = 0)."""
-    w = run.weights[t]
+def cosine(run: ExpertsRun, day: int) -> float:
+    """cos of the angle between w after day ``day`` and u (0 while w = 0)."""
+    w = run.weights[day]
     norm = float(np.linalg.norm(w))
     return float(w @ run.u) / norm if norm else 0.0
 
@@ -54,8 +56,9 @@ def mistakes_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
             "y": made[keep].tolist(),
             "mode": "lines",
             "line": {"color": MINUS, "width": 3, "shape": "hv"},
-            "name": f"mistakes so far (M = {number(run.n_mistakes)})",
-            "hovertemplate": "after day %{x:,}: %{y:,} mistakes<extra></extra>",
+            "name": t("mistakes so far (M = {M})").format(M=number(run.n_mistakes)),
+            "hovertemplate": t("after day {day}: {k} mistakes").format(day="%{x:,}", k="%{y:,}")
+            + "<extra></extra>",
         },
         {
             "type": "scatter",
@@ -63,7 +66,9 @@ def mistakes_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
             "y": [run.bound, run.bound],
             "mode": "lines",
             "line": {"color": BOUND, "width": 3, "dash": "dash"},
-            "name": f"bound n·k = {run.n} · {run.k} = {number(run.bound)}",
+            "name": t("bound n·k = {n} · {k} = {bound}").format(
+                n=run.n, k=run.k, bound=number(run.bound)
+            ),
             "hoverinfo": "skip",
         },
     ]
@@ -72,8 +77,8 @@ def mistakes_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
         "layout": {
             "height": height,
             "margin": {"l": 60, "r": 20, "t": 20, "b": 50},
-            "xaxis": {"title": {"text": "day t"}, "range": [0, run.days], **AXIS},
-            "yaxis": {"title": {"text": "mistakes"}, "range": [0, 1.08 * top], **AXIS},
+            "xaxis": {"title": {"text": t("day t")}, "range": [0, run.days], **AXIS},
+            "yaxis": {"title": {"text": t("mistakes")}, "range": [0, 1.08 * top], **AXIS},
             "legend": {"orientation": "h", "y": -0.22},
             "plot_bgcolor": "white",
         },
@@ -106,6 +111,8 @@ def weights_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
     changes = np.flatnonzero(run.mistakes) + 1  # w changes only after a mistake
     keep = _thin(np.unique(np.concatenate([[0], changes, [run.days]])))
     in_committee = _in_committee(run)
+    names = {True: t("committee"), False: t("other analysts")}
+    hover = t("analyst {i}: w = {w} after day {day}") + "<extra></extra>"
     data: list[dict[str, Any]] = []
     for i in np.argsort(in_committee, kind="stable"):  # the others first: blue on top
         member = bool(in_committee[i])
@@ -122,10 +129,10 @@ def weights_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
                     "shape": "hv",
                 },
                 "opacity": 1.0 if member else 0.45,
-                "name": "committee" if member else "other analysts",
+                "name": names[member],
                 "legendgroup": "committee" if member else "others",
                 "showlegend": first,
-                "hovertemplate": f"analyst {i + 1}: w = %{{y:,}} after day %{{x:,}}<extra></extra>",
+                "hovertemplate": hover.format(i=i + 1, w="%{y:,}", day="%{x:,}"),
             }
         )
     return {
@@ -133,9 +140,9 @@ def weights_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
         "layout": {
             "height": height,
             "margin": {"l": 60, "r": 20, "t": 10, "b": 50},
-            "xaxis": {"title": {"text": "day t"}, "range": [0, run.days], **AXIS},
+            "xaxis": {"title": {"text": t("day t")}, "range": [0, run.days], **AXIS},
             "yaxis": {
-                "title": {"text": "weight w_i"},
+                "title": {"text": t("weight w_i")},
                 "range": _weight_range(run),
                 "zeroline": True,
                 **AXIS,
@@ -156,7 +163,8 @@ def final_weights_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
             "y": run.weights[-1].tolist(),
             "marker": {"color": [PLUS if m else STAR for m in in_committee]},
             "showlegend": False,
-            "hovertemplate": "analyst %{x}: w = %{y:,}<extra></extra>",
+            "hovertemplate": t("analyst {i}: w = {w}").format(i="%{x}", w="%{y:,}")
+            + "<extra></extra>",
         }
     ]
     return {
@@ -164,9 +172,9 @@ def final_weights_figure(run: ExpertsRun, *, height: int = 380) -> Fig:
         "layout": {
             "height": height,
             "margin": {"l": 60, "r": 20, "t": 10, "b": 50},
-            "xaxis": {"title": {"text": "analyst i"}, **AXIS},
+            "xaxis": {"title": {"text": t("analyst i")}, **AXIS},
             "yaxis": {
-                "title": {"text": "final weight w_i"},
+                "title": {"text": t("final weight w_i")},
                 "range": _weight_range(run),
                 "zeroline": True,
                 **AXIS,
@@ -183,12 +191,20 @@ def derivation_markdown(run: ExpertsRun) -> str:
     n, k = run.n, run.k
     members = analysts(run.committee[:MAX_LISTED]) + (r",\ \dots" if k > MAX_LISTED else "")
     gamma, D = tex(run.gamma, 4), tex(run.radius, 4)
+    right, wrong = t("right"), t("wrong")  # as the formula counts the committee's votes
     lines = [
-        rf"$u = \tfrac{{1}}{{\sqrt{{{k}}}}}\,(u_1, \dots, u_{{{n}}})$ with $u_i = 1$ for the"
-        rf" committee $i \in \{{{members}\}}$ and $0$ otherwise, so $\|u\| = 1$.",
-        rf"$\displaystyle y_t\,(x_t\cdot u) = \frac{{\#\text{{right}} - \#\text{{wrong}}}}"
-        rf"{{\sqrt{{{k}}}}} \ge \frac{{1}}{{\sqrt{{{k}}}}} = {gamma} = \gamma$, since k = {k}"
-        " is odd: a right majority means right − wrong ≥ 1.",
+        t(
+            r"{u} with $u_i = 1$ for the committee {members} and $0$ otherwise, so $\|u\| = 1$."
+        ).format(
+            u=rf"$u = \tfrac{{1}}{{\sqrt{{{k}}}}}\,(u_1, \dots, u_{{{n}}})$",
+            members=rf"$i \in \{{{members}\}}$",
+        ),
+        t("{formula}, since k = {k} is odd: a right majority means right − wrong ≥ 1.").format(
+            formula=rf"$\displaystyle y_t\,(x_t\cdot u) = \frac{{\#\text{{{right}}} - "
+            rf"\#\text{{{wrong}}}}}{{\sqrt{{{k}}}}} \ge \frac{{1}}{{\sqrt{{{k}}}}} = {gamma} "
+            r"= \gamma$",
+            k=k,
+        ),
         rf"$\|x_t\| = \sqrt{{1^2 + \dots + 1^2}} = \sqrt{{{n}}} = {D} = D$.",
         rf"$\displaystyle \Big(\frac{{D}}{{\gamma}}\Big)^2 = \frac{{{n}}}{{1/{k}}} = {n} \cdot {k}"
         rf" = {tex(run.bound)} = n\,k$.",
@@ -201,8 +217,8 @@ def lemma_checks(run: ExpertsRun) -> list[tuple[str, float, float, bool]]:
     w, m = run.weights[-1], run.n_mistakes
     wu, ww = float(w @ run.u), float(w @ w)
     return [
-        ("Lemma 1: w·u ≥ M γ", wu, m * run.gamma, wu >= m * run.gamma - 1e-9),
-        ("Lemma 2: ‖w‖² ≤ M D²", ww, m * run.n, ww <= m * run.n + 1e-9),
+        (t("Lemma 1: w·u ≥ M γ"), wu, m * run.gamma, wu >= m * run.gamma - 1e-9),
+        (t("Lemma 2: ‖w‖² ≤ M D²"), ww, m * run.n, ww <= m * run.n + 1e-9),
     ]
 
 
@@ -213,27 +229,42 @@ def days_table(run: ExpertsRun, first: int = 30) -> dict[str, list[Any]]:
     right = (X[:, run.committee] == y[:, None]).sum(axis=1)
     a = np.einsum("ij,ij->i", run.weights[:rows], X)  # w before day t, dotted with x_t
     guess = np.where(a >= 0, 1, -1)  # seed 004: predict +1 iff w.x >= 0
-    word = {1: "up", -1: "down"}
+    word = {1: t("up"), -1: t("down")}
+    of_k = t("{right} of {k}")
     return {
-        "day": list(range(1, rows + 1)),
-        "market": [word[int(v)] for v in y],
-        "committee right": [f"{int(r)} of {run.k}" for r in right],
-        "others saying up": [int((np.delete(X[t], run.committee) > 0).sum()) for t in range(rows)],
+        t("day"): list(range(1, rows + 1)),
+        t("market"): [word[int(v)] for v in y],
+        t("committee right"): [of_k.format(right=int(r), k=run.k) for r in right],
+        t("others saying up"): [
+            int((np.delete(X[day], run.committee) > 0).sum()) for day in range(rows)
+        ],
         "w·x": [number(v) for v in a],  # as text: "1,204", as everywhere on the page
-        "perceptron says": [word[int(v)] for v in guess],
-        "mistake": ["yes" if m else "" for m in run.mistakes[:rows]],
+        t("perceptron says"): [word[int(v)] for v in guess],
+        t("mistake"): [t("yes") if m else "" for m in run.mistakes[:rows]],
     }
 
 
 def summary(run: ExpertsRun) -> str:
     """One sentence on the run: mistakes against the bound, when the last one came."""
     wrong = np.flatnonzero(run.mistakes)
-    last = f"the last on day {number(int(wrong[-1]) + 1)}" if wrong.size else "none at all"
-    share = run.n_mistakes / run.bound
-    return (
-        f"**M = {number(run.n_mistakes)}** mistake{'' if run.n_mistakes == 1 else 's'} in "
-        f"{number(run.days)} days ({last}): "
-        f"{percent(share, 0)} of the bound n·k = {number(run.bound)}."
+    if wrong.size:
+        said = tn(
+            "**M = {M}** mistake in {days} days (the last on day {last}): {share} of the bound "
+            "n·k = {bound}.",
+            "**M = {M}** mistakes in {days} days (the last on day {last}): {share} of the bound "
+            "n·k = {bound}.",
+            run.n_mistakes,
+        )
+    else:
+        said = t(
+            "**M = {M}** mistakes in {days} days (none at all): {share} of the bound n·k = {bound}."
+        )
+    return said.format(
+        M=number(run.n_mistakes),
+        days=number(run.days),
+        last=number(int(wrong[-1]) + 1) if wrong.size else "",
+        share=percent(run.n_mistakes / run.bound, 0),
+        bound=number(run.bound),
     )
 
 

@@ -18,11 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from perceptron_core import DATASETS, make_dataset
+from perceptron_core import DATASETS, RULES, make_dataset
 from ui.app.state import SETTINGS, Session, assign, param_key, session_key
 from ui.compute.model import Run, RunSettings, record_run
 from ui.look.style import page_style
 from ui.server.internals import testid
+from ui.words import N_, t
 
 CUSTOM = session_key("data_custom")  # an uploaded or drawn dataset would hide the example's
 
@@ -61,9 +62,9 @@ class WorkedExample:
 EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
         key="four_points",
-        title="the 4 points of Cornell CS6780",
+        title=N_("the 4 points of Cornell CS6780"),
         source="Cornell CS6780",
-        text=(
+        text=N_(
             "Points (1, 2)+, (2, 1)+, (−1, −1)−, (−1, 1)−, no bias, from **w = 0**, "
             "in the given order; on a mistake **w ← w + y·x**."
         ),
@@ -80,6 +81,26 @@ EXAMPLES: tuple[WorkedExample, ...] = (
         },
     ),
 )
+
+
+# the mistake rules' sentences (perceptron_core's RULES[k].text), for the catalogue
+RULE_TEXTS = {
+    "nonpositive": N_("mistake iff y·(w·x) ≤ 0, so w = 0 errs on every example"),
+    "predict_gt": N_("predict +1 iff w·x > 0; a mistake is a wrong prediction"),
+    "predict_ge": N_("predict +1 iff w·x ≥ 0; a mistake is a wrong prediction"),
+    "negative": N_("mistake iff y·(w·x) < 0: from w = 0 nothing is a mistake, so w never moves"),
+}
+
+
+def card_text(example: WorkedExample) -> str:
+    """The example's card sentence in this run's language: its points, its rule, its source
+    (a rule's sentence the table above lacks, or words the engine changed, stay English)."""
+    rule = RULES[example.rule].text
+    if RULE_TEXTS.get(example.rule) == rule:
+        rule = t(rule)
+    return t("{text} Rule: {rule}. *Source: {source}.*").format(
+        text=t(example.text), rule=rule, source=example.source
+    )
 
 
 def settings(example: WorkedExample) -> dict[str, Any]:

@@ -41,7 +41,9 @@ from ui.compute.model import Run
 from ui.lecture.figures import lecture_scene
 from ui.lecture.player import PLAYER_CSS, PLAYER_JS
 from ui.lecture.restart import STEP
+from ui.look.numbers import number
 from ui.look.style import PRESENTER_FONT
+from ui.words import t
 
 _FONTS = Path(__file__).with_name("fonts")
 FONT_MANIFEST = json.loads((_FONTS / "PerceptronLabSans.subset.json").read_text("utf-8"))
@@ -98,21 +100,19 @@ def cut_text(start: int, stop: int, n_steps: int) -> str:
     """Where a file was cut, in words; "" when it holds the whole run."""
     if start == 0 and stop == n_steps:
         return ""
-    return (
-        f"This file holds steps {start:,} to {stop:,} of the run's {n_steps:,}: the run is "
-        f"too long for one file (at most {MAX_FILE_STEPS:,} steps). Download again at "
-        "another step for another range."
-    )
+    return t(
+        "This file holds steps {start} to {stop} of the run's {T}: the run is too long for "
+        "one file (at most {most} steps). Download again at another step for another range."
+    ).format(start=number(start), stop=number(stop), T=number(n_steps), most=number(MAX_FILE_STEPS))
 
 
 def download_label(start: int, stop: int, n_steps: int) -> str:
     """The download button's label: what the file holds, and the limit when it is cut."""
     if start == 0 and stop == n_steps:
-        return f"Download this run (HTML, {n_steps:,} steps, plays offline)"
-    return (
-        f"Download steps {start:,} to {stop:,} of {n_steps:,} (HTML; a file holds at most "
-        f"{MAX_FILE_STEPS:,} steps)"
-    )
+        return t("Download this run (HTML, {T} steps, plays offline)").format(T=number(n_steps))
+    return t(
+        "Download steps {start} to {stop} of {T} (HTML; a file holds at most {most} steps)"
+    ).format(start=number(start), stop=number(stop), T=number(n_steps), most=number(MAX_FILE_STEPS))
 
 
 def slug(text: str, limit: int = 40) -> str:

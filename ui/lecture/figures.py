@@ -23,9 +23,12 @@ from typing import Any
 import numpy as np
 
 from perceptron_core import RULES, augment, mistakes, start_bound
+from ui import words
 from ui.compute.model import Run
+from ui.lecture.sentences import line_said, shown_said
 from ui.look.geometry import Box, boundary_segment, halfplane, view_box
-from ui.look.numbers import count, number, vector_text
+from ui.look.numbers import count, number, spoken, vector_text
+from ui.words import t
 
 MAX_CURVE_POINTS = 300  # longer per-mistake curves are thinned for drawing
 SQUEEZE_POINTS = 80  # the squeeze's two bounding curves, sampled
@@ -60,16 +63,17 @@ def _titles(eta: float) -> dict[str, str]:
     w·w*/η and ‖w‖/η against kγ and R√k."""
     if eta == 1:
         return {
-            "data": "data, the current line w·x = 0 and w",
-            "claim1": "Claim 1: w·w* grows by at least γ per mistake",
-            "claim2": "Claim 2: ‖w‖² grows by at most R² per mistake",
-            "squeeze": "the squeeze: kγ ≤ w·w* ≤ ‖w‖ ≤ R√k",
+            "data": t("data, the current line w·x = 0 and w"),
+            "claim1": t("Claim 1: w·w* grows by at least γ per mistake"),
+            "claim2": t("Claim 2: ‖w‖² grows by at most R² per mistake"),
+            "squeeze": t("the squeeze: kγ ≤ w·w* ≤ ‖w‖ ≤ R√k"),
         }
+    rate = spoken(f"{eta:g}")
     return {
-        "data": "data, the current line w·x = 0 and w",
-        "claim1": f"Claim 1: w·w* grows by at least ηγ per mistake (η = {eta:g})",
-        "claim2": f"Claim 2: ‖w‖² grows by at most η²R² per mistake (η = {eta:g})",
-        "squeeze": "the squeeze: kγ ≤ w·w*/η ≤ ‖w‖/η ≤ R√k",
+        "data": t("data, the current line w·x = 0 and w"),
+        "claim1": t("Claim 1: w·w* grows by at least ηγ per mistake (η = {eta})").format(eta=rate),
+        "claim2": t("Claim 2: ‖w‖² grows by at most η²R² per mistake (η = {eta})").format(eta=rate),
+        "squeeze": t("the squeeze: kγ ≤ w·w*/η ≤ ‖w‖/η ≤ R√k"),
     }
 
 
@@ -129,15 +133,15 @@ def lecture_scene(run: Run, *, start: int, stop: int, data_name: str) -> dict[st
 def facts(run: Run) -> list[str]:
     """The status line's constant part: γ, R and the bound, or why there is none."""
     if run.mm is None:
-        return ["not separable: no w*, no bound"]
+        return [t("not separable: no w*, no bound")]
     mm = run.mm
     out = [
         f"γ = {number(mm.gamma)}",
         f"R = {number(mm.radius)}",
-        f"bound (R/γ)² = {number(mm.bound)}",
+        t("bound (R/γ)² = {bound}").format(bound=number(mm.bound)),
     ]
     if run.curves is not None and _squeeze(run).from_start:
-        out.append(f"bound from w₀ = {number(_squeeze(run).bound)}")
+        out.append(t("bound from w₀ = {bound}").format(bound=number(_squeeze(run).bound)))
     return out
 
 
@@ -149,19 +153,21 @@ def end_text(run: Run, t: int) -> str:
     if trace.converged:
         w = trace.w_before(t)
         unsure = int(_undecided(run, w).sum())
-        rule = RULES[trace.rule].short
+        rule = words.t(RULES[trace.rule].short)
         if not w.any():
-            return (
+            return words.t(
                 "end of the run: no mistake, so nothing was learned: w = 0 is never wrong "
-                f"under the rule “{rule}” (start from w₀ ≠ 0)"
-            )
+                "under the rule “{rule}” (start from w₀ ≠ 0)"
+            ).format(rule=rule)
         if unsure:
-            return (
-                f"end of the run: a pass with no mistake under the rule “{rule}”, but "
-                f"{count(unsure, 'point')} on the line w·x = 0 (not separated)"
-            )
-        return "end of the run: converged (a pass with no mistake)"
-    return f"end of the run: stopped after {count(trace.n_epochs, 'epoch')}"
+            return words.t(
+                "end of the run: a pass with no mistake under the rule “{rule}”, but "
+                "{points} on the line w·x = 0 (not separated)"
+            ).format(rule=rule, points=count(unsure, "point"))
+        return words.t("end of the run: converged (a pass with no mistake)")
+    return words.t("end of the run: stopped after {epochs}").format(
+        epochs=count(trace.n_epochs, "epoch")
+    )
 
 
 def _undecided(run: Run, w: np.ndarray) -> np.ndarray:
@@ -179,8 +185,16 @@ def status(run: Run, t: int) -> list[str]:
     trace = run.trace
     n, T = trace.n_examples, trace.n_steps
     epoch, example = epoch_and_example(t, n)
-    where = f"epoch {epoch}, example {example} of {n}" if t else "no example shown yet"
-    return [where, f"step t = {t:,} of {T:,}", f"mistakes k = {trace.mistakes_before(t):,}"]
+    where = (
+        words.t("epoch {epoch}, example {example} of {n}").format(epoch=epoch, example=example, n=n)
+        if t
+        else words.t("no example shown yet")
+    )
+    return [
+        where,
+        words.t("step t = {t} of {T}").format(t=number(t), T=number(T)),
+        words.t("mistakes k = {k}").format(k=number(trace.mistakes_before(t))),
+    ]
 
 
 def step_view(run: Run, t: int, box: Box | None = None) -> dict[str, Any]:
@@ -219,10 +233,14 @@ def step_view(run: Run, t: int, box: Box | None = None) -> dict[str, Any]:
         margin = float(trace.steps.margin[t - 1])
         shown = (i, mistake, margin)
         view["shown"], view["mistake"] = i, mistake
-        verdict = "mistake, w updated" if mistake else "correct, w kept"
+        verdict = words.t("mistake, w updated") if mistake else words.t("correct, w kept")
         if margin == 0:  # a tie: the rule decided (the maths and the sentence name it)
-            verdict = "w·x = 0, " + ("mistake, w updated" if mistake else "no mistake, w kept")
-        view["said"] = f"point {i + 1}: {verdict}"
+            verdict = (
+                words.t("w·x = 0, mistake, w updated")
+                if mistake
+                else words.t("w·x = 0, no mistake, w kept")
+            )
+        view["said"] = words.t("point {i}: {verdict}").format(i=i + 1, verdict=verdict)
     else:
         view["shown"], view["mistake"], view["said"] = None, False, ""
     view["math"] = _math(run, t)
@@ -260,7 +278,7 @@ def _math(run: Run, t: int) -> dict[str, Any]:
         "m": number(float(trace.steps.margin[s]), 4),
         "mistake": mistake,
         # on a tie only the rule decides, so it is named there (the browser writes it out)
-        "rule": RULES[trace.rule].short if trace.steps.margin[s] == 0 else "",
+        "rule": words.t(RULES[trace.rule].short) if trace.steps.margin[s] == 0 else "",
     }
     if mistake:
         out["wa"] = [number(v) for v in trace.w_before(t)]
@@ -275,42 +293,48 @@ def _say(run: Run, t: int, w: np.ndarray, k: int, shown: tuple[int, bool, float]
     wrong = mistakes(w, run.X, run.y, bias=trace.bias, rule=trace.rule)
     unsure = int(_undecided(run, w).sum())
     right = n - int(wrong.sum()) - unsure
-    head = f"Step t = {t:,} of {T:,}, after k = {count(k, 'mistake')}. "
-    if np.any(w[:2]):
-        line = f"The line w·x = 0 for w = {vector_text(w)} gets {right} of {n} points right"
-    else:
-        line = f"w = {vector_text(w)} draws no line; it gets {right} of {n} points right"
-    if unsure:
-        line += (
-            f"; {unsure} {'has' if unsure == 1 else 'have'} w·x = 0, which the rule "
-            f"“{RULES[trace.rule].short}” does not count as a mistake"
-        )
-    line += "."
-    said = ""
+    head = words.t("Step t = {t} of {T}, after k = {mistakes}.").format(
+        t=number(t), T=number(T), mistakes=count(k, "mistake")
+    )
+    rule = words.t(RULES[trace.rule].short)
+    line = line_said(bool(np.any(w[:2])), unsure).format(
+        w=vector_text(w), right=right, n=n, unsure=unsure, rule=rule
+    )
+    sentences = [head, line]
     if shown is not None:
         i, mistake, margin = shown
-        label = "+1" if run.y[i] > 0 else "−1"
-        said = f" The example just shown, point {i + 1} (y = {label}), "
-        kept = "so w was updated." if mistake else "so w was kept."
-        if margin == 0:  # a tie: the rule, not the point, made the verdict
-            verdict = "a mistake" if mistake else "no mistake"
-            said += f"has w·x = 0: {verdict} by the rule “{RULES[trace.rule].short}”, {kept}"
-        else:
-            said += ("was a mistake, " if mistake else "was right, ") + kept
-    claims = ""
+        sentences.append(
+            shown_said(mistake, margin == 0).format(
+                i=i + 1, label="+1" if run.y[i] > 0 else "−1", rule=rule
+            )
+        )
     c = run.curves
     if c is not None:
-        claims = (
-            f" Claim 1: w·w* = {number(c.w_dot_wstar[k])} ≥ {_lower_name(run)} = "
-            f"{number(c.lower[k])}. Claim 2: ‖w‖² = {number(c.w_norm_sq[k])} ≤ "
-            f"{_upper_name(run)} = {number(c.upper[k])}."
+        sentences.append(
+            words.t(
+                "Claim 1: w·w* = {dot} ≥ {lower_name} = {lower}. "
+                "Claim 2: ‖w‖² = {nsq} ≤ {upper_name} = {upper}."
+            ).format(
+                dot=number(c.w_dot_wstar[k]),
+                lower_name=_lower_name(run),
+                lower=number(c.lower[k]),
+                nsq=number(c.w_norm_sq[k]),
+                upper_name=_upper_name(run),
+                upper=number(c.upper[k]),
+            )
         )
     else:
-        claims = (
-            f" Claim 2: ‖w‖² = {number(float(w @ w))} ≤ {_upper_name(run)} = "
-            f"{number(_plain_upper(run, k))}. Not separable: no w*, so no Claim 1 and no bound."
+        sentences.append(
+            words.t(
+                "Claim 2: ‖w‖² = {nsq} ≤ {upper_name} = {upper}. "
+                "Not separable: no w*, so no Claim 1 and no bound."
+            ).format(
+                nsq=number(float(w @ w)),
+                upper_name=_upper_name(run),
+                upper=number(_plain_upper(run, k)),
+            )
         )
-    return head + line + said + claims
+    return " ".join(sentences)
 
 
 def _plain_upper(run: Run, k: int) -> float:
@@ -325,8 +349,9 @@ def _points(run: Run) -> dict[str, Any]:
     X, y = run.X, run.y
     out: dict[str, Any] = {"x": _r(X[:, 0]), "y": _r(X[:, 1]), "label": y.astype(int).tolist()}
     if len(y) <= 500:  # a tooltip per point: "point 4: (0.5, 1.2), y = +1"
+        tip = t("point {i}: {x}, y = {y}")
         out["tip"] = [
-            f"point {i + 1}: ({number(a)}, {number(b)}), y = {'+1' if c > 0 else '−1'}"
+            tip.format(i=i + 1, x=vector_text((a, b)), y="+1" if c > 0 else "−1")
             for i, (a, b, c) in enumerate(zip(X[:, 0], X[:, 1], y, strict=True))
         ]
     return out
@@ -409,7 +434,9 @@ def _panels(
     separable = run.curves is not None and run.mm is not None
     if separable and _squeeze(run).from_start:
         low, up = _squeeze(run).names(eta)
-        titles["squeeze"] = f"the squeeze from w₀: {low} ≤ w·w*{per} ≤ ‖w‖{per} ≤ {up}"
+        titles["squeeze"] = t("the squeeze from w₀: {low} ≤ w·w*{per} ≤ ‖w‖{per} ≤ {up}").format(
+            low=low, per=per, up=up
+        )
     panels: dict[str, Any] = {
         "data": {
             "title": titles["data"],
@@ -430,14 +457,14 @@ def _panels(
             "title": titles[panel],
             "x": [x0, x1],
             "y": [y0, y1],
-            "xlabel": "mistakes k",
+            "xlabel": t("mistakes k"),
             "key": keys[panel],
         }
         if not separable and panel != "claim2":
             spec["note"] = (
-                "not separable: no w*, no γ, no bound"
+                t("not separable: no w*, no γ, no bound")
                 if panel == "claim1"
-                else "no γ > 0, so nothing forces the mistakes to stop"
+                else t("no γ > 0, so nothing forces the mistakes to stop")
             )
         panels[panel] = spec
     if separable:
@@ -477,7 +504,7 @@ class _Squeeze:
     def bound_text(self) -> str:
         if not self.from_start:
             return f"(R/γ)² = {number(self.bound)}"
-        return f"bound from w₀ = {number(self.bound)}"
+        return t("bound from w₀ = {bound}").format(bound=number(self.bound))
 
 
 def _squeeze(run: Run) -> _Squeeze:
@@ -512,9 +539,11 @@ def ring_name(run: Run) -> str:
     X = run.X
     r_plane = float(np.linalg.norm(X, axis=1).max())
     if not run.trace.bias:
-        return f"radius R = {number(r_plane)} = max ‖x‖"
+        return t("radius R = {r} = max ‖x‖").format(r=number(r_plane))
     radius = run.mm.radius if run.mm is not None else math.sqrt(r_plane**2 + 1.0)
-    return f"max ‖x‖ = {number(r_plane)} (R = {number(radius)} counts the bias 1)"
+    return t("max ‖x‖ = {r} (R = {R} counts the bias 1)").format(
+        r=number(r_plane), R=number(radius)
+    )
 
 
 def _ranges(run: Run, shown: int) -> dict[str, tuple[float, float, float, float]]:

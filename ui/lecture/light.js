@@ -28,6 +28,7 @@ const OFFLINE_AFTER = 2500; // ms without the channel before the page says it re
  * @property {{join: string, lecture: string, live: string, card: string, page: string}} urls
  * @property {{player: string, card: string, live: string}} code_files
  * @property {string} bar the card's answer bar's key prefix
+ * @property {Record<string, string>} [words] this page's words in its language (ui.words.script_words; none: English)
  */
 
 /**
@@ -50,6 +51,7 @@ function byId(id) {
 
 /** @type {HallData} */
 const D = JSON.parse(byId("hall-data").textContent || "{}");
+setWords(D.words);
 
 const H = {
   /** @type {HallSeat | null} */ seat: null,
@@ -103,8 +105,8 @@ async function onJoin(event) {
   const nick = /** @type {HTMLInputElement} */ (byId("hall-nick"));
   const go = /** @type {HTMLButtonElement} */ (byId("hall-go"));
   const said = byId("hall-said");
-  if (!code.value.trim()) { said.textContent = "Type the class code from the projector."; code.focus(); return; }
-  if (!nick.value.trim()) { said.textContent = "Type a nickname: the class sees it beside your answers."; nick.focus(); return; }
+  if (!code.value.trim()) { said.textContent = tr("Type the class code from the projector."); code.focus(); return; }
+  if (!nick.value.trim()) { said.textContent = tr("Type a nickname: the class sees it beside your answers."); nick.focus(); return; }
   go.disabled = true;
   said.textContent = "";
   try {
@@ -114,9 +116,9 @@ async function onJoin(event) {
     });
     const body = await response.json();
     if (response.ok && body && typeof body.ticket === "string") enter(body);
-    else said.textContent = body && typeof body.error === "string" ? body.error : "That did not work: try again.";
+    else said.textContent = body && typeof body.error === "string" ? body.error : tr("That did not work: try again.");
   } catch (e) {
-    said.textContent = "The class could not be reached (the network): try again.";
+    said.textContent = tr("The class could not be reached (the network): try again.");
   }
   go.disabled = false;
 }
@@ -128,8 +130,8 @@ async function enter(seat) {
   H.seat = seat;
   byId("hall-join").hidden = true;
   byId("hall-lecture").hidden = false;
-  byId("hall-class").textContent = `Class ${seat.shown}: you joined as ${seat.nick}. The chart follows the lecturer.`;
-  document.title = `Class ${seat.shown}: Perceptron Lab`;
+  byId("hall-class").textContent = tr("Class {code}: you joined as {nick}. The chart follows the lecturer.", { code: seat.shown, nick: seat.nick });
+  document.title = tr("Class {code}: Perceptron Lab", { code: seat.shown });
   const url = new URL(window.location.href);
   url.search = new URLSearchParams({ room: seat.code }).toString();
   window.history.replaceState(null, "", url.href); // the address a classmate may copy
@@ -137,7 +139,7 @@ async function enter(seat) {
   try {
     found = await modules();
   } catch (e) {
-    status("This page's code could not be loaded: reload the page.");
+    status(tr("This page's code could not be loaded: reload the page."));
     return;
   }
   [H.player, , H.live] = found;
@@ -176,7 +178,7 @@ function watchChannel() {
   const now = Date.now();
   if (!H.offlineSince) H.offlineSince = now;
   if (now - H.offlineSince > OFFLINE_AFTER) {
-    status("Reconnecting to the class… the lecture stays at the last step you saw.");
+    status(tr("Reconnecting to the class… the lecture stays at the last step you saw."));
   }
 }
 
@@ -204,7 +206,7 @@ async function lecture(t) {
       H.tries = 0;
       show(/** @type {HallLecture} */ (body));
     } else if (response.status === 403) {
-      showForm(body && typeof body.error === "string" ? body.error : "Join the class again.");
+      showForm(body && typeof body.error === "string" ? body.error : tr("Join the class again."));
     } else {
       retry = true;
       if (body && typeof body.error === "string") status(body.error);

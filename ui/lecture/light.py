@@ -29,6 +29,7 @@ from urllib.parse import urlencode
 import numpy as np
 
 import perceptron_store as store_mod
+from ui import words
 from ui.app import links, sidebar
 from ui.app.state import LINK_PARAM, SETTINGS, init
 from ui.classmode import arrive, challenge
@@ -51,6 +52,7 @@ from ui.live.route import Ticket, under
 from ui.look.palette import PLUS, W_COLOUR
 from ui.server import clients
 from ui.server import code as component_code
+from ui.words import t
 
 _HERE = Path(__file__).parent
 HOST_JS = (_HERE / "light.js").read_text(encoding="utf-8")
@@ -214,7 +216,9 @@ def page(code_text: str, asker: Asker, *, base: str = "") -> bytes:
         except Refused as refused:
             room, said = None, str(refused)
         if room is None and not said:
-            said = f"No class {cr.shown_code(code)} is open: it ended or expired."
+            said = t("No class {code} is open: it ended or expired.").format(
+                code=cr.shown_code(code)
+            )
         elif room is not None and room.closed:
             said = arrive.ended(code)
         elif room is not None:
@@ -236,9 +240,9 @@ def page(code_text: str, asker: Asker, *, base: str = "") -> bytes:
         "code_files": {k: files[k] for k in ("player", "card", "live")},
         "bar": BAR,
     }
-    title = "Join a class: Perceptron Lab"
+    title = t("Join a class: Perceptron Lab")
     if code:
-        title = f"Class {cr.shown_code(code)}: Perceptron Lab"
+        title = t("Class {code}: Perceptron Lab").format(code=cr.shown_code(code))
     styles = [files[k] for k in ("player_css", "card_css", "page_css")]
     modules = [files[k] for k in ("player", "card", "live")]
     return (head(title, styles, modules, "hall-data", data, files["host"]) + _BODY).encode()
@@ -261,7 +265,7 @@ def join(code_text: str, nick: str, asker: Asker) -> Joined:
     if not clients.allow("join", client):
         return Joined({"error": clients.refused("join")}, 429)
     if not cr.clean_nick(nick):
-        return Joined({"error": "Type a nickname: the class sees it beside your answers."}, 400)
+        return Joined({"error": t("Type a nickname: the class sees it beside your answers.")}, 400)
     code = cr.normal_code(code_text)
     cookie_code, seat_id = _cookie_seat(asker.cookies)
     keep: str | None = None
@@ -278,7 +282,9 @@ def join(code_text: str, nick: str, asker: Asker) -> Joined:
     code, seat_id = taken
     room = reach(cr.load_room, code)
     if room is None:
-        return Joined({"error": f"No class {cr.shown_code(code)} is open."}, 400)
+        return Joined(
+            {"error": t("No class {code} is open.").format(code=cr.shown_code(code))}, 400
+        )
     https = clients.secure(asker.scheme, asker.peer, asker.headers)
     cookie = seat_cookie(code, seat_id, secure=https)
     return Joined(_seat_of(room, seat_id, cr.clean_nick(nick)), 200, cookie)
@@ -336,7 +342,9 @@ def lecture(ticket: Ticket, t: int | None, have: str, *, base: str = "") -> byte
     first, last = window(step, T)
     run_id = channel.run_of(query)
     held = have == f"{run_id}:{first}"
-    drawn = b"null" if held else scene(X, y, settings, first, last, data_name, run_id)
+    drawn = (
+        b"null" if held else scene(X, y, settings, first, last, data_name, run_id, words.language())
+    )
     along = None if play is None else play.sent(now)
     player = {
         "t": step,

@@ -43,6 +43,8 @@ function mount(component) {
   const key = `${data.run}:${data.start}:${data.stop}`;
   const prevPresenter = S.data && S.data.presenter;
   const prevFollowing = !!(S.data && S.data.follow && S.data.follow.following);
+  const prevWords = S.data ? S.data.words : undefined;
+  setWords(data.words); // the words of this session's language, sent with each step
   if (S.key !== key) { // a new run or a new window: the server's step is the step
     S.key = key;
     S.t = data.t;
@@ -74,7 +76,7 @@ function mount(component) {
     }, true);
   }
   const followingNow = !!(data.follow && data.follow.following);
-  if (fresh || !S.wrap || !root.contains(S.wrap) || prevPresenter !== data.presenter || prevFollowing !== followingNow) {
+  if (fresh || !S.wrap || !root.contains(S.wrap) || prevPresenter !== data.presenter || prevFollowing !== followingNow || JSON.stringify(prevWords) !== JSON.stringify(data.words)) {
     build(root, data);
     S.drawn = null;
     whenStyled(root, redraw);

@@ -491,7 +491,7 @@ function drawStep(P, d, v, L) {
       s("text", { x: spot.x, y: spot.y, class: "askedtxt label" }, top, "?");
       taken.push(spot.box);
     } else {
-      unplaced.push(`? point ${i + 1}`);
+      unplaced.push(tr("? point {i}", { i: i + 1 }));
     }
     taken.push(around(cx, cy, r + 2));
   }

@@ -185,7 +185,7 @@ function scrubTo(t, released) {
   const d = /** @type {PlayerData} */ (S.data); // the scrubber is built with it
   S.along = null; // a follower's own move
   if (t >= d.start && t <= d.stop) { if (S.playing) stop(); goTo(t); return; }
-  S.rangeText.textContent = `step t = ${t} of ${d.T} (release to load it)`;
+  S.rangeText.textContent = tr("step t = {t} of {T} (release to load it)", { t, T: d.T });
   if (d.presenter && !released) say(S.rangeText.textContent); // its text is hidden on a projector
   if (released) goTo(t);
 }
@@ -207,16 +207,16 @@ function link() {
 
 function copyLink() {
   const text = link();
-  const done = () => say("Link copied: it opens this dataset, these settings and step t = " + S.t + ".");
+  const done = () => say(tr("Link copied: it opens this dataset, these settings and step t = {t}.", { t: S.t }));
   const fallback = () => { // http:// in a lecture hall has no clipboard API: show it, selected
-    const box = h("input", { type: "text", readonly: "", value: text, "aria-label": "link to this step", class: "linkbox" });
+    const box = h("input", { type: "text", readonly: "", value: text, "aria-label": tr("link to this step"), class: "linkbox" });
     const said = h("span", {}, null, "");
     S.note.replaceChildren(said, box);
     box.focus();
     box.select();
     let ok = false;
     try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
-    said.textContent = ok ? "Link copied: " : "Press Ctrl+C (⌘C) to copy the link: ";
+    said.textContent = ok ? tr("Link copied: ") : tr("Press Ctrl+C (⌘C) to copy the link: ");
     clearTimeout(S.noteTimer);
     S.noteTimer = setTimeout(() => { S.note.textContent = ""; }, 20000);
   };
@@ -231,7 +231,7 @@ function chartSpec() {
   // the legend under the chart, as the page shows it (its text and colour)
   const legend = Array.from(S.legend.children).map((span) => ({ text: span.textContent || "", color: getComputedStyle(span).color }));
   return {
-    title: `The perceptron on ${d.name}: step t = ${S.t} of ${d.T}`, // textContent, in the file
+    title: tr("The perceptron on {name}: step t = {t} of {T}", { name: d.name, t: S.t, T: d.T }), // textContent, in the file
     desc: S.fig.getAttribute("aria-label") || "",
     legend,
     font: S.layout.font * 0.9,
@@ -247,8 +247,8 @@ function saveChart(fmt) {
   if (!spec || !S.svg) return;
   const t = S.t;
   figureSave(S.svg, spec, `perceptron-step-${t}`, fmt, layersOver()).then(
-    (out) => say(`Saved perceptron-step-${t}.${fmt}: ${out.width} × ${out.height} px, ${Math.max(1, Math.round(out.bytes / 1024))} kB.`),
-    () => say("This browser could not draw the figure; try the other format."),
+    (out) => say(tr("Saved {file}: {width} × {height} px, {kb} kB.", { file: `perceptron-step-${t}.${fmt}`, width: out.width, height: out.height, kb: Math.max(1, Math.round(out.bytes / 1024)) })),
+    () => say(tr("This browser could not draw the figure; try the other format.")),
   );
 }
 
@@ -261,15 +261,15 @@ function saveChart(fmt) {
 async function saveClip(fmt, n, width) {
   const d = S.data;
   if (!d || !S.svg || S.clipping) return;
-  if (S.along) { say("The lecturer is playing: record a clip when the play stops."); return; }
+  if (S.along) { say(tr("The lecturer is playing: record a clip when the play stops.")); return; }
   if (S.playing) stop();
   const from = S.t, to = Math.min(d.stop, from + Math.max(1, Math.min(n, CLIP_MAX_FRAMES - 1)));
-  if (to <= from) { say("This is the last step here: go back a few steps to record a clip."); return; }
+  if (to <= from) { say(tr("This is the last step here: go back a few steps to record a clip.")); return; }
   const steps = Array.from({ length: to - from + 1 }, (_, i) => from + i);
   const name = `perceptron-steps-${from}-${to}`;
   S.clipping = true;
   S.wrap.classList.add("busy");
-  say(`Recording steps ${from} to ${to} at ${S.speed} steps/s…`);
+  say(tr("Recording steps {from} to {to} at {speed} steps/s…", { from, to, speed: S.speed }));
   try {
     const out = await clipRecord({
       steps,
@@ -284,9 +284,9 @@ async function saveClip(fmt, n, width) {
       },
     });
     figureDownload(out.blob, name, fmt);
-    say(`Saved ${name}.${fmt}: ${out.frames} frames at ${S.speed} steps/s, ${out.width} × ${out.height} px, ${Math.max(1, Math.round(out.blob.size / 1024))} kB.`);
+    say(tr("Saved {file}: {frames} frames at {speed} steps/s, {width} × {height} px, {kb} kB.", { file: `${name}.${fmt}`, frames: out.frames, speed: S.speed, width: out.width, height: out.height, kb: Math.max(1, Math.round(out.blob.size / 1024)) }));
   } catch (error) {
-    say(fmt === "webm" ? "This browser cannot record WebM video: try GIF." : "This browser could not draw the clip.");
+    say(fmt === "webm" ? tr("This browser cannot record WebM video: try GIF.") : tr("This browser could not draw the clip."));
   } finally {
     S.clipping = false;
     S.wrap.classList.remove("busy");
@@ -351,10 +351,10 @@ function toggleBlank() {
   if (old) { old.remove(); return; }
   const cover = h("div", {
     id: "perceptron-blank", role: "dialog", "aria-modal": "true", tabindex: "-1",
-    "aria-label": "The screen is blank: press B to show it again",
+    "aria-label": tr("The screen is blank: press B to show it again"),
     style: "position:fixed;inset:0;z-index:2147483647;background:#000;color:#1c1c1c;"
       + "display:flex;align-items:flex-end;justify-content:center;padding:12px;font-size:14px",
-  }, document.body, "B: show the screen again");
+  }, document.body, tr("B: show the screen again"));
   cover.addEventListener("click", () => cover.remove());
   cover.focus();
 }

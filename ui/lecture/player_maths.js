@@ -60,7 +60,7 @@ function writeMaths(live, v, d) {
 function mathsInto(box, v, d) {
   const q = /** @type {MathOfStep} */ (v.math); // t > 0 (t = 0 returns first, with MathAtStart)
   if (!v.t) {
-    h("p", { class: "hint" }, box, "Press Step ▶ (or →) to show the first example to the perceptron.");
+    h("p", { class: "hint" }, box, tr("Press Step ▶ (or →) to show the first example to the perceptron."));
     const row = mathLine(box);
     put(row, "w", "=");
     sub(row, "w", 0);
@@ -80,10 +80,10 @@ function mathsInto(box, v, d) {
   put(row, ")", "=", "#" + q.m);
   m("mspace", row).setAttribute("width", "1em");
   put(row, "⇒");
-  m("mtext", row, q.mistake ? "\u00A0mistake" : q.rule ? "\u00A0no mistake" : "\u00A0correct");
+  m("mtext", row, "\u00A0" + (q.mistake ? tr("mistake") : q.rule ? tr("no mistake") : tr("correct")));
   if (q.rule) { // a tie: only the rule decides, so it is named, in words that wrap on a phone
-    const verdict = q.mistake ? "a mistake" : "no mistake";
-    h("p", { class: "tie" }, box, `A tie (w·x = 0): by the rule “${q.rule}” this is ${verdict}.`);
+    const said = q.mistake ? tr("A tie (w·x = 0): by the rule “{rule}” this is a mistake.", { rule: q.rule }) : tr("A tie (w·x = 0): by the rule “{rule}” this is no mistake.", { rule: q.rule });
+    h("p", { class: "tie" }, box, said);
   }
   row = mathLine(box); // the update, or why there is none
   if (!q.mistake) {

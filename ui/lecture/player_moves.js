@@ -6,14 +6,14 @@
 
 // --- the page's parts ----------------------------------------------------------------
 
-const BUTTONS = [
-  ["reset", "Reset", "Home or r", "back to w₀, before the first example"],
-  ["back", "◀ Back", "←", "undo the last step"],
-  ["step", "Step ▶", "→", "show one example"],
-  ["next", "Next mistake", "n", "step until the next update"],
-  ["epoch", "Finish epoch", "e", "step to the end of this pass"],
-  ["end", "Run to the end", "End", "the last step of the run"],
-  ["play", "▶ Play", "space", "replay the run"],
+const BUTTONS = [ // id, label, key, what it does: the words marked N_ for the catalogue
+  ["reset", N_("Reset"), N_("Home or r"), N_("back to w₀, before the first example")],
+  ["back", N_("◀ Back"), "←", N_("undo the last step")],
+  ["step", N_("Step ▶"), "→", N_("show one example")],
+  ["next", N_("Next mistake"), "n", N_("step until the next update")],
+  ["epoch", N_("Finish epoch"), "e", N_("step to the end of this pass")],
+  ["end", N_("Run to the end"), N_("End"), N_("the last step of the run")],
+  ["play", N_("▶ Play"), N_("space"), N_("replay the run")],
 ];
 
 /** @param {Element} root @param {PlayerData} data */
@@ -24,38 +24,38 @@ function build(root, data) {
   // controls (the strip's Explore on my own brings them back): the controls are made, so
   // that the rest of the player needs no second path, but never put on the page
   const following = !!(data.follow && data.follow.following);
-  const bar = h("div", { class: "bar", role: "toolbar", "aria-label": "step through the run" }, following ? null : wrap);
+  const bar = h("div", { class: "bar", role: "toolbar", "aria-label": tr("step through the run") }, following ? null : wrap);
   S.buttons = {};
   for (const [id, label, keyName, tip] of BUTTONS) {
-    const b = h("button", { type: "button", "data-act": id, title: `${tip} (${keyName})`, "aria-keyshortcuts": keyName }, bar, label);
+    const b = h("button", { type: "button", "data-act": id, title: `${tr(tip)} (${tr(keyName)})`, "aria-keyshortcuts": keyName }, bar, tr(label));
     b.addEventListener("click", () => act(id));
     S.buttons[id] = b;
   }
-  const speed = h("select", { "aria-label": "replay speed", class: "speed" }, bar);
-  for (const v of [2, 8, 30]) h("option", { value: v }, speed, `${v} steps/s`);
+  const speed = h("select", { "aria-label": tr("replay speed"), class: "speed" }, bar);
+  for (const v of [2, 8, 30]) h("option", { value: v }, speed, tr("{n} steps/s", { n: v }));
   speed.value = String(S.speed);
   speed.addEventListener("change", () => { S.speed = +speed.value; if (S.playing) { stop(); play(); } });
   S.speedSel = speed;
   // on a projector the scrubber shares the buttons' row: the chart keeps the height
   const scrub = h("div", { class: "scrub" }, data.presenter ? bar : null);
   const tools = h("div", { class: "tools" }, bar);
-  const copy = h("button", { type: "button", "data-act": "copy", title: "copy a link that opens this step" }, tools, "Copy link");
+  const copy = h("button", { type: "button", "data-act": "copy", title: tr("copy a link that opens this step") }, tools, tr("Copy link"));
   copy.addEventListener("click", copyLink);
   // Save figure: a disclosure (summary: Enter opens it) with the two formats
   const save = h("details", { class: "save" }, tools);
-  const summary = h("summary", { "data-act": "save", title: "save the chart as it is now: SVG for slides, PNG at twice its size for a projector" }, save, "Save figure");
-  const menu = h("div", { class: "menu", role: "group", "aria-label": "save the chart as" }, save);
+  const summary = h("summary", { "data-act": "save", title: tr("save the chart as it is now: SVG for slides, PNG at twice its size for a projector") }, save, tr("Save figure"));
+  const menu = h("div", { class: "menu", role: "group", "aria-label": tr("save the chart as") }, save);
   for (const [fmt, label] of /** @type {const} */ ([["svg", "SVG"], ["png", "PNG (2×)"]])) {
     const b = h("button", { type: "button", "data-act": `save-${fmt}` }, menu, label);
     b.addEventListener("click", () => { save.open = false; summary.focus(); saveChart(fmt); });
   }
   // a clip of the steps from this one, at the player's speed (its own choice), at a width
-  const clip = h("div", { class: "cliprow", role: "group", "aria-label": "a clip of the steps from this one, at the player's speed" }, menu);
-  h("span", {}, clip, "Clip:");
-  const steps = /** @type {HTMLSelectElement} */ (h("select", { "data-act": "clip-steps", "aria-label": "clip: how many steps from this one" }, clip));
-  for (const n of [10, 20, 50]) h("option", { value: n, ...(n === 20 ? { selected: "" } : {}) }, steps, `next ${n} steps`);
-  const width = /** @type {HTMLSelectElement} */ (h("select", { "data-act": "clip-width", "aria-label": "clip: its width" }, clip));
-  for (const w of CLIP_WIDTHS) h("option", { value: w }, width, `${w} px wide`);
+  const clip = h("div", { class: "cliprow", role: "group", "aria-label": tr("a clip of the steps from this one, at the player's speed") }, menu);
+  h("span", {}, clip, tr("Clip:"));
+  const steps = /** @type {HTMLSelectElement} */ (h("select", { "data-act": "clip-steps", "aria-label": tr("clip: how many steps from this one") }, clip));
+  for (const n of [10, 20, 50]) h("option", { value: n, ...(n === 20 ? { selected: "" } : {}) }, steps, tr("next {n} steps", { n }));
+  const width = /** @type {HTMLSelectElement} */ (h("select", { "data-act": "clip-width", "aria-label": tr("clip: its width") }, clip));
+  for (const w of CLIP_WIDTHS) h("option", { value: w }, width, tr("{n} px wide", { n: w }));
   for (const [fmt, label] of /** @type {const} */ ([["webm", "WebM"], ["gif", "GIF"]])) {
     const b = h("button", { type: "button", "data-act": `clip-${fmt}` }, clip, label);
     b.addEventListener("click", () => { save.open = false; summary.focus(); saveClip(fmt, +steps.value, +width.value); });
@@ -64,11 +64,11 @@ function build(root, data) {
     if (event.key === "Escape" && save.open) { save.open = false; summary.focus(); }
   });
   S.saveBox = save;
-  const pres = h("button", { type: "button", "data-act": "presenter", "aria-pressed": String(!!data.presenter), title: "presenter mode for a projector (p)", "aria-keyshortcuts": "p" }, tools, data.presenter ? "Leave presenter mode" : "Presenter mode");
+  const pres = h("button", { type: "button", "data-act": "presenter", "aria-pressed": String(!!data.presenter), title: tr("presenter mode for a projector (p)"), "aria-keyshortcuts": "p" }, tools, data.presenter ? tr("Leave presenter mode") : tr("Presenter mode"));
   pres.addEventListener("click", () => togglePresenter());
   S.presBtn = pres;
   if (!data.presenter && !following) wrap.appendChild(scrub);
-  const range = h("input", { type: "range", min: 0, max: data.T, step: 1, value: S.t, "aria-label": "scrub: step t" }, scrub);
+  const range = h("input", { type: "range", min: 0, max: data.T, step: 1, value: S.t, "aria-label": tr("scrub: step t") }, scrub);
   range.addEventListener("input", () => scrubTo(+range.value, false));
   range.addEventListener("change", () => scrubTo(+range.value, true));
   S.range = range;
@@ -85,9 +85,9 @@ function build(root, data) {
   const legend = h("div", { class: "legend", "aria-hidden": "true" }, wrap);
   S.legend = legend;
   for (const [cls, text] of [
-    ["plus", "● y = +1"], ["minus", "✕ y = −1"], ["wline", "━ the line w·x = 0"], ["wtxt", "→ w"],
-    ["star", "╍ max-margin w* and its γ band"], ["shownr", "example just shown: correct"],
-    ["shownm", "example just shown: mistake"], ["ringtxt", "◌ max ‖x‖"], ["boundtxt", "╍ bounds"],
+    ["plus", "● y = +1"], ["minus", "✕ y = −1"], ["wline", N_("━ the line w·x = 0")], ["wtxt", "→ w"],
+    ["star", N_("╍ max-margin w* and its γ band")], ["shownr", N_("example just shown: correct")],
+    ["shownm", N_("example just shown: mistake")], ["ringtxt", "◌ max ‖x‖"], ["boundtxt", N_("╍ bounds")],
   ]) {
     const entry = h("span", { class: cls }, legend);
     // the rings' entries show each ring as the chart draws it: solid, or dashed for a mistake
@@ -95,10 +95,10 @@ function build(root, data) {
       const sw = s("svg", { class: "sw", viewBox: "0 0 20 20" }, entry);
       s("circle", { cx: 10, cy: 10, r: 7.5, class: cls === "shownm" ? "swring mistake" : "swring right" }, sw);
     }
-    entry.append(text);
+    entry.append(tr(text));
   }
   h("p", { class: "keys" }, wrap,
-    "Keys: → step · ← back · n next mistake · e finish epoch · End run to the end · Home or r reset · space play/pause · p presenter mode · in presenter mode a clicker's PageDown / PageUp step and go back, and b blanks the screen");
+    tr("Keys: → step · ← back · n next mistake · e finish epoch · End run to the end · Home or r reset · space play/pause · p presenter mode · in presenter mode a clicker's PageDown / PageUp step and go back, and b blanks the screen"));
   S.wrap = wrap;
 }
 
@@ -115,18 +115,18 @@ function paint() {
   for (const part of d.facts) (d.presenter ? facts : status).push([part, "fact"]);
   if (d.presenter && d.summary) facts.push([d.summary, "fact"]);
   if (v.end) status.push([v.end, "end"]);
-  const asked = asking(d) ? ` The class is asked: will point ${d.asked[1] + 1}, shown next, be a mistake?` : "";
-  if (asked) status.push([`? class question: point ${/** @type {AskedData} */ (d).asked[1] + 1}`, "chip asked"]);
+  const asked = asking(d) ? " " + tr("The class is asked: will point {i}, shown next, be a mistake?", { i: d.asked[1] + 1 }) : "";
+  if (asked) status.push([tr("? class question: point {i}", { i: /** @type {AskedData} */ (d).asked[1] + 1 }), "chip asked"]);
   chips(S.status, status);
   chips(S.facts, facts);
   maths(v, d);
   // each written only when it changes: a write of the same words still lays them out
   if (S.range.value !== String(S.t)) S.range.value = String(S.t);
-  words(S.rangeText, `step t = ${S.t} of ${d.T}`);
+  words(S.rangeText, tr("step t = {t} of {T}", { t: S.t, T: d.T }));
   off(S.buttons.back, S.t === 0 || S.pending);
   off(S.buttons.reset, S.t === 0 || S.pending);
   for (const id of ["step", "next", "epoch", "end"]) off(S.buttons[id], S.t === d.T || S.pending);
-  words(S.buttons.play, S.playing || S.along ? "❚❚ Pause" : "▶ Play");
+  words(S.buttons.play, S.playing || S.along ? tr("❚❚ Pause") : tr("▶ Play"));
   off(S.buttons.play, S.pending || (!S.playing && S.t === d.T));
   const L = S.layout;
   if (S.P) drawStep(S.P, d, v, L);
@@ -329,7 +329,7 @@ function goTo(target, opts) {
   if (target < d.start || target > d.stop) { // outside this window: the server sends the next
     S.pending = true;
     S.wrap.classList.add("busy");
-    say(`Loading steps around t = ${target}…`);
+    say(tr("Loading steps around t = {t}…", { t: target }));
     clearTimeout(S.timer);
     send(target, opts && opts.play ? opts : {});
     paint();
@@ -363,10 +363,10 @@ function act(id) {
   }
   if (id !== "play" && S.playing) stop();
   if (id === "step") {
-    if (S.t === d.T) say(`That was the last step: the run ends at t = ${d.T}. Reset (Home) starts again.`);
+    if (S.t === d.T) say(tr("That was the last step: the run ends at t = {T}. Reset (Home) starts again.", { T: d.T }));
     else goTo(S.t + 1);
   } else if (id === "back") {
-    if (S.t === 0) say("This is the start: no example shown yet, w = w₀.");
+    if (S.t === 0) say(tr("This is the start: no example shown yet, w = w₀."));
     else goTo(S.t - 1);
   } else if (id === "next") {
     goTo(nextMistake());
@@ -385,10 +385,10 @@ function act(id) {
 function play(resume) {
   const d = S.data;
   if (!d || S.pending) return;
-  if (S.t === d.T) { say("The run is over; Reset (Home) to replay it."); return; }
+  if (S.t === d.T) { say(tr("The run is over; Reset (Home) to replay it.")); return; }
   S.playing = true;
   const rate = reduced() ? Math.min(S.speed, 1) : S.speed; // prefers-reduced-motion: 1 step/s
-  if (reduced() && S.speed > 1) say("Reduced motion is on: playing 1 step a second.");
+  if (reduced() && S.speed > 1) say(tr("Reduced motion is on: playing 1 step a second."));
   // Play is a clock: step base + rate × the time since it started. Fetching the next window
   // holds the chart still, not the clock, so the replay keeps its pace (and a class's
   // followers, who play by the same clock, stay with it).

@@ -139,6 +139,7 @@
  * @property {Follow | null} [follow] a following student's page: the lecturer's change it shows (follow.live_follow)
  * @property {Post | null} [post] a student stepping alone: where the steps are posted (no rerun)
  * @property {number | null} [remote] the lecturer's page: the number of the remote's last press before this draw
+ * @property {Record<string, string>} [words] this page's words in its language (ui.words.script_words; none: English)
  */
 
 /**

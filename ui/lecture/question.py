@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ui import words
 from ui.classmode.classroom import Question
 from ui.classmode.turns import turn_of
 from ui.compute.model import Run
@@ -17,7 +18,7 @@ def at_step(run: Run, t: int) -> Question | str:
     trace = run.trace
     steps = trace.steps
     if steps is None or not 0 <= t < trace.n_steps:
-        return "The run has ended: there is no next example to ask about. Step back first."
+        return words.t("The run has ended: there is no next example to ask about. Step back first.")
     i = int(steps.index[t])
     x = np.asarray(run.X[i], dtype=float)
     z = np.append(x, 1.0) if trace.bias else x  # the bias feature 1, last (the engine's)
@@ -43,7 +44,7 @@ def from_bank(entry_id: object) -> Question | str:
     """The bank's question ``entry_id`` (``ui.lecture.bank``) as the room keeps it, or the
     sentence saying why there is none (an id the bank does not have: a forged or old one)."""
     if not isinstance(entry_id, str) or entry_id not in bank.BANK:
-        return "That question is not in the bank: pick one from the list."
+        return words.t("That question is not in the bank: pick one from the list.")
     entry, made = bank.BANK[entry_id], bank.made(entry_id)
     settings = bank.settings_at(entry.query)
     return Question(

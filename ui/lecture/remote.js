@@ -15,6 +15,8 @@ const ASK_EVERY = 2000; // ms between asks of the view while a question is open
  * @property {string} said
  * @property {{remote: string, live: string}} urls
  * @property {{live: string}} code_files
+ * @property {Record<string, string>} [words] this page's words in its language (ui.words.script_words; none: English)
+ * @property {string} [lang] the page's language, for its numbers
  */
 
 /**
@@ -36,6 +38,8 @@ function byId(id) {
 
 /** @type {RemoteData} */
 const D = JSON.parse(byId("rm-data").textContent || "{}");
+setWords(D.words);
+const LANG = typeof D.lang === "string" && /^[a-z]{2}$/.test(D.lang) ? D.lang : "en";
 const R = {
   key: "",
   /** @type {RemoteView | null} */ view: null,
@@ -66,9 +70,9 @@ function said(text) {
 /** @param {RemoteView} v */
 function show(v) {
   R.view = v;
-  byId("rm-step").textContent = `Step t = ${v.t.toLocaleString("en")} of ${v.T.toLocaleString("en")}`;
+  byId("rm-step").textContent = tr("Step t = {t} of {T}", { t: v.t.toLocaleString(LANG), T: v.T.toLocaleString(LANG) });
   byId("rm-question").textContent = v.question;
-  byId("rm-play").textContent = v.playing ? "Pause" : "Play";
+  byId("rm-play").textContent = v.playing ? tr("Pause") : tr("Play");
   for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll(".rm-pad button"))) {
     const act = b.dataset.act;
     b.disabled = (act === "ask" && v.open) || (act === "reveal" && !v.open) || (act === "again" && !v.again);
@@ -92,9 +96,9 @@ async function post(act) {
     });
     const body = await response.json();
     if (response.ok && body && typeof body.t === "number") show(/** @type {RemoteView} */ (body));
-    else said(body && typeof body.error === "string" ? body.error : "That press did not arrive: press again.");
+    else said(body && typeof body.error === "string" ? body.error : tr("That press did not arrive: press again."));
   } catch (e) {
-    said("The class could not be reached (the network): press again.");
+    said(tr("The class could not be reached (the network): press again."));
   }
   R.busy = false;
   if (R.again) { R.again = false; post("status"); }
@@ -131,7 +135,7 @@ function take() {
 }
 
 async function start() {
-  byId("rm-class").textContent = D.shown ? `Class ${D.shown}` : "";
+  byId("rm-class").textContent = D.shown ? tr("Class {code}", { code: D.shown }) : "";
   // the remote link opened again in this tab (only its fragment differs: no new page)
   window.addEventListener("hashchange", () => { if (take()) { said(""); post("status"); } });
   if (!take()) return;
@@ -142,7 +146,7 @@ async function start() {
   try {
     R.live = await import(new URL(D.code_files.live, window.location.origin).href);
   } catch (e) {
-    said("This page's code could not be loaded: reload the page.");
+    said(tr("This page's code could not be loaded: reload the page."));
   }
   post("status");
 }

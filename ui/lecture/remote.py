@@ -37,6 +37,7 @@ from ui.live.route import under
 from ui.look.palette import W_COLOUR
 from ui.server import clients
 from ui.server import code as component_code
+from ui.words import N_, t
 
 HOST_JS = (Path(__file__).with_name("remote.js")).read_text(encoding="utf-8")
 PAGE_CSS = (
@@ -60,7 +61,7 @@ FILES = {
     "live": light.FILES["live"],
 }
 PLAYER_ACTS = {"step": "step", "back": "back", "next": "next", "play": "play"}
-NOT_ITS_KEY = (
+NOT_ITS_KEY = N_(
     "This remote's key is not this class's: open the remote link from the Class page "
     "(Lecturer's controls) again."
 )
@@ -99,11 +100,13 @@ def page(code_text: str, asker: Asker, *, base: str = "") -> bytes:
     data = {
         "code": code or "",
         "shown": cr.shown_code(code) if code else "",
-        "said": "" if code else "This link names no class: open the remote link again.",
+        "said": "" if code else t("This link names no class: open the remote link again."),
         "urls": {"remote": under(base, REMOTE_PATH), "live": under(base, live_route.PATH)},
         "code_files": {"live": files["live"]},
     }
-    title = f"Remote of class {cr.shown_code(code)}" if code else "The remote"
+    title = (
+        t("Remote of class {code}").format(code=cr.shown_code(code)) if code else t("The remote")
+    )
     page_head = light.head(
         title, [files["page_css"]], [files["live"]], "rm-data", data, files["host"]
     )
@@ -114,7 +117,7 @@ def view(room: cr.Room) -> dict[str, Any]:
     """What the remote shows of ``room``: the lecture's step, the question and its count."""
     run = light.room_run(room)[3]
     T = int(run.trace.n_steps)
-    t = max(0, min(T, channel.step_of(room.lecture_query)))
+    step = max(0, min(T, channel.step_of(room.lecture_query)))
     q = room.question
     try:
         count = reach(cr.members, room)
@@ -122,9 +125,9 @@ def view(room: cr.Room) -> dict[str, Any]:
         count = 0
     said = question_state(room, q, count, live=False).replace("**", "") if q else ""
     return {
-        "t": t,
+        "t": step,
         "T": T,
-        "question": said or "No question open.",
+        "question": said or t("No question open."),
         "open": q is not None and not q.revealed,
         "again": q is not None and not q.revealed and q.rounds < cr.MAX_ROUNDS,
         "playing": room.playing is not None,
@@ -141,7 +144,7 @@ def _act(room: cr.Room, key: str, act: str) -> cr.Room | str:
         return reach(cr.lecturer_update, room.code, key, cr.vote_again)
     if act == "ask":
         if room.question is not None and not room.question.revealed:  # a second tap
-            return "A question is open: reveal it before asking the next."
+            return t("A question is open: reveal it before asking the next.")
         run = light.room_run(room)[3]
         made = question.at_step(run, channel.step_of(room.lecture_query))
         if isinstance(made, str):
@@ -149,7 +152,7 @@ def _act(room: cr.Room, key: str, act: str) -> cr.Room | str:
         return reach(cr.lecturer_update, room.code, key, lambda r: cr.ask(r, made))
     q = room.question  # reveal
     if q is None or q.revealed:
-        return "There is no open question to reveal."
+        return t("There is no open question to reveal.")
     # past the example asked about (a bank question: its evidence), as the class strip does
     shown = (q.reveal_t if q.reveal_t >= 0 else q.t) if q.bank else q.t + 1
     after = {**room.lecture_query, channel.STEP_KEY: str(shown)}
@@ -173,11 +176,13 @@ def press(code_text: str, key: str, act: str, asker: Asker) -> Joined:
     try:
         room = reach(cr.load_room, code, fresh=True)
         if room is None:
-            return Joined({"error": f"No class {cr.shown_code(code)} is open."}, 404)
+            return Joined(
+                {"error": t("No class {code} is open.").format(code=cr.shown_code(code))}, 404
+            )
         if not cr.holds_secret(room, key):
-            return Joined({"error": NOT_ITS_KEY}, 403)
+            return Joined({"error": t(NOT_ITS_KEY)}, 403)
         if room.closed:
-            return Joined({"error": "This class has ended.", "closed": True}, 410)
+            return Joined({"error": t("This class has ended."), "closed": True}, 410)
         said = ""
         if act != "status":
             done = _act(room, key, act)

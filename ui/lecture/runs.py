@@ -22,10 +22,15 @@ def scene(
     stop: int,
     data_name: str,
     run_id: str,
+    lang: str,
 ) -> bytes:
     """Steps ``start..stop`` of the lecture's run (``run_id``), drawn and written for the
     browser, as UTF-8 JSON: encoded once here, not on every run that sends it (Streamlit
-    would ``json.dumps`` a dict twice a run; bytes it only hashes)."""
+    would ``json.dumps`` a dict twice a run; bytes it only hashes).
+
+    ``lang`` is the language of the run that asks (``ui.words.language()``), which the
+    scene's words and numbers are written in: a part of the key, so a scene cached for one
+    language is never sent to a reader of another."""
     run = lecture_run(X, y, settings)
     data: dict[str, Any] = lecture_scene(run, start=start, stop=stop, data_name=data_name)
     data["run"] = run_id

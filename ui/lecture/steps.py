@@ -13,8 +13,20 @@ from perceptron_core import RULES
 from ui.app.state import MAX_STEPS, Session
 from ui.compute.model import SCALE_NAMES, Run, RunSettings
 from ui.look.numbers import number
+from ui.words import N_, t
 
+# the start w0 and the order, as the settings' widgets name them
+W0_NAMES = {"zero": N_("zero"), "random": N_("random"), "typed": N_("typed")}
+ORDER_NAMES = {"given": N_("given order"), "shuffle": N_("reshuffle each epoch (seed)")}
 LOG_ROWS = 1_000  # mistakes shown in the page's table; the CSV download holds them all
+# the log's column names the page shows translated (the CSV's stay as they are: data)
+LOG_HEADERS = {
+    "step t": N_("step t"),
+    "epoch": N_("epoch"),
+    "point": N_("point"),
+    "w before": N_("w before"),
+    "w after": N_("w after"),
+}
 
 
 def _join_3g(A: np.ndarray) -> list[str]:
@@ -63,6 +75,13 @@ def mistake_log(run: Run, upto_k: int, *, first_k: int = 1) -> pd.DataFrame:
     return pd.DataFrame(_log_columns(run, max(first_k, 1) - 1, upto_k))
 
 
+def shown_log(run: Run, upto_k: int, *, first_k: int = 1) -> pd.DataFrame:
+    """``mistake_log`` as the page shows it: its column names in this run's language."""
+    return mistake_log(run, upto_k, first_k=first_k).rename(
+        columns=lambda c: t(LOG_HEADERS[c]) if c in LOG_HEADERS else c
+    )
+
+
 def log_window(upto_k: int, rows: int = LOG_ROWS) -> int:
     """The first mistake of the table: the last ``rows`` of the ``upto_k`` made."""
     return max(1, upto_k - rows + 1)
@@ -98,13 +117,13 @@ def start_weights(session: Session, d: int) -> tuple[tuple[float, ...] | None, s
     try:
         values = [float(v) for v in str(session["lec_w0_typed"]).split(",")]
     except ValueError:
-        return None, "w0 must be numbers separated by commas; starting from w0 = 0."
+        return None, t("w0 must be numbers separated by commas; starting from w0 = 0.")
     if not all(np.isfinite(values)) or any(abs(v) > 1e6 for v in values):
-        return None, "w0 must be finite numbers of at most 1e6; starting from w0 = 0."
+        return None, t("w0 must be finite numbers of at most 1e6; starting from w0 = 0.")
     if len(values) == d - 1:
         values.append(0.0)  # no bias typed: start it at 0
     if len(values) != d:
-        return None, f"w0 needs {d} numbers here; starting from w0 = 0."
+        return None, t("w0 needs {d} numbers here; starting from w0 = 0.").format(d=d)
     return tuple(values), None
 
 
@@ -125,8 +144,14 @@ def run_settings(session: Session, X: np.ndarray) -> tuple[RunSettings, list[tup
         notes.append(
             (
                 "info",
-                f"{session['lec_max_epochs']} epochs × {n} points is over {MAX_STEPS:,} steps: "
-                f"running {max_epochs} epochs.",
+                t(
+                    "{epochs} epochs × {n} points is over {limit} steps: running {running} epochs."
+                ).format(
+                    epochs=session["lec_max_epochs"],
+                    n=n,
+                    limit=number(MAX_STEPS),
+                    running=max_epochs,
+                ),
             )
         )
     settings = RunSettings(
@@ -143,17 +168,23 @@ def run_settings(session: Session, X: np.ndarray) -> tuple[RunSettings, list[tup
 
 def settings_summary(session: Session) -> str:
     """The run's settings in one line (presenter mode shows this instead of the widgets)."""
+    return t("Run: {settings}").format(settings=settings_text(session))
+
+
+def settings_text(session: Session) -> str:
+    """The run's settings, each said once, between middle dots (the rule's text is the
+    engine's, in English)."""
     rule = RULES[session["lec_rule"]]
-    w0 = {"zero": "w₀ = 0", "random": "random w₀ (seed)", "typed": "w₀ as typed"}.get(
+    w0 = {"zero": "w₀ = 0", "random": t("random w₀ (seed)"), "typed": t("w₀ as typed")}.get(
         session["lec_w0"], "w₀"
     )
     parts = [
-        "bias on" if session["lec_bias"] else "no bias",
-        rule.text,
+        t("bias on") if session["lec_bias"] else t("no bias"),
+        t(rule.text),
         f"η = {number(float(session['lec_eta']))}",
         w0,
-        "reshuffled each epoch" if session["lec_order"] == "shuffle" else "given order",
+        t("reshuffled each epoch") if session["lec_order"] == "shuffle" else t("given order"),
     ]
     if session["lec_scale"] != "given":
-        parts.append(SCALE_NAMES[session["lec_scale"]])
-    return "Run: " + " · ".join(parts)
+        parts.append(t(SCALE_NAMES[session["lec_scale"]]))
+    return " · ".join(parts)

@@ -58,6 +58,7 @@ const KEEP_HIDDEN = 50;
  * @property {boolean} ringed
  * @property {string} bar the pinned bar's key prefix
  * @property {View} view
+ * @property {Record<string, string>} [words] this page's words in its language (ui.words.script_words; none: English)
  */
 
 /**
@@ -244,10 +245,10 @@ function draw(S) {
   } else {
     const details = /** @type {HTMLDetailsElement} */ (el("details", `st-key-room_done_${v.q}`));
     details.append(el("summary", "", v.line || ""));
-    box.append(para("Answer:", v.answer || ""));
+    box.append(para(tr("Answer:"), v.answer || ""));
     for (const [name, text] of v.yours || []) box.append(para(`${name}:`, text));
     if (v.none) box.append(el("p", "pcard-caption", v.none));
-    const hideButton = /** @type {HTMLButtonElement} */ (el("button", "", "Hide this question"));
+    const hideButton = /** @type {HTMLButtonElement} */ (el("button", "", tr("Hide this question")));
     hideButton.type = "button";
     hideButton.addEventListener("click", () => {
       hide(`${S.data.ticket.split(".")[0]}.${v.q}`);
@@ -345,11 +346,11 @@ async function post(S, body) {
       keep(S, got);
       S.problem = null;
     } else {
-      const text = got && typeof got.error === "string" ? got.error : "Your answer was not counted: answer again.";
+      const text = got && typeof got.error === "string" ? got.error : tr("Your answer was not counted: answer again.");
       S.problem = { q: S.view.q, text };
     }
   } catch (e) {
-    S.problem = { q: S.view.q, text: "Your answer could not be sent (the network): answer again." };
+    S.problem = { q: S.view.q, text: tr("Your answer could not be sent (the network): answer again.") };
   }
   S.posting = null;
   draw(S);
@@ -364,6 +365,7 @@ export default function (component) {
   const data = component.data;
   const root = component.parentElement;
   if (!data || !data.view) return;
+  setWords(data.words);
   let host = /** @type {HTMLElement | null} */ (root.querySelector(".pcard-host"));
   if (!host) {
     host = el("div", "pcard-host");

@@ -94,10 +94,35 @@ def tex(value: float, digits: int = 3) -> str:
     return text
 
 
+# the nouns :func:`count` counts, with their plurals, for the catalogue
+NOUNS: dict[str, tuple[str, str]] = {
+    "day": words.Nn_("{n} day", "{n} days"),
+    "dot product": words.Nn_("{n} dot product", "{n} dot products"),
+    "epoch": words.Nn_("{n} epoch", "{n} epochs"),
+    "label": words.Nn_("{n} label", "{n} labels"),
+    "mistake": words.Nn_("{n} mistake", "{n} mistakes"),
+    "multiply-add": words.Nn_("{n} multiply-add", "{n} multiply-adds"),
+    "pass": words.Nn_("{n} pass", "{n} passes"),
+    "point": words.Nn_("{n} point", "{n} points"),
+    "random order": words.Nn_("{n} random order", "{n} random orders"),
+    "random pick": words.Nn_("{n} random pick", "{n} random picks"),
+    "run": words.Nn_("{n} run", "{n} runs"),
+    "step": words.Nn_("{n} step", "{n} steps"),
+    "student": words.Nn_("{n} student", "{n} students"),
+    "test image": words.Nn_("{n} test image", "{n} test images"),
+    "training image": words.Nn_("{n} training image", "{n} training images"),
+    "training point": words.Nn_("{n} training point", "{n} training points"),
+    "update": words.Nn_("{n} update", "{n} updates"),
+    "vector": words.Nn_("{n} vector", "{n} vectors"),
+    "weight vector": words.Nn_("{n} weight vector", "{n} weight vectors"),
+}
+
+
 def count(k: int, noun: str) -> str:
-    """k and its noun, singular for exactly one: "1 point", "500 points", "3 passes"."""
-    plural = noun + ("es" if noun.endswith("s") else "s")
-    return f"{number(k)} {noun if k == 1 else plural}"
+    """k and its noun (a key of :data:`NOUNS`) in this run's language, singular for exactly
+    one in English: "1 point", "500 points", "3 passes"."""
+    singular, plural = NOUNS[noun]
+    return words.tn(singular, plural, int(k)).format(n=number(k))
 
 
 def vector_text(v: object, digits: int = 3) -> str:

@@ -10,6 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+from ui import words
 from ui.look.geometry import Box
 from ui.look.palette import MINUS, PLUS
 
@@ -82,10 +83,17 @@ def as_figure(spec: dict[str, Any]) -> go.Figure:
     lower by as much; with the projector theme on too (``app_projector``), lines are
     ``PROJECTOR_LINE`` and marks ``PROJECTOR_MARK`` times as thick (all on a new dict:
     ``spec`` may be a cached figure's, drawn again next run).
+
+    The chart writes its numbers as the session's language does (Plotly's ``separators``:
+    a decimal comma in French, German and Spanish), on a copy of the layout too.
     """
     layout = spec.setdefault("layout", {})
     if isinstance(layout, dict):
         layout.setdefault("dragmode", False)
+        decimal, group = words.symbols(words.language())
+        if decimal != "." and "separators" not in layout:
+            layout = {**layout, "separators": decimal + group}
+            spec = {**spec, "layout": layout}
         if _presenting():
             # on a copy: ``spec`` may be a cached figure, drawn next for a session out of
             # presenter mode, or again in presenter mode (where nothing may grow twice)

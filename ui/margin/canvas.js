@@ -58,6 +58,7 @@
  * @property {string} alt the picture in words
  * @property {{touch: Record<string, string>, mouse: Record<string, string>}} hints per mode
  * @property {boolean} fit presenter mode: the picture fits on the screen (fitScreen)
+ * @property {Record<string, string>} [words] this page's words in its language (ui.words.script_words; none: English)
  */
 
 /**
@@ -169,6 +170,8 @@ export default function render(component) {
   const { data, setTriggerValue, parentElement } = component;
   const host = /** @type {MlabHost | null} */ (parentElement.querySelector(".mlab"));
   if (!host || !data) return;
+  setWords(data.words);
+  translate(host);
   const st = host.__mlab || (host.__mlab = /** @type {MlabState} */ ({ dragging: false, pending: null, mode: null, picked: null }));
   st.renders = (st.renders || 0) + 1; // the server answered (send)
   if (st.dragging) { st.pending = component; return; } // redraw when the drag ends
@@ -316,7 +319,7 @@ export default function render(component) {
     });
     return { i: best, css: dist * scale() };
   };
-  const name = (/** @type {number} */ i) => `point ${i + 1}`; // a student counts points from 1
+  const name = (/** @type {number} */ i) => tr("point {i}", { i: i + 1 }); // a student counts points from 1
   /** @param {string} event @param {object} value */
   const send = (event, value) => {
     host.classList.add("busy"); // until Python answers with a redraw
@@ -361,7 +364,7 @@ export default function render(component) {
     const g = marks[press.i];
     g.setAttribute("transform", `translate(${px(press.at[0])},${py(press.at[1])})`);
     g.classList.add("dragging");
-    say(`Moving ${name(press.i)} to (${press.at[0].toFixed(2)}, ${press.at[1].toFixed(2)})`);
+    say(tr("Moving {point} to ({x}, {y})", { point: name(press.i), x: press.at[0].toFixed(2), y: press.at[1].toFixed(2) }));
   });
   /** @param {PointerEvent} ev @param {boolean} cancelled */
   const release = (ev, cancelled) => {
@@ -391,7 +394,7 @@ export default function render(component) {
     if (p.alt && p.i >= 0) return send("deleted", { i: p.i }); // mouse shortcut
     const mode = p.shift && st.mode === "plus" ? "minus" : p.shift && st.mode === "minus" ? "plus" : st.mode;
     if (mode === "plus" || mode === "minus") {
-      if (onMark) return say(`${name(p.near.i)} is there already: to change it, pick flip, delete or move.`);
+      if (onMark) return say(tr("{point} is there already: to change it, pick flip, delete or move.", { point: name(p.near.i) }));
       if (inside) send("added", { x, y, label: mode === "plus" ? 1 : -1 });
       return;
     }
@@ -399,20 +402,23 @@ export default function render(component) {
       const i = st.picked;
       marks[i].classList.remove("picked");
       st.picked = null;
-      if (p.i === i) return say(`Let go of ${name(i)}.`);
+      if (p.i === i) return say(tr("Let go of {point}.", { point: name(i) }));
       if (inside) send("moved", { i, x, y });
       return;
     }
     if (p.i < 0) {
-      return say(p.near.i < 0 ? "" : `No point within reach of that ${p.type === "mouse" ? "click" : "tap"}: ` +
-        `the nearest, ${name(p.near.i)}, is ${Math.round(p.near.css)} px away.`);
+      if (p.near.i < 0) return say("");
+      const away = { point: name(p.near.i), px: Math.round(p.near.css) };
+      return say(p.type === "mouse"
+        ? tr("No point within reach of that click: the nearest, {point}, is {px} px away.", away)
+        : tr("No point within reach of that tap: the nearest, {point}, is {px} px away.", away));
     }
     if (mode === "move") {
       st.picked = p.i;
       marks[p.i].classList.add("picked");
-      return say(`Took ${name(p.i)}: now tap where it should go (tap it again to let go).`);
+      return say(tr("Took {point}: now tap where it should go (tap it again to let go).", { point: name(p.i) }));
     }
-    say(`Took ${name(p.i)}.`);
+    say(tr("Took {point}.", { point: name(p.i) }));
     send(mode === "delete" ? "deleted" : "flipped", { i: p.i });
   };
   svg.addEventListener("pointerup", (ev) => release(ev, false));
@@ -446,15 +452,15 @@ export default function render(component) {
         }));
         const n = live.querySelectorAll(".points .pt").length;
         const spec = {
-          title: `Margin lab: ${n} points, w* with its γ band and the perceptron's final line`,
+          title: tr("Margin lab: {n} points, w* with its γ band and the perceptron's final line", { n }),
           desc: live.getAttribute("aria-label") || "",
           legend,
           font: parseFloat(getComputedStyle(/** @type {Element} */ (host.querySelector(".legend"))).fontSize) || 13,
         };
         const stem = `perceptron-margin-${n}-points`;
         figureSave(live, spec, stem, fmt).then(
-          (out) => { saved.textContent = `Saved ${stem}.${fmt}: ${out.width} × ${out.height} px, ${Math.max(1, Math.round(out.bytes / 1024))} kB.`; },
-          () => { saved.textContent = "This browser could not draw the picture; try the other format."; },
+          (out) => { saved.textContent = tr("Saved {file}: {width} × {height} px, {kb} kB.", { file: `${stem}.${fmt}`, width: out.width, height: out.height, kb: Math.max(1, Math.round(out.bytes / 1024)) }); },
+          () => { saved.textContent = tr("This browser could not draw the picture; try the other format."); },
         );
       });
     }

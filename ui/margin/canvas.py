@@ -14,38 +14,58 @@ from typing import Any
 
 import streamlit as st
 
+from ui import words
 from ui.look.figure import with_figure
 from ui.look.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
 from ui.server import code as component_code
 from ui.server import guard
+from ui.words import N_, t
 
 EVENTS = ("moved", "added", "flipped", "deleted", "mode")
 
 # The mode buttons: (mode, label). What each does is in HINTS.
 MODES = (
-    ("plus", "add +1"),
-    ("minus", "add −1"),
-    ("flip", "flip"),
-    ("delete", "delete"),
-    ("move", "move"),
+    ("plus", N_("add +1")),
+    ("minus", N_("add −1")),
+    ("flip", N_("flip")),
+    ("delete", N_("delete")),
+    ("move", N_("move")),
 )
-_DRAG = "Drag a point to move it."
 HINTS = {  # the line under the buttons: taps on a touch screen, clicks with a mouse
     "touch": {
-        "plus": f"Tap empty space to add a +1 point. {_DRAG}",
-        "minus": f"Tap empty space to add a −1 point. {_DRAG}",
-        "flip": f"Tap a point to flip its label. {_DRAG}",
-        "delete": f"Tap a point to delete it. {_DRAG}",
-        "move": "Tap a point, then tap where it should go. Or drag it.",
+        "plus": N_("Tap empty space to add a +1 point. Drag a point to move it."),
+        "minus": N_("Tap empty space to add a −1 point. Drag a point to move it."),
+        "flip": N_("Tap a point to flip its label. Drag a point to move it."),
+        "delete": N_("Tap a point to delete it. Drag a point to move it."),
+        "move": N_("Tap a point, then tap where it should go. Or drag it."),
     },
     "mouse": {
-        "plus": f"Click empty space to add a +1 point (shift-click: −1). {_DRAG}",
-        "minus": f"Click empty space to add a −1 point (shift-click: +1). {_DRAG}",
-        "flip": f"Click a point to flip its label. {_DRAG} Alt-click deletes.",
-        "delete": f"Click a point to delete it. {_DRAG}",
-        "move": "Click a point, then click where it should go. Or drag it.",
+        "plus": N_(
+            "Click empty space to add a +1 point (shift-click: −1). Drag a point to move it."
+        ),
+        "minus": N_(
+            "Click empty space to add a −1 point (shift-click: +1). Drag a point to move it."
+        ),
+        "flip": N_("Click a point to flip its label. Drag a point to move it. Alt-click deletes."),
+        "delete": N_("Click a point to delete it. Drag a point to move it."),
+        "move": N_("Click a point, then click where it should go. Or drag it."),
     },
 }
+
+
+def hints() -> dict[str, dict[str, str]]:
+    """:data:`HINTS` in this run's language."""
+    return {way: {mode: t(h) for mode, h in said.items()} for way, said in HINTS.items()}
+
+
+def _words() -> dict[str, str]:
+    """What the surface says, in this run's language: its script's sentences and its
+    page's labels (none in English: the surface falls back to its messages)."""
+    said = words.script_words(_JS)
+    if said:
+        shown = [label for _, label in MODES] + [text for _, text in _LEGEND] + [*_SAID.values()]
+        said |= {m: t(m) for m in shown}
+    return said
 
 
 def _swatch(body: str) -> str:
@@ -55,27 +75,42 @@ def _swatch(body: str) -> str:
 _LEGEND = [
     (_swatch('<circle class="mk plus" r="6"/>'), "+1"),
     (_swatch('<rect class="mk minus" x="-6" y="-6" width="12" height="12"/>'), "−1"),
-    (_swatch('<line class="wstar" x1="-14" x2="14"/>'), "w*, the largest margin"),
-    (_swatch('<rect class="street" x="-14" y="-7" width="28" height="14"/>'), "the γ band"),
-    (_swatch('<circle class="support" r="7"/>'), "support vector"),
-    (_swatch('<line class="w" x1="-14" x2="14"/>'), "the perceptron's final line"),
-    (_swatch('<circle class="wrong" r="7"/>'), "still wrong"),
-    (_swatch('<path class="radius" d="M-14 8 A 22 22 0 0 1 14 -6"/>'), "max ‖x‖"),
+    (_swatch('<line class="wstar" x1="-14" x2="14"/>'), N_("w*, the largest margin")),
+    (_swatch('<rect class="street" x="-14" y="-7" width="28" height="14"/>'), N_("the γ band")),
+    (_swatch('<circle class="support" r="7"/>'), N_("support vector")),
+    (_swatch('<line class="w" x1="-14" x2="14"/>'), N_("the perceptron's final line")),
+    (_swatch('<circle class="wrong" r="7"/>'), N_("still wrong")),
+    (_swatch('<path class="radius" d="M-14 8 A 22 22 0 0 1 14 -6"/>'), N_("max ‖x‖")),
 ]
+# the surface's own words, said in the session's language by words.js's translate(): an
+# element's data-tr is its text's message, data-tr-label its aria-label's
+_SAID = {
+    "tools": N_("What a tap on the picture does"),
+    "nums": N_("The theorem's numbers"),
+    "save": N_("Save the picture"),
+    "save_text": N_("Save the picture:"),
+}
+
+
+def _label(message: str) -> str:
+    return f'aria-label="{message}" data-tr-label="{message}"'
+
+
 _HTML = (
     '<div class="mlab">'
-    '<div class="tools" role="toolbar" aria-label="What a tap on the picture does">'
+    f'<div class="tools" role="toolbar" {_label(_SAID["tools"])}>'
     + "".join(
-        f'<button type="button" data-mode="{mode}" aria-pressed="false">{label}</button>'
+        f'<button type="button" data-mode="{mode}" aria-pressed="false" data-tr="{label}">'
+        f"{label}</button>"
         for mode, label in MODES
     )
     + '</div><div class="status" role="status" aria-live="polite"></div>'
     '<div class="body"><div class="surface"></div>'
-    '<div class="nums" role="group" aria-label="The theorem\'s numbers"></div></div>'
+    f'<div class="nums" role="group" {_label(_SAID["nums"])}></div></div>'
     '<div class="legend">'
-    + "".join(f"<span>{icon}{text}</span>" for icon, text in _LEGEND)
-    + '</div><div class="save" role="group" aria-label="Save the picture">'
-    "<span>Save the picture:</span>"
+    + "".join(f'<span data-tr="{text}">{icon}{text}</span>' for icon, text in _LEGEND)
+    + f'</div><div class="save" role="group" {_label(_SAID["save"])}>'
+    f'<span data-tr="{_SAID["save_text"]}">{_SAID["save_text"]}</span>'
     '<button type="button" data-save="svg">SVG</button>'
     '<button type="button" data-save="png">PNG (2×)</button>'
     '<span class="saved" role="status"></span></div></div>'
@@ -166,12 +201,14 @@ _CSS = f"""
 }}
 """
 
+_JS = Path(__file__).with_name("canvas.js").read_text(encoding="utf-8")
 _component = component_code.component(
     "perceptron.margin_canvas",
     html=_HTML,
     css=_CSS,
-    # figure.js's functions first: Save the picture draws the file from the one on the page
-    js=with_figure((Path(__file__).with_name("canvas.js")).read_text(encoding="utf-8")),
+    # figure.js's functions first: Save the picture draws the file from the one on the page;
+    # then words.js's tr, which the surface says its sentences with
+    js=with_figure(words.SCRIPT + "\n" + _JS),
     isolate_styles=True,
 )
 
@@ -192,7 +229,11 @@ def canvas(
     a gesture (``ui.server.guard``); ``on_refuse(sentence)`` runs for one that is not.
     """
     callbacks = guard.component_callbacks(st.session_state, key, EVENTS, on_edit, on_refuse)
-    _component(key=key, data={**scene, "hints": HINTS, "fit": fit}, **callbacks)
+    _component(
+        key=key,
+        data={**scene, "hints": hints(), "fit": fit, "words": _words()},
+        **callbacks,
+    )
 
 
 _panel = st.components.v2.component(

@@ -19,13 +19,13 @@ from typing import Any
 import numpy as np
 
 from ui.look.geometry import Box
-from ui.look.numbers import count, number
+from ui.look.numbers import count, number, vector_text
+from ui.words import t, tn
 
 MAX_POINTS = 500  # a drawing surface, not a data set loader
 MAX_UNDO = 50  # edits kept for undo (about 5 kB each at 200 points, per session)
 LIMIT = 1e6  # largest coordinate typed in the table
 EVENTS = ("moved", "added", "flipped", "deleted", "undo", "redo", "reset", "table")
-NOTHING_CHANGED = "nothing was changed"
 
 
 @dataclass(frozen=True, eq=False)
@@ -116,37 +116,58 @@ def _fmt(v: float) -> str:
 
 
 def _at(X: np.ndarray, i: int) -> str:
-    return f"({_fmt(X[i, 0])}, {_fmt(X[i, 1])})"
+    return vector_text(X[i])  # (0.5, −1); (0,5; −1) with a decimal comma
 
 
 def _index(payload: Mapping[str, Any], n: int) -> int:
     i = payload.get("i")
     if isinstance(i, bool) or not isinstance(i, int | float) or not float(i).is_integer():
-        raise _Refused(f"The edit named no valid point (got {str(i)[:20]!r}); {NOTHING_CHANGED}.")
+        raise _Refused(
+            t("The edit named no valid point (got {got}); nothing was changed.").format(
+                got=repr(str(i)[:20])
+            )
+        )
     i = int(i)
     if not 0 <= i < n:  # i counts from 0; a student counts points from 1
-        which = "only point 1" if n == 1 else f"1 to {n}"
-        raise _Refused(
-            f"There is no point {i + 1}: the data have {count(n, 'point')} ({which}); "
-            f"{NOTHING_CHANGED}."
-        )
+        if n == 1:
+            said = t(
+                "There is no point {i}: the data have {points} (only point 1); nothing was changed."
+            )
+        else:
+            said = t(
+                "There is no point {i}: the data have {points} (1 to {n}); nothing was changed."
+            )
+        raise _Refused(said.format(i=i + 1, points=count(n, "point"), n=n))
     return i
 
 
 def _coordinate(value: Any, name: str) -> float:
+    """``value`` as a coordinate; ``name`` (translated) names it in a refusal."""
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise _Refused(f"{name} must be a number (got {str(value)[:20]!r}); {NOTHING_CHANGED}.")
+        raise _Refused(_not_a_number(name, value))
     try:
         v = float(value)
     except ValueError:
-        raise _Refused(
-            f"{name} must be a number (got {str(value)[:20]!r}); {NOTHING_CHANGED}."
-        ) from None
+        raise _Refused(_not_a_number(name, value)) from None
     if not math.isfinite(v):
-        raise _Refused(f"{name} is {v}, not a finite number; {NOTHING_CHANGED}.")
+        raise _Refused(
+            t("{name} is {value}, not a finite number; nothing was changed.").format(
+                name=name, value=v
+            )
+        )
     if abs(v) > LIMIT:
-        raise _Refused(f"{name} = {v:.3g} is too large (at most {LIMIT:.0e}); {NOTHING_CHANGED}.")
+        raise _Refused(
+            t("{name} = {value} is too large (at most {most}); nothing was changed.").format(
+                name=name, value=f"{v:.3g}", most=f"{LIMIT:.0e}"
+            )
+        )
     return v
+
+
+def _not_a_number(name: str, value: Any) -> str:
+    return t("{name} must be a number (got {got}); nothing was changed.").format(
+        name=name, got=repr(str(value)[:20])
+    )
 
 
 def _where(payload: Mapping[str, Any], box: Box | None) -> tuple[float, float]:
@@ -157,9 +178,17 @@ def _where(payload: Mapping[str, Any], box: Box | None) -> tuple[float, float]:
         inside = box.x0 - slack <= x <= box.x1 + slack and box.y0 - slack <= y <= box.y1 + slack
         if not inside:
             raise _Refused(
-                f"({_fmt(x)}, {_fmt(y)}) is outside the drawing area "
-                f"(x1 from {_fmt(box.x0)} to {_fmt(box.x1)}, x2 from {_fmt(box.y0)} to "
-                f"{_fmt(box.y1)}); {NOTHING_CHANGED}."
+                t(
+                    "({x}, {y}) is outside the drawing area (x1 from {x0} to {x1}, x2 from "
+                    "{y0} to {y1}); nothing was changed."
+                ).format(
+                    x=_fmt(x),
+                    y=_fmt(y),
+                    x0=_fmt(box.x0),
+                    x1=_fmt(box.x1),
+                    y0=_fmt(box.y0),
+                    y1=_fmt(box.y1),
+                )
             )
     return x, y
 
@@ -174,7 +203,11 @@ def _label(value: Any) -> float:
     except (TypeError, ValueError):
         v = math.nan
     if v not in (1.0, -1.0):
-        raise _Refused(f"A label must be +1 or −1 (got {str(value)[:20]!r}); {NOTHING_CHANGED}.")
+        raise _Refused(
+            t("A label must be +1 or −1 (got {got}); nothing was changed.").format(
+                got=repr(str(value)[:20])
+            )
+        )
     return v
 
 
@@ -190,15 +223,18 @@ def _table(points: Points, delta: Mapping[str, Any]) -> tuple[Points, Change]:
     edited = delta.get("edited_rows") or {}
     added = delta.get("added_rows") or []
     deleted = delta.get("deleted_rows") or []
-    if not isinstance(edited, Mapping) or not isinstance(added, list | tuple):
-        raise _Refused(f"The table sent an edit the lab does not understand; {NOTHING_CHANGED}.")
-    if not isinstance(deleted, list | tuple):
-        raise _Refused(f"The table sent an edit the lab does not understand; {NOTHING_CHANGED}.")
+    understood = isinstance(edited, Mapping) and isinstance(added, list | tuple)
+    if not understood or not isinstance(deleted, list | tuple):
+        raise _Refused(
+            t("The table sent an edit the lab does not understand; nothing was changed.")
+        )
     # sizes first, before any loop: a forged editor state can hold 60,000 rows
     if len(edited) > n or len(deleted) > n or len(added) > MAX_POINTS:
         raise _Refused(
-            f"The table sent more rows than the lab holds ({MAX_POINTS} points at most); "
-            f"{NOTHING_CHANGED}."
+            t(
+                "The table sent more rows than the lab holds ({most} points at most); "
+                "nothing was changed."
+            ).format(most=MAX_POINTS)
         )
     for row, cells in edited.items():
         try:
@@ -206,39 +242,57 @@ def _table(points: Points, delta: Mapping[str, Any]) -> tuple[Points, Change]:
         except (TypeError, ValueError):
             r = -1
         if not 0 <= r < n or not isinstance(cells, Mapping):
-            raise _Refused(f"The table has no row {str(row)[:10]}; {NOTHING_CHANGED}.")
+            raise _Refused(
+                t("The table has no row {row}; nothing was changed.").format(row=str(row)[:10])
+            )
         for col, value in cells.items():  # the table shows row r as point r + 1
             if col == "x1":
-                X[r, 0] = _coordinate(value, f"Point {r + 1}: x1")
+                X[r, 0] = _coordinate(value, t("Point {i}: x1").format(i=r + 1))
             elif col == "x2":
-                X[r, 1] = _coordinate(value, f"Point {r + 1}: x2")
+                X[r, 1] = _coordinate(value, t("Point {i}: x2").format(i=r + 1))
             elif col == "y":
                 y[r] = _label(value)
             else:
-                raise _Refused(f"Column {str(col)[:20]!r} cannot be edited; {NOTHING_CHANGED}.")
+                raise _Refused(
+                    t("Column {column} cannot be edited; nothing was changed.").format(
+                        column=repr(str(col)[:20])
+                    )
+                )
     new_X, new_y = [], []
     for k, row in enumerate(added):
         if not isinstance(row, Mapping) or any(row.get(c) is None for c in ("x1", "x2", "y")):
-            raise _Refused(f"New row {k + 1} needs x1, x2 and y; {NOTHING_CHANGED}.")
-        new_X.append((_coordinate(row["x1"], "New row: x1"), _coordinate(row["x2"], "New row: x2")))
+            raise _Refused(
+                t("New row {k} needs x1, x2 and y; nothing was changed.").format(k=k + 1)
+            )
+        new_X.append(
+            (_coordinate(row["x1"], t("New row: x1")), _coordinate(row["x2"], t("New row: x2")))
+        )
         new_y.append(_label(row["y"]))
     drop = set()
     for row in deleted:
         if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row < n:
-            raise _Refused(f"The table has no row {str(row)[:10]} to delete; {NOTHING_CHANGED}.")
+            raise _Refused(
+                t("The table has no row {row} to delete; nothing was changed.").format(
+                    row=str(row)[:10]
+                )
+            )
         drop.add(row)
     keep = np.array([i for i in range(n) if i not in drop], dtype=np.int64)
     X = np.vstack([X[keep], np.array(new_X, dtype=np.float64).reshape(-1, 2)])
     y = np.concatenate([y[keep], np.array(new_y, dtype=np.float64)])
-    parts = []
+    parts = []  # a list of counts, in parentheses after a whole clause
     if edited:
-        parts.append(f"edited {len(edited)} row{'s' * (len(edited) != 1)}")
+        k = len(edited)
+        parts.append(tn("edited {n} row", "edited {n} rows", k).format(n=k))
     if added:
-        parts.append(f"added {len(added)}")
+        parts.append(t("added {n}").format(n=len(added)))
     if drop:
-        parts.append(f"deleted {len(drop)}")
-    what = ", ".join(parts or ["no change"])
-    return Points.of(X, y), Change(f"table edit ({what})", f"took back the table edit ({what})")
+        parts.append(t("deleted {n}").format(n=len(drop)))
+    what = ", ".join(parts or [t("no change")])
+    return Points.of(X, y), Change(
+        t("table edit ({what})").format(what=what),
+        t("took back the table edit ({what})").format(what=what),
+    )
 
 
 def _edit(points: Points, event: str, payload: Mapping[str, Any], box: Box | None) -> Points:
@@ -252,7 +306,9 @@ def _edit(points: Points, event: str, payload: Mapping[str, Any], box: Box | Non
         return Points.of(X, points.y)
     if event == "added":
         if n >= MAX_POINTS:
-            raise _Refused(f"The lab holds at most {MAX_POINTS} points; delete one first.")
+            raise _Refused(
+                t("The lab holds at most {most} points; delete one first.").format(most=MAX_POINTS)
+            )
         x, y = _where(payload, box)
         label = _label(payload.get("label"))
         return Points.of(np.vstack([points.X, [(x, y)]]), np.append(points.y, label))
@@ -264,7 +320,7 @@ def _edit(points: Points, event: str, payload: Mapping[str, Any], box: Box | Non
     if event == "deleted":
         i = _index(payload, n)
         if n <= 1:
-            raise _Refused("Keep at least one point: the lab needs data to work on.")
+            raise _Refused(t("Keep at least one point: the lab needs data to work on."))
         return Points.of(np.delete(points.X, i, axis=0), np.delete(points.y, i))
     raise AssertionError(event)  # pragma: no cover - guarded by reduce
 
@@ -275,22 +331,25 @@ def _describe(old: Points, event: str, payload: Mapping[str, Any], new: Points) 
         k = len(new) - 1
         where, label = _at(new.X, k), _sign(new.y[k])
         return Change(
-            f"added point {k + 1} at {where} with label {label}",
-            f"took away point {k + 1} (added at {where})",
+            t("added point {i} at {at} with label {label}").format(i=k + 1, at=where, label=label),
+            t("took away point {i} (added at {at})").format(i=k + 1, at=where),
         )
     i = int(payload["i"])
     if event == "moved":
         return Change(
-            f"moved point {i + 1} to {_at(new.X, i)}",
-            f"moved point {i + 1} back to {_at(old.X, i)}",
+            t("moved point {i} to {at}").format(i=i + 1, at=_at(new.X, i)),
+            t("moved point {i} back to {at}").format(i=i + 1, at=_at(old.X, i)),
         )
     if event == "flipped":
         return Change(
-            f"flipped point {i + 1} to label {_sign(new.y[i])}",
-            f"flipped point {i + 1} back to label {_sign(old.y[i])}",
+            t("flipped point {i} to label {label}").format(i=i + 1, label=_sign(new.y[i])),
+            t("flipped point {i} back to label {label}").format(i=i + 1, label=_sign(old.y[i])),
         )
-    gone = f"point {i + 1} at {_at(old.X, i)} with label {_sign(old.y[i])}"
-    return Change(f"deleted {gone}", f"put back {gone}")
+    gone = {"i": i + 1, "at": _at(old.X, i), "label": _sign(old.y[i])}
+    return Change(
+        t("deleted point {i} at {at} with label {label}").format(**gone),
+        t("put back point {i} at {at} with label {label}").format(**gone),
+    )
 
 
 def _sentence(text: str) -> str:
@@ -327,10 +386,12 @@ def reduce(history: History, event: Any, payload: Any = None, *, box: Box | None
     """
     try:
         if event not in EVENTS:
-            raise _Refused(f"Unknown edit {str(event)[:20]!r}; {NOTHING_CHANGED}.")
+            raise _Refused(
+                t("Unknown edit {event}; nothing was changed.").format(event=repr(str(event)[:20]))
+            )
         if event == "undo":
             if not history.past:
-                raise _Refused("Nothing to undo.")
+                raise _Refused(t("Nothing to undo."))
             change = history.changes[-1]
             back = History(
                 history.past[-1],
@@ -340,10 +401,10 @@ def reduce(history: History, event: Any, payload: Any = None, *, box: Box | None
                 history.changes[:-1],
                 (change, *history.redos),
             )
-            return Result(back, note=f"Undid: {change.undone}.")
+            return Result(back, note=t("Undid: {change}.").format(change=change.undone))
         if event == "redo":
             if not history.future:
-                raise _Refused("Nothing to redo.")
+                raise _Refused(t("Nothing to redo."))
             change = history.redos[0]
             again = History(
                 history.future[0],
@@ -353,36 +414,44 @@ def reduce(history: History, event: Any, payload: Any = None, *, box: Box | None
                 (*history.changes, change),
                 history.redos[1:],
             )
-            return Result(again, note=f"Redid: {change.done}.")
+            return Result(again, note=t("Redid: {change}.").format(change=change.done))
         if event == "reset":
             if not isinstance(payload, Points):
-                raise _Refused(f"There is no preset to go back to; {NOTHING_CHANGED}.")
+                raise _Refused(t("There is no preset to go back to; nothing was changed."))
             if payload.same(history.present.X, history.present.y):
-                return Result(history, note="Already at the preset.")
-            change = Change("went back to the preset", "went back to your edits before the reset")
+                return Result(history, note=t("Already at the preset."))
+            change = Change(
+                t("went back to the preset"), t("went back to your edits before the reset")
+            )
             return Result(
                 _push(history, payload, change),
-                note="Back to the preset; Undo brings your edits back.",
+                note=t("Back to the preset; Undo brings your edits back."),
             )
         if not isinstance(payload, Mapping):
-            raise _Refused(f"The edit carried no details; {NOTHING_CHANGED}.")
+            raise _Refused(t("The edit carried no details; nothing was changed."))
         v = payload.get("v")
         if v is not None and v != history.version:
             raise _Refused(
-                "That edit was made on an older picture of the data (another edit got there "
-                f"first); {NOTHING_CHANGED}. Please try again."
+                t(
+                    "That edit was made on an older picture of the data (another edit got "
+                    "there first); nothing was changed. Please try again."
+                )
             )
         if event == "table":
             points, change = _table(history.present, payload)
             if len(points) == 0:
-                raise _Refused("Keep at least one point: the lab needs data to work on.")
+                raise _Refused(t("Keep at least one point: the lab needs data to work on."))
             if len(points) > MAX_POINTS:
-                raise _Refused(f"The lab holds at most {MAX_POINTS} points; {NOTHING_CHANGED}.")
+                raise _Refused(
+                    t("The lab holds at most {most} points; nothing was changed.").format(
+                        most=MAX_POINTS
+                    )
+                )
         else:
             points = _edit(history.present, event, payload, box)
             change = _describe(history.present, event, payload, points)
         if points.same(history.present.X, history.present.y):
-            return Result(history, note="No change.")
+            return Result(history, note=t("No change."))
         return Result(_push(history, points, change), note=_sentence(change.done))
     except _Refused as refused:
         return Result(history, error=str(refused))

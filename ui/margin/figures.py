@@ -4,6 +4,7 @@ figures (plain dicts, wrapped by ``ui.look.plots.as_figure``) and tables out. No
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -13,11 +14,12 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ui.look.geometry import Box, boundary_segment, clip
-from ui.look.numbers import count, number
+from ui.look.numbers import count, number, vector_text
 from ui.look.palette import BOUND, STAR, W_COLOUR
 from ui.look.plots import as_figure
 from ui.margin import lab
 from ui.margin.lab import Analysis, ConstantRow, ScaledRow, in_plane
+from ui.words import t
 
 Point = tuple[float, float]
 
@@ -83,24 +85,35 @@ def canvas_scene(
         support[mm.support] = True
         m_star = an.functional(mm.w_star)
     w = trace.w
-    lines.append(_line(in_plane(w, an.bias, an.c), box, 0.0, "w", "perceptron", 0.08))
+    lines.append(_line(in_plane(w, an.bias, an.c), box, 0.0, "w", t("perceptron"), 0.08))
     f_w = an.functional(w)
     g_w = an.geometric(w)
     wrong = f_w <= 0  # the default mistake rule: y·w·x <= 0
+    # a tip's parts, joined by " · ": translated once, not once a point
+    said_point = t("point {i}: {at}, y = {label}")
+    said_star = t("w*: y·w*·x = {m}")
+    said_support = t("w*: y·w*·x = {m} (support vector)")
+    said_w = t("perceptron w: y·w·x = {f}, y·w·x/‖w‖ = {g}")
+    said_zero = t("perceptron w: y·w·x = {f} (w = 0)")
     points = []
     for i, (x, y) in enumerate(an.X):
-        tip = f"point {i + 1}: ({_f(x)}, {_f(y)}), y = {'+1' if an.y[i] > 0 else '−1'}"
+        at = vector_text((x, y))
+        parts = [said_point.format(i=i + 1, at=at, label="+1" if an.y[i] > 0 else "−1")]
         if m_star is not None:
-            tip += f" · w*: y·w*·x = {_f(m_star[i])}" + (" (support vector)" if support[i] else "")
-        tip += f" · perceptron w: y·w·x = {_f(f_w[i])}"
-        tip += f", y·w·x/‖w‖ = {_f(g_w[i])}" if g_w is not None else " (w = 0)"
+            parts.append((said_support if support[i] else said_star).format(m=_f(m_star[i])))
+        if g_w is not None:
+            parts.append(said_w.format(f=_f(f_w[i]), g=_f(g_w[i])))
+        else:
+            parts.append(said_zero.format(f=_f(f_w[i])))
         flags = int(support[i]) | (2 if wrong[i] else 0)
-        points.append([float(x), float(y), int(an.y[i]), flags, tip])
+        points.append([float(x), float(y), int(an.y[i]), flags, " · ".join(parts)])
     banner = ""
     if mm is None:
-        banner = "Not separable: no w*, no margin γ, no bound"
+        banner = t("Not separable: no w*, no margin γ, no bound")
     elif not trace.converged:  # the run reached the lab's limit of passes
-        banner = f"The perceptron has not converged after {count(trace.n_epochs, 'pass')}"
+        banner = t("The perceptron has not converged after {passes}").format(
+            passes=count(trace.n_epochs, "pass")
+        )
     n_plus = int((an.y > 0).sum())
     return {
         "v": version,
@@ -116,11 +129,16 @@ def canvas_scene(
         "circle": {"r": an.r_plane} if an.r_plane > 0 else None,
         "points": points,
         "banner": banner,
-        "alt": (
-            f"{count(len(an.y), 'point')}, {n_plus} labelled +1 and {len(an.y) - n_plus} "
-            "labelled −1. "
-            + ("Not separable." if mm is None else f"Margin γ = {_f(mm.gamma)}.")
-            + (f" {banner}." if banner and mm is not None else "")
+        "alt": " ".join(
+            [
+                t("{points}, {plus} labelled +1 and {minus} labelled −1.").format(
+                    points=count(len(an.y), "point"), plus=n_plus, minus=len(an.y) - n_plus
+                ),
+                t("Not separable.")
+                if mm is None
+                else t("Margin γ = {gamma}.").format(gamma=_f(mm.gamma)),
+                *([t("{banner}.").format(banner=banner)] if banner and mm is not None else []),
+            ]
         ),
     }
 
@@ -132,44 +150,47 @@ def margins_frame(an: Analysis) -> pd.DataFrame:
     g_w = an.geometric(an.trace.w)
     frame = pd.DataFrame(
         {
-            "point": np.arange(1, len(an.y) + 1),  # counted from 1, as on the surface
+            t("point"): np.arange(1, len(an.y) + 1),  # counted from 1, as on the surface
             "x1": an.X[:, 0],
             "x2": an.X[:, 1],
             "y": an.y.astype(int),
-            "y·w·x (perceptron)": f_w,
-            "y·w·x/‖w‖ (perceptron)": g_w if g_w is not None else np.full(len(an.y), np.nan),
+            t("y·w·x (perceptron)"): f_w,
+            t("y·w·x/‖w‖ (perceptron)"): g_w if g_w is not None else np.full(len(an.y), np.nan),
         }
     )
     if an.mm is not None:
         m = an.functional(an.mm.w_star)
-        frame["y·w*·x (w*, ‖w*‖ = 1)"] = m
-        frame["support vector"] = np.isin(np.arange(len(an.y)), an.mm.support)
+        frame[t("y·w*·x (w*, ‖w*‖ = 1)")] = m
+        frame[t("support vector")] = np.isin(np.arange(len(an.y)), an.mm.support)
     return frame
 
 
 def points_frame(X: np.ndarray, y: np.ndarray) -> pd.DataFrame:
     """The points as the keyboard table edits them: x1, x2, y."""
     frame = pd.DataFrame({"x1": X[:, 0], "x2": X[:, 1], "y": y.astype(int)})
-    frame.index = pd.RangeIndex(1, len(y) + 1, name="point")  # counted from 1, as on the surface
+    frame.index = pd.RangeIndex(1, len(y) + 1, name=t("point"))  # counted from 1, as on the surface
     return frame
 
 
 def scaling_frame(rows: Sequence[ScaledRow]) -> pd.DataFrame:
     """R, γ, (R/γ)² and M for every vector scaled by s: only R and γ change."""
+    unit = t("{s} (= 1/R)")
     return pd.DataFrame(
         {
-            "scale s": [number(r.s) + (" (= 1/R)" if abs(r.R - 1) < 1e-9 else "") for r in rows],
+            t("scale s"): [
+                unit.format(s=number(r.s)) if abs(r.R - 1) < 1e-9 else number(r.s) for r in rows
+            ],
             "R": [number(r.R) for r in rows],
             "γ": ["—" if r.gamma is None else number(r.gamma) for r in rows],
             "(R/γ)²": ["—" if r.bound is None else number(r.bound) for r in rows],
-            "mistakes M": [mistakes_text(r.M, r.M_cut) for r in rows],
+            t("mistakes M"): [mistakes_text(r.M, r.M_cut) for r in rows],
         }
     )
 
 
 def mistakes_text(M: int, cut: bool) -> str:
     """M as a table cell: "≥ 200 (not converged)" when the run stopped at its limit."""
-    return f"≥ {number(M)} (not converged)" if cut else number(M)
+    return t("≥ {M} (not converged)").format(M=number(M)) if cut else number(M)
 
 
 def _layout(**extra: Any) -> dict[str, Any]:
@@ -211,13 +232,17 @@ def edits_svg(
     def sy(v: float) -> float:
         return top + ph * (1 - (math.log10(max(v, 0.8)) - y_lo) / (y_hi - y_lo))
 
+    said = _said_svg()
+    title = (
+        t("Your last {n} edits: M and the bound against the margin γ").format(n=lab.MAX_LOGGED)
+        if len(log) >= lab.MAX_LOGGED
+        else t("Your edits: M and the bound against the margin γ")
+    )
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-        'aria-label="mistakes M and the bound against the margin γ, one mark per edit" '
-        'font-family="sans-serif" font-size="12">',
+        f'aria-label="{said["alt"]}" font-family="sans-serif" font-size="12">',
         f'<text x="{left}" y="16" font-size="14" font-weight="600" fill="#31333f">'
-        + (f"Your last {lab.MAX_LOGGED}" if len(log) >= lab.MAX_LOGGED else "Your")
-        + " edits: M and the bound against the margin γ</text>",
+        f"{html.escape(title)}</text>",
     ]
     for g in nice_ticks(0.0, g_max, 5):
         out.append(
@@ -234,9 +259,9 @@ def edits_svg(
         )
     out.append(
         f'<text x="{left + pw / 2}" y="{height - 6}" text-anchor="middle" fill="#31333f">'
-        "margin γ</text>"
+        f"{said['x']}</text>"
         f'<text transform="translate(14 {top + ph / 2}) rotate(-90)" text-anchor="middle" '
-        'fill="#31333f">mistakes (log scale)</text>'
+        f'fill="#31333f">{said["y"]}</text>'
         f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#c9c9c9"/>'
     )
     if radius is not None and gammas:
@@ -250,9 +275,9 @@ def edits_svg(
         now = version == current
         r = 7 if now else 4.5
         x, yb, ym = sx(gamma), sy(bound), sy(m)
-        name = f"edit {version}" + (" (now)" if now else "")
-        said = f"M ≥ {number(m)} (not converged)" if cut else f"M = {number(m)}"
-        tip = f"{name}: γ = {number(gamma)}, (R/γ)² = {number(bound)}, {said}"
+        name = (said["now"] if now else said["edit"]).format(version=version)
+        made = (said["cut"] if cut else said["M"]).format(M=number(m))
+        tip = said["tip"].format(name=name, gamma=number(gamma), bound=number(bound), made=made)
         dot = f'fill="white" stroke="{W_COLOUR}" stroke-width="2"' if cut else f'fill="{W_COLOUR}"'
 
         out.append(
@@ -265,25 +290,46 @@ def edits_svg(
     out.append(
         f'<g font-size="12" fill="#31333f"><path d="M{lx} {ly - 5} l5 5 l-5 5 l-5 -5 Z" '
         f'fill="white" stroke="{BOUND}" stroke-width="2"/>'
-        f'<text x="{lx + 9}" y="{ly + 4}">bound (R/γ)²</text>'
+        f'<text x="{lx + 9}" y="{ly + 4}">{said["bound"]}</text>'
         f'<circle cx="{lx + 100}" cy="{ly}" r="4.5" fill="{W_COLOUR}"/>'
-        f'<text x="{lx + 108}" y="{ly + 4}">mistakes M</text>'
+        f'<text x="{lx + 108}" y="{ly + 4}">{said["mistakes"]}</text>'
         f'<line x1="{lx + 186}" x2="{lx + 206}" y1="{ly}" y2="{ly}" stroke="{BOUND}" '
-        f'stroke-dasharray="2 3"/><text x="{lx + 210}" y="{ly + 4}">(R/γ)² at this R</text></g>'
+        f'stroke-dasharray="2 3"/><text x="{lx + 210}" y="{ly + 4}">{said["curve"]}</text></g>'
     )
     if any(len(e) > 4 and e[4] for e in log):  # the hollow dot, said in the picture
         out.append(
             f'<g font-size="12" fill="#31333f"><circle cx="{left + 12}" cy="{top + ph - 10}" '
             f'r="4.5" fill="white" stroke="{W_COLOUR}" stroke-width="2"/>'
-            f'<text x="{left + 20}" y="{top + ph - 6}">not converged: M is at least this</text></g>'
+            f'<text x="{left + 20}" y="{top + ph - 6}">{said["hollow"]}</text></g>'
         )
     if not log:
         out.append(
             f'<text x="{left + pw / 2}" y="{top + ph / 2}" text-anchor="middle" fill="#6b6b6b">'
-            "no separable edits yet</text>"
+            f"{said['none']}</text>"
         )
     out.append("</svg>")
     return "".join(out)
+
+
+def _said_svg() -> dict[str, str]:
+    """The chart of edits' words in this run's language, escaped for SVG markup (a tip's
+    templates are escaped after they are filled: they hold numbers only)."""
+    words = {
+        "alt": t("mistakes M and the bound against the margin γ, one mark per edit"),
+        "x": t("margin γ"),
+        "y": t("mistakes (log scale)"),
+        "bound": t("bound (R/γ)²"),
+        "mistakes": t("mistakes M"),
+        "curve": t("(R/γ)² at this R"),
+        "hollow": t("not converged: M is at least this"),
+        "none": t("no separable edits yet"),
+        "edit": t("edit {version}"),
+        "now": t("edit {version} (now)"),
+        "cut": t("M ≥ {M} (not converged)"),
+        "M": "M = {M}",
+        "tip": t("{name}: γ = {gamma}, (R/γ)² = {bound}, {made}"),
+    }
+    return {key: html.escape(text) for key, text in words.items()}
 
 
 def constant_figure(rows: Sequence[ConstantRow], c_now: float) -> go.Figure:
@@ -297,7 +343,7 @@ def constant_figure(rows: Sequence[ConstantRow], c_now: float) -> go.Figure:
             "x": cs,
             "y": [r.bound_best for r in rows],
             "mode": "lines",
-            "name": "bound for w*(c), the best line at each c",
+            "name": t("bound for w*(c), the best line at each c"),
             "line": {"color": BOUND, "width": 3},
             "hovertemplate": "c = %{x:.3~r}<br>(R/γ)² = %{y:,.3~r}<extra>w*(c)</extra>",
         },
@@ -306,9 +352,11 @@ def constant_figure(rows: Sequence[ConstantRow], c_now: float) -> go.Figure:
             "x": cs,
             "y": [r.bound_fixed for r in rows],
             "mode": "lines",
-            "name": "bound for the line of w* at your c, kept fixed",
+            "name": t("bound for the line of w* at your c, kept fixed"),
             "line": {"color": STAR, "dash": "dash", "width": 2.5},
-            "hovertemplate": "c = %{x:.3~r}<br>(R/γ)² = %{y:,.3~r}<extra>fixed line</extra>",
+            "hovertemplate": "c = %{x:.3~r}<br>(R/γ)² = %{y:,.3~r}<extra>"
+            + t("fixed line")
+            + "</extra>",
         },
         {
             "type": "scatter",
@@ -316,7 +364,7 @@ def constant_figure(rows: Sequence[ConstantRow], c_now: float) -> go.Figure:
             "y": [max(r.M, 0.8) for r in rows],
             "customdata": [mistakes_text(r.M, r.M_cut) for r in rows],
             "mode": "markers",
-            "name": "mistakes M" + (" (▲: not converged, at least)" if any_cut else ""),
+            "name": t("mistakes M (▲: not converged, at least)") if any_cut else t("mistakes M"),
             "marker": {
                 "color": W_COLOUR,
                 "size": [11 if r.M_cut else 7 for r in rows],
@@ -326,9 +374,9 @@ def constant_figure(rows: Sequence[ConstantRow], c_now: float) -> go.Figure:
         },
     ]
     layout = _layout(
-        title={"text": "The same data, the bias feature c varied"},
-        xaxis=_axis("bias feature c", type="log", tickvals=[0.1, 0.2, 0.5, 1, 2, 5, 10]),
-        yaxis=_axis("(R/γ)² and M (log scale)", type="log", dtick=1),
+        title={"text": t("The same data, the bias feature c varied")},
+        xaxis=_axis(t("bias feature c"), type="log", tickvals=[0.1, 0.2, 0.5, 1, 2, 5, 10]),
+        yaxis=_axis(t("(R/γ)² and M (log scale)"), type="log", dtick=1),
         shapes=[
             {
                 "type": "line",

@@ -26,6 +26,7 @@ from ui.look.numbers import count, number, signed
 from ui.look.text import lesson_text
 from ui.margin import edits
 from ui.server.cache import cached
+from ui.words import N_, t
 
 HISTORY = session_key("mar_history")
 NOTICE = session_key("mar_notice")
@@ -90,11 +91,16 @@ class Analysis:
         return None if norm == 0.0 else self.functional(w) / norm
 
 
-PASSES_HELP = (
+PASSES_HELP = N_(
     "Where the points are separable the perceptron runs until a pass makes no mistake "
-    f"(at most {MAX_EPOCHS:,} passes and {MAX_STEPS:,} steps), so M is the whole count; "
+    "(at most {epochs} passes and {steps} steps), so M is the whole count; "
     "this limit stops it on points that are not separable."
 )
+
+
+def passes_help() -> str:
+    """The help of the lab's limit of passes, in this run's language."""
+    return t(PASSES_HELP).format(epochs=number(MAX_EPOCHS), steps=number(MAX_STEPS))
 
 
 def bound_sentence(an: Analysis) -> str:
@@ -103,25 +109,36 @@ def bound_sentence(an: Analysis) -> str:
     assert an.mm is not None and an.orders is not None
     bound = number(an.mm.bound)
     if an.cut:
-        head = (
-            f"M ≥ **{number(an.M)}**: the perceptron has not converged after "
-            f"{count(an.trace.n_epochs, 'pass')}, the most the lab runs on "
-            f"{count(len(an.y), 'point')}. The theorem's bound is (R/γ)² = **{bound}**."
+        head = t(
+            "M ≥ **{M}**: the perceptron has not converged after {passes}, the most the lab "
+            "runs on {points}. The theorem's bound is (R/γ)² = **{bound}**."
+        ).format(
+            M=number(an.M),
+            passes=count(an.trace.n_epochs, "pass"),
+            points=count(len(an.y), "point"),
+            bound=bound,
         )
     else:
-        head = (
-            f"M = **{number(an.M)}** ≤ (R/γ)² = **{bound}** (the last of "
-            f"{count(an.trace.n_epochs, 'pass')} made no mistake)."
-        )
+        head = t("M = **{M}** ≤ (R/γ)² = **{bound}** (the last of {passes} made no mistake).")
+        head = head.format(M=number(an.M), bound=bound, passes=count(an.trace.n_epochs, "pass"))
     lo, hi = (number(k) for k in an.orders)
-    seen = f"M was {lo} every time" if lo == hi else f"M was {lo} to {hi}"
-    if an.orders_cut == 0:
-        tail = f"In {ORDERS} shuffled orders {seen}: the bound holds for every order."
-    else:
-        tail = (
-            f"In {ORDERS} shuffled orders {seen}; {an.orders_cut} of these runs had not "
+    if an.orders_cut == 0 and lo == hi:
+        tail = t(
+            "In {orders} shuffled orders M was {lo} every time: the bound holds for every order."
+        )
+    elif an.orders_cut == 0:
+        tail = t("In {orders} shuffled orders M was {lo} to {hi}: the bound holds for every order.")
+    elif lo == hi:
+        tail = t(
+            "In {orders} shuffled orders M was {lo} every time; {cut} of these runs had not "
             "converged at the limit, so their counts are only lower bounds."
         )
+    else:
+        tail = t(
+            "In {orders} shuffled orders M was {lo} to {hi}; {cut} of these runs had not "
+            "converged at the limit, so their counts are only lower bounds."
+        )
+    tail = tail.format(orders=ORDERS, lo=lo, hi=hi, cut=an.orders_cut)
     return f"{head} {tail}"
 
 
@@ -147,11 +164,13 @@ def band_sentence(an: Analysis) -> str:
         return ""
     gamma = number(an.mm.gamma)
     if not an.bias:
-        return f"Here γ = {gamma}, the band's half-width in the plane is {number(half)}."
-    return (
-        f"Here γ = {gamma} is measured on the vectors (x, {number(an.c)}); the band's "
-        f"half-width in the plane is {number(half)}."
-    )
+        return t("Here γ = {gamma}, the band's half-width in the plane is {half}.").format(
+            gamma=gamma, half=number(half)
+        )
+    return t(
+        "Here γ = {gamma} is measured on the vectors (x, {c}); the band's "
+        "half-width in the plane is {half}."
+    ).format(gamma=gamma, c=number(an.c), half=number(half))
 
 
 def analyse(X: np.ndarray, y: np.ndarray, *, bias: bool, c: float, max_epochs: int) -> Analysis:
@@ -358,10 +377,10 @@ def before_last_edit(
 
 # The theorem's numbers as the lab shows them: (key, label, which way is good: +1 up, −1 down)
 READOUTS = (
-    ("gamma", "margin γ", 1),
-    ("R", "radius R", 0),
-    ("bound", "bound (R/γ)²", -1),
-    ("M", "mistakes M", -1),
+    ("gamma", N_("margin γ"), 1),
+    ("R", N_("radius R"), 0),
+    ("bound", N_("bound (R/γ)²"), -1),
+    ("M", N_("mistakes M"), -1),
 )
 
 
@@ -393,7 +412,7 @@ def readouts(now: Numbers, prev: Numbers | None, *, cut: bool = False) -> list[d
                 "up": d > 0,
                 "good": None if good == 0 else (d > 0) == (good > 0),
             }
-        out.append({"key": key, "label": label, "value": value, "delta": delta})
+        out.append({"key": key, "label": t(label), "value": value, "delta": delta})
     return out
 
 
@@ -446,7 +465,7 @@ def apply_event(session: Session, event: str, payload: Any) -> edits.Result:
     """Apply one edit to the session: the reducer, then the shared dataset if it changed."""
     history = session.get(HISTORY)
     if history is None:  # pragma: no cover - the page sets it before drawing any control
-        return edits.Result(edits.start(np.zeros((1, 2)), np.ones(1)), error="No data yet.")
+        return edits.Result(edits.start(np.zeros((1, 2)), np.ones(1)), error=t("No data yet."))
     result = edits.reduce(history, event, payload, box=session.get(BOX))
     session[TICK] = int(session.get(TICK, 0)) + 1
     session[NOTICE] = (result.error, result.note)

@@ -1,7 +1,8 @@
 """The proof page (pure): each line of the convergence proof written with the run's numbers,
-per-mistake tables and the slack figure (the orders figure: ``ui.proof.orders``).
+per-mistake tables (the slack figure: ``ui.proof.slack``; the orders figure:
+``ui.proof.orders``).
 
-Numbers in, LaTeX strings / DataFrames / plain Plotly figure dicts out (no Streamlit).
+Numbers in, LaTeX strings / markdown / DataFrames out (no Streamlit).
 A line is ``small <= large`` (``perceptron_core.Inequality``); k counts mistakes from 1.
 Steps t and points i are shown from 1, as the handouts and the Step by step log count them;
 the engine's ``ProofCheck.t`` and ``.i`` are 0-based indices, so 1 is added where they show.
@@ -17,13 +18,11 @@ import numpy as np
 import pandas as pd
 
 from perceptron_core import Inequality, ProofCheck
-from ui.look.numbers import AXIS, D3, number, percent, signed, tex, vector_text
-from ui.look.palette import CURRENT, PLUS, STAR
+from ui.look.numbers import count, number, signed, tex, vector_text
+from ui.words import t, tn
 
-Fig = dict[str, Any]
 SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 TABLE_ROWS = 1000  # per-mistake tables show at most this many rows
-MAX_BARS = 300  # the slack figure draws at most this many mistakes
 HOLDS = ":green[:material/check_circle:]"  # markdown icons: Streamlit ships the font
 FAILS = ":red[:material/cancel:]"
 OK = r"\quad\checkmark"
@@ -76,13 +75,13 @@ def labels(c: ProofCheck) -> Labels:
     e, e2 = ("", "") if c.eta == 1.0 else ("η", "η²")
     rate = "" if c.eta == 1.0 else f" (η = {number(c.eta)})"
     return Labels(
-        claim1_title=f"1. Claim 1: w·w* grows by at least {e}γ{rate}",
-        claim2_title=f"2. Claim 2: ‖w‖² grows by at most {e2}R²{rate}",
-        claim1=f"Claim 1 (one step: gain ≥ {e}γ)",
-        lemma1=f"Lemma 1 (w·w* ≥ {e}kγ)",
-        claim2=f"Claim 2 (one step: gain ≤ {e2}R²)",
-        lemma2=f"Lemma 2 (‖w‖² ≤ k{e2}R²)",
-        lemma2_slack=f"slack k{e2}R² − ‖w‖² =",
+        claim1_title=t("1. Claim 1: w·w* grows by at least {e}γ{rate}").format(e=e, rate=rate),
+        claim2_title=t("2. Claim 2: ‖w‖² grows by at most {e2}R²{rate}").format(e2=e2, rate=rate),
+        claim1=t("Claim 1 (one step: gain ≥ {e}γ)").format(e=e),
+        lemma1=t("Lemma 1 (w·w* ≥ {e}kγ)").format(e=e),
+        claim2=t("Claim 2 (one step: gain ≤ {e2}R²)").format(e2=e2),
+        lemma2=t("Lemma 2 (‖w‖² ≤ k{e2}R²)").format(e2=e2),
+        lemma2_slack=t("slack k{e2}R² − ‖w‖² =").format(e2=e2),
     )
 
 
@@ -91,14 +90,16 @@ def mistake_caption(c: ProofCheck, k: int, X: Any, y: Any) -> str:
     t-th example shown, from 1), the point i (its place in the data, from 1), that point's
     x as the perceptron saw it (``X``: the run's points) and its label y."""
     j = k - 1
-    t, i = int(c.t[j]) + 1, int(c.i[j]) + 1
+    step, i = int(c.t[j]) + 1, int(c.i[j]) + 1
     x = np.asarray(X, dtype=np.float64)[i - 1]
     label = signed(float(np.asarray(y)[i - 1]))
     point = "x" + str(i).translate(SUBSCRIPT)  # x₃, x₁₇ (markdown would show x_3 as typed)
-    return (
-        f"Mistake k = {number(k)} of {number(c.n_mistakes)}: at step t = {number(t)}, on "
-        f"point i = {number(i)}: {point} = {vector_text(x)}, y = {label}."
-    )
+    return t(
+        "Mistake k = {k} of {K}: at step t = {t}, on point i = {i}: {point} = {x}, y = {y}."
+    ).format(
+        k=number(k), K=number(c.n_mistakes), t=number(step), i=number(i), point=point,
+        x=vector_text(x), y=label,
+    )  # fmt: skip
 
 
 def from_zero(c: ProofCheck) -> bool:
@@ -111,66 +112,72 @@ def run_bound(c: ProofCheck) -> tuple[float, Inequality | None, str]:
     (R/γ)² from w0 = 0, else the bound with the proof redone from w0 (``start_bound``)."""
     if from_zero(c):
         return c.bound, c.conclusion, "(R/γ)²"
-    return c.start_bound, c.conclusion_start, "the bound from w₀"
+    return c.start_bound, c.conclusion_start, t("the bound from w₀")
 
 
 def no_mistakes_reason(margins: Any, rule: str, w0_is_zero: bool) -> str:
     """Markdown: why a run made no mistake at all. ``margins`` are y·(w0·x) of every point
     (with the bias feature when the run has one), ``rule`` a key of ``RULES``."""
     m = np.asarray(margins, dtype=np.float64)
-    head = "No mistakes at all, so there is nothing to check. "
+    head = t("No mistakes at all, so there is nothing to check.")
     if w0_is_zero and rule == "negative":
-        return head + (
+        why = t(
             "With the strict rule (EURECOM MALIS) w = 0 is never wrong, so it never moves: M = 0 "
             "is within the bound, but w = 0 separates nothing. Start from w₀ ≠ 0 (random or typed) "
             "to make it learn."
         )
-    if w0_is_zero:
-        return head + (
+    elif w0_is_zero:
+        why = t(
             "Under this rule w₀ = 0 predicts the one label every point has, so it is never "
             "wrong and never moves: M = 0 is within the bound."
         )
-    if m.size and float(m.min()) > 0.0:
-        return head + (
-            f"The start w₀ already separates the data: every y·(w₀·x) > 0 (the smallest is "
-            f"{number(float(m.min()))}), so no point is a mistake under any rule and w never "
-            "moves. "
-            "M = 0 is within the bound; the proof has no mistake to count."
+    elif m.size and float(m.min()) > 0.0:
+        why = t(
+            "The start w₀ already separates the data: every y·(w₀·x) > 0 (the smallest is "
+            "{least}), so no point is a mistake under any rule and w never moves. M = 0 is "
+            "within the bound; the proof has no mistake to count."
+        ).format(least=number(float(m.min())))
+    else:
+        why = t(
+            "The start w₀ gets every point right except those exactly on its line "
+            "(y·(w₀·x) = 0), and this rule does not count w·x = 0 as a mistake there, so w "
+            "never moves. M = 0 is within the bound."
         )
-    return head + (
-        "The start w₀ gets every point right except those exactly on its line "
-        "(y·(w₀·x) = 0), and this rule does not count w·x = 0 as a mistake there, so w "
-        "never moves. M = 0 is within the bound."
-    )
+    return f"{head} {why}"
 
 
-def verdict(line: Inequality, what: str, *, ge: bool = False, slack: str = "slack") -> str:
+def verdict(line: Inequality, what: str, *, ge: bool = False, slack: str | None = None) -> str:
     """One markdown sentence: does ``what`` hold at every mistake, and where is it tightest
     (or where does it fail first)? ``ge``: the line is written large ≥ small; ``slack``
-    names the slack with its unit where the page has two (Lemma 2)."""
+    names the slack with its unit where the page has two (Lemma 2; else "slack")."""
     K = line.slack.shape[0]
     if K == 0:
-        return f"{what}: no mistakes, so nothing to check."
+        return t("{what}: no mistakes, so nothing to check.").format(what=what)
     if line.all_hold:
         j = int(np.argmin(line.slack))
         tight = max(float(line.slack[j]), 0.0)  # within rounding of 0: exactly tight
-        return (
-            f"{HOLDS} {what} holds at "
-            + ("the one mistake" if K == 1 else f"all **{number(K)}** mistakes")
-            + "; tightest at k = "
-            f"{number(j + 1)} ({slack} {number(tight)})."
-        )
+        return tn(
+            "{holds} {what} holds at the one mistake; tightest at k = {k} ({slack} {tight}).",
+            "{holds} {what} holds at all **{K}** mistakes; tightest at k = {k} ({slack} {tight}).",
+            K,
+        ).format(
+            holds=HOLDS, what=what, K=number(K), k=number(j + 1), slack=slack or t("slack"),
+            tight=number(tight),
+        )  # fmt: skip
     j = int(line.first_failure or 1) - 1
     bad = int((~line.holds).sum())
-    return (
-        f"{FAILS} {what} **fails** at {number(bad)} of {number(K)} mistakes, first at "
-        f"k = {number(j + 1)}: "
-        + (
-            f"{number(line.large[j], 4)} is not ≥ {number(line.small[j], 4)}."
-            if ge
-            else f"{number(line.small[j], 4)} is not ≤ {number(line.large[j], 4)}."
-        )
-    )
+    said = (
+        t("{fails} {what} **fails** at {bad} of {K} mistakes, first at k = {k}: "
+          "{a} is not ≥ {b}.")
+        if ge
+        else t("{fails} {what} **fails** at {bad} of {K} mistakes, first at k = {k}: "
+               "{a} is not ≤ {b}.")
+    )  # fmt: skip
+    a, b = (line.large[j], line.small[j]) if ge else (line.small[j], line.large[j])
+    return said.format(
+        fails=FAILS, what=what, bad=number(bad), K=number(K), k=number(j + 1), a=number(a, 4),
+        b=number(b, 4),
+    )  # fmt: skip
 
 
 # --- the theorem --------------------------------------------------------------------------
@@ -182,8 +189,8 @@ def _run_M(M: int, cut: int | None) -> str:
     if even that is over the bound)."""
     if cut is None:
         return rf"M = {num(M)} \;\le\; "
-    epochs = f"{cut:,} epoch" + ("" if cut == 1 else "s")
-    return rf"M \ge {num(M)}\ \text{{(stopped after {epochs})}}\\ \text{{and }} M \;\le\; "
+    stopped, also = t("(stopped after {epochs})").format(epochs=count(cut, "epoch")), t("and")
+    return rf"M \ge {num(M)}\ \text{{{stopped}}}\\ \text{{{also} }} M \;\le\; "
 
 
 def _run_mark(M: int, cut: int | None, bound: float) -> str:
@@ -209,8 +216,9 @@ def theorem_latex(c: ProofCheck, M: int, cut: int | None = None) -> tuple[str, s
         general_end = rf"{_run_M(M, cut)}{general_bound}{mark}"
         unit_end = rf"{_run_M(M, cut)}{unit_bound}{mark}"
     else:
+        bound_from, starts = t("the bound from"), t("this run starts at")
         not_this_run = (
-            r"\\ \text{the bound from } w_0 = 0\text{;}\\ \text{this run starts at } w_0 \ne 0"
+            rf"\\ \text{{{bound_from} }} w_0 = 0\text{{;}}\\ \text{{{starts} }} w_0 \ne 0"
         )
         general_end, unit_end = general_bound + not_this_run, unit_bound + not_this_run
     general = (
@@ -300,12 +308,11 @@ def lemma2_units(c: ProofCheck, k: int) -> str:
     e2 = e + "²" if e else ""
     w = "w" + str(k).translate(SUBSCRIPT)  # w₃, w₁₂ (markdown would show w_3 as typed)
     slack, gap = c.lemma2.slack[j], c.lemma2_root.slack[j]
-    return (
-        f"At k = {number(k)}, Lemma 2's slack k{e2}R² − ‖{w}‖² = **{number(slack, 4)}** "
-        f"(in units of ‖w‖², as the handouts write the lemma). Card 4 and the chart *Which "
-        f"step is loose?* use its square root ‖{w}‖ ≤ {e}R√k, lengths in units of ‖w‖: "
-        f"the gap {e}R√k − ‖{w}‖ = **{number(gap, 4)}**."
-    )
+    return t(
+        "At k = {k}, Lemma 2's slack k{e2}R² − ‖{w}‖² = **{slack}** (in units of ‖w‖², as the "
+        "handouts write the lemma). Card 4 and the chart *Which step is loose?* use its square "
+        "root ‖{w}‖ ≤ {e}R√k, lengths in units of ‖w‖: the gap {e}R√k − ‖{w}‖ = **{gap}**."
+    ).format(k=number(k), e2=e2, w=w, slack=number(slack, 4), e=e, gap=number(gap, 4))
 
 
 def why_latex(c: ProofCheck, k: int) -> tuple[str, str]:
@@ -386,44 +393,6 @@ def start_w0_latex(w0: Any) -> str:
     )
 
 
-# the three gaps of the squeeze ηkγ ≤ w·w* ≤ ‖w‖ ≤ ηR√k, all lengths in units of ‖w‖, as
-# the slack chart and the loosest sentence name them: (name, colour)
-GAPS = (
-    ("Lemma 1 slack: w·w* − ηkγ", PLUS),
-    ("Cauchy–Schwarz slack: ‖w‖ − w·w*", STAR),
-    ("Lemma 2 gap: ηR√k − ‖w‖", CURRENT),
-)
-
-
-def _gaps(c: ProofCheck) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    assert c.lemma1 is not None and c.cauchy is not None
-    return c.lemma1.slack, c.cauchy.slack, c.lemma2_root.slack
-
-
-def loosest(c: ProofCheck, *, cut: bool = False) -> str:
-    """Markdown: at the last mistake, the three gaps of the squeeze as shares of the room
-    (``cut``: the run stopped before converging, so it is the last mistake it made)."""
-    parts = {
-        name.split(":")[0]: float(values[-1])
-        for (name, _), values in zip(GAPS, _gaps(c), strict=True)
-    }
-    K = c.n_mistakes
-    last = "the last mistake before the run stopped" if cut else "the last mistake"
-    room = sum(parts.values())
-    if min(parts.values()) < 0 or room <= 0:
-        bad = [name for name, v in parts.items() if v < 0]
-        return (
-            f"At {last} k = {number(K)} the squeeze does not hold: "
-            f"{', '.join(bad) or 'the room'} below 0."
-        )
-    order = sorted(parts, key=lambda name: -parts[name])
-    shares = ", then ".join(f"{name} ({percent(parts[name] / room, 0)})" for name in order)
-    return (
-        f"At {last} k = {number(K)} the room is {number(room, 4)} (in units of ‖w‖); "
-        f"the loosest step is {shares}."
-    )
-
-
 # --- tables ------------------------------------------------------------------------------------
 
 
@@ -447,14 +416,15 @@ def table_note(c: ProofCheck) -> str | None:
     """What an "Every mistake" table leaves out: it shows the first TABLE_ROWS mistakes."""
     if c.n_mistakes <= TABLE_ROWS:
         return None
-    shown = f"The first {TABLE_ROWS:,} of the {c.n_mistakes:,} mistakes"
-    return shown + "; the slider above reaches every one."
+    return t("The first {rows} of the {K} mistakes; the slider above reaches every one.").format(
+        rows=number(TABLE_ROWS), K=number(c.n_mistakes)
+    )
 
 
 def _frame(c: ProofCheck, columns: dict[str, Any]) -> pd.DataFrame:
     rows = min(c.n_mistakes, TABLE_ROWS)
     # step t and point i from 1, as the Step by step log shows them (the engine's are 0-based)
-    data = {"k": c.k[:rows], "step t": c.t[:rows] + 1, "point i": c.i[:rows] + 1}
+    data = {"k": c.k[:rows], t("step t"): c.t[:rows] + 1, t("point i"): c.i[:rows] + 1}
     for name, values in columns.items():
         data[name] = _shown(np.asarray(values)[:rows])
     return pd.DataFrame(data)
@@ -466,14 +436,14 @@ def claim1_table(c: ProofCheck) -> pd.DataFrame:
     return _frame(
         c,
         {
-            "gain η·y·x·w*": c.claim1.large,
+            t("gain η·y·x·w*"): c.claim1.large,
             "ηγ": c.claim1.small,
-            "slack 1": c.claim1.slack,
-            "✓ claim 1": _marks(c.claim1),
+            t("slack 1"): c.claim1.slack,
+            t("✓ claim 1"): _marks(c.claim1),
             "w_k·w*": c.lemma1.large,
             "ηkγ": c.lemma1.small,
-            "slack": c.lemma1.slack,
-            "✓ lemma 1": _marks(c.lemma1),
+            t("slack"): c.lemma1.slack,
+            t("✓ lemma 1"): _marks(c.lemma1),
         },
     )
 
@@ -486,15 +456,15 @@ def claim2_table(c: ProofCheck) -> pd.DataFrame:
             "2η·y·w·x": c.cross.small,
             "✓ ≤ 0": _marks(c.cross),
             "η²‖x‖²": c.square.small,
-            "gain in ‖w‖²": c.claim2.small,
+            t("gain in ‖w‖²"): c.claim2.small,
             "η²R²": c.claim2.large,
-            "slack 2": c.claim2.slack,
-            "✓ claim 2": _marks(c.claim2),
+            t("slack 2"): c.claim2.slack,
+            t("✓ claim 2"): _marks(c.claim2),
             "‖w_k‖²": c.lemma2.small,
             "kη²R²": c.lemma2.large,
-            "slack kη²R² − ‖w_k‖²": c.lemma2.slack,
-            "✓ lemma 2": _marks(c.lemma2),
-            "gap ηR√k − ‖w_k‖": c.lemma2_root.slack,
+            t("slack kη²R² − ‖w_k‖²"): c.lemma2.slack,
+            t("✓ lemma 2"): _marks(c.lemma2),
+            t("gap ηR√k − ‖w_k‖"): c.lemma2_root.slack,
         },
     )
 
@@ -510,7 +480,7 @@ def cauchy_table(c: ProofCheck) -> pd.DataFrame:
             "w_k·w*": c.cauchy.small,
             "‖w_k‖": c.cauchy.large,
             "cos θ": cos,
-            "slack": c.cauchy.slack,
+            t("slack"): c.cauchy.slack,
             "✓": _marks(c.cauchy),
         },
     )
@@ -525,65 +495,11 @@ def conclusion_table(c: ProofCheck) -> pd.DataFrame:
         "w_k·w*": c.lemma1.large,
         "‖w_k‖": c.cauchy.large,
         "ηR√k": c.lemma2_root.large,
-        "room ηR√k − ηkγ": c.lemma2_root.large - c.lemma1.small,
+        t("room ηR√k − ηkγ"): c.lemma2_root.large - c.lemma1.small,
         "(R/γ)²": c.conclusion.large,
         "✓ k ≤ (R/γ)²": _marks(c.conclusion),
     }
     if not from_zero(c) and c.conclusion_start is not None:
-        columns["bound from w₀"] = c.conclusion_start.large
-        columns["✓ k ≤ bound from w₀"] = _marks(c.conclusion_start)
+        columns[t("bound from w₀")] = c.conclusion_start.large
+        columns[t("✓ k ≤ bound from w₀")] = _marks(c.conclusion_start)
     return _frame(c, columns)
-
-
-# --- figures -----------------------------------------------------------------------------------
-
-
-def _thin(K: int) -> np.ndarray:
-    """Indices of at most MAX_BARS mistakes, evenly spread, always the last."""
-    if K <= MAX_BARS:
-        return np.arange(K)
-    return np.unique(np.linspace(0, K - 1, MAX_BARS).round().astype(np.int64))
-
-
-def slack_figure(c: ProofCheck, *, height: int = 380) -> Fig:
-    """Which step is loose: the squeeze ηkγ ≤ w·w* ≤ ‖w‖ ≤ ηR√k cut into its three gaps
-    (``GAPS``), stacked per mistake k; their sum is the room ηR√k − ηkγ left before the
-    bound. All lengths in units of ‖w‖: Lemma 2 enters as its square root ‖w‖ ≤ ηR√k, so
-    its piece is the gap ηR√k − ‖w‖, not the slack kη²R² − ‖w‖² of card 2 (which names
-    both)."""
-    assert c.lemma1 is not None
-    idx = _thin(c.n_mistakes)
-    ks = c.k[idx].tolist()
-    data: list[dict[str, Any]] = [
-        {
-            "type": "bar",
-            "x": ks,
-            "y": np.round(values[idx], 6).tolist(),
-            "name": name,
-            "marker": {"color": colour},
-            "hovertemplate": f"k = %{{x:,}}: %{{y:{D3}}}<extra>{name.split(':')[0]}</extra>",
-        }
-        for (name, colour), values in zip(GAPS, _gaps(c), strict=True)
-    ]
-    room = c.lemma2_root.large - c.lemma1.small
-    data.append(
-        {
-            "type": "scatter",
-            "x": ks,
-            "y": np.round(room[idx], 6).tolist(),
-            "mode": "lines",
-            "line": {"color": "black", "dash": "dot", "width": 2},
-            "name": "room left: ηR√k − ηkγ (0 at k = (R/γ)²)",
-            "hovertemplate": f"k = %{{x:,}}: room %{{y:{D3}}}<extra></extra>",
-        }
-    )
-    layout = {
-        "height": height,
-        "barmode": "relative",
-        "bargap": 0.1 if len(ks) < 60 else 0.0,
-        "margin": {"l": 60, "r": 10, "t": 10, "b": 50},
-        "legend": {"orientation": "h", "y": -0.22},
-        "xaxis": {"title": {"text": "mistake k"}, **AXIS} | ({"dtick": 1} if len(ks) <= 20 else {}),
-        "yaxis": {"title": {"text": "gap, in units of ‖w‖"}, "zeroline": True, **AXIS},
-    }
-    return {"data": data, "layout": layout}

@@ -13,6 +13,7 @@ import numpy as np
 
 from ui.look.numbers import AXIS, number
 from ui.look.palette import BOUND, CURRENT, MINUS, PLUS, STAR
+from ui.words import t
 
 Fig = dict[str, Any]
 _LOG_TICKS = [m * 10**e for e in range(7) for m in (1, 2, 5)]
@@ -38,6 +39,8 @@ def orders_figure(
     rng = np.random.default_rng(0)  # jitter only, for overlapping dots
     top = max(float(bound), 1.0)
     at = max(float(bound), 0.5)  # where the bound's line is drawn on the log axis
+    # the bound named in words: "bound (R/γ)²", or its name when that is words already
+    named = t("bound {name}").format(name=name) if name.startswith("(") else name
     for r, (label, counts) in enumerate(rows):
         m = np.asarray(counts, dtype=np.float64)
         top = max(top, float(m.max(initial=1.0)))
@@ -69,7 +72,7 @@ def orders_figure(
             "y": [-0.5, n - 0.5],
             "mode": "lines",
             "line": {"color": BOUND, "dash": "dash", "width": 3},
-            "name": f"bound {name}" if name.startswith("(") else name,
+            "name": named,
             "hovertemplate": f"{name} = {number(bound, 4)}<extra></extra>",
         }
     )
@@ -79,7 +82,7 @@ def orders_figure(
         "showlegend": False,
         "xaxis": {
             "type": "log",
-            "title": {"text": "mistakes M (log scale)"},
+            "title": {"text": t("mistakes M (log scale)")},
             "tickvals": [v for v in _LOG_TICKS if v <= top * 2.0],
             "range": [math.log10(0.4), math.log10(top * 2.0)],
             **AXIS,
@@ -95,8 +98,7 @@ def orders_figure(
             {  # at the bottom, under the dots: the top is where a touch screen's tool bar is
                 "x": math.log10(at),
                 "y": -0.55,
-                "text": (f"bound {name}" if name.startswith("(") else name)
-                + f" = {number(bound, 4)}",
+                "text": f"{named} = {number(bound, 4)}",
                 "showarrow": False,
                 "xanchor": "right",
                 "yanchor": "bottom",

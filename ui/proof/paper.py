@@ -17,6 +17,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.server.internals import testid
+from ui.words import t
 
 KEY = "prf_print"  # the button's container: the marker the rules below look for
 ON = f"html:has(.st-key-{KEY})"
@@ -103,7 +104,12 @@ function fit(on) {
   }
 }
 export default function (component) {
+  const data = component.data || {};
   const button = component.parentElement.querySelector("button");
+  const note = component.parentElement.querySelector(".note");
+  // the words in the reader's language (data), as text: never markup
+  if (button && typeof data.label === "string") button.textContent = data.label;
+  if (note && typeof data.note === "string") note.textContent = data.note;
   if (button && !button.dataset.ready) {
     button.dataset.ready = "1";
     button.addEventListener("click", () => window.print());
@@ -117,6 +123,7 @@ export default function (component) {
 }
 """
 
+# the words until the script writes the reader's (print_button's data)
 _HTML = (
     '<button type="button">Print this proof</button>'
     '<span class="note">or Ctrl/Cmd+P: a clean handout with this run\u2019s numbers, '
@@ -129,5 +136,15 @@ _print = st.components.v2.component(
 
 
 def print_button() -> None:
-    """The print button, and the print rules while it is on the page."""
-    _print(key=KEY)
+    """The print button, and the print rules while it is on the page; its words in this
+    run's language."""
+    _print(
+        key=KEY,
+        data={
+            "label": t("Print this proof"),
+            "note": t(
+                "or Ctrl/Cmd+P: a clean handout with this run\u2019s numbers, without the "
+                "sidebar, buttons and sliders."
+            ),
+        },
+    )

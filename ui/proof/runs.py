@@ -24,6 +24,7 @@ from ui.app.state import MAX_STEPS
 from ui.compute import runs
 from ui.compute.model import RunSettings
 from ui.server.cache import cached
+from ui.words import N_, t
 
 ADVERSARY_STEPS = 20_000  # the adversary's steps are all mistakes: at most this many a run
 ADVERSARY_BUDGET = 100_000  # and this many over all its runs (restarts stop before)
@@ -56,6 +57,16 @@ class Adversary:
     name: str  # which one: "away", "lowest" or "random, seed s"
     counts: dict[str, int]  # mistakes of "away", "lowest", the best "random"; "random_runs"
     check: ProofCheck  # the proof's lines on its run
+
+    def shown_name(self) -> str:
+        """Which one, in this run's language: "away", "lowest", "random, seed 3"."""
+        if self.name in _NAMES:
+            return t(_NAMES[self.name])
+        seed = self.name.removeprefix("random, seed ")
+        return t("random, seed {seed}").format(seed=seed)
+
+
+_NAMES = {"away": N_("away"), "lowest": N_("lowest")}  # the tie-breaks' names
 
 
 @cached(max_mb=32, heavy=True)

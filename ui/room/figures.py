@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ui.classmode.entries import Submission
-from ui.look.numbers import number
+from ui.look.numbers import number, percent
 from ui.look.palette import BOUND, PLUS
 from ui.look.text import safe
+from ui.words import N_, t, tn
 
 BEST = 5  # submissions the projector lists by name (and names by rank on the board)
 LO = 0.8  # the axes' floor: M = 0 is drawn on it (a log axis has no 0)
@@ -169,7 +170,7 @@ def _frame_layout(subs: Sequence[Submission], frame: Frame, *, legend_above: boo
     top = max([10.0, *(s.bound for s in subs), *(float(s.M) for s in subs)]) * 1.5
     tick_texts = [number(10.0**k) for k in range(0, 12) if 10.0**k <= top]
     widest = max(text_width(t, f) for t in tick_texts)
-    rows = [_LEGEND_BOUND, _LEGEND_NAMED] + ([_LEGEND_OTHER] if len(subs) > BEST else [])
+    rows = _legend_texts(len(subs) > BEST)
     lf = LEGEND_EM * f
     legend_w = 2.6 * lf + max(text_width(t, lf) for t in rows)
     legend_h = LINE_EM * lf * len(rows)
@@ -205,9 +206,16 @@ def _frame_layout(subs: Sequence[Submission], frame: Frame, *, legend_above: boo
     return board
 
 
-_LEGEND_BOUND = "M = (R/γ)²: the bound"
-_LEGEND_NAMED = f"#1 to #{BEST}: the most mistakes"
-_LEGEND_OTHER = "another submission"
+_LEGEND_BOUND = N_("M = (R/γ)²: the bound")
+_LEGEND_NAMED = N_("#1 to #{best}: the most mistakes")
+_LEGEND_OTHER = N_("another submission")
+
+
+def _legend_texts(others: bool) -> list[str]:
+    """The legend's rows in this run's language: the bound, the best few, and (``others``)
+    the rest."""
+    rows = [t(_LEGEND_BOUND), t(_LEGEND_NAMED).format(best=BEST)]
+    return rows + ([t(_LEGEND_OTHER)] if others else [])
 
 
 def ranks_text(ranks: Sequence[int]) -> str:
@@ -288,7 +296,9 @@ def board_svg(subs: Sequence[Submission], frame: Frame) -> str:
     f = frame.font
     p = b.plot
     said = safe(
-        f"Mistakes M against the bound (R/γ)². {challenge_text(subs)}", sink="html", limit=400
+        t("Mistakes M against the bound (R/γ)². {said}").format(said=challenge_text(subs)),
+        sink="html",
+        limit=400,
     )
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {frame.width} {frame.height}" '
@@ -308,11 +318,12 @@ def board_svg(subs: Sequence[Submission], frame: Frame) -> str:
             f'<text class="tick" x="{p.x0 - 0.4 * f:.1f}" y="{y + 0.35 * f:.1f}" '
             f'text-anchor="end" fill="{MUTED}">{text}</text>'
         )
+    across, up = t("the bound (R/γ)²"), t("mistakes M")
     out.append(
         f'<text x="{(p.x0 + p.x1) / 2:.1f}" y="{frame.height - 0.4 * f:.1f}" '
-        'text-anchor="middle">the bound (R/γ)²</text>'
+        f'text-anchor="middle">{across}</text>'
         f'<text transform="translate({1.1 * f:.1f} {(p.y0 + p.y1) / 2:.1f}) rotate(-90)" '
-        'text-anchor="middle">mistakes M</text>'
+        f'text-anchor="middle">{up}</text>'
         # M = (R/γ)²: the plot's diagonal (both axes have one range)
         f'<line x1="{p.x0:.1f}" y1="{p.y1:.1f}" x2="{p.x1:.1f}" y2="{p.y0:.1f}" '
         f'stroke="{BOUND}" stroke-width="{0.15 * f:.1f}" stroke-dasharray="{0.5 * f:.0f} '
@@ -322,7 +333,8 @@ def board_svg(subs: Sequence[Submission], frame: Frame) -> str:
         s = mark.first
         tip = f"#{mark.ranks[0]}: M = {s.M}, (R/γ)² = {number(s.bound)}, γ = {number(s.gamma)}"
         if mark.ranks[1:]:  # the others drawn here are within a mark's width of it
-            tip += " (also " + ", ".join(f"#{r}" for r in mark.ranks[1:]) + ")"
+            also = ", ".join(f"#{r}" for r in mark.ranks[1:])
+            tip = t("{tip} (also {ranks})").format(tip=tip, ranks=also)
         filled = bool(mark.named)
         out.append(
             f'<circle class="mark" cx="{mark.x:.1f}" cy="{mark.y:.1f}" r="{mark.r:.1f}" '
@@ -344,9 +356,10 @@ def board_svg(subs: Sequence[Submission], frame: Frame) -> str:
         )
     out.append(_legend(b, len(subs) > BEST))
     if not subs:
+        empty = t("no submissions yet")
         out.append(  # under the line, where the marks will be
             f'<text x="{p.x0 + 0.65 * (p.x1 - p.x0):.1f}" y="{p.y0 + 0.75 * (p.y1 - p.y0):.1f}" '
-            f'text-anchor="middle" fill="{MUTED}">no submissions yet</text>'
+            f'text-anchor="middle" fill="{MUTED}">{empty}</text>'
         )
     out.append("</svg>")
     return "".join(out)
@@ -356,25 +369,15 @@ def _legend(b: Board, others: bool) -> str:
     f = LEGEND_EM * b.frame.font
     x, y = b.legend.x0, b.legend.y0
     dash = f'stroke-dasharray="{0.6 * f:.0f} {0.35 * f:.0f}"'
-    rows = [
-        (
-            f'<line x1="{x + 0.3 * f:.1f}" x2="{x + 2 * f:.1f}" y1="{{m:.1f}}" y2="{{m:.1f}}" '
-            f'stroke="{BOUND}" stroke-width="{0.19 * f:.1f}" {dash}/>',
-            _LEGEND_BOUND,
-        ),
-        (
-            f'<circle cx="{x + 1.15 * f:.1f}" cy="{{m:.1f}}" r="{0.56 * f:.1f}" fill="{PLUS}"/>',
-            _LEGEND_NAMED,
-        ),
+    texts = _legend_texts(others)
+    symbols = [
+        f'<line x1="{x + 0.3 * f:.1f}" x2="{x + 2 * f:.1f}" y1="{{m:.1f}}" y2="{{m:.1f}}" '
+        f'stroke="{BOUND}" stroke-width="{0.19 * f:.1f}" {dash}/>',
+        f'<circle cx="{x + 1.15 * f:.1f}" cy="{{m:.1f}}" r="{0.56 * f:.1f}" fill="{PLUS}"/>',
+        f'<circle cx="{x + 1.15 * f:.1f}" cy="{{m:.1f}}" r="{0.56 * f:.1f}" '
+        f'fill="#fff" stroke="{PLUS}" stroke-width="{0.15 * f:.1f}"/>',
     ]
-    if others:
-        rows.append(
-            (
-                f'<circle cx="{x + 1.15 * f:.1f}" cy="{{m:.1f}}" r="{0.56 * f:.1f}" '
-                f'fill="#fff" stroke="{PLUS}" stroke-width="{0.15 * f:.1f}"/>',
-                _LEGEND_OTHER,
-            )
-        )
+    rows = list(zip(symbols, texts, strict=False))
     out = [f'<g class="legend" font-size="{f:.1f}">']
     for i, (symbol, text) in enumerate(rows):
         m = y + (i + 0.5) * LINE_EM * f
@@ -395,25 +398,30 @@ def board_svgs(subs: Sequence[Submission]) -> list[dict[str, Any]]:
 def challenge_text(subs: Sequence[Submission]) -> str:
     """The chart in words (its text alternative)."""
     if not subs:
-        return "No submissions yet."
+        return t("No submissions yet.")
     under = sum(s.bound + 1e-9 >= s.M for s in subs)
     best = subs[0]
-    return (
-        f"{len(subs)} submission{'s' if len(subs) != 1 else ''}; {under} of them make at most "
-        f"(R/γ)² mistakes, as the theorem says. The most mistakes: M = {best.M} with the "
-        f"bound (R/γ)² = {number(best.bound)} (M is {best.M / best.bound:.0%} of the bound)."
-    )
+    counted = tn(
+        "{n} submission; {under} of them make at most (R/γ)² mistakes, as the theorem says.",
+        "{n} submissions; {under} of them make at most (R/γ)² mistakes, as the theorem says.",
+        len(subs),
+    ).format(n=number(len(subs)), under=number(under))
+    most = t(
+        "The most mistakes: M = {M} with the bound (R/γ)² = {bound} (M is {share} of the bound)."
+    ).format(M=best.M, bound=number(best.bound), share=percent(best.M / best.bound, 0))
+    return f"{counted} {most}"
 
 
 def best_rows(subs: Sequence[Submission], k: int = BEST) -> list[dict[str, Any]]:
-    """The best few for the projector's table (nicknames as plain text in a table)."""
+    """The best few for the projector's table (nicknames as plain text in a table); the
+    columns' names are messages, translated where the table is shown."""
     return [
         {
-            "rank": i,
-            "nickname": s.nick or "(no name)",
-            "mistakes M": s.M,
-            "bound (R/γ)²": number(s.bound),
-            "M / bound": f"{s.M / s.bound:.0%}",
+            N_("rank"): i,
+            N_("nickname"): s.nick or t("(no name)"),
+            N_("mistakes M"): s.M,
+            N_("bound (R/γ)²"): number(s.bound),
+            N_("M / bound"): percent(s.M / s.bound, 0),
         }
         for i, s in enumerate(subs[:k], start=1)
     ]
@@ -425,7 +433,8 @@ def best_markdown(subs: Sequence[Submission], k: int = BEST) -> str:
     rows = best_rows(subs, k)
     if not rows:
         return ""
-    head = "| # | nickname | M | (R/γ)² | M / bound |\n|--:|:--|--:|--:|--:|\n"
+    nickname, share = t("nickname"), t("M / bound")
+    head = f"| # | {nickname} | M | (R/γ)² | {share} |\n|--:|:--|--:|--:|--:|\n"
     return head + "\n".join(
         f"| #{r['rank']} | {safe(r['nickname'], limit=24)} | {r['mistakes M']} | "
         f"{r['bound (R/γ)²']} | {safe(r['M / bound'])} |"

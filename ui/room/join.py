@@ -11,9 +11,11 @@ from ui.app import links
 from ui.classmode import address, presence
 from ui.classmode import classroom as cr
 from ui.live import light
+from ui.look.numbers import number
 from ui.look.style import page_style
 from ui.look.text import safe
 from ui.room.qr import qr_svg
+from ui.words import t, tn
 
 style = page_style(
     "room_join",
@@ -35,26 +37,34 @@ def join_view(room: cr.Room, *, presenter: bool) -> None:
     with left.container(key="room_qr"):
         if where.reachable:
             st.image(
-                qr_svg(url),
-                caption="Scan to join",
+                qr_svg(url, t("join link")),
+                caption=t("Scan to join"),
                 width="stretch" if presenter else 340,
-                alt=f"QR code of the join link, {url}",
+                alt=t("QR code of the join link, {url}").format(url=url),
             )
         else:  # a QR code of an address phones cannot open would send the class nowhere
             st.warning(where.problem, icon=":material/wifi_off:")
     with right:
-        st.header("Join this class", anchor=False)
+        st.header(t("Join this class"), anchor=False)
         st.container(key="room_address").markdown(
-            f"Scan the code, or open **{safe(url.split('?')[0])}** and type"
+            t("Scan the code, or open **{address}** and type").format(
+                address=safe(url.split("?")[0])
+            )
             if where.reachable
-            else "The class code:"
+            else t("The class code:")
         )
         st.container(key="room_code").markdown(cr.shown_code(room.code))
         count = links.call(cr.members, room)
-        st.container(key="room_count").markdown(
-            f"**{count}** {'student has' if count == 1 else 'students have'} joined"
-            + (" · this class is closed" if room.closed else "")
+        joined = (
+            tn(
+                "**{n}** student has joined · this class is closed",
+                "**{n}** students have joined · this class is closed",
+                count,
+            )
+            if room.closed
+            else tn("**{n}** student has joined", "**{n}** students have joined", count)
         )
+        st.container(key="room_count").markdown(joined.format(n=number(count)))
         crowded = one_network(links.call(presence.networks, room))
         if crowded:
             st.caption(f":material/lan: {crowded}")
@@ -70,15 +80,19 @@ def one_network(counts: list[int]) -> str:
     device taking seats with a script (each browser holds at most 3)."""
     if len(counts) < 2 or counts[0] < CROWDED or counts[0] < 3 * counts[1]:
         return ""
-    return (
-        f"{counts[0]} of {sum(counts)} seats come from one network address: a router many "
-        "phones share, or one device taking seats."
-    )
+    return t(
+        "{n} of {total} seats come from one network address: a router many phones share, or "
+        "one device taking seats."
+    ).format(n=number(counts[0]), total=number(sum(counts)))
 
 
-@st.dialog("How to join", width="large")
 def join_dialog(room: cr.Room) -> None:
     """The join view over the page on show: Escape, a click beside it or its × closes it,
-    and the lecture under it has not moved."""
+    and the lecture under it has not moved. Its title is in this run's language: the
+    dialog is made where it opens."""
+    st.dialog(t("How to join"), width="large")(_join_dialog)(room)
+
+
+def _join_dialog(room: cr.Room) -> None:
     join_view(room, presenter=False)
-    st.caption("Escape closes this; the strip above the lecture keeps the join address.")
+    st.caption(t("Escape closes this; the strip above the lecture keeps the join address."))

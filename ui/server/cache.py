@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, ParamSpec, TypeVar
 
 from ui.server.internals import session_id
+from ui.words import t
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -80,9 +81,11 @@ def _check_budget(session: str | None, now: float) -> None:
         if total > SESSION_SECONDS:
             wait = int(spent[0][0] + SESSION_WINDOW - now) + 1
             raise Busy(
-                f"This page asked the server for more than {SESSION_SECONDS:.0f} s of computing "
-                f"in the last minute, more than its share of a shared server. Try again in "
-                f"{wait} s; what is already on the page stays."
+                t(
+                    "This page asked the server for more than {most} s of computing in the "
+                    "last minute, more than its share of a shared server. Try again in "
+                    "{wait} s; what is already on the page stays."
+                ).format(most=f"{SESSION_SECONDS:.0f}", wait=wait)
             )
 
 

@@ -26,7 +26,8 @@ open connections), and closes it ``CLOSE_AFTER_S`` later; it closes connections 
 sentence (a browser reconnects by itself and is let in once there is room); the server
 raises its open-file limit to the hard limit at its first connection (:func:`start_once`).
 
-May import: the standard library, ``perceptron_store.ratelimit``, ``ui.server.loops``.
+May import: the standard library, ``perceptron_store.ratelimit``, ``ui.server.loops``,
+``ui.words`` (the sentences a person reads).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from dataclasses import dataclass
 
 from perceptron_store.ratelimit import RateLimit
 from ui.server import loops
+from ui.words import N_, t, tn
 
 _LOG = logging.getLogger(__name__)
 PROXIES_ENV = "PERCEPTRON_PROXIES"  # more trusted proxies: "10.0.0.5,10.0.0.6"
@@ -103,61 +105,68 @@ LIMITS: dict[str, Limit] = {
     "tab": Limit(
         (1.0, 12),
         (10.0, 300),
-        "Too many new tabs from this device just now: wait a few seconds, then reload.",
+        N_("Too many new tabs from this device just now: wait a few seconds, then reload."),
     ),
     # a new tab of a client without a browser token: every browser has Streamlit's cookie
     # from the page it loaded, so this is a script; a few let in, not a hall's burst
     "script tab": Limit(
         (0.2, 3),
         (10.0, 300),
-        "Too many new tabs from this device just now: wait a few seconds, then reload.",
+        N_("Too many new tabs from this device just now: wait a few seconds, then reload."),
     ),
     # Start a class
     "room": Limit(
         (1 / 600, 3),
         (1 / 60, 20),
-        "You started several classes just now: use the one you have open, or wait a few minutes.",
+        N_(
+            "You started several classes just now: use the one you have open, or wait a few "
+            "minutes."
+        ),
     ),
     # a join form sent from a light page (each reads the store; a Streamlit page's join is
     # bounded by its session)
     "join": Limit(
         (0.2, 5),
         (20.0, 600),
-        "Too many attempts: wait a few seconds and try again.",
+        N_("Too many attempts: wait a few seconds and try again."),
     ),
     # a press of the lecturer's remote, or its view asked for (every 2 s while a question
     # is open): each reads the store
     "remote": Limit(
         (4.0, 20),
         (40.0, 400),
-        "Too many presses at once: wait a moment and press again.",
+        N_("Too many presses at once: wait a moment and press again."),
     ),
     # a new seat in a class (joining again keeps one's seat)
     "seat": Limit(
         (1 / 10, 4),
         (10.0, 300),
-        "Too many seats taken from this device just now: wait a few seconds and join again.",
+        N_("Too many seats taken from this device just now: wait a few seconds and join again."),
     ),
     # a class code that opens no class: slows the guesser, never the class (31^8 codes:
     # at a tab's rate of fresh browsers, finding one of 100 open classes takes years)
     "wrong code": Limit(
         (0.2, 5),
         (20.0, 600),
-        "Too many codes that open no class: wait a few seconds and try again.",
+        N_("Too many codes that open no class: wait a few seconds and try again."),
     ),
     # a new dataset kept in the store (a link's data)
     "dataset": Limit(
         (30 / HOUR, 30),
         (300 / HOUR, 300),
-        "Too many new datasets from this device in the last hour: this one is not kept for "
-        "a link (the page works on).",
+        N_(
+            "Too many new datasets from this device in the last hour: this one is not kept for "
+            "a link (the page works on)."
+        ),
     ),
     # bytes of new datasets kept in the store
     "bytes": Limit(
         (20e6 / HOUR, 20_000_000),
         (200e6 / HOUR, 200_000_000),
-        "Too many megabytes of datasets from this device in the last hour: this one is not "
-        "kept for a link (the page works on).",
+        N_(
+            "Too many megabytes of datasets from this device in the last hour: this one is not "
+            "kept for a link (the page works on)."
+        ),
     ),
 }
 
@@ -302,8 +311,8 @@ def allow(
 
 
 def refused(action: str) -> str:
-    """The sentence a client over ``action``'s limit is shown."""
-    return LIMITS[action].refused
+    """The sentence a client over ``action``'s limit is shown (English outside a run)."""
+    return t(LIMITS[action].refused)
 
 
 def hold(what: str, client: Client, most: int) -> bool:
@@ -377,6 +386,19 @@ FULL = (
     "itself in a moment; if it does not, reload it in a minute."
 )
 
+
+def full_sentence(cap: int) -> str:
+    """:data:`FULL` for a server that holds ``cap`` people, in the run's language (English
+    outside a run: the door's)."""
+    return tn(
+        "This server is full: {n} person is connected, as many as it holds. Your page "
+        "reconnects by itself in a moment; if it does not, reload it in a minute.",
+        "This server is full: {n} people are connected, as many as it holds. Your page "
+        "reconnects by itself in a moment; if it does not, reload it in a minute.",
+        cap,
+    ).format(n=f"{cap:,}")
+
+
 _STARTED = threading.Event()
 # the door's: close the connection with this id that many seconds from now (False: none)
 _CLOSERS: list[Callable[[str, float], bool]] = []
@@ -410,7 +432,7 @@ def admit(client: Client, headers: Mapping[str, str]) -> str | None:
     mark = _header(headers, DOOR_HEADER)
     if mark == FULL_MARK:
         cap = max_sessions()
-        return FULL.format(n="1 person is" if cap == 1 else f"{cap:,} people are")
+        return full_sentence(cap)
     if mark == TAB:
         return refused("tab")
     if mark != AGAIN or allow(tab_action(client), client):

@@ -295,7 +295,7 @@ class Door:
             again = False
         cap = clients.max_sessions()
         if len(self._open) >= cap:
-            said = clients.FULL.format(n="1 person is" if cap == 1 else f"{cap:,} people are")
+            said = clients.full_sentence(cap)
             mark = clients.FULL_MARK
         elif again:
             # a browser's reconnection is no new tab: clients.admit counts it if its session

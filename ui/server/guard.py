@@ -32,6 +32,7 @@ import streamlit as st
 
 from ui.server import fair, memory
 from ui.server.cache import Busy
+from ui.words import t
 
 # a session's state: st.session_state, or a dict in the tests (ui.app.state.Session)
 Session = MutableMapping[Any, Any]
@@ -113,7 +114,7 @@ def component_callbacks(
             payload = state.get(event) if isinstance(state, Mapping) else None
             if not within(payload):
                 if refuse is not None:
-                    refuse("That edit was refused: it was not something a mouse or a key sends.")
+                    refuse(t("That edit was refused: it was not something a mouse or a key sends."))
                 return
             handle(event, payload)
 
@@ -131,9 +132,11 @@ def _report(exc: BaseException) -> None:
     ref = secrets.token_hex(3)
     _LOG.error("page error %s", ref, exc_info=exc)
     st.error(
-        "Something went wrong on this part of the page, and it was not your fault. "
-        "The rest of the app still works: change a setting, or go back to the defaults "
-        f"with the page's link in the sidebar. (Reference for the server's log: {ref}.)",
+        t(
+            "Something went wrong on this part of the page, and it was not your fault. "
+            "The rest of the app still works: change a setting, or go back to the defaults "
+            "with the page's link in the sidebar. (Reference for the server's log: {ref}.)"
+        ).format(ref=ref),
         icon=":material/error:",
     )
 

@@ -15,6 +15,7 @@ import numpy as np
 from perceptron_core import LOSSES, BatchTrace, loss_step, margin_loss, perceptron_criterion
 from ui.look.numbers import AXIS, D3
 from ui.look.palette import BOUND, CURRENT, PLUS, STAR, W_COLOUR
+from ui.words import N_, t
 
 Fig = dict[str, Any]
 GRID = 81  # points per side of the E_p grid (81² w's x n points)
@@ -141,17 +142,17 @@ def landscape_figure(
     cone = zero_cone(X, y)
     if cone is not None:
         far = 3 * s.r  # beyond the corners of the view; the plot clips the sector
-        t = np.linspace(cone[0], cone[1], 60)
+        angle = np.linspace(cone[0], cone[1], 60)
         data.append(
             {
                 "type": "scatter",
-                "x": _round(np.concatenate([[0.0], far * np.cos(t), [0.0]])),
-                "y": _round(np.concatenate([[0.0], far * np.sin(t), [0.0]])),
+                "x": _round(np.concatenate([[0.0], far * np.cos(angle), [0.0]])),
+                "y": _round(np.concatenate([[0.0], far * np.sin(angle), [0.0]])),
                 "mode": "lines",
                 "fill": "toself",
                 "fillcolor": ZERO,
                 "line": {"color": W_COLOUR, "width": 1},
-                "name": "Eₚ = 0: no mistake",
+                "name": t("Eₚ = 0: no mistake"),
                 "hoverinfo": "skip",
             }
         )
@@ -160,9 +161,12 @@ def landscape_figure(
         W = full[: MAX_PATH + 1]
         label = p.label
         if len(full) > len(W):
-            label += f" (first {MAX_PATH} of {len(full) - 1} updates)"
+            label = t("{label} (first {shown} of {total} updates)").format(
+                label=label, shown=MAX_PATH, total=len(full) - 1
+            )
         e = perceptron_criterion(W, X, y, bias=False)
         k = np.arange(len(W))
+        after = t("after update {k}: {w}").format(k="%{customdata[0]:,}", w=_w())
         data.append(
             {
                 "type": "scatter",
@@ -175,8 +179,7 @@ def landscape_figure(
                 "legendgroup": p.label,
                 "customdata": (np.column_stack([k, e]).round(4) + 0.0).tolist(),
                 "hovertemplate": (
-                    f"{p.label}<br>after update %{{customdata[0]:,}}: "
-                    f"{_w()}<br>Eₚ = %{{customdata[1]:{D3}}}<extra></extra>"
+                    f"{p.label}<br>{after}<br>Eₚ = %{{customdata[1]:{D3}}}<extra></extra>"
                 ),
             }
         )
@@ -236,7 +239,8 @@ def along_path_figure(values: np.ndarray, *, height: int = 440) -> Fig:
             "line": {"color": W_COLOUR},
             "marker": {"size": 5},
             "name": "Eₚ(w_k)",
-            "hovertemplate": f"after update %{{x:,}}: Eₚ = %{{y:{D3}}}<extra></extra>",
+            "hovertemplate": t("after update {k}: Eₚ = {E}").format(k="%{x:,}", E=f"%{{y:{D3}}}")
+            + "<extra></extra>",
         },
         {
             "type": "scatter",
@@ -248,15 +252,16 @@ def along_path_figure(values: np.ndarray, *, height: int = 440) -> Fig:
                 "size": 10 if len(up) <= 100 else 5,
                 "symbol": "triangle-up",
             },
-            "name": "Eₚ went up",
-            "hovertemplate": f"update %{{x:,}} raised Eₚ to %{{y:{D3}}}<extra></extra>",
+            "name": t("Eₚ went up"),
+            "hovertemplate": t("update {k} raised Eₚ to {E}").format(k="%{x:,}", E=f"%{{y:{D3}}}")
+            + "<extra></extra>",
         },
     ]
     layout = {
         "height": height,
         "margin": {"l": 55, "r": 10, "t": 10, "b": 45},
         "legend": {"orientation": "h", "y": -0.18},
-        "xaxis": {"title": {"text": "update k"}, "rangemode": "tozero", **AXIS},
+        "xaxis": {"title": {"text": t("update k")}, "rangemode": "tozero", **AXIS},
         "yaxis": {"title": {"text": "Eₚ(w_k)"}, "rangemode": "tozero", **AXIS},
     }
     return {"data": data, "layout": layout}
@@ -265,8 +270,8 @@ def along_path_figure(values: np.ndarray, *, height: int = 440) -> Fig:
 # the losses' two panels, and the schedule's: each its own figure, so that a phone stacks
 # them (two panels in one figure squeezed both, and their titles ran into each other)
 LOSS_PANELS = {
-    "loss": ("loss l(z)", margin_loss),
-    "step": ("step −l′(z)", loss_step),
+    "loss": (N_("loss l(z)"), margin_loss),
+    "step": (N_("step −l′(z)"), loss_step),
 }
 
 
@@ -298,8 +303,8 @@ def losses_figure(
         "margin": {"l": 50, "r": 10, "t": 10, "b": 45},
         "showlegend": panel == "loss",
         "legend": {"orientation": "h", "y": -0.22},
-        "xaxis": {"title": {"text": "margin z = y·w·x"}, **AXIS},
-        "yaxis": {"range": [-0.2, 4.2], "title": {"text": title}, **AXIS},
+        "xaxis": {"title": {"text": t("margin z = y·w·x")}, **AXIS},
+        "yaxis": {"range": [-0.2, 4.2], "title": {"text": t(title)}, **AXIS},
         "shapes": [
             {
                 "type": "rect",
@@ -319,6 +324,11 @@ def losses_figure(
 
 
 SCHEDULE_PANELS = {"mistakes": "mistakes_per_epoch", "updates": "updates_per_epoch"}
+# each panel's axis title and hover text (run, epoch, count)
+SCHEDULE_WORDS = {
+    "mistakes": (N_("mistakes"), N_("{run}, epoch {epoch}: {k} mistakes")),
+    "updates": (N_("updates"), N_("{run}, epoch {epoch}: {k} updates")),
+}
 RUN_DASHES = ("solid", "dash", "dot")  # online, mini-batch, batch: each visible on the others
 
 
@@ -328,6 +338,7 @@ def schedule_figure(
     """Mistakes (``panel="mistakes"``) or updates (changes of w) in each epoch, for a few
     runs; where two runs coincide (a mini-batch of 1 is online) the dashes tell them apart."""
     field = SCHEDULE_PANELS[panel]
+    axis_title, hover = (t(words) for words in SCHEDULE_WORDS[panel])
     data: list[dict[str, Any]] = []
     for i, (label, run, colour) in enumerate(runs):
         dash = RUN_DASHES[i % len(RUN_DASHES)]
@@ -340,7 +351,8 @@ def schedule_figure(
                 "line": {"color": colour, "dash": dash, "width": 3 - i * 0.5},
                 "marker": {"size": 7 - 1.5 * i},
                 "name": label,
-                "hovertemplate": f"{label}, epoch %{{x:,}}: %{{y:,}} {panel}<extra></extra>",
+                "hovertemplate": hover.format(run=label, epoch="%{x:,}", k="%{y:,}")
+                + "<extra></extra>",
             }
         )
     longest = max((run.n_epochs for _, run, _ in runs), default=1)
@@ -350,11 +362,11 @@ def schedule_figure(
         "showlegend": panel == "mistakes",
         "legend": {"orientation": "h", "y": -0.25},
         "xaxis": {
-            "title": {"text": "epoch"},
+            "title": {"text": t("epoch")},
             "dtick": max(1, -(-longest // 10)),
             "rangemode": "tozero",
             **AXIS,
         },
-        "yaxis": {"title": {"text": panel}, "rangemode": "tozero", **AXIS},
+        "yaxis": {"title": {"text": axis_title}, "rangemode": "tozero", **AXIS},
     }
     return {"data": data, "layout": layout}

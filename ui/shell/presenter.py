@@ -82,7 +82,7 @@ def settings() -> Iterator[Any]:
             yield here
         return
     if _ROW.menu is None:
-        with slot.popover("Settings", icon=":material/tune:", key="app_presenter_settings"):
+        with slot.popover(t("Settings"), icon=":material/tune:", key="app_presenter_settings"):
             _ROW.menu = st.container(key=MENU)  # as wide as the page's row of controls
     with _ROW.menu as menu:
         yield menu

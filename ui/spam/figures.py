@@ -18,6 +18,7 @@ from perceptron_core.datasets import SPAM_EMAILS
 from ui.look.numbers import AXIS, D3, number, tex, vector_text
 from ui.look.palette import BOUND, CURRENT, MINUS, PLUS, STAR, W_COLOUR
 from ui.look.text import safe
+from ui.words import t
 
 Fig = dict[str, Any]
 VOCABULARIES = SPAM_VOCABULARIES  # the engine's registry (not a copy): spam_vocab reads it
@@ -34,7 +35,7 @@ def names(words: tuple[str, ...]) -> list[str]:
 
 def verdict(a: float) -> str:
     """Seed 003: activation w·x > 0 → spam; otherwise not spam (seed 001's sign(0) = −1)."""
-    return "spam" if a > 0 else "not spam"
+    return t("spam") if a > 0 else t("not spam")
 
 
 def weights_by_step(trace: Trace) -> np.ndarray:
@@ -42,11 +43,12 @@ def weights_by_step(trace: Trace) -> np.ndarray:
     return np.array([trace.w_before(t) for t in range(trace.n_steps + 1)])
 
 
-def weights_figure(trace: Trace, feature_names: list[str], t: int, *, height: int = 360) -> Fig:
+def weights_figure(trace: Trace, feature_names: list[str], step: int, *, height: int = 360) -> Fig:
     """Every weight against the training step (free, money and BIAS in colour, other words
-    grey), a mark on each mistake and a line at step t."""
+    grey), a mark on each mistake and a line at step ``step``."""
     W = weights_by_step(trace)
     steps = list(range(trace.n_steps + 1))
+    hover = t("{weight} = {value} after {steps} steps") + "<extra></extra>"
     data: list[dict[str, Any]] = []
     for j, name in enumerate(feature_names):
         colour = FOLLOWED.get(name, STAR)
@@ -65,7 +67,9 @@ def weights_figure(trace: Trace, feature_names: list[str], t: int, *, height: in
                 },
                 "opacity": 1.0 if followed else 0.6,
                 "name": f"w[{name}]",
-                "hovertemplate": f"w[{name}] = %{{y:{D3}}} after %{{x:,}} steps<extra></extra>",
+                "hovertemplate": hover.format(
+                    weight=f"w[{name}]", value=f"%{{y:{D3}}}", steps="%{x:,}"
+                ),
             }
         )
     mistakes = (trace.mistake_steps[:, 0] + 1).tolist()  # w changed after these steps
@@ -77,8 +81,8 @@ def weights_figure(trace: Trace, feature_names: list[str], t: int, *, height: in
             "y": [-1.15 * span] * len(mistakes),
             "mode": "markers",
             "marker": {"symbol": "triangle-up", "color": BOUND, "size": 9},
-            "name": "a mistake (update)",
-            "hovertemplate": "update at step %{x}<extra></extra>",
+            "name": t("a mistake (update)"),
+            "hovertemplate": t("update at step {step}").format(step="%{x}") + "<extra></extra>",
         }
     )
     n = trace.n_examples
@@ -87,15 +91,19 @@ def weights_figure(trace: Trace, feature_names: list[str], t: int, *, height: in
         "layout": {
             "height": height,
             "margin": {"l": 60, "r": 20, "t": 20, "b": 50},
-            "xaxis": {"title": {"text": f"steps (one epoch = {n} e-mails)"}, **AXIS},
-            "yaxis": {"title": {"text": "weight"}, "range": [-1.3 * span, 1.15 * span], **AXIS},
+            "xaxis": {"title": {"text": t("steps (one epoch = {n} e-mails)").format(n=n)}, **AXIS},
+            "yaxis": {
+                "title": {"text": t("weight")},
+                "range": [-1.3 * span, 1.15 * span],
+                **AXIS,
+            },
             "legend": {"orientation": "h", "y": -0.25},
             "plot_bgcolor": "white",
             "shapes": [
                 {
                     "type": "line",
-                    "x0": t,
-                    "x1": t,
+                    "x0": step,
+                    "x1": step,
                     "y0": 0,
                     "y1": 1,
                     "yref": "paper",
@@ -124,37 +132,50 @@ def training_table(
     """The labelled e-mails: text, label, word counts, w·x and the verdict with this w."""
     a = X @ w[:-1] + w[-1]  # the BIAS feature is 1, its weight is last
     table: dict[str, list[Any]] = {
-        "e-mail": [text for text, _ in SPAM_EMAILS],
-        "label": ["spam" if v > 0 else "not spam" for v in y],
+        t("e-mail"): [text for text, _ in SPAM_EMAILS],
+        t("label"): [t("spam") if v > 0 else t("not spam") for v in y],
     }
     for j, word in enumerate(words):
         table[word] = [int(v) for v in X[:, j]]
     table["w·x"] = [number(v) for v in a]  # as text: "−5", as everywhere on the page
-    table["verdict"] = [verdict(float(v)) for v in a]
-    table["right?"] = ["✓" if (v > 0) == (lab > 0) else "✗" for v, lab in zip(a, y, strict=True)]
+    table[t("verdict")] = [verdict(float(v)) for v in a]
+    table[t("right?")] = ["✓" if (v > 0) == (lab > 0) else "✗" for v, lab in zip(a, y, strict=True)]
     return table
 
 
-def step_markdown(trace: Trace, X: np.ndarray, y: np.ndarray, t: int) -> str:
-    """What training step t did (t = 0: nothing yet), in words and numbers."""
-    if t == 0:
-        return "**Before training:** w = 0, so w·x = 0 for every e-mail."
+def step_markdown(trace: Trace, X: np.ndarray, y: np.ndarray, step: int) -> str:
+    """What training step ``step`` did (0: nothing yet), in words and numbers."""
+    if step == 0:
+        return t("**Before training:** w = 0, so w·x = 0 for every e-mail.")
     assert trace.steps is not None
-    s = t - 1  # the step just made, 0-based
+    s = step - 1  # the step just made, 0-based
     i = int(trace.steps.index[s])
-    w_old, w_new = trace.w_before(s), trace.w_before(t)
+    w_old, w_new = trace.w_before(s), trace.w_before(step)
     x = [*X[i].tolist(), 1.0]
     a = float(trace.steps.margin[s]) * float(y[i])  # margin is y·w·x
-    label = "spam (y = +1)" if y[i] > 0 else "not spam (y = −1)"
-    epoch = s // trace.n_examples + 1
     head = (
-        f"**Step {t}** (epoch {epoch}): e-mail {i + 1}, “{safe(SPAM_EMAILS[i][0], limit=200)}”, "
-        f"is {label}; x = {vector_text(x)}, w = {vector_text(w_old)}, **w·x = {number(a)}**, "
-        f"so y·(w·x) = {number(float(y[i]) * a)}."
+        t(
+            "**Step {t}** (epoch {epoch}): e-mail {i}, “{text}”, is spam (y = +1); x = {x}, "
+            "w = {w}, **w·x = {a}**, so y·(w·x) = {margin}."
+        )
+        if y[i] > 0
+        else t(
+            "**Step {t}** (epoch {epoch}): e-mail {i}, “{text}”, is not spam (y = −1); x = {x}, "
+            "w = {w}, **w·x = {a}**, so y·(w·x) = {margin}."
+        )
+    ).format(
+        t=step,
+        epoch=s // trace.n_examples + 1,
+        i=i + 1,
+        text=safe(SPAM_EMAILS[i][0], limit=200),
+        x=vector_text(x),
+        w=vector_text(w_old),
+        a=number(a),
+        margin=number(float(y[i]) * a),
     )
     if trace.steps.mistake[s]:
-        return head + f" **A mistake:** w ← w + y·x = **{vector_text(w_new)}**."
-    return head + " Right, so w stays."
+        return head + " " + t("**A mistake:** w ← w + y·x = **{w}**.").format(w=vector_text(w_new))
+    return head + " " + t("Right, so w stays.")
 
 
 def highlight(text: str, words: tuple[str, ...]) -> str:

@@ -1,5 +1,6 @@
-"""Which perceptron to deploy (pure): the experiments of the variants page, their
-figures, the price of a vote, and a verdict computed from the numbers.
+"""Which perceptron to deploy (pure): the experiments of the variants page and their
+figures (the price of a vote and the verdict: ``ui.variants.verdict``, whose names are
+also read here as ``figures.cost_rows``, ``figures.verdict``, ``figures.swing``).
 
 No Streamlit here: ``ui.variants.runs`` caches these; figures are plain Plotly
 dicts (wrap with ``ui.look.plots.as_figure``); every number is written by ``ui.look.numbers``.
@@ -32,17 +33,21 @@ from perceptron_core import (
     voted_score,
 )
 from ui.look.geometry import boundary_segment, view_box
-from ui.look.numbers import AXIS, D3, count, number, percent
+from ui.look.numbers import AXIS, D3, number, percent
 from ui.look.palette import AVERAGED, LAST, STAR, VOTED
 from ui.look.plots import labelled_points, plane_axes
+from ui.variants.verdict import NAMES
+from ui.variants.verdict import TIE as TIE
+from ui.variants.verdict import cost_rows as cost_rows
+from ui.variants.verdict import swing as swing
+from ui.variants.verdict import verdict as verdict
+from ui.words import t
 
 Fig = dict[str, Any]
 TEST_FRACTION = 0.3
 GRID = 50  # points per side of the grid the voted boundary is drawn on
 MAX_RUN_STEPS = 1_000_000  # runs x epochs x training points in section 3: about a second
-TIE = 0.01  # test errors closer than this (1 percentage point) count as a tie
 COLOURS = {"last": LAST, "averaged": AVERAGED, "voted": VOTED}
-NAMES = {"last": "last w", "averaged": "averaged", "voted": "voted"}
 DASH = {"last": "solid", "averaged": "dash", "voted": "dot"}
 PAIRS = DIGIT_PAIRS  # (+1 digit, -1 digit) pairs of the 8x8 digits: the engine's registry
 
@@ -188,13 +193,13 @@ def starts(
 def _points(
     X: np.ndarray, y: np.ndarray, *, test: bool, flipped: np.ndarray | None = None
 ) -> list[dict[str, Any]]:
-    split = "test" if test else "train"
+    split = "test" if test else "train"  # the legend group
     out = labelled_points(
         X,
         y,
         symbols=("circle-open", "x-open") if test else ("circle", "x"),
         marker={"size": 8 if test else 9, "opacity": 0.9 if test else 0.75},
-        name=split + " y = {label}",
+        name=t("test y = {label}") if test else t("train y = {label}"),
         hover=f"(%{{x:{D3}}}, %{{y:{D3}}})<extra></extra>",
         legendgroup=split,
     )
@@ -210,7 +215,7 @@ def _points(
                     "size": 15,
                     "line": {"color": "#222222", "width": 1.5},
                 },
-                "name": "flipped label",
+                "name": t("flipped label"),
                 "hoverinfo": "skip",
             }
         )
@@ -262,14 +267,14 @@ def boundaries_figure(exp: Experiment, grid: dict[str, list[Any]], *, height: in
             "line": {"color": COLOURS["voted"], "width": 3, "dash": DASH["voted"]},
             "showscale": False,
             "showlegend": True,
-            "name": "voted (vote = 0)",
+            "name": t("voted (vote = 0)"),
             "hoverinfo": "skip",
         }
     )
-    data.append(_line(exp.w_last, box, "last w", COLOURS["last"], DASH["last"]))
-    data.append(_line(exp.w_avg, box, "averaged", COLOURS["averaged"], DASH["averaged"]))
+    data.append(_line(exp.w_last, box, t(NAMES["last"]), COLOURS["last"], DASH["last"]))
+    data.append(_line(exp.w_avg, box, t(NAMES["averaged"]), COLOURS["averaged"], DASH["averaged"]))
     if exp.star is not None:
-        data.append(_line(exp.star, box, "w* (clean labels)", STAR, "longdash", 1.5))
+        data.append(_line(exp.star, box, t("w* (clean labels)"), STAR, "longdash", 1.5))
     return {"data": data, "layout": _plane_layout(box, height)}
 
 
@@ -284,11 +289,17 @@ def errors_figure(
     where the tool bar always shows, the bar does not cover it."""
     x = errors.epochs.tolist()
     data: list[dict[str, Any]] = []
+    # (name, hover) of a read-out's test and training curves
+    words = {
+        "test": (t("{method}, test"), t("{method} test: {error}% after epoch {epoch}")),
+        "train": (t("{method}, train"), t("{method} train: {error}% after epoch {epoch}")),
+    }
     for m in METHODS:
         for split, values, width, dash in (
             ("test", errors.test[m], 3, DASH[m]),
             ("train", errors.train[m], 1.2, "dot"),
         ):
+            name, hover = words[split]
             data.append(
                 {
                     "type": "scatter",
@@ -297,10 +308,12 @@ def errors_figure(
                     "mode": "lines+markers" if split == "test" else "lines",
                     "marker": {"size": 5},
                     "line": {"color": COLOURS[m], "width": width, "dash": dash},
-                    "name": f"{NAMES[m]}, {split}",
+                    "name": name.format(method=t(NAMES[m])),
                     "legendgroup": m,
-                    "hovertemplate": f"{NAMES[m]} {split}: %{{y:.1f}}% after epoch %{{x}}"
-                    "<extra></extra>",
+                    "hovertemplate": hover.format(
+                        method=t(NAMES[m]), error="%{y:.1f}", epoch="%{x}"
+                    )
+                    + "<extra></extra>",
                 }
             )
     if star_test is not None:
@@ -311,7 +324,7 @@ def errors_figure(
                 "y": [100 * star_test] * 2,
                 "mode": "lines",
                 "line": {"color": STAR, "dash": "longdash", "width": 2},
-                "name": f"w* test ({percent(star_test)})",
+                "name": t("w* test ({error})").format(error=percent(star_test)),
             }
         )
     return {
@@ -333,8 +346,8 @@ def errors_figure(
             # the title's two lines sit under the tool bar's band (about 30 px at the top)
             "margin": {"l": 55, "r": 10, "t": 80, "b": 40},
             "legend": {"orientation": "h", "y": -0.2},
-            "xaxis": {"title": {"text": "epoch"}, "range": [0.5, max(x) + 0.5], **AXIS},
-            "yaxis": {"title": {"text": "error (%)"}, "rangemode": "tozero", **AXIS},
+            "xaxis": {"title": {"text": t("epoch")}, "range": [0.5, max(x) + 0.5], **AXIS},
+            "yaxis": {"title": {"text": t("error (%)")}, "rangemode": "tozero", **AXIS},
         },
     }
 
@@ -343,10 +356,31 @@ def mistakes_head(title: str, s: Starts) -> str:
     """What the histogram of one dataset shows, above it: "2-D: M from 0 to 14; bound 78",
     and how many runs stopped at the epoch limit, whose M is only a lower bound."""
     M, stopped = s.runs.n_mistakes, int((~np.asarray(s.runs.converged, dtype=bool)).sum())
-    cut = f" ({stopped} of {len(M)} runs had not converged: their M is a lower bound)"
-    bound = f"bound {number(s.bound)}" if s.bound is not None else "not separable: no bound"
-    return (
-        f"{title}: M from {number(M.min())} to {number(M.max())}{cut if stopped else ''}; {bound}"
+    if s.bound is None:
+        head = (
+            t(
+                "{title}: M from {low} to {high} ({stopped} of {runs} runs had not converged: "
+                "their M is a lower bound); not separable: no bound"
+            )
+            if stopped
+            else t("{title}: M from {low} to {high}; not separable: no bound")
+        )
+    else:
+        head = (
+            t(
+                "{title}: M from {low} to {high} ({stopped} of {runs} runs had not converged: "
+                "their M is a lower bound); bound {bound}"
+            )
+            if stopped
+            else t("{title}: M from {low} to {high}; bound {bound}")
+        )
+    return head.format(
+        title=title,
+        low=number(M.min()),
+        high=number(M.max()),
+        stopped=stopped,
+        runs=len(M),
+        bound=number(s.bound) if s.bound is not None else "",
     )
 
 
@@ -359,11 +393,12 @@ def mistakes_figure(s: Starts, *, height: int = 320) -> Fig:
             "type": "histogram",
             "x": M.tolist(),
             "marker": {"color": COLOURS["last"]},
-            "name": "runs",
-            "hovertemplate": "M in %{x}: %{y:,} runs<extra></extra>",
+            "name": t("runs"),
+            "hovertemplate": t("M in {M}: {k} runs").format(M="%{x}", k="%{y:,}")
+            + "<extra></extra>",
         }
     ]
-    xaxis: dict[str, Any] = {"title": {"text": "mistakes M of a run"}, "rangemode": "tozero"}
+    xaxis: dict[str, Any] = {"title": {"text": t("mistakes M of a run")}, "rangemode": "tozero"}
     layout: dict[str, Any] = {
         "height": height,
         "margin": {"l": 55, "r": 10, "t": 10, "b": 45},
@@ -372,14 +407,14 @@ def mistakes_figure(s: Starts, *, height: int = 320) -> Fig:
         "shapes": [],
         "bargap": 0.05,
         "xaxis": xaxis,
-        "yaxis": {"title": {"text": "runs"}, **AXIS},
+        "yaxis": {"title": {"text": t("runs")}, **AXIS},
     }
     top = max(int(M.max()), 1)
     if s.bound is not None and s.bound > 3 * top:  # the bound is off the chart: say where
         xaxis["range"] = [-0.5, top * 1.15 + 1]
         layout["annotations"].append(
             {
-                "text": f"bound {number(s.bound)} →<br>(off the chart)",
+                "text": t("bound {bound} →<br>(off the chart)").format(bound=number(s.bound)),
                 "x": 1.0,
                 "y": 0.95,
                 "xref": "x domain",
@@ -436,7 +471,7 @@ def hyperplanes_figure(s: Starts, key: str = "last", *, height: int = 400) -> Fi
             "mode": "lines",
             "line": {"color": COLOURS[key], "width": 1},
             "opacity": 0.35,
-            "name": f"{NAMES[key]} of each run",
+            "name": t("{method} of each run").format(method=t(NAMES[key])),
             "hoverinfo": "skip",
         }
     )
@@ -460,7 +495,7 @@ def spread_figure(panels: list[tuple[str, Starts]], *, height: int = 360) -> Fig
                 "type": "box",
                 "x": xs,
                 "y": ys,
-                "name": NAMES[m],
+                "name": t(NAMES[m]),
                 "marker": {"color": COLOURS[m], "size": 4},
                 "boxpoints": "all",
                 "jitter": 0.4,
@@ -476,125 +511,10 @@ def spread_figure(panels: list[tuple[str, Starts]], *, height: int = 360) -> Fig
             "margin": {"l": 55, "r": 10, "t": 20, "b": 40},
             "legend": {"orientation": "h", "y": -0.15},
             "yaxis": {
-                "title": {"text": "test error (%)"},
+                "title": {"text": t("test error (%)")},
                 "rangemode": "tozero",
                 "hoverformat": ".1f",
                 **AXIS,
             },
         },
     }
-
-
-# --- the price of a vote, and the verdict ---------------------------------------------
-
-
-def cost_rows(items: list[tuple[str, int, int]]) -> list[dict[str, Any]]:
-    """Per run (name, vectors the voted perceptron keeps K + 1, d'): what one prediction
-    costs each read-out, in stored vectors and multiply-adds (as text: "80,925")."""
-    return [
-        {
-            "run": name,
-            "d'": number(d),
-            "last, averaged: vectors": "1",
-            "last, averaged: multiply-adds": number(d),
-            "voted: vectors": number(vectors),
-            "voted: multiply-adds": number(vectors * d),
-            "voted ÷ averaged": number(vectors),
-        }
-        for name, vectors, d in items
-    ]
-
-
-_pct = percent  # 0.123 -> "12.3%"
-
-
-def verdict(evidence: dict[str, dict[str, float]], vectors: int, swing: dict[str, float]) -> str:
-    """Which read-out to deploy, argued from the numbers on the page.
-
-    Parameters
-    ----------
-    evidence
-        For each measurement (e.g. "2-D, after the last epoch"), the test error of each
-        of ``METHODS``.
-    vectors
-        The most weight vectors the voted perceptron had to keep in those runs.
-    swing
-        For each method, how much its test error moved over the second half of the epochs
-        (max - min, on the 2-D run).
-    """
-    score = {m: float(np.mean([e[m] for e in evidence.values()])) for m in METHODS}
-    best = min(METHODS, key=lambda m: score[m])
-    lines = [
-        "Mean test error over the "
-        f"{len(evidence)} measurements above: "
-        + ", ".join(f"{NAMES[m]} {_pct(score[m])}" for m in METHODS)
-        + "."
-    ]
-    # a tie within one percentage point of the best goes to the cheaper prediction: the
-    # averaged and the last w take one dot product, the voted one a dot product per vector;
-    # of the two cheap ones the averaged, seed 003's remedy for overtraining
-    tied = [m for m in METHODS if score[m] <= score[best] + TIE]
-    pick = next(m for m in ("averaged", "last", "voted") if m in tied)
-    rank = (
-        "the lowest"
-        if best == pick
-        else f"within one percentage point of the best ({NAMES[best]}, {_pct(score[best])})"
-    )
-    kept = f"the voted one kept up to {count(vectors, 'vector')}"
-    if pick == "averaged":
-        why = (
-            f"its mean test error ({_pct(score['averaged'])}) is {rank}, and it stores **one** "
-            f"vector: a prediction costs the same as the plain perceptron's, while {kept} and "
-            "costs that many dot products per prediction"
-        )
-    elif pick == "voted":
-        why = (
-            f"here it is clearly the most accurate ({_pct(score['voted'])} against "
-            f"{_pct(score['averaged'])} averaged), worth its price of "
-            f"{count(vectors, 'dot product')} per prediction"
-        )
-    else:
-        why = (
-            f"on these numbers its mean test error ({_pct(score['last'])}) is {rank}, more than "
-            f"one percentage point below the averaged one's ({_pct(score['averaged'])})"
-        )
-        if "voted" in tied:
-            why += f", and it stores **one** vector, while {kept}"
-    lines.append(f"**Deploy the {NAMES[pick]} perceptron**: {why}.")
-    lines.append(_steadiness(pick, swing))
-    return "\n\n".join(lines)
-
-
-def _steadiness(pick: str, swing: dict[str, float]) -> str:
-    """The sentence after the verdict: which of the last w and the averaged one is steadier.
-
-    "It is also steadier" only when ``pick`` is the averaged one and it is; otherwise the
-    steadier one is named, so the sentence never praises the read-out it does not mean.
-    """
-    moved = (
-        f"over the second half of the epochs the last w's test error swung by "
-        f"{_pct(swing['last'])}, the averaged one's by {_pct(swing['averaged'])}"
-    )
-    if swing["last"] > swing["averaged"] + TIE:  # the averaged one is steadier
-        if pick == "averaged":
-            return (
-                f"It is also steadier: {moved}, so *when* you stop training matters much less "
-                "(UMass CMPSCI 689's overtraining)."
-            )
-        return (
-            f"The averaged perceptron is the steadier one, though: {moved}, so with it *when* "
-            "you stop training matters much less (UMass CMPSCI 689's overtraining)."
-        )
-    if swing["averaged"] > swing["last"] + TIE:  # the last w is steadier
-        return f"On this run the last w is the steadier one: {moved}."
-    return (
-        f"On this run the last w's test error swung by {_pct(swing['last'])} over the second "
-        f"half of the epochs and the averaged one's by {_pct(swing['averaged'])}: with these "
-        "settings the last w is about as stable; add label noise to see the difference."
-    )
-
-
-def swing(errors: EpochErrors) -> dict[str, float]:
-    """max - min of each method's test error over the second half of the epochs."""
-    half = len(errors.epochs) // 2
-    return {m: float(np.ptp(errors.test[m][half:])) for m in METHODS}

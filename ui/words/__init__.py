@@ -16,6 +16,8 @@ Owns:
 - **the pseudo-locale** (``?lang=pseudo``): every string 40 % longer and between
   ``⟦`` and ``⟧``, for layout tests; a string on screen without the markers did not go
   through the catalogue.
+- **the components' words**: ``words.js`` (``tr``, ``N_``) goes in front of a component's
+  JavaScript, and :func:`script_words` sends it the messages it says, translated.
 - **how a language writes a number**: its decimal and grouping symbols (CLDR's),
   which ``ui.look.numbers`` applies.
 
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import gettext
+import json
 import math
 import re
 from collections.abc import Callable
@@ -77,6 +80,12 @@ def N_(message: str) -> str:
     """Mark ``message`` for the catalogue where it is defined; :func:`t` translates it
     where it is shown."""
     return message
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a singular and its plural for the catalogue where they are defined; :func:`tn`
+    picks and translates one where it is shown."""
+    return singular, plural
 
 
 def t(message: str) -> str:
@@ -189,3 +198,25 @@ def symbols(code: str) -> tuple[str, str]:
     """The (decimal, grouping) symbols of language ``code``: (".", ",") in English,
     (",", "\u202f") in French, (",", ".") in German and Spanish."""
     return SYMBOLS.get(code, SYMBOLS[ENGLISH])
+
+
+# the components' JavaScript says its words as tr("...") or marks them N_("..."), a
+# string literal in double quotes (pybabel's javascript extractor finds the same ones)
+SCRIPT = Path(__file__).with_name("words.js").read_text(encoding="utf-8")
+_SCRIPT_MESSAGE = re.compile(r'\b(?:tr|N_)\(\s*("(?:[^"\\\n]|\\.)*")')
+
+
+@functools.cache
+def script_messages(code: str) -> tuple[str, ...]:
+    """The messages a component's JavaScript ``code`` says, in order, each once."""
+    found = (json.loads(m.group(1)) for m in _SCRIPT_MESSAGE.finditer(code))
+    return tuple(dict.fromkeys(found))
+
+
+def script_words(code: str) -> dict[str, str]:
+    """The words ``code`` says, in this run's language, for its ``data.words``
+    (``words.js``'s ``tr``); English sends none: ``tr`` falls back to the message."""
+    language_now = language()
+    if language_now == ENGLISH:
+        return {}
+    return {m: translate(m, language_now) for m in script_messages(code)}

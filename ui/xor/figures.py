@@ -13,9 +13,10 @@ import numpy as np
 
 from perceptron_core import FEATURE_MAPS, Trace, Witness, decision
 from ui.look.geometry import view_box
-from ui.look.numbers import AXIS, D3, tex, vector_text
+from ui.look.numbers import AXIS, D3, count, tex, vector_text
 from ui.look.palette import CURRENT, MINUS, PLUS, W_COLOUR
 from ui.look.plots import labelled_points, plane_axes
+from ui.words import N_, t, tn
 
 Fig = dict[str, Any]
 GRID = 120  # points per side of the grid the induced boundary is drawn on
@@ -27,7 +28,10 @@ def _points(X: np.ndarray, y: np.ndarray) -> list[dict[str, Any]]:
         y,
         marker={"size": 11},
         index=True,
-        hover=f"point %{{customdata}}: (%{{x:{D3}}}, %{{y:{D3}}})<extra></extra>",
+        hover=t("point {i}: ({x}, {y})").format(
+            i="%{customdata}", x=f"%{{x:{D3}}}", y=f"%{{y:{D3}}}"
+        )
+        + "<extra></extra>",
         xaxis="x",
         yaxis="y",
     )
@@ -55,12 +59,15 @@ XOR_Y = np.array([-1.0, -1.0, 1.0, 1.0])
 # --- runs that never stop -------------------------------------------------------------
 
 
-# (title, x axis, hover, mode) of the three charts of runs that never stop
+# (title, x axis, hover, mode) of the three charts of runs that never stop; a hover's
+# {x} and {y} are Plotly's values, filled in after translation (:func:`hover_of`)
 CURVES = (
-    ("mistakes in each epoch", "epoch", "epoch %{x}: %{y:,} mistakes", "lines+markers"),
-    ("mistakes so far", "epochs", f"after %{{x:{D3}}} epochs: %{{y:,}} mistakes", "lines"),
-    ("‖w‖ after each mistake", "mistakes k", f"k = %{{x:,}}: ‖w‖ = %{{y:{D3}}}", "lines"),
+    (N_("mistakes in each epoch"), N_("epoch"), N_("epoch {x}: {y} mistakes"), "lines+markers"),
+    (N_("mistakes so far"), N_("epochs"), N_("after {x} epochs: {y} mistakes"), "lines"),
+    (N_("‖w‖ after each mistake"), N_("mistakes k"), "k = {x}: ‖w‖ = {y}", "lines"),
 )
+# the Plotly values of each chart's hover: (x, y)
+_HOVER_VALUES = (("%{x}", "%{y:,}"), (f"%{{x:{D3}}}", "%{y:,}"), ("%{x:,}", f"%{{y:{D3}}}"))
 # each of CURVES' charts saved by its tool bar's camera button as perceptron-xor-<this>.png
 CURVE_FILES = ("mistakes-per-epoch", "mistakes-so-far", "norm-w")
 CURVE_SAVED = (640, 400)  # CSS px, saved at 2×: a third of the page is too narrow for a slide
@@ -85,7 +92,10 @@ def curves_figures(runs: list[tuple[str, Trace, str]], *, height: int = 330) -> 
         norms = np.linalg.norm(trace.weights, axis=1).round(4)
         series[2].append((np.arange(trace.n_mistakes + 1).tolist(), norms.tolist()))
     figures = []
-    for (_, x_title, hover, mode), panel in zip(CURVES, series, strict=True):
+    for (_, x_title, said, mode), (hx, hy), panel in zip(
+        CURVES, _HOVER_VALUES, series, strict=True
+    ):
+        hover = t(said).format(x=hx, y=hy)
         data = [
             {
                 "type": "scatter",
@@ -111,7 +121,7 @@ def curves_figures(runs: list[tuple[str, Trace, str]], *, height: int = 330) -> 
                 "y": -0.3,
                 "yanchor": "top",
             },
-            "xaxis": {"title": {"text": x_title}, **AXIS},
+            "xaxis": {"title": {"text": t(x_title)}, **AXIS},
             "yaxis": {"rangemode": "tozero", **AXIS},
         }
         figures.append({"data": data, "layout": layout})
@@ -126,8 +136,8 @@ def witness_figure(X: np.ndarray, y: np.ndarray, witness: Witness, *, height: in
     z = witness.point
     data: list[dict[str, Any]] = []
     for idx, colour, name in (
-        (witness.positives, PLUS, "z from +1 points"),
-        (witness.negatives, MINUS, "z from −1 points"),
+        (witness.positives, PLUS, t("z from +1 points")),
+        (witness.negatives, MINUS, t("z from −1 points")),
     ):
         xs: list[float | None] = []
         ys: list[float | None] = []
@@ -155,7 +165,7 @@ def witness_figure(X: np.ndarray, y: np.ndarray, witness: Witness, *, height: in
             "marker": {"symbol": "star", "size": 20, "color": CURRENT, "line": {"width": 1}},
             "text": ["z"],
             "textposition": "top right",
-            "name": "z: in both hulls",
+            "name": t("z: in both hulls"),
             "hovertemplate": f"z = (%{{x:{D3}}}, %{{y:{D3}}})<extra></extra>",
         }
     )
@@ -184,7 +194,7 @@ def boundary_figure(X: np.ndarray, y: np.ndarray, map_key: str, w: np.ndarray) -
             "contours": {"coloring": "fill", "start": 0, "end": 0, "size": 1},
             "line": {"width": 0},
             "hoverinfo": "skip",
-            "name": "predicted side",
+            "name": t("predicted side"),
         },
         {
             "type": "contour",
@@ -229,29 +239,43 @@ def coinciding_text(X: np.ndarray, y: np.ndarray, Z: np.ndarray, limit: int = 3)
     if not groups:
         return None
     shown = len(Z) - sum(len(g) - 1 for g in groups)
-    parts = []
+    parts = []  # clauses of a list, each whole, joined by semicolons
     for g in groups[:limit]:
         names = [vector_text(X[i]) for i in g]
-        who = " and ".join(names) if len(names) == 2 else ", ".join(names[:-1])
-        both = "both" if len(names) == 2 else f"and {names[-1]} all"
-        parts.append(f"{who} {both} land on {vector_text(Z[g[0]])}")
+        spot = vector_text(Z[g[0]])
+        if len(names) == 2:
+            said = t("{a} and {b} both land on {spot}").format(a=names[0], b=names[1], spot=spot)
+        else:
+            said = t("{some} and {last} all land on {spot}").format(
+                some=", ".join(names[:-1]), last=names[-1], spot=spot
+            )
+        parts.append(said)
     more = len(groups) - limit
     if more > 0:
-        parts.append(f"and {more} more spot{'s' * (more != 1)} like these")
-    mixed = sum(len(np.unique(y[g])) > 1 for g in groups)
-    labels = (
-        f"{mixed} spot{'s hold' if mixed != 1 else ' holds'} both labels, so no plane can "
-        "separate the lifted points"
-        if mixed
-        else "each spot holds points of one label only, so a plane can still separate them"
-    )
-    return (
-        f"**{len(Z)} points, {shown} markers.** UMass CMPSCI 689's φ(x) = (x₁², √2·x₁x₂, x₂²) "
-        "is the same for x "
-        "and −x (squares and the product x₁x₂ do not change when both signs flip), so "
-        + "; ".join(parts)
-        + f". A black ring and a count mark each such spot; {labels}."
-    )
+        parts.append(
+            tn("and {n} more spot like these", "and {n} more spots like these", more).format(n=more)
+        )
+    mixed = int(sum(len(np.unique(y[g])) > 1 for g in groups))
+    if mixed:
+        said = tn(
+            "**{n} points, {shown} markers.** UMass CMPSCI 689's φ(x) = (x₁², √2·x₁x₂, x₂²) is "
+            "the same for x and −x (squares and the product x₁x₂ do not change when both "
+            "signs flip), so {spots}. A black ring and a count mark each such spot; {mixed} "
+            "spot holds both labels, so no plane can separate the lifted points.",
+            "**{n} points, {shown} markers.** UMass CMPSCI 689's φ(x) = (x₁², √2·x₁x₂, x₂²) is "
+            "the same for x and −x (squares and the product x₁x₂ do not change when both "
+            "signs flip), so {spots}. A black ring and a count mark each such spot; {mixed} "
+            "spots hold both labels, so no plane can separate the lifted points.",
+            mixed,
+        )
+    else:
+        said = t(
+            "**{n} points, {shown} markers.** UMass CMPSCI 689's φ(x) = (x₁², √2·x₁x₂, x₂²) is "
+            "the same for x and −x (squares and the product x₁x₂ do not change when both "
+            "signs flip), so {spots}. A black ring and a count mark each such spot; each "
+            "spot holds points of one label only, so a plane can still separate them."
+        )
+    return said.format(n=len(Z), shown=shown, spots="; ".join(parts), mixed=mixed)
 
 
 def lifted_figure(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Fig:
@@ -260,7 +284,10 @@ def lifted_figure(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Fig:
     Points that phi puts on one spot (x and −x) get a ring and a count ("2 points"): without
     them XOR's 4 points show as 2 markers."""
     Z = FEATURE_MAPS["quadratic"].fn(X)
-    hover = f"φ(point %{{customdata}}) = (%{{x:{D3}}}, %{{y:{D3}}}, %{{z:{D3}}})<extra></extra>"
+    hover = t("φ(point {i}) = ({x}, {y}, {z})").format(
+        i="%{customdata}", x=f"%{{x:{D3}}}", y=f"%{{y:{D3}}}", z=f"%{{z:{D3}}}"
+    )
+    hover += "<extra></extra>"
     data = labelled_points(
         Z,
         y,
@@ -281,11 +308,11 @@ def lifted_figure(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Fig:
                 "z": spots[:, 2].round(4).tolist(),
                 "mode": "markers+text",
                 "marker": {"symbol": "circle-open", "size": 16, "color": "black"},
-                "text": [f"{len(g)} points" for g in groups],
+                "text": [count(len(g), "point") for g in groups],
                 # away from the middle of the view, where the plane usually stands
                 "textposition": ["top right" if v >= 0 else "top left" for v in spots[:, 1]],
                 "textfont": {"size": 14},
-                "name": "several points on one spot",
+                "name": t("several points on one spot"),
                 "hoverinfo": "skip",
             }
         )
@@ -308,7 +335,7 @@ def lifted_figure(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Fig:
                 "showscale": False,
                 "opacity": 0.45,
                 "colorscale": [[0, W_COLOUR], [1, W_COLOUR]],
-                "name": "separating plane",
+                "name": t("separating plane"),
                 "hoverinfo": "skip",
             }
         )
@@ -342,24 +369,28 @@ def lifted_figure(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Fig:
 # dotted averaged line lies on top of the pocket's wide band where their errors are equal
 REMEDIES: dict[str, tuple[str, str, dict[str, Any], dict[str, Any]]] = {
     "pocket": (
-        "pocket (best w so far): wide band",
+        N_("pocket (best w so far): wide band"),
         PLUS,
         {"width": 9},
         {"size": 11, "symbol": "square"},
     ),
     "plain": (
-        "plain perceptron (last w)",
+        N_("plain perceptron (last w)"),
         MINUS,
         {"width": 2},
         {"size": 6, "symbol": "circle"},
     ),
     "averaged": (
-        "averaged w: dotted",
+        N_("averaged w: dotted"),
         W_COLOUR,
         {"width": 3, "dash": "dot"},
         {"size": 7, "symbol": "diamond"},
     ),
 }
+
+
+# each remedy by its short name (a hover's tag, a sentence of :func:`coinciding_note`)
+REMEDY_NAMES = {"pocket": N_("pocket"), "plain": N_("plain"), "averaged": N_("averaged")}
 
 
 def remedies_figure(errors: dict[str, np.ndarray], *, height: int = 340) -> Fig:
@@ -380,8 +411,11 @@ def remedies_figure(errors: dict[str, np.ndarray], *, height: int = 340) -> Fig:
                 "line": {"color": colour, **line},
                 "marker": {"color": colour, **marker},
                 "opacity": 0.45 if key == "pocket" else 1.0,
-                "name": name,
-                "hovertemplate": "epoch %{x}: %{y:.1f}% wrong<extra>" + key + "</extra>",
+                "name": t(name),
+                "hovertemplate": t("epoch {x}: {y}% wrong").format(x="%{x}", y="%{y:.1f}")
+                + "<extra>"
+                + t(REMEDY_NAMES[key])
+                + "</extra>",
             }
         )
     return {
@@ -389,8 +423,8 @@ def remedies_figure(errors: dict[str, np.ndarray], *, height: int = 340) -> Fig:
         "layout": {
             "height": height,
             "margin": _MARGIN,
-            "xaxis": {"title": {"text": "epoch"}, **AXIS},
-            "yaxis": {"title": {"text": "training error (%)"}, "rangemode": "tozero", **AXIS},
+            "xaxis": {"title": {"text": t("epoch")}, **AXIS},
+            "yaxis": {"title": {"text": t("training error (%)")}, "rangemode": "tozero", **AXIS},
             "legend": {"orientation": "h", "y": -0.25},
             "plot_bgcolor": "white",
         },
@@ -401,21 +435,23 @@ def coinciding_note(errors: dict[str, np.ndarray]) -> str | None:
     """Markdown under the remedies chart: in how many epochs two of the lines have the same
     error, and how the chart keeps both in view (None when no two lines meet)."""
     epochs = len(errors["plain"])
-    met = []
+    met = []  # clauses of a list, each whole, joined by semicolons
     for a, b in (("pocket", "averaged"), ("plain", "pocket"), ("plain", "averaged")):
         same = np.isclose(errors[a], errors[b], rtol=0.0, atol=1e-12)
+        names = {"a": t(REMEDY_NAMES[a]), "b": t(REMEDY_NAMES[b]), "epochs": epochs}
         if same.all():
-            met.append(f"{a} and {b} in all {epochs} epochs")
+            met.append(t("{a} and {b} in all {epochs} epochs").format(**names))
         elif same.any():
-            met.append(f"{a} and {b} in {int(same.sum())} of {epochs} epochs")
+            met.append(
+                t("{a} and {b} in {k} of {epochs} epochs").format(k=int(same.sum()), **names)
+            )
     if not met:
         return None
-    return (
-        "**Lines on top of each other.** The same error: "
-        + "; ".join(met)
-        + ". Where they meet, the dotted averaged line and the thin plain line run inside "
-        "the pocket's wide pale band, so all three stay in view."
-    )
+    return t(
+        "**Lines on top of each other.** The same error: {met}. Where they meet, the dotted "
+        "averaged line and the thin plain line run inside the pocket's wide pale band, so "
+        "all three stay in view."
+    ).format(met="; ".join(met))
 
 
 def _vector_tex(v: np.ndarray) -> str:

@@ -133,3 +133,34 @@ def test_every_catalogue_holds_every_marked_message_and_its_compiled_file_is_cur
     for code in ("fr", "es", "de", "zh"):  # a lecturer can tell who translated it
         head = (ROOT / "ui/words/locale" / code / "LC_MESSAGES/perceptron.po").read_text("utf-8")
         assert "Status: machine-assisted" in head or "Status: reviewed" in head, code
+
+
+def test_a_components_words_are_its_tr_and_N__messages_in_the_sessions_language():
+    code = 'say(tr("Copy link")); const B = [N_("Reset")]; tr("Step {t}", { t }); x("No")'
+    assert words.script_messages(code) == ("Copy link", "Reset", "Step {t}")
+    previous = words.read_language_with(lambda: "en")
+    try:
+        assert words.script_words(code) == {}  # English: the script's own messages
+        words.read_language_with(lambda: "pseudo")
+        said = words.script_words(code)
+        assert set(said) == {"Copy link", "Reset", "Step {t}"}
+        assert all(v.startswith(words.OPEN) for v in said.values())
+        assert "{t}" in said["Step {t}"]
+    finally:
+        words.read_language_with(previous)
+
+
+def test_every_script_message_is_in_the_template():
+    """What words.js's tr says in the components is what the catalogue extracted."""
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    root = Path(__file__).resolve().parents[3]
+    with (root / "ui/words/locale/perceptron.pot").open("rb") as f:
+        pot = {m.id for m in read_po(f)}
+    for path in (root / "ui").rglob("*.js"):
+        if "vendor" in path.parts:
+            continue
+        for message in words.script_messages(path.read_text(encoding="utf-8")):
+            assert message in pot, (path.name, message)
