@@ -70,8 +70,12 @@ html.perceptron-bar-open {testid("stMainBlockContainer")} {{ padding-bottom: 14r
 .pcard svg .after {{ stroke: #555; stroke-width: 3; stroke-dasharray: 8 6; }}
 """
 )
-_card = component_code.component("perceptron.card", js=_JS, css=_CSS, isolate_styles=False)
-CARD_JS, CARD_CSS = _JS, _CSS  # the light page (ui.lecture.light) loads the same card
+# words.js's tr first: the card says its words in the session's language (data.words)
+_card = component_code.component(
+    "perceptron.card", js=words.SCRIPT + _JS, css=_CSS, isolate_styles=False
+)
+# the light page (ui.lecture.light) loads the same card
+CARD_JS, CARD_CSS = words.SCRIPT + _JS, _CSS
 KEY = "room_pcard"
 
 

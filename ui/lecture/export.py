@@ -30,11 +30,12 @@ import json
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from ui import words
 from ui.app.sidebar import CUSTOM
 from ui.app.state import LINK_PARAM, ROOM_PARAMS, Session, to_query
 from ui.compute.model import Run
@@ -74,6 +75,8 @@ class Meta:
     link: str | None  # the live page with this run's settings, when the server knows it
     t: int  # the step the file opens at (the one on screen when it was made)
     cut: str  # "" for a whole run, else where the file was cut (cut_text)
+    # the player's words in the language of the session that made the file (none: English)
+    words: dict[str, str] = field(default_factory=lambda: words.script_words(PLAYER_JS))
 
 
 def at_step(meta: Meta, t: int) -> Meta:
@@ -241,7 +244,7 @@ _HOST = r"""
     key: "lec_player",
     data: {
       t: clamp(opening), seq: 0, run: scene.run, start: first, stop: last, presenter: false,
-      play: 0, asked: null, summary: meta.summary, lead: false, along: null,
+      play: 0, asked: null, summary: meta.summary, lead: false, along: null, words: meta.words,
     },
     parentElement: byId("player"),
     setStateValue() {},

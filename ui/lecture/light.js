@@ -145,7 +145,7 @@ async function enter(seat) {
   [H.player, , H.live] = found;
   found[1].default({
     name: "perceptron.card", key: "room_pcard", parentElement: byId("hall-card"),
-    data: { url: D.urls.card, ticket: seat.ticket, ringed: true, bar: D.bar, view: { version: "", q: 0, said: "", at: 0 } },
+    data: { url: D.urls.card, ticket: seat.ticket, ringed: true, bar: D.bar, view: { version: "", q: 0, said: "", at: 0 }, words: D.words },
     setStateValue() {}, setTriggerValue() {},
   });
   listen();
@@ -242,12 +242,12 @@ function show(body) {
   if (!H.player) return;
   if (!H.component) {
     H.component = {
-      name: "perceptron.lecture", key: "lec_player", data: body.step, parentElement: byId("hall-player"),
+      name: "perceptron.lecture", key: "lec_player", data: { ...body.step, words: D.words }, parentElement: byId("hall-player"),
       setStateValue() {},
       setTriggerValue: onPlayer,
     };
   } else {
-    H.component.data = body.step;
+    H.component.data = { ...body.step, words: D.words };
   }
   H.player.default(H.component);
 }

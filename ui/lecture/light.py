@@ -103,7 +103,7 @@ html.perceptron-bar-open body {{ padding-bottom: 14rem; }}
 # The head of a light page (this one, the remote's): only the app's own files run and are
 # fetched, its data travel as JSON (script_json) and its title is escaped
 HEAD = """<!doctype html>
-<html lang="en">
+<html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -122,8 +122,9 @@ connect-src 'self'; base-uri 'none'; form-action 'none'">
 def head(
     title: str, styles: list[str], modules: list[str], data_id: str, data: Any, host: str
 ) -> str:
-    """A light page's head: its ``styles`` and its ``modules`` (preloaded) as files, its
-    ``data`` as JSON in the element ``data_id`` and its ``host`` module."""
+    """A light page's head, in this request's language: its ``styles`` and its
+    ``modules`` (preloaded) as files, its ``data`` as JSON in the element ``data_id`` and
+    its ``host`` module."""
     links = [f'<link rel="stylesheet" href="{html.escape(u)}">' for u in styles]
     links += [f'<link rel="modulepreload" href="{html.escape(u)}">' for u in modules]
     return HEAD.format(
@@ -132,35 +133,81 @@ def head(
         data_id=data_id,
         data=script_json(data),
         host=html.escape(host),
+        lang=page_language(),
     )
 
 
-_BODY = """<body>
+def page_language() -> str:
+    """The ``lang`` of this request's page: its language's code ("zh-Hans" for Chinese;
+    English for the pseudo-locale)."""
+    code = words.language()
+    return {"zh": "zh-Hans", words.PSEUDO: "en"}.get(code, code)
+
+
+def request_language(asker: Asker) -> str:
+    """The language a request to a light page reads: its ``?lang=``, else its browser's."""
+    return words.of_request(asker.lang, str(asker.headers.get("accept-language", "")))
+
+
+def with_lang(url: str) -> str:
+    """``url`` with this request's ``?lang=`` (none in English): what the page asks next
+    reads the same language."""
+    code = words.language()
+    return url if code == words.ENGLISH else f"{url}?{urlencode({'lang': code})}"
+
+
+def page_words() -> dict[str, str]:
+    """The words the light page's code says (its host, player and card), in this
+    request's language."""
+    return {
+        **words.script_words(HOST_JS),
+        **words.script_words(LIVE_PLAYER_JS),
+        **words.script_words(CARD_JS),
+    }
+
+
+def _body() -> str:
+    """The light page's body, in this request's language (its words escaped)."""
+    e = {
+        "join": t("Join your lecturer's class: its code is on the projector."),
+        "code": t("Class code"),
+        "nick": t("Your nickname (the class sees it)"),
+        "go": t("Join the class"),
+        "lecture": t("The lecture"),
+        "margin": t("Open the margin lab"),
+        "ended": t("This class has ended."),
+        "stays": t("The lecture stays as it was; the app goes on without the class."),
+        "explore": t("Explore on my own"),
+        "script": t("This page needs JavaScript to follow the lecture."),
+        "app": t("Perceptron Lab"),
+    }
+    e = {k: html.escape(v) for k, v in e.items()}
+    return f"""<body>
 <main>
-<header class="hall-head"><h1>Perceptron Lab</h1><p id="hall-class"></p></header>
+<header class="hall-head"><h1>{e["app"]}</h1><p id="hall-class"></p></header>
 <p id="hall-status" class="hall-status" role="status" aria-live="polite"></p>
 <form id="hall-join" class="hall-join" hidden novalidate>
-<p>Join your lecturer's class: its code is on the projector.</p>
-<label for="hall-code">Class code
+<p>{e["join"]}</p>
+<label for="hall-code">{e["code"]}
 <input id="hall-code" name="code" autocomplete="off" autocapitalize="characters"
   spellcheck="false" maxlength="20" placeholder="ABCD-EFGH" required></label>
-<label for="hall-nick">Your nickname (the class sees it)
+<label for="hall-nick">{e["nick"]}
 <input id="hall-nick" name="nick" autocomplete="nickname" maxlength="20" required></label>
 <p id="hall-said" class="hall-said" role="alert"></p>
-<button type="submit" id="hall-go">Join the class</button>
+<button type="submit" id="hall-go">{e["go"]}</button>
 </form>
-<section id="hall-lecture" aria-label="The lecture" hidden>
+<section id="hall-lecture" aria-label="{e["lecture"]}" hidden>
 <div id="hall-challenge" class="hall-box" hidden><p><strong id="hall-challenge-head"></strong>
 <span id="hall-challenge-rest"></span></p>
-<a id="hall-challenge-go" href="#">Open the margin lab</a></div>
-<div id="hall-ended" class="hall-box" hidden><p><strong>This class has ended.</strong>
-The lecture stays as it was; the app goes on without the class.</p></div>
+<a id="hall-challenge-go" href="#">{e["margin"]}</a></div>
+<div id="hall-ended" class="hall-box" hidden><p><strong>{e["ended"]}</strong>
+{e["stays"]}</p></div>
 <div id="hall-player"></div>
 <div id="hall-card" class="hall-card"></div>
-<div class="hall-row"><a id="hall-explore" class="quiet" href="#">Explore on my own</a></div>
+<div class="hall-row"><a id="hall-explore" class="quiet" href="#">{e["explore"]}</a></div>
 <div id="hall-channel" hidden></div>
 </section>
-<noscript><p>This page needs JavaScript to follow the lecture.</p></noscript>
+<noscript><p>{e["script"]}</p></noscript>
 </main>
 </body>
 </html>
@@ -172,7 +219,7 @@ The lecture stays as it was; the app goes on without the class.</p></div>
 FILES = {
     key: component_code.keep(component, text, suffix)
     for key, component, text, suffix in (
-        ("host", "perceptron.light", HOST_JS, ".js"),
+        ("host", "perceptron.light", words.SCRIPT + HOST_JS, ".js"),
         ("player", "perceptron.lecture", LIVE_PLAYER_JS, ".js"),
         ("card", "perceptron.card", CARD_JS, ".js"),
         ("live", "perceptron.live", channel.LIVE_JS, ".js"),
@@ -203,7 +250,12 @@ def _seat_of(room: cr.Room, seat: str, nick: str) -> dict[str, str]:
 def page(code_text: str, asker: Asker, *, base: str = "") -> bytes:
     """The light page for a link's ``room=`` (``code_text``): in the class at once when the
     browser's seat cookie holds a seat of it, else its join form (with the code filled in,
-    or the sentence why the link's code opens nothing)."""
+    or the sentence why the link's code opens nothing); in the request's language."""
+    with words.speaking(request_language(asker)):
+        return _page(code_text, asker, base=base)
+
+
+def _page(code_text: str, asker: Asker, *, base: str = "") -> bytes:
     files = _files(base)
     code = cr.normal_code(code_text) if code_text else None
     said = ""
@@ -231,21 +283,22 @@ def page(code_text: str, asker: Asker, *, base: str = "") -> bytes:
         "said": said,
         "seat": seat,
         "urls": {
-            "join": under(base, JOIN_PATH),
-            "lecture": under(base, LECTURE_PATH),
+            "join": with_lang(under(base, JOIN_PATH)),
+            "lecture": with_lang(under(base, LECTURE_PATH)),
             "live": under(base, live_route.PATH) + "?here=1",
             "card": under(base, card_route.PATH),
             "page": under(base, PAGE_PATH),
         },
         "code_files": {k: files[k] for k in ("player", "card", "live")},
         "bar": BAR,
+        "words": page_words(),
     }
     title = t("Join a class: Perceptron Lab")
     if code:
         title = t("Class {code}: Perceptron Lab").format(code=cr.shown_code(code))
     styles = [files[k] for k in ("player_css", "card_css", "page_css")]
     modules = [files[k] for k in ("player", "card", "live")]
-    return (head(title, styles, modules, "hall-data", data, files["host"]) + _BODY).encode()
+    return (head(title, styles, modules, "hall-data", data, files["host"]) + _body()).encode()
 
 
 def seat_cookie(code: str, seat: str, *, secure: bool) -> str:
@@ -260,7 +313,13 @@ def seat_cookie(code: str, seat: str, *, secure: bool) -> str:
 
 def join(code_text: str, nick: str, asker: Asker) -> Joined:
     """The join form's seat for ``asker``: its ticket and nickname and the seat's cookie,
-    or the sentence why not. A browser that holds a seat of the class keeps it."""
+    or the sentence why not (in the request's language). A browser that holds a seat of
+    the class keeps it."""
+    with words.speaking(request_language(asker)):
+        return _join(code_text, nick, asker)
+
+
+def _join(code_text: str, nick: str, asker: Asker) -> Joined:
     client = clients.client_of(asker.peer, asker.headers, asker.cookies)
     if not clients.allow("join", client):
         return Joined({"error": clients.refused("join")}, 429)
@@ -324,11 +383,17 @@ def room_run(
     return session, (X, y, data_name), settings, lecture_run(X, y, settings)
 
 
-def lecture(ticket: Ticket, t: int | None, have: str, *, base: str = "") -> bytes:
+def lecture(ticket: Ticket, t: int | None, have: str, *, base: str = "", lang: str = "") -> bytes:
     """The room's lecture for a seat's light page, as JSON: the player's step (the room's,
     its Play's now, or step ``t`` of the room's run), the scene that holds it (unless the
     page has it: ``have`` is its ``run:start``), and the class's end and challenge;
-    :data:`ENDED` when the room is gone or closed."""
+    :data:`ENDED` when the room is gone or closed. Its words are in ``lang`` (the page's
+    ``?lang=``; English if none or not on offer)."""
+    with words.speaking(words.of_request(lang, "")):
+        return _lecture(ticket, t, have, base=base)
+
+
+def _lecture(ticket: Ticket, t: int | None, have: str, *, base: str = "") -> bytes:
     room = reach(cr.load_room, ticket.code)
     if room is None or room.closed:
         return ENDED

@@ -34,6 +34,7 @@ from typing import Any
 
 import streamlit as st
 
+from ui import words
 from ui.app.state import Session, session_key, widget_key
 from ui.classmode import follow as class_follow
 from ui.classmode import live
@@ -59,8 +60,11 @@ _PARTS = (
     "player_follow.js",
     "player.js",
 )
+# words.js's tr first: the player says its words in the session's language (data.words)
 _OWN_JS = with_figure(
-    CLIP_JS + "\n".join(Path(__file__).with_name(f).read_text(encoding="utf-8") for f in _PARTS),
+    words.SCRIPT
+    + CLIP_JS
+    + "\n".join(Path(__file__).with_name(f).read_text(encoding="utf-8") for f in _PARTS),
     fonts=False,
 )
 # the live page posts a student's own steps (post.js); the file posts nothing
@@ -457,6 +461,7 @@ def player(
             # a rerun of the instrument alone (a report, the push), whose delay is the
             # network's: the page judges its lateness by these (player.js's lateness)
             "quick": guard.fragment_rerun(),
+            "words": words.script_words(_OWN_JS),  # none in English
         },
         **callbacks,
     )

@@ -23,9 +23,12 @@ May import: ``ui.app``, ``ui.classmode``, ``ui.lecture`` (light, question), ``ui
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 from typing import Any
 
+from ui import words
 from ui.classmode import classroom as cr
 from ui.classmode import live as channel
 from ui.classmode.seat import Refused, reach
@@ -56,7 +59,7 @@ PAGE_CSS = (
 """
 )
 FILES = {
-    "host": component_code.keep("perceptron.remote", HOST_JS, ".js"),
+    "host": component_code.keep("perceptron.remote", words.SCRIPT + HOST_JS, ".js"),
     "page_css": component_code.keep("perceptron.remote", PAGE_CSS, ".css"),
     "live": light.FILES["live"],
 }
@@ -66,23 +69,42 @@ NOT_ITS_KEY = N_(
     "(Lecturer's controls) again."
 )
 
-_BODY = """<body>
+
+def _body() -> str:
+    """The remote's body, in this request's language (its words escaped)."""
+    e = {
+        "title": t("The remote"),
+        "nokey": t(
+            "Open this remote with its link from the Class page (*Lecturer's controls*, "
+            "*The remote, on your phone*): the link holds the class's key."
+        ),
+        "main": t("The projector's remote"),
+        "pad": t("The lecture on the projector"),
+        "back": t("◀ Back"),
+        "step": t("Step ▶"),
+        "next": t("Next mistake »"),
+        "play": t("Play"),
+        "ask": t("Ask the class"),
+        "again": t("Vote again"),
+        "reveal": t("Reveal"),
+    }
+    e = {k: html.escape(v) for k, v in e.items()}
+    nokey = re.sub(r"\*([^*]+)\*", r"<em>\1</em>", e["nokey"])  # its markdown's emphasis
+    return f"""<body>
 <main>
-<header class="hall-head"><h1>The remote</h1><p id="rm-class"></p></header>
-<p id="rm-nokey" class="hall-box" hidden>Open this remote with its link from the Class page
-(<em>Lecturer's controls</em>, <em>The remote, on your phone</em>): the link holds the
-class's key.</p>
-<section id="rm-main" aria-label="The projector's remote" hidden>
+<header class="hall-head"><h1>{e["title"]}</h1><p id="rm-class"></p></header>
+<p id="rm-nokey" class="hall-box" hidden>{nokey}</p>
+<section id="rm-main" aria-label="{e["main"]}" hidden>
 <div class="rm-view" aria-live="polite"><p><strong id="rm-step"></strong></p>
 <p id="rm-question"></p></div>
-<div class="rm-pad" role="group" aria-label="The lecture on the projector">
-<button type="button" data-act="back">◀ Back</button>
-<button type="button" data-act="step" class="rm-main">Step ▶</button>
-<button type="button" data-act="next">Next mistake »</button>
-<button type="button" data-act="play" id="rm-play">Play</button>
-<button type="button" data-act="ask" class="rm-wide">Ask the class</button>
-<button type="button" data-act="again">Vote again</button>
-<button type="button" data-act="reveal">Reveal</button>
+<div class="rm-pad" role="group" aria-label="{e["pad"]}">
+<button type="button" data-act="back">{e["back"]}</button>
+<button type="button" data-act="step" class="rm-main">{e["step"]}</button>
+<button type="button" data-act="next">{e["next"]}</button>
+<button type="button" data-act="play" id="rm-play">{e["play"]}</button>
+<button type="button" data-act="ask" class="rm-wide">{e["ask"]}</button>
+<button type="button" data-act="again">{e["again"]}</button>
+<button type="button" data-act="reveal">{e["reveal"]}</button>
 </div>
 <div id="hall-channel" hidden></div>
 </section>
@@ -94,15 +116,26 @@ class's key.</p>
 
 
 def page(code_text: str, asker: Asker, *, base: str = "") -> bytes:
-    """The remote's page for class ``code_text`` (its key comes from the link's fragment)."""
+    """The remote's page for class ``code_text`` (its key comes from the link's fragment),
+    in the request's language."""
+    with words.speaking(light.request_language(asker)):
+        return _page(code_text, base=base)
+
+
+def _page(code_text: str, *, base: str = "") -> bytes:
     code = cr.normal_code(code_text) if code_text else None
     files = {k: component_code.url(v, base) for k, v in FILES.items()}
     data = {
         "code": code or "",
         "shown": cr.shown_code(code) if code else "",
         "said": "" if code else t("This link names no class: open the remote link again."),
-        "urls": {"remote": under(base, REMOTE_PATH), "live": under(base, live_route.PATH)},
+        "urls": {
+            "remote": light.with_lang(under(base, REMOTE_PATH)),
+            "live": under(base, live_route.PATH),
+        },
         "code_files": {"live": files["live"]},
+        "words": words.script_words(HOST_JS),
+        "lang": words.language(),
     }
     title = (
         t("Remote of class {code}").format(code=cr.shown_code(code)) if code else t("The remote")
@@ -110,7 +143,7 @@ def page(code_text: str, asker: Asker, *, base: str = "") -> bytes:
     page_head = light.head(
         title, [files["page_css"]], [files["live"]], "rm-data", data, files["host"]
     )
-    return (page_head + _BODY).encode()
+    return (page_head + _body()).encode()
 
 
 def view(room: cr.Room) -> dict[str, Any]:
@@ -166,7 +199,13 @@ def _act(room: cr.Room, key: str, act: str) -> cr.Room | str:
 
 def press(code_text: str, key: str, act: str, asker: Asker) -> Joined:
     """A press of the remote (``act``; "status": none) with the class's secret ``key``:
-    the remote's view after it, or the sentence why not (nothing in the room changed)."""
+    the remote's view after it, or the sentence why not (nothing in the room changed), in
+    the request's language."""
+    with words.speaking(light.request_language(asker)):
+        return _press(code_text, key, act, asker)
+
+
+def _press(code_text: str, key: str, act: str, asker: Asker) -> Joined:
     client = clients.client_of(asker.peer, asker.headers, asker.cookies)
     if not clients.allow("remote", client):
         return Joined({"error": clients.refused("remote")}, 429)

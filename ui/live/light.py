@@ -64,6 +64,7 @@ class Asker:
     scheme: str
     headers: Mapping[str, str]
     cookies: Mapping[str, str]
+    lang: str = ""  # the address's ?lang= (at most 8 characters), for the app to judge
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,7 @@ def zipped(body: bytes, request: Request, media: str) -> Response:
 def routes(
     page: Callable[[str, Asker], bytes],
     join: Callable[[str, str, Asker], Joined],
-    lecture: Callable[[Ticket, int | None, str], bytes],
+    lecture: Callable[[Ticket, int | None, str, str], bytes],
     key_of: Callable[[str], bytes | None],
     *,
     remote_page: Callable[[str, Asker], bytes] | None = None,
@@ -136,7 +137,7 @@ def routes(
     rates: Rates | None = None,
 ) -> list[BaseRoute]:
     """The light page's three routes under ``base``: ``page(code text, asker)`` makes the
-    page (HTML), ``join(code, nick, asker)`` takes a seat, ``lecture(ticket, t, have)`` gives
+    page (HTML), ``join(code, nick, asker)`` takes a seat, ``lecture(ticket, t, have, lang)`` gives
     the room's lecture (JSON) and ``key_of(code)`` a room's
     ticket key (each called in a thread: they read the store). With ``remote_page`` and
     ``remote(code, key, act, asker)``, the lecturer's remote too: its page and its presses
@@ -145,7 +146,8 @@ def routes(
 
     def asker(request: Request) -> Asker:
         peer = request.client.host if request.client else None
-        return Asker(peer, request.url.scheme, dict(request.headers), dict(request.cookies))
+        lang = request.query_params.get("lang", "")[:8]
+        return Asker(peer, request.url.scheme, dict(request.headers), dict(request.cookies), lang)
 
     def html_route(make: Callable[[str, Asker], bytes], what: str) -> Any:
         """A page of the class (its ``room=``), made by ``make`` beside the event loop."""
@@ -208,7 +210,8 @@ def routes(
             seat = await asyncio.to_thread(seated, query.get("ticket", ""))
             if isinstance(seat, Response):
                 return seat
-            body = await asyncio.to_thread(lecture, seat, step_asked(query.get("t")), have)
+            lang = query.get("lang", "")[:8]  # the page's language, for the app to judge
+            body = await asyncio.to_thread(lecture, seat, step_asked(query.get("t")), have, lang)
         except Exception:
             _LOG.warning("the light page's lecture could not answer", exc_info=True)
             return _said(DOWN, 503)

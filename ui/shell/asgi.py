@@ -87,8 +87,8 @@ def _light_join(code: str, nick: str, asker: light.Asker) -> light.Joined:
     return _light().join(code, nick, asker)  # type: ignore[no-any-return]
 
 
-def _light_lecture(ticket: route.Ticket, t: int | None, have: str) -> bytes:
-    return _light().lecture(ticket, t, have, base=_base())  # type: ignore[no-any-return]
+def _light_lecture(ticket: route.Ticket, t: int | None, have: str, lang: str) -> bytes:
+    return _light().lecture(ticket, t, have, base=_base(), lang=lang)  # type: ignore[no-any-return]
 
 
 def _base() -> str:

@@ -31,12 +31,14 @@ May import: the standard library; nothing else of the app.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import gettext
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 DOMAIN = "perceptron"
@@ -67,8 +69,36 @@ def read_language_with(reader: Callable[[], str]) -> Callable[[], str]:
     return before
 
 
+# the language of what a route writes (a light page, the remote): the request's own, set
+# around its writing by :func:`speaking`; a context variable, so that the server's threads,
+# each answering its own request, never see another's
+_SPEAKING: contextvars.ContextVar[str | None] = contextvars.ContextVar("speaking", default=None)
+
+
+@contextlib.contextmanager
+def speaking(code: str) -> Iterator[None]:
+    """:func:`t` in language ``code`` (of ``CHOICES``) inside the ``with`` block, for what
+    a route writes outside any session's run."""
+    token = _SPEAKING.set(code if code in CHOICES else ENGLISH)
+    try:
+        yield
+    finally:
+        _SPEAKING.reset(token)
+
+
+def of_request(asked: str, accept_language: str) -> str:
+    """The language of a request to a route: its ``?lang=`` if on offer, else the first
+    language of its ``Accept-Language`` header (at most its first 200 characters), else
+    English."""
+    first = accept_language[:200].split(",")[0].split(";")[0].strip()
+    return choose(asked if asked in CHOICES else "", first)[0]
+
+
 def language() -> str:
     """The language of the run this is called in: a code of ``CHOICES``."""
+    spoken = _SPEAKING.get()
+    if spoken is not None:
+        return spoken
     try:
         code = _reader()
     except Exception:  # no session to ask (a thread of the server's): English

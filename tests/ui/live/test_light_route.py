@@ -34,6 +34,7 @@ class App:
     pages: list[str] = field(default_factory=list)
     joins: list[tuple[str, str]] = field(default_factory=list)
     lectures: list[tuple[route.Ticket, int | None, str]] = field(default_factory=list)
+    langs: list[str] = field(default_factory=list)
     presses: list[tuple[str, str, str]] = field(default_factory=list)
     down: bool = False
 
@@ -56,8 +57,9 @@ class App:
     def remote_page(self, code: str, asker: light.Asker) -> bytes:
         return b"<!doctype html><p>the remote"
 
-    def lecture(self, ticket: route.Ticket, t: int | None, have: str) -> bytes:
+    def lecture(self, ticket: route.Ticket, t: int | None, have: str, lang: str) -> bytes:
         self.lectures.append((ticket, t, have))
+        self.langs.append(lang)
         return json.dumps({"scene": None, "step": {"t": t}, "pad": "y" * 3000}).encode()
 
     def call(self, method: str, path: str, body: bytes | None = None, headers=None):
