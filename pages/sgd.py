@@ -133,7 +133,7 @@ right.plotly_chart(as_figure(sgd.losses_figure("step")), config=CHART, key="sgd_
 st.markdown(
     "\n".join(
         t("- **{title}**: $l(z) = {latex}$, step $-l'(z) = {step}$; {source}").format(
-            title=loss.title, latex=loss.latex, step=loss.step_latex, source=loss.source
+            title=t(loss.title), latex=loss.latex, step=loss.step_latex, source=loss.source
         )
         for loss in LOSSES.values()
     )

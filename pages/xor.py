@@ -126,7 +126,7 @@ prose(text, "fix")
 st.radio(
     t("feature map φ"),
     list(FEATURE_MAPS),
-    format_func=lambda k: FEATURE_MAPS[k].title,
+    format_func=lambda k: t(FEATURE_MAPS[k].title),
     horizontal=True,
     **bind(ss, "xor_map"),
 )

@@ -145,7 +145,9 @@ def _stretched(paragraph: str) -> str:
         head += "\n"
     if not body.strip() or body.lstrip().startswith(("$$", "|", "```", "<")):
         return paragraph
-    return head + words.stretch(body)
+    # a list is stretched item by item, each item's markers its own, as a translation is
+    items = re.split(r"\n(?=(?:[-*]|\d+\.) )", body)
+    return head + "\n".join(words.stretch(item) for item in items)
 
 
 def lesson_text(page: str) -> MappingProxyType[str, str]:

@@ -164,8 +164,8 @@ _CSS = f"""
   margin-top: 4px; }}
 .mlab .num {{ border: 1px solid #e3e3e6; border-radius: 8px; padding: 3px 6px;
   min-width: 0; }}
-.mlab .num .k {{ font-size: 0.8125rem; color: #555; white-space: nowrap; overflow: hidden;
-  text-overflow: ellipsis; }}
+.mlab .num .k {{ font-size: 0.8125rem; color: #555; line-height: 1.2;
+  overflow-wrap: anywhere; }} /* a longer language's label wraps, never cut */
 .mlab .num .v {{ font-size: 1.375rem; font-weight: 600; line-height: 1.2;
   font-variant-numeric: tabular-nums; overflow-wrap: normal; }}
 .mlab .num .d {{ font-size: 0.8125rem; font-variant-numeric: tabular-nums; color: #555; }}

@@ -294,8 +294,8 @@ def losses_figure(
                 "y": _round(values_of(key, z)),
                 "mode": "lines",
                 "line": {"color": colour, "dash": dash, "width": width, "shape": "linear"},
-                "name": loss.title,
-                "hovertemplate": f"{loss.title}: z = %{{x:.2f}}, %{{y:{D3}}}<extra></extra>",
+                "name": t(loss.title),
+                "hovertemplate": f"{t(loss.title)}: z = %{{x:.2f}}, %{{y:{D3}}}<extra></extra>",
             }
         )
     layout = {

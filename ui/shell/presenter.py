@@ -50,6 +50,9 @@ _style = page_style(
 {ON} {testid("stMainBlockContainer")} {{
   padding: 0.5rem 1.5rem 1rem !important; max-width: 100% !important; }}
 {ON} h1 {{ padding: 0 0 0.5rem !important; font-size: 2.1rem !important; }}
+/* the title never runs under the way out's row (top right): the row takes at most half the
+   width, in a language whose words are 40 % longer than English too */
+{ON} {testid("stMainBlockContainer")} h1 {{ padding-right: 50% !important; }}
 {ON} h2 {{ font-size: 1.6rem !important; padding: 0.5rem 0 0.25rem !important; }}
 @media screen {{ {ON} [class*="st-key-{PROSE}"] {{ display: none !important; }} }}
 .st-key-{KEY} {{ justify-content: flex-end; position: absolute; top: 0.5rem; right: 1.5rem;
