@@ -34,7 +34,8 @@ READ = r"""(scope) => {
     + ' [data-testid=stDecoration], [data-testid=stIconMaterial], .katex, .katex-display,'
     + ' .katex-mathml, math, code, pre, script, style, textarea, input, .modebar, [translate=no],'
     // Streamlit's own words in its file uploader (Streamlit does not translate them)
-    + ' [data-testid=stFileUploaderDropzoneInstructions], [data-testid=stFileUploaderDropzone] button';
+    + ' [data-testid=stFileUploaderDropzoneInstructions],'
+    + ' [data-testid=stFileUploaderDropzone] button';
   // a Material icon is its name in a ligature font: no word
   const icon = (el) => /Material/.test(getComputedStyle(el).fontFamily);
   const INLINE = new Set(['B', 'STRONG', 'EM', 'I', 'A', 'SPAN', 'CODE', 'SMALL', 'SUB', 'SUP',
