@@ -71,3 +71,43 @@ def test_the_projector_s_way_out_speaks_the_lecturer_s_language():
     assert at.button(key="app_projector_flip").label == "Thème projecteur : activé"
     at.button(key="app_presenter_off").click().run()
     assert "Mode présentation" in labels(at, "toggle")
+
+
+def test_a_french_student_follows_an_english_lecturer_in_french(tmp_path):
+    """One class, two languages: the student's page follows the lecturer's step and reads
+    French with decimal commas; the lecturer's stays English."""
+    import re
+
+    import perceptron_store as store
+    from apptest_helpers import lecture_scene
+    from room_helpers import lecturer
+
+    from ui.app import links
+    from ui.classmode import classroom as cr
+
+    links.use_store(store.open_store(f"sqlite:///{tmp_path / 'room.sqlite3'}"))
+    try:
+        lec, seat = lecturer()
+        lec.switch_page("pages/lecture.py").run()
+        a = open_app("pages/room.py", query={"room": seat.code, "lang": "fr"})
+        a.text_input(key="room_join_code").input(cr.shown_code(seat.code))
+        a.text_input(key="room_join_nick").input("Ana")
+        a.button(key="room_join_go").click().run()
+        a.switch_page("pages/lecture.py").run()
+        lec.session_state["lec_t"] = 12
+        lec.run()
+        a.run()  # the strip's next poll: catch up
+        a.run()
+        assert not a.exception and not lec.exception
+        assert a.session_state["lec_t"] == 12 and a.session_state["room_seat"].following
+        theirs, ours = lecture_scene(a), lecture_scene(lec)
+        assert theirs["t"] == ours["t"] == 12
+        assert theirs["words"]["Copy link"] == "Copier le lien" and ours["words"] == {}
+        assert re.fullmatch(r"γ = 0,\d+", theirs["facts"][0])  # a decimal comma
+        assert re.fullmatch(r"γ = 0\.\d+", ours["facts"][0])
+        said, told = (s["steps"][12 - s["start"]]["say"] for s in (theirs, ours))
+        assert "erreur" in said and "mistake" not in said and "mistake" in told
+        assert theirs["panels"]["claim1"]["title"].startswith("Affirmation 1")
+        assert a.button(key="room_unfollow").label.endswith("Explorer par moi-même")
+    finally:
+        links.use_store(None)
