@@ -78,10 +78,10 @@ def test_a_french_student_follows_an_english_lecturer_in_french(tmp_path):
     French with decimal commas; the lecturer's stays English."""
     import re
 
-    import perceptron_store as store
     from apptest_helpers import lecture_scene
     from room_helpers import lecturer
 
+    import perceptron_store as store
     from ui.app import links
     from ui.classmode import classroom as cr
 
