@@ -29,8 +29,11 @@ reruns/s; the "17/s" of ``benchmarks/load.py`` with think time is bound by the t
 time, not the server). ``--baseline DIR`` (repeatable) measures the app in another
 checkout too (``git archive ceeb31d | tar -x -C DIR``) and prints the ratios against it.
 
+``--lang fr`` (repeatable) measures the lecture read in another language too and prints
+its ratios to the English lecture's: a translated page must cost what the English does.
+
 Run:  python benchmarks/full_rerun.py [--sessions 50] [--reruns 10] [--rounds 3]
-      [--baseline DIR ...]
+      [--baseline DIR ...] [--lang fr ...]
 """
 
 from __future__ import annotations
@@ -188,12 +191,16 @@ async def connected(sessions: list[CountingSession]) -> AsyncIterator[list[Count
             await s.__aexit__()
 
 
-async def lecture(port: int, pid: int, n: int, reruns: int, seeds: int) -> list[Phase]:
+async def lecture(
+    port: int, pid: int, n: int, reruns: int, seeds: int, lang: str = ""
+) -> list[Phase]:
     """Cold opens, opens, then full reruns of the lecture page (any version of it: the
-    answers are checked for errors, not for the player)."""
+    answers are checked for errors, not for the player); with ``lang``, each session's
+    link asks for that language (``?lang=``)."""
     url = f"ws://127.0.0.1:{port}/_stcore/stream"
 
     def session(query: str = "") -> CountingSession:
+        query = "&".join(q for q in (query, f"lang={lang}" if lang else "") if q)
         return CountingSession(url, query, full_rerun=True, needs_player=False)
 
     async def opened(s: CountingSession) -> tuple[list[float], list[str]]:
@@ -244,14 +251,18 @@ async def bare(port: int, pid: int, n: int, reruns: int, seeds: int) -> list[Pha
     return [rerun, open_]
 
 
-def measure(script: str | Path, app_dir: Path, n: int, reruns: int, seeds: int) -> list[Phase]:
+def measure(
+    script: str | Path, app_dir: Path, n: int, reruns: int, seeds: int, lang: str = ""
+) -> list[Phase]:
     """Start a server for ``script`` in ``app_dir``, warm it (imports, the default run and
     chart), measure it, stop it."""
     with streamlit_server.serve(script, app_dir=app_dir) as (proc, url):
         port = int(url.rsplit(":", 1)[1])
-        is_bare = Path(script).name == BARE.name
-        asyncio.run((bare if is_bare else lecture)(port, proc.pid, 1, 2, seeds=-1))
-        return asyncio.run((bare if is_bare else lecture)(port, proc.pid, n, reruns, seeds))
+        if Path(script).name == BARE.name:
+            asyncio.run(bare(port, proc.pid, 1, 2, seeds=-1))
+            return asyncio.run(bare(port, proc.pid, n, reruns, seeds))
+        asyncio.run(lecture(port, proc.pid, 1, 2, seeds=-1, lang=lang))
+        return asyncio.run(lecture(port, proc.pid, n, reruns, seeds, lang=lang))
 
 
 def main() -> None:
@@ -266,23 +277,32 @@ def main() -> None:
         default=[],
         help="also measure the app in this checkout (repeatable)",
     )
+    parser.add_argument(
+        "--lang",
+        action="append",
+        default=[],
+        help="also measure the lecture in this language (?lang=; repeatable): its ratios "
+        "to the English lecture's",
+    )
     args = parser.parse_args()
-    targets: list[tuple[str, str | Path, Path]] = [
-        ("bare page", BARE, ROOT),
-        ("lecture", "app.py", ROOT),
+    targets: list[tuple[str, str | Path, Path, str]] = [
+        ("bare page", BARE, ROOT, ""),
+        ("lecture", "app.py", ROOT, ""),
     ]
     bases = [f"lecture ({d.resolve().name})" for d in args.baseline]
-    targets += [(b, "app.py", d.resolve()) for b, d in zip(bases, args.baseline, strict=True)]
+    targets += [(b, "app.py", d.resolve(), "") for b, d in zip(bases, args.baseline, strict=True)]
+    spoken = [f"lecture (lang={code})" for code in args.lang]
+    targets += [(s, "app.py", ROOT, code) for s, code in zip(spoken, args.lang, strict=True)]
     print(
         f"{args.sessions} sessions at once, no think time, {args.rounds} rounds (medians); "
         f"{os.cpu_count()} cores; cpu = the server's CPU per run; KB = sent per run"
     )
-    measured: dict[str, list[list[Phase]]] = {label: [] for label, _, _ in targets}
+    measured: dict[str, list[list[Phase]]] = {label: [] for label, *_ in targets}
     for r in range(args.rounds):
-        for label, script, app_dir in targets:
+        for label, script, app_dir, lang in targets:
             seeds = 1000 + r * args.sessions  # every round's cold opens are cold
             try:
-                phases = measure(script, app_dir, args.sessions, args.reruns, seeds)
+                phases = measure(script, app_dir, args.sessions, args.reruns, seeds, lang)
             except (RunError, OSError, RuntimeError, websockets.WebSocketException) as exc:
                 sys.exit(f"{label}: {type(exc).__name__}: {exc}")
             measured[label].append(phases)
@@ -319,6 +339,13 @@ def main() -> None:
                 f"lecture {phase}: {rate('lecture', phase) / rate(base, phase):.2f}x "
                 f"the runs/s of {base}, {cpu('lecture', phase) / cpu(base, phase):.2f}x its "
                 "CPU per run"
+            )
+    for other in spoken:
+        for phase in ("rerun", "open", "cold open"):
+            print(
+                f"{other} {phase}: {rate(other, phase) / rate('lecture', phase):.2f}x the "
+                f"runs/s of the English lecture, {cpu(other, phase) / cpu('lecture', phase):.2f}x "
+                "its CPU per run"
             )
     if any(p.errors for phases in by_phase.values() for p in phases):
         sys.exit("errors or wrong answers (above)")

@@ -164,3 +164,41 @@ def test_every_script_message_is_in_the_template():
             continue
         for message in words.script_messages(path.read_text(encoding="utf-8")):
             assert message in pot, (path.name, message)
+
+
+# the lab's terms, as each catalogue writes them (a stem: "erreur" is in "erreurs"); their
+# wording and its sources are docs/translations.md's ("The terms")
+TERMS = {
+    "perceptron": {"fr": "perceptron", "es": "perceptr[oó]n", "de": "perzeptron", "zh": "感知机"},
+    "mistake": {"fr": "erreur", "es": "error", "de": "fehler", "zh": "错"},
+    "epoch": {"fr": "époque", "es": "época", "de": "epoche", "zh": "轮"},
+    "margin": {"fr": "marge", "es": "m[aá]rgen", "de": "margin", "zh": "间隔"},
+}
+
+
+@pytest.mark.parametrize("code", ["fr", "es", "de", "zh"])
+def test_every_catalogue_follows_the_glossary_of_terms(code: str):
+    """A message that says "mistake" (or perceptron, epoch, margin) says the glossary's
+    word for it in every language, in every plural form; the glossary says it too."""
+    import re
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    root = Path(__file__).resolve().parents[3]
+    glossary = (root / "docs" / "translations.md").read_text(encoding="utf-8").lower()
+    # placeholders, maths, addresses and the product's name say no term
+    aside = re.compile(r"\{[^{}]*\}|\$[^$]*\$|https?://\S+|Perceptron Lab")
+    with (root / f"ui/words/locale/{code}/LC_MESSAGES/perceptron.po").open("rb") as f:
+        catalog = read_po(f, locale=code)
+    for term, said in TERMS.items():
+        assert re.search(said[code], glossary), f"the glossary has no {said[code]} for {term}"
+        wrong = []
+        for m in catalog:
+            ids = m.id if isinstance(m.id, tuple) else (m.id,)
+            forms = m.string if isinstance(m.string, tuple) else (m.string,)
+            if not m.id or not re.search(rf"\b{term}", aside.sub(" ", ids[0]), re.I):
+                continue
+            if not all(re.search(said[code], aside.sub(" ", s).lower()) for s in forms if s):
+                wrong.append(f"{ids[0][:60]!r} -> {forms[0][:60]!r}")
+        assert wrong == [], f"{code}: {term} not as the glossary says: {wrong}"
