@@ -94,6 +94,8 @@ form.hall-join {{ display: flex; flex-direction: column; gap: 0.9rem; max-width:
   border-radius: 0.5rem; padding: 0.6rem 0.8rem; margin: 0.4rem 0 0.6rem; }}
 .hall-box p {{ margin: 0 0 0.4rem; }}
 .hall-row {{ display: flex; flex-wrap: wrap; gap: 0.6rem; margin: 0.8rem 0; }}
+.hall-lang {{ margin: 1.2rem 0 0.4rem; font-size: 0.95rem; }}
+.hall-lang select {{ font: inherit; min-height: 2.5rem; margin-left: 0.4rem; }}
 .hall-card {{ margin: 0.6rem 0; }}
 html.perceptron-bar-open body {{ padding-bottom: 14rem; }}
 @media (prefers-reduced-motion: reduce) {{ * {{ transition: none !important;
@@ -156,6 +158,21 @@ def with_lang(url: str) -> str:
     return url if code == words.ENGLISH else f"{url}?{urlencode({'lang': code})}"
 
 
+def language_switch() -> str:
+    """The page's Language switch (its script, light.js's or remote.js's, reloads the
+    page with the language chosen as ``?lang=``), in this request's language."""
+    here = words.language()
+    options = "".join(
+        f'<option value="{code}"{" selected" if code == here else ""}>{html.escape(name)}</option>'
+        for code, name in words.LANGUAGES.items()
+    )
+    label = html.escape(t("Language"))
+    return (
+        f'<p class="hall-lang"><label for="hall-lang">{label}</label>'
+        f'<select id="hall-lang">{options}</select></p>'
+    )
+
+
 def page_words() -> dict[str, str]:
     """The words the light page's code says (its host, player and card), in this
     request's language."""
@@ -208,6 +225,7 @@ def _body() -> str:
 <div id="hall-channel" hidden></div>
 </section>
 <noscript><p>{e["script"]}</p></noscript>
+{language_switch()}
 </main>
 </body>
 </html>

@@ -109,6 +109,7 @@ def _body() -> str:
 <div id="hall-channel" hidden></div>
 </section>
 <p id="rm-said" class="hall-said" role="alert"></p>
+{light.language_switch()}
 </main>
 </body>
 </html>

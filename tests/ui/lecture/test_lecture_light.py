@@ -154,3 +154,35 @@ def test_a_class_that_ended_is_said_ended_with_its_challenge_gone(s) -> None:
     assert head == "The lecturer's margin challenge is open:" and "at most 10 points" in rest
     cr.lecturer_update(s, room.code, secret, cr.close_room)
     assert lecture_of(joined.body["ticket"]) == {"closed": True}
+
+
+def test_the_light_page_speaks_the_language_of_its_link_or_of_the_browser(s) -> None:
+    room, _ = cr.create_room(s)
+    german = Asker("10.1.2.3", "http", {"accept-language": "de-DE,de;q=0.9,en;q=0.5"}, {})
+    page = light.page(room.code, german).decode()
+    assert '<html lang="de">' in page and "Kurs beitreten" in page
+    assert '<option value="de" selected>Deutsch</option>' in page  # its Language switch
+    data = data_of(page.encode())
+    assert data["urls"]["join"].endswith("?lang=de") and data["urls"]["lecture"].endswith(
+        "?lang=de"
+    )
+    assert data["words"]["Type the class code from the projector."].startswith("Geben Sie")
+    # the link's ?lang= first; a language not on offer, or none: English, with no words to send
+    french = Asker("10.1.2.3", "http", {"accept-language": "de"}, {}, "fr")
+    assert '<html lang="fr">' in light.page(room.code, french).decode()
+    for lang in ("xx", ""):
+        other = light.page(room.code, Asker("10.1.2.3", "http", {}, {}, lang)).decode()
+        assert '<html lang="en">' in other and "Join the class" in other
+        assert data_of(other.encode())["words"] == {}
+
+
+def test_a_join_refused_and_the_lecture_come_in_the_pages_language(s) -> None:
+    room, _, joined = seated(s)
+    refused = light.join(room.code, "  ", Asker("10.9.9.9", "http", {}, {}, "fr"))
+    assert refused.status == 400 and "pseudo" in refused.body["error"]
+    ticket = route.check(joined.body["ticket"], channel.key_of)
+    assert ticket is not None
+    french = json.loads(light.lecture(ticket, None, "", lang="fr"))
+    english = json.loads(light.lecture(ticket, None, ""))
+    assert french["scene"]["facts"][0].startswith("γ = 0,")
+    assert english["scene"]["facts"][0].startswith("γ = 0.")
