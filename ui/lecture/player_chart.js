@@ -275,7 +275,7 @@ function ticks(lo, hi, length, gap) {
 function tickText(v) {
   const a = Math.abs(v);
   const text = a >= 1000 ? Math.round(v).toLocaleString("en") : a === 0 ? "0" : String(+v.toPrecision(3));
-  return text.replace("-", "−");
+  return spoken(text.replace("-", "−"));
 }
 
 /**

@@ -16,7 +16,6 @@ const ASK_EVERY = 2000; // ms between asks of the view while a question is open
  * @property {{remote: string, live: string}} urls
  * @property {{live: string}} code_files
  * @property {Record<string, string>} [words] this page's words in its language (ui.words.script_words; none: English)
- * @property {string} [lang] the page's language, for its numbers
  */
 
 /**
@@ -50,7 +49,6 @@ if (langSwitch) {
     window.location.assign(url.toString());
   });
 }
-const LANG = typeof D.lang === "string" && /^[a-z]{2}$/.test(D.lang) ? D.lang : "en";
 const R = {
   key: "",
   /** @type {RemoteView | null} */ view: null,
@@ -81,7 +79,7 @@ function said(text) {
 /** @param {RemoteView} v */
 function show(v) {
   R.view = v;
-  byId("rm-step").textContent = tr("Step t = {t} of {T}", { t: v.t.toLocaleString(LANG), T: v.T.toLocaleString(LANG) });
+  byId("rm-step").textContent = tr("Step t = {t} of {T}", { t: spoken(v.t.toLocaleString("en")), T: spoken(v.T.toLocaleString("en")) });
   byId("rm-question").textContent = v.question;
   byId("rm-play").textContent = v.playing ? tr("Pause") : tr("Play");
   for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll(".rm-pad button"))) {

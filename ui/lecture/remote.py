@@ -136,7 +136,6 @@ def _page(code_text: str, *, base: str = "") -> bytes:
         },
         "code_files": {"live": files["live"]},
         "words": words.script_words(HOST_JS),
-        "lang": words.language(),
     }
     title = (
         t("Remote of class {code}").format(code=cr.shown_code(code)) if code else t("The remote")

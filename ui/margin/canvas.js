@@ -364,7 +364,7 @@ export default function render(component) {
     const g = marks[press.i];
     g.setAttribute("transform", `translate(${px(press.at[0])},${py(press.at[1])})`);
     g.classList.add("dragging");
-    say(tr("Moving {point} to ({x}, {y})", { point: name(press.i), x: press.at[0].toFixed(2), y: press.at[1].toFixed(2) }));
+    say(tr("Moving {point} to ({x}, {y})", { point: name(press.i), x: spoken(press.at[0].toFixed(2)), y: spoken(press.at[1].toFixed(2)) }));
   });
   /** @param {PointerEvent} ev @param {boolean} cancelled */
   const release = (ev, cancelled) => {

@@ -245,8 +245,12 @@ def script_messages(code: str) -> tuple[str, ...]:
 
 def script_words(code: str) -> dict[str, str]:
     """The words ``code`` says, in this run's language, for its ``data.words``
-    (``words.js``'s ``tr``); English sends none: ``tr`` falls back to the message."""
+    (``words.js``'s ``tr``), and how the language writes a number (``"#decimal"``,
+    ``"#group"``: ``words.js``'s ``spoken``); English sends none: ``tr`` falls back to the
+    message."""
     language_now = language()
     if language_now == ENGLISH:
         return {}
-    return {m: translate(m, language_now) for m in script_messages(code)}
+    said = {m: translate(m, language_now) for m in script_messages(code)}
+    said["#decimal"], said["#group"] = symbols(language_now)  # words.js's spoken()
+    return said

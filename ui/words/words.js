@@ -6,6 +6,9 @@
 
 /** @type {Record<string, string>} */
 let WORDS = {};
+// how this page's language writes a number: its decimal sign and its grouping (the words'
+// "#decimal" and "#group", which script_words sends with them)
+let DECIMAL = ".", GROUP = ",";
 
 /**
  * Mark a message for the catalogue where it is defined (a table built before the page's
@@ -25,6 +28,20 @@ function N_(message) {
  */
 function setWords(words) {
   WORDS = words && typeof words === "object" && !Array.isArray(words) ? /** @type {Record<string, string>} */ (words) : {};
+  DECIMAL = typeof WORDS["#decimal"] === "string" ? WORDS["#decimal"] : ".";
+  GROUP = typeof WORDS["#group"] === "string" ? WORDS["#group"] : ",";
+}
+
+/**
+ * A number written in English ("5,940.5", "0.49") as this page's language writes it:
+ * "0,49" in French, German and Spanish, their grouping ("5 940", "5.940").
+ * @param {string | number} text
+ * @returns {string}
+ */
+function spoken(text) {
+  const s = String(text);
+  if (DECIMAL === ".") return s;
+  return s.replace(/[.,]/g, (c) => (c === "." ? DECIMAL : GROUP));
 }
 
 /**

@@ -143,9 +143,14 @@ def test_a_components_words_are_its_tr_and_N__messages_in_the_sessions_language(
         assert words.script_words(code) == {}  # English: the script's own messages
         words.read_language_with(lambda: "pseudo")
         said = words.script_words(code)
-        assert set(said) == {"Copy link", "Reset", "Step {t}"}
-        assert all(v.startswith(words.OPEN) for v in said.values())
+        assert set(said) == {"Copy link", "Reset", "Step {t}", "#decimal", "#group"}
+        assert all(said[m].startswith(words.OPEN) for m in ("Copy link", "Reset", "Step {t}"))
         assert "{t}" in said["Step {t}"]
+        words.read_language_with(lambda: "fr")
+        assert (words.script_words(code)["#decimal"], words.script_words(code)["#group"]) == (
+            ",",
+            "\u202f",
+        )  # words.js's spoken() writes 0,49 and 5 940
     finally:
         words.read_language_with(previous)
 
