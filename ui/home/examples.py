@@ -83,21 +83,10 @@ EXAMPLES: tuple[WorkedExample, ...] = (
 )
 
 
-# the mistake rules' sentences (perceptron_core's RULES[k].text), for the catalogue
-RULE_TEXTS = {
-    "nonpositive": N_("mistake iff y·(w·x) ≤ 0, so w = 0 errs on every example"),
-    "predict_gt": N_("predict +1 iff w·x > 0; a mistake is a wrong prediction"),
-    "predict_ge": N_("predict +1 iff w·x ≥ 0; a mistake is a wrong prediction"),
-    "negative": N_("mistake iff y·(w·x) < 0: from w = 0 nothing is a mistake, so w never moves"),
-}
-
-
 def card_text(example: WorkedExample) -> str:
-    """The example's card sentence in this run's language: its points, its rule, its source
-    (a rule's sentence the table above lacks, or words the engine changed, stay English)."""
-    rule = RULES[example.rule].text
-    if RULE_TEXTS.get(example.rule) == rule:
-        rule = t(rule)
+    """The example's card sentence in this run's language: its points, its rule (the
+    engine's words, which scripts/catalogue.py puts in the catalogue), its source."""
+    rule = t(RULES[example.rule].text)
     return t("{text} Rule: {rule}. *Source: {source}.*").format(
         text=t(example.text), rule=rule, source=example.source
     )

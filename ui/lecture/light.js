@@ -53,16 +53,7 @@ function byId(id) {
 const D = JSON.parse(byId("hall-data").textContent || "{}");
 setWords(D.words);
 
-// The Language switch: the same page again, in the language chosen (?lang=, its other
-// parameters kept; the remote's key stays in the address's fragment)
-const langSwitch = /** @type {HTMLSelectElement | null} */ (document.getElementById("hall-lang"));
-if (langSwitch) {
-  langSwitch.addEventListener("change", () => {
-    const url = new URL(window.location.href);
-    url.searchParams.set("lang", langSwitch.value);
-    window.location.assign(url.toString());
-  });
-}
+languageSwitch("hall-lang"); // the page again in the language chosen
 
 const H = {
   /** @type {HallSeat | null} */ seat: null,

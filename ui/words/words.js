@@ -74,3 +74,19 @@ function translate(root) {
     if (el.getAttribute("aria-label") !== said) el.setAttribute("aria-label", said);
   }
 }
+
+/**
+ * A light page's Language switch (the select `id`): the same page again in the language
+ * chosen, as ?lang=, its other parameters kept (the remote's key stays in the address's
+ * fragment).
+ * @param {string} id
+ */
+function languageSwitch(id) {
+  const select = /** @type {HTMLSelectElement | null} */ (document.getElementById(id));
+  if (!select) return;
+  select.addEventListener("change", () => {
+    const url = new URL(window.location.href);
+    url.searchParams.set("lang", select.value);
+    window.location.assign(url.toString());
+  });
+}
