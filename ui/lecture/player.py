@@ -461,7 +461,6 @@ def player(
             # a rerun of the instrument alone (a report, the push), whose delay is the
             # network's: the page judges its lateness by these (player.js's lateness)
             "quick": guard.fragment_rerun(),
-            "words": words.script_words(_OWN_JS),  # none in English
         },
         **callbacks,
     )

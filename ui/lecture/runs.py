@@ -7,9 +7,11 @@ from typing import Any
 
 import numpy as np
 
+from ui import words
 from ui.compute.model import RunSettings
 from ui.compute.runs import lecture_run
 from ui.lecture.figures import lecture_scene
+from ui.lecture.player import PLAYER_JS
 from ui.server.cache import cached
 
 
@@ -34,4 +36,6 @@ def scene(
     run = lecture_run(X, y, settings)
     data: dict[str, Any] = lecture_scene(run, start=start, stop=stop, data_name=data_name)
     data["run"] = run_id
+    # the player's own words: sent with the scene, once a window, not with every step
+    data["words"] = words.script_words(PLAYER_JS, lang)
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

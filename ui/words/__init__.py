@@ -243,12 +243,12 @@ def script_messages(code: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def script_words(code: str) -> dict[str, str]:
+def script_words(code: str, lang: str | None = None) -> dict[str, str]:
     """The words ``code`` says, in this run's language, for its ``data.words``
     (``words.js``'s ``tr``), and how the language writes a number (``"#decimal"``,
     ``"#group"``: ``words.js``'s ``spoken``); English sends none: ``tr`` falls back to the
-    message."""
-    language_now = language()
+    message. ``lang``: that language instead of this run's (a cached scene's)."""
+    language_now = lang if lang in CHOICES else language()
     if language_now == ENGLISH:
         return {}
     said = {m: translate(m, language_now) for m in script_messages(code)}
