@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 PLAYER_KEY = "lec_player"
 LECTURE_SCENE_KEY = "lec_scene"  # the scene rides on its own component, sent on full runs
 CANVAS_KEY = "mar_canvas"
-STATUS = re.compile(r"step t = ([\d,]+) of ([\d,]+)")  # in a step view's status line
+# in a step view's status line, in any language: "step t = 201 of 4,000", "étape t = 201
+# sur 4 000" (a narrow no-break space groups), "Schritt t = 201 von 4.000"
+STATUS = re.compile(r"\bt = (\d[\d,.\u202f]*)\D+?(\d[\d,.\u202f]*)")
 BURST = 8  # steps a burst may take before it pauses
 # the player's step came without its scene: player.js asks for it after a second (trigger
 # ``scene``), and so do tools.app_client.Session.ask_scene and tools.live.Live
@@ -187,7 +189,7 @@ def verify(
         return f"{said} from a replay: the next window does not play on (play = {p.play})"
     if p.views:
         found = next((m for m in map(STATUS.search, p.status or []) if m), None)
-        shown = None if found is None else tuple(int(g.replace(",", "")) for g in found.groups())
+        shown = None if found is None else tuple(int(re.sub(r"\D", "", g)) for g in found.groups())
         if shown != (p.t, p.T):
             return f"the status line at t = {p.t} says {p.status!r}, after {said}"
     return None

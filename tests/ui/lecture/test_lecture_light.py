@@ -170,8 +170,9 @@ def test_the_light_page_speaks_the_language_of_its_link_or_of_the_browser(s) -> 
     # the link's ?lang= first; a language not on offer, or none: English, with no words to send
     french = Asker("10.1.2.3", "http", {"accept-language": "de"}, {}, "fr")
     assert '<html lang="fr">' in light.page(room.code, french).decode()
-    for lang in ("xx", ""):
-        other = light.page(room.code, Asker("10.1.2.3", "http", {}, {}, lang)).decode()
+    malformed = {"accept-language": "<script>;q=1," + "x" * 10_000}
+    for lang, headers in (("xx", {}), ("", {}), ("", malformed)):
+        other = light.page(room.code, Asker("10.1.2.3", "http", headers, {}, lang)).decode()
         assert '<html lang="en">' in other and "Join the class" in other
         assert data_of(other.encode())["words"] == {}
 
