@@ -12,7 +12,8 @@ read whole (413), anything malformed is 400, and a seat's calls past :data:`RATE
 the store's reads are the app's (``card_of`` and ``answer``, called beside the event
 loop); here only the request's shape and its bounds.
 
-May import: the standard library, ``starlette``, ``ui.live.route`` and ``ui.live.reports``.
+May import: the standard library, ``starlette``, ``ui.words``, ``ui.live.route`` and
+``ui.live.reports``.
 Nothing of Streamlit or of the app.
 """
 
@@ -33,6 +34,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ui import words
 from ui.live.reports import bounded_body
 from ui.live.route import Ticket, check, under
 
@@ -44,7 +46,8 @@ MAX_SEATS = 5_000  # seats whose rate is kept (the least recent forgotten first)
 MAX_INT = 2**31 - 1
 _VERSION = re.compile(r"^[0-9a-f]{1,16}$")  # a card's version as the channel names it
 NO_STORE = {"Cache-Control": "no-store"}
-BUSY = "Many answers at once: your last one was not counted; answer again in a moment."
+BUSY = words.N_("Many answers at once: your last one was not counted; answer again in a moment.")
+UNREAD = words.N_("That answer could not be read.")
 
 
 @dataclass(frozen=True)
@@ -128,7 +131,7 @@ def route(
         """The ticket's seat, or the refusal: a thread's work (the key may be read)."""
         found = check(ticket_text[:200], key_of)
         if found is None or found.seat in ("lecturer", "student"):
-            return _said("This page's class seat is not valid: reload the page.", 403)
+            return _said(words.N_("This page's class seat is not valid: reload the page."), 403)
         if not bucket.allow(f"{found.code}.{found.seat}"):
             return _said(BUSY, 429)
         return found
@@ -146,6 +149,10 @@ def route(
         return JSONResponse(answer(seat.code, seat.seat, given), headers=NO_STORE)
 
     async def card(request: Request) -> Response:
+        with words.speaking(request_language(request)):
+            return await answered(request)
+
+    async def answered(request: Request) -> Response:
         try:
             if request.method == "GET":
                 ticket_text = request.query_params.get("ticket", "")
@@ -156,21 +163,29 @@ def route(
             try:
                 body = await bounded_body(request, MAX_BODY)
             except ValueError:  # a Content-Length that is no number
-                return _said("That answer could not be read.", 400)
+                return _said(UNREAD, 400)
             if body is None:
-                return _said("That answer is too large.", 413)
+                return _said(words.N_("That answer is too large."), 413)
             found = parse(body)
             if found is None:
-                return _said("That answer could not be read.", 400)
+                return _said(UNREAD, 400)
             return await asyncio.to_thread(post, *found)
         except Exception:  # the store is down (or slow): the page keeps its card, asks again
             _LOG.warning("the question card's route could not answer", exc_info=True)
-            return _said("The class cannot be reached just now: trying again.", 503)
+            return _said(words.N_("The class cannot be reached just now: trying again."), 503)
 
     return Route(under(base, PATH), card, methods=["GET", "POST"])
 
 
+def request_language(request: Request) -> str:
+    """The language a request to the class's routes reads: its ``?lang=`` (at most 8
+    characters), else its ``Accept-Language``, else English (``ui.words.of_request``)."""
+    asked = request.query_params.get("lang", "")[:8]
+    return words.of_request(asked, request.headers.get("accept-language", ""))
+
+
 def _said(sentence: str, status: int) -> Response:
+    """A refusal's JSON, its sentence in the request's language (``words.speaking``)."""
     return JSONResponse(
-        {"error": sentence}, status_code=status, headers={"Cache-Control": "no-store"}
+        {"error": words.t(sentence)}, status_code=status, headers={"Cache-Control": "no-store"}
     )

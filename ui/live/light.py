@@ -16,7 +16,8 @@ malformed is 400, a seat's lecture calls past :data:`RATE` a second are 429, and
 answers are compressed for a phone's Wi-Fi. The class channel and the question card are
 ``/api/live`` and ``/api/card``, as on the Streamlit pages.
 
-May import: the standard library, ``starlette`` and ``ui.live`` (route, card, reports).
+May import: the standard library, ``starlette``, ``ui.words`` and ``ui.live`` (route, card,
+reports).
 Nothing of Streamlit or of the app.
 """
 
@@ -35,7 +36,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ui.live.card import Rates
+from ui import words
+from ui.live.card import Rates, request_language
 from ui.live.reports import bounded_body
 from ui.live.route import Ticket, check, under
 
@@ -51,8 +53,8 @@ RATE, BURST = 2.0, 8  # a seat's lecture calls a second, and at once (a new run,
 ZIP_OVER = 1_024  # bytes: a longer answer is compressed when the browser takes gzip
 _HAVE = re.compile(r"^[0-9a-f]{1,16}:[0-9]{1,9}$")
 NO_STORE = {"Cache-Control": "no-store"}
-UNREADABLE = "That could not be read: reload the page and try again."
-DOWN = "The class cannot be reached just now: trying again."
+UNREADABLE = words.N_("That could not be read: reload the page and try again.")
+DOWN = words.N_("The class cannot be reached just now: trying again.")
 
 
 @dataclass(frozen=True)
@@ -154,11 +156,14 @@ def routes(
 
         async def endpoint(request: Request) -> Response:
             code = request.query_params.get("room", "")[:MAX_FIELD]
-            try:
-                html = await asyncio.to_thread(make, code, asker(request))
-            except Exception:  # the page is made of the app's own parts: the store is down
-                _LOG.warning("%s could not be made", what, exc_info=True)
-                return Response(DOWN, status_code=503, media_type="text/plain", headers=NO_STORE)
+            with words.speaking(request_language(request)):
+                try:
+                    html = await asyncio.to_thread(make, code, asker(request))
+                except Exception:  # the page is made of the app's own parts: the store is down
+                    _LOG.warning("%s could not be made", what, exc_info=True)
+                    return Response(
+                        words.t(DOWN), status_code=503, media_type="text/plain", headers=NO_STORE
+                    )
             return zipped(html, request, "text/html; charset=utf-8")
 
         return endpoint
@@ -173,6 +178,10 @@ def routes(
         answered by ``call(*fields, asker)`` beside the event loop."""
 
         async def endpoint(request: Request) -> Response:
+            with words.speaking(request_language(request)):
+                return await answered(request)
+
+        async def answered(request: Request) -> Response:
             try:
                 body = await bounded_body(request, MAX_BODY)
             except ValueError:  # a Content-Length that is no number
@@ -197,12 +206,16 @@ def routes(
     def seated(text: str) -> Ticket | Response:
         found = check(text[:200], key_of)
         if found is None or found.seat in ("lecturer", "student"):
-            return _said("This page's class seat is not valid: join again.", 403)
+            return _said(words.N_("This page's class seat is not valid: join again."), 403)
         if not bucket.allow(f"{found.code}.{found.seat}"):
-            return _said("Many calls at once: the lecture follows in a moment.", 429)
+            return _said(words.N_("Many calls at once: the lecture follows in a moment."), 429)
         return found
 
     async def lecture_route(request: Request) -> Response:
+        with words.speaking(request_language(request)):
+            return await lecture_answer(request)
+
+    async def lecture_answer(request: Request) -> Response:
         query = request.query_params
         have = query.get("have", "")[:32]
         have = have if _HAVE.match(have) else ""
@@ -222,7 +235,10 @@ def routes(
         Route(
             under(base, JOIN_PATH),
             post_route(
-                parse_join, join, "That is too long for a class code and a nickname.", "a join"
+                parse_join,
+                join,
+                words.N_("That is too long for a class code and a nickname."),
+                "a join",
             ),
             methods=["POST"],
         ),
@@ -239,11 +255,14 @@ def routes(
         ),
         Route(
             under(base, REMOTE_PATH),
-            post_route(parse_remote, remote, "That is too long for a remote's press.", "a press"),
+            post_route(
+                parse_remote, remote, words.N_("That is too long for a remote's press."), "a press"
+            ),
             methods=["POST"],
         ),
     ]
 
 
 def _said(sentence: str, status: int) -> Response:
-    return JSONResponse({"error": sentence}, status_code=status, headers=NO_STORE)
+    """A refusal's JSON, its sentence in the request's language (``words.speaking``)."""
+    return JSONResponse({"error": words.t(sentence)}, status_code=status, headers=NO_STORE)

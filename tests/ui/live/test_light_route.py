@@ -140,6 +140,21 @@ def test_a_malformed_or_oversized_join_is_refused_unasked(
     assert app.joins == []
 
 
+def test_a_refusal_is_said_in_the_pages_language(app: App) -> None:
+    """The page's ?lang= (or else its browser's language) is the refusal's: the app's
+    callables run in it too."""
+    json_body = {"Content-Type": "application/json"}
+    status, _, raw = app.call("POST", light.JOIN_PATH + "?lang=fr", b"not json", json_body)
+    assert status == 400 and json.loads(raw)["error"].startswith("Impossible de lire")
+    german = {**json_body, "Accept-Language": "de-CH, de;q=0.9"}
+    status, _, raw = app.call("POST", light.JOIN_PATH, b"not json", german)
+    assert status == 400 and json.loads(raw)["error"] != light.UNREADABLE
+    status, _, raw = app.call("POST", light.JOIN_PATH + "?lang=xx", b"not json", german)
+    assert json.loads(raw)["error"] != light.UNREADABLE  # not on offer: the browser's
+    status, _, raw = app.join_post(b"not json")
+    assert json.loads(raw)["error"] == light.UNREADABLE  # no language asked: English
+
+
 def test_a_store_that_is_down_is_a_sentence_not_a_traceback(app: App) -> None:
     app.down = True
     status, _, raw = app.join_post({"code": "ROOMAAAA", "nick": "Ada"})
