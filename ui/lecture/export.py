@@ -26,6 +26,7 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
+import html
 import json
 import re
 import unicodedata
@@ -76,7 +77,7 @@ class Meta:
     t: int  # the step the file opens at (the one on screen when it was made)
     cut: str  # "" for a whole run, else where the file was cut (cut_text)
     # the player's words in the language of the session that made the file (none: English)
-    words: dict[str, str] = field(default_factory=lambda: words.script_words(PLAYER_JS))
+    words: dict[str, str] = field(default_factory=lambda: words.script_words(PLAYER_JS + _HOST))
 
 
 def at_step(meta: Meta, t: int) -> Meta:
@@ -202,99 +203,29 @@ html.presenter .about { display: none; }
 # The file's host: reads the facts and the scene, writes the facts with textContent, and
 # gives the player a component like Streamlit's (data, parentElement, setTriggerValue).
 # Runs in the player's module, after it: S, say and mountPlayer are the player's own.
-_HOST = r"""
-// --- the offline file's host (ui/lecture/export.py): no server, every step in one window --
-// (the semicolon ends the player's `const mountPlayer = function ... }` before the call)
-;(async () => {
-  const byId = (id) => document.getElementById(id);
-  const put = (id, text) => { byId(id).textContent = text; };
-  const meta = JSON.parse(byId("run-meta").textContent || "{}");
-  document.title = `${meta.name}: the perceptron, step by step`;
-  put("about-data", `Data: ${meta.name}: ${meta.points} points.`);
-  put("about-settings", `Settings: ${meta.settings}.`);
-  put("about-made", `Made with Perceptron Lab ${meta.version} on ${meta.exported}. ` +
-    "It plays from this file alone, with no network.");
-  if (meta.cut) { put("about-cut", meta.cut); byId("about-cut").hidden = false; }
-  if (typeof meta.link === "string" && /^https?:\/\//.test(meta.link)) {
-    const a = byId("about-link-a");
-    a.href = meta.link;
-    a.textContent = meta.link;
-    byId("about-link").hidden = false;
-  }
-  let scene;
-  try {
-    const packed = (byId("run-scene").textContent || "").trim();
-    const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    scene = JSON.parse(await new Response(stream).text());
-  } catch (error) {
-    put("about-error", "This browser cannot open the run in this file: it needs " +
-      "Chrome or Edge 80, Firefox 113 or Safari 16.4, or newer.");
-    byId("about-error").hidden = false;
-    return;
-  }
-  const first = scene.start, last = scene.stop;
-  const clamp = (t) => Math.max(first, Math.min(last, Math.round(t)));
-  const n = (v) => v.toLocaleString("en");
-  // ?lec_t= opens the file at a step, as the live page's links do ("Copy link" writes it)
-  const asked = new URLSearchParams(window.location.search).get("lec_t");
-  const opening = asked !== null && /^\d+$/.test(asked) ? Number(asked) : meta.t;
-  const component = {
-    name: "perceptron.lecture",
-    key: "lec_player",
-    data: {
-      t: clamp(opening), seq: 0, run: scene.run, start: first, stop: last, presenter: false,
-      play: 0, asked: null, summary: meta.summary, lead: false, along: null, words: meta.words,
-    },
-    parentElement: byId("player"),
-    setStateValue() {},
-    setTriggerValue(name, value) {
-      if (name === "at" && value && typeof value.t === "number") {
-        // the server would take the step; here it is the step, kept within the file
-        const t = clamp(value.t);
-        component.data = { ...component.data, t, seq: value.seq };
-        if (t !== value.t) {
-          setTimeout(() => {
-            mountPlayer(component);
-            say(`This file holds steps ${n(first)} to ${n(last)} of ${n(scene.T)}; ` +
-              "the live app has the rest.");
-          }, 0);
-        }
-      } else if (name === "presenter" && value && typeof value.on === "boolean") {
-        component.data = { ...component.data, presenter: value.on };
-        document.documentElement.classList.toggle("presenter", value.on);
-        setTimeout(() => mountPlayer(component), 0);
-      }
-    },
-  };
-  // Save figure's PNG and a clip's frames draw the chart with the file's own font
-  figureHooks.fonts = async () => byId("file-font").textContent || "";
-  S.scene = scene;
-  mountPlayer(component);
-})();
-"""
+_HOST = (Path(__file__).with_name("export_host.js")).read_text(encoding="utf-8")
 
 _TEMPLATE = """<!doctype html>
-<html lang="en">
+<html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; \
 script-src '{script_hash}'; style-src 'unsafe-inline'; img-src data:; font-src data:">
-<title>The perceptron, step by step (Perceptron Lab)</title>
+<title>{heading} (Perceptron Lab)</title>
 <style id="file-font">{font_css}</style>
 <style>{css}</style>
 </head>
 <body>
 <header class="about">
-<h1>The perceptron, step by step</h1>
+<h1>{heading}</h1>
 <p id="about-data"></p>
 <p id="about-settings" class="quiet"></p>
 <p id="about-cut" class="cut" hidden></p>
 <p id="about-made" class="quiet"></p>
-<p id="about-link" hidden>The live app, with this run's settings: <a id="about-link-a"></a></p>
+<p id="about-link" hidden>{live} <a id="about-link-a"></a></p>
 <p id="about-error" class="error" hidden></p>
-<noscript><p class="error">This file needs JavaScript to play the run.</p></noscript>
+<noscript><p class="error">{noscript}</p></noscript>
 </header>
 <main><div id="player"></div></main>
 <script type="application/json" id="run-meta">{meta}</script>
@@ -318,7 +249,12 @@ def build(
     digest = base64.b64encode(hashlib.sha256(js.encode("utf-8")).digest()).decode("ascii")
     page_css = _PAGE_CSS % {"presenter_font": PRESENTER_FONT, "family": FONT_FAMILY}
     css = _inline(page_css + player_css, "style")
+    code = words.language()
     page = _TEMPLATE.format(
+        lang={"zh": "zh-Hans", words.PSEUDO: "en"}.get(code, code),
+        heading=html.escape(t("The perceptron, step by step")),
+        live=html.escape(t("The live app, with this run's settings:")),
+        noscript=html.escape(t("This file needs JavaScript to play the run.")),
         script_hash=f"sha256-{digest}",
         font_css=_inline(FONT_CSS, "style"),
         css=css,
