@@ -178,7 +178,9 @@ with st.container(border=True, key=f"{paper.CARD}0"):
     st.subheader(t("0. The start w₀"))
     prose(text, "start")
     rule = RULES[settings.rule]
-    st.markdown(t("This run: rule *{rule}* ({source}).").format(rule=t(rule.text), source=rule.source))
+    st.markdown(
+        t("This run: rule *{rule}* ({source}).").format(rule=t(rule.text), source=rule.source)
+    )
     w0 = np.asarray(run.trace.weights[0], dtype=np.float64)
     if not w0.any():
         st.latex(proof.start_zero_latex())

@@ -84,6 +84,7 @@ def mo_bytes(catalog: Catalog) -> bytes:
 
 def pairs(mo: bytes) -> set[tuple[object, object]]:
     """A compiled catalogue's messages and their translations (its header aside)."""
+
     def key(part: object) -> object:  # a plural's forms come as a list or a tuple
         return tuple(part) if isinstance(part, (list, tuple)) else part
 

@@ -63,6 +63,13 @@ _ENTRY = "export default function (component) {"  # player.js's entry point, exa
 _MOUNT = "const mountPlayer = function (component) {"
 
 
+# The file's host (export_host.js): reads the facts and the scene, writes the facts with
+# textContent, and gives the player a component like Streamlit's (data, parentElement,
+# setTriggerValue). Runs in the player's module, after it: S, say and mountPlayer are the
+# player's own
+_HOST = (Path(__file__).with_name("export_host.js")).read_text(encoding="utf-8")
+
+
 @dataclass(frozen=True)
 class Meta:
     """What the file says about its run, written by the page with ``textContent``."""
@@ -199,11 +206,6 @@ html.presenter .about { display: none; }
 .about .quiet { color: #555; }
 .about [hidden] { display: none; }
 """
-
-# The file's host: reads the facts and the scene, writes the facts with textContent, and
-# gives the player a component like Streamlit's (data, parentElement, setTriggerValue).
-# Runs in the player's module, after it: S, say and mountPlayer are the player's own.
-_HOST = (Path(__file__).with_name("export_host.js")).read_text(encoding="utf-8")
 
 _TEMPLATE = """<!doctype html>
 <html lang="{lang}">
