@@ -163,11 +163,15 @@ def test_every_word_on_the_page_went_through_the_catalogue(app_url, browser, spe
         page.evaluate("() => document.fonts.ready.then(() => true)")
         page.wait_for_timeout(2_000)  # the components' first draw (the margin lab's numbers)
         scope = "[data-testid=stMain]" + ("" if presenter else ", [data-testid=stSidebar]")
-        for _ in range(20):  # a component draws its words once its code has loaded
+        # a component draws its words once its code has loaded: read until the page's
+        # words stand still for half a second (at most 15 s)
+        before: list[str] | None = None
+        for _ in range(30):
             read = page.evaluate(READ, "[data-testid=stMain]")
             found = unmarked(read["text"])
-            if not found:
+            if read["text"] == before and not found:
                 break
+            before = read["text"]
             page.wait_for_timeout(500)
         name = f"pseudo-{spec.url_path or 'home'}-{place}"
         screens(page, name)

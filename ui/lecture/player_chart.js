@@ -200,7 +200,7 @@ function keyParts(d, id) {
   }
   if (!d[id]) return null;
   const [name, rel, bname] = d.panels[id].key;
-  return [[name, "w"], [` ${rel} `], [bname, "boundtxt"], [" (dashed)"]];
+  return [[name, "w"], [` ${rel} `], [bname, "boundtxt"], [" " + tr("(dashed)")]];
 }
 
 /** @param {KeyParts} parts @param {number} px */
