@@ -68,6 +68,7 @@ _MOUNT = "const mountPlayer = function (component) {"
 # setTriggerValue). Runs in the player's module, after it: S, say and mountPlayer are the
 # player's own
 _HOST = (Path(__file__).with_name("export_host.js")).read_text(encoding="utf-8")
+_FILE_WORDS_JS = PLAYER_JS + _HOST  # what says the file's words: joined once, not per file
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class Meta:
     t: int  # the step the file opens at (the one on screen when it was made)
     cut: str  # "" for a whole run, else where the file was cut (cut_text)
     # the player's words in the language of the session that made the file (none: English)
-    words: dict[str, str] = field(default_factory=lambda: words.script_words(PLAYER_JS + _HOST))
+    words: dict[str, str] = field(default_factory=lambda: words.script_words(_FILE_WORDS_JS))
 
 
 def at_step(meta: Meta, t: int) -> Meta:
